@@ -1,0 +1,43 @@
+package dev.rtmstreams.processor;
+
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * A list of values per grouping key, as in Spark's {@code ListState}. With TTL every element has its own expiry,
+ * set when it is appended; {@link #put} refreshes all. Expired elements are never returned.
+ *
+ * @param <T> element type; elements are never null
+ */
+public interface ListState<T> {
+
+    /** @return true when at least one non-expired element exists for the current key */
+    boolean exists();
+
+    /** @return the non-expired elements in insertion order; empty (never null) when absent */
+    Iterator<T> get();
+
+    /**
+     * Replaces the whole list.
+     *
+     * @throws IllegalArgumentException when {@code newState} is null, empty or holds a null
+     */
+    void put(List<T> newState);
+
+    /**
+     * Appends one element.
+     *
+     * @throws IllegalArgumentException when {@code newState} is null
+     */
+    void appendValue(T newState);
+
+    /**
+     * Appends several elements.
+     *
+     * @throws IllegalArgumentException when {@code newState} is null, empty or holds a null
+     */
+    void appendList(List<T> newState);
+
+    /** Removes the whole list for the current key. */
+    void clear();
+}

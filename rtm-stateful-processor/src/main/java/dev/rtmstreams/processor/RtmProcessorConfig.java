@@ -1,0 +1,51 @@
+package dev.rtmstreams.processor;
+
+/**
+ * Kafka Streams configuration keys read by {@code TransformWithState} operators (and by the joins of rtm-join)
+ * from the application's {@code StreamsConfig} properties ({@code ProcessorContext#appConfigs()}).
+ * rtm-topology's {@code Trigger} sets them; they can also be set by hand. Values given on an operator's builder
+ * take precedence over these.
+ */
+public final class RtmProcessorConfig {
+
+    /**
+     * Execution contract: {@value #EXECUTION_MODE_REAL_TIME} (default: one {@code handleInputRows} call per record,
+     * output forwarded at once) or {@value #EXECUTION_MODE_MICRO_BATCH} (rows buffered for
+     * {@link #MICRO_BATCH_INTERVAL_MS_CONFIG}, then one call per key with all its rows in arrival order).
+     */
+    public static final String EXECUTION_MODE_CONFIG = "rtm.execution.mode";
+    /** Value of {@link #EXECUTION_MODE_CONFIG} for the real-time contract (the default). */
+    public static final String EXECUTION_MODE_REAL_TIME = "real-time";
+    /** Value of {@link #EXECUTION_MODE_CONFIG} for the micro-batch contract. */
+    public static final String EXECUTION_MODE_MICRO_BATCH = "micro-batch";
+
+    /** Micro-batch interval in milliseconds (default {@value #DEFAULT_MICRO_BATCH_INTERVAL_MS}). */
+    public static final String MICRO_BATCH_INTERVAL_MS_CONFIG = "rtm.micro.batch.interval.ms";
+    /** Default of {@link #MICRO_BATCH_INTERVAL_MS_CONFIG}. */
+    public static final long DEFAULT_MICRO_BATCH_INTERVAL_MS = 1_000L;
+
+    /**
+     * How often, in wall-clock milliseconds, processing-time timers and TTL cleanup are checked
+     * (default {@value #DEFAULT_TIMER_RESOLUTION_MS}). A due timer fires at most this late.
+     */
+    public static final String TIMER_RESOLUTION_MS_CONFIG = "rtm.timer.resolution.ms";
+    /** Default of {@link #TIMER_RESOLUTION_MS_CONFIG}. */
+    public static final long DEFAULT_TIMER_RESOLUTION_MS = 100L;
+
+    /**
+     * After this many wall-clock milliseconds without input on a task, the watermark is advanced by the wall
+     * clock as if the input were still flowing (so an idle input cannot stall event-time timers forever).
+     * {@code 0} disables (default {@value #DEFAULT_WATERMARK_IDLE_TIMEOUT_MS}).
+     */
+    public static final String WATERMARK_IDLE_TIMEOUT_MS_CONFIG = "rtm.watermark.idle.timeout.ms";
+    /** Default of {@link #WATERMARK_IDLE_TIMEOUT_MS_CONFIG} (disabled). */
+    public static final long DEFAULT_WATERMARK_IDLE_TIMEOUT_MS = 0L;
+
+    /** Maximum number of expired TTL entries physically removed per cleanup pass (default {@value #DEFAULT_TTL_CLEANUP_BATCH}). */
+    public static final String TTL_CLEANUP_BATCH_CONFIG = "rtm.ttl.cleanup.batch";
+    /** Default of {@link #TTL_CLEANUP_BATCH_CONFIG}. */
+    public static final int DEFAULT_TTL_CLEANUP_BATCH = 1_000;
+
+    private RtmProcessorConfig() {
+    }
+}

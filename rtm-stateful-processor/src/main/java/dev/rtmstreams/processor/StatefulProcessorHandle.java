@@ -1,0 +1,81 @@
+package dev.rtmstreams.processor;
+
+import java.util.Iterator;
+import org.apache.kafka.common.serialization.Serde;
+
+/**
+ * The processor's access to its state, timers and query identity, as in Spark's {@code StatefulProcessorHandle}.
+ * Obtained with {@link StatefulProcessor#getHandle()}.
+ *
+ * <p>Lifecycle (checked on every call; a wrong call throws an {@link RtmException} whose code names the
+ * operation and the handle state): CREATED, INITIALIZED (inside {@code init}), DATA_PROCESSED
+ * (inside {@code handleInputRows}/{@code handleInitialState}), TIMER_PROCESSED (inside {@code handleExpiredTimer}),
+ * CLOSED.
+ * <ul>
+ *   <li>state variables may be declared only in {@code init};</li>
+ *   <li>timers may be registered, deleted and listed only while handling input, initial state or timers
+ *       (never in {@code init}), and only when the time mode is not {@link TimeMode#NONE};</li>
+ *   <li>TTL other than {@link TtlConfig#NONE} is allowed only in {@link TimeMode#PROCESSING_TIME}.</li>
+ * </ul>
+ * State and timers are scoped to the grouping key of the current call.
+ */
+public interface StatefulProcessorHandle {
+
+    /**
+     * Declares a value state variable. Only in {@code init}.
+     *
+     * @param stateName unique name within the processor
+     * @param valueSerde serde of the value
+     * @param ttlConfig TTL, or {@link TtlConfig#NONE}
+     * @throws RtmException when called outside {@code init}, when the name is already declared, or when TTL is
+     *     set and the time mode is not processing time
+     */
+    <T> ValueState<T> getValueState(String stateName, Serde<T> valueSerde, TtlConfig ttlConfig);
+
+    /** Same as {@link #getValueState(String, Serde, TtlConfig)} without TTL. */
+    default <T> ValueState<T> getValueState(String stateName, Serde<T> valueSerde) {
+        return getValueState(stateName, valueSerde, TtlConfig.NONE);
+    }
+
+    /** Declares a list state variable. Only in {@code init}. Errors as {@link #getValueState}. */
+    <T> ListState<T> getListState(String stateName, Serde<T> elementSerde, TtlConfig ttlConfig);
+
+    /** Same as {@link #getListState(String, Serde, TtlConfig)} without TTL. */
+    default <T> ListState<T> getListState(String stateName, Serde<T> elementSerde) {
+        return getListState(stateName, elementSerde, TtlConfig.NONE);
+    }
+
+    /** Declares a map state variable. Only in {@code init}. Errors as {@link #getValueState}. */
+    <UK, UV> MapState<UK, UV> getMapState(String stateName, Serde<UK> userKeySerde, Serde<UV> valueSerde,
+                                          TtlConfig ttlConfig);
+
+    /** Same as {@link #getMapState(String, Serde, Serde, TtlConfig)} without TTL. */
+    default <UK, UV> MapState<UK, UV> getMapState(String stateName, Serde<UK> userKeySerde, Serde<UV> valueSerde) {
+        return getMapState(stateName, userKeySerde, valueSerde, TtlConfig.NONE);
+    }
+
+    /**
+     * Registers a timer for the current grouping key at {@code expiryTimestampMs} (processing time or event
+     * time, per the time mode). Registering the same time twice keeps one timer. Persisted: it survives restarts
+     * and rebalances. Processing-time timers fire on the wall clock without new input; event-time timers fire
+     * when the watermark passes them.
+     *
+     * @throws RtmException in {@code init}, after close, or in {@link TimeMode#NONE}
+     */
+    void registerTimer(long expiryTimestampMs);
+
+    /** Deletes the current key's timer at {@code expiryTimestampMs}; nothing when there is none. */
+    void deleteTimer(long expiryTimestampMs);
+
+    /** @return the current key's pending timers in ascending order (including ones that are due but not yet handled) */
+    Iterator<Long> listTimers();
+
+    /**
+     * Deletes every value of the state variable {@code stateName} (for all keys of this task), for a variable that
+     * is no longer declared. Only in {@code init}.
+     */
+    void deleteIfExists(String stateName);
+
+    /** @return the identity of the running query */
+    QueryInfo getQueryInfo();
+}

@@ -1,0 +1,35 @@
+package dev.rtmstreams.processor;
+
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+/**
+ * A single value per grouping key, as in Spark's {@code ValueState}. Scoped to the key of the current call.
+ * With TTL, {@link #update} resets the expiry; an expired value behaves as absent at once.
+ *
+ * @param <T> value type; values are never null
+ */
+public interface ValueState<T> {
+
+    /** @return true when a non-expired value exists for the current key */
+    boolean exists();
+
+    /**
+     * @return the value for the current key
+     * @throws NoSuchElementException when there is none (or it expired)
+     */
+    T get();
+
+    /** @return the value for the current key, or empty when absent or expired */
+    Optional<T> getOption();
+
+    /**
+     * Sets the value (and, with TTL, its expiry to now + ttl).
+     *
+     * @throws IllegalArgumentException when {@code newValue} is null
+     */
+    void update(T newValue);
+
+    /** Removes the value for the current key. */
+    void clear();
+}
