@@ -27,11 +27,12 @@ public final class TtlConfig {
     /**
      * @param ttlDuration how long a value lives after its last write; must be positive
      * @return a TTL configuration
-     * @throws IllegalArgumentException when {@code ttlDuration} is null, zero or negative (the message names the value)
+     * @throws RtmException with code {@code STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE} (parameter
+     *     {@code ttlDuration}) when {@code ttlDuration} is null, zero or negative
      */
     public static TtlConfig of(Duration ttlDuration) {
         if (ttlDuration == null || ttlDuration.isZero() || ttlDuration.isNegative()) {
-            throw new IllegalArgumentException("ttl must be positive: " + ttlDuration);
+            throw dev.rtmstreams.processor.internals.StateErrors.ttlMustBePositive(ttlDuration);
         }
         return new TtlConfig(ttlDuration);
     }

@@ -1,0 +1,172 @@
+package dev.rtmstreams.processor.internals;
+
+import dev.rtmstreams.processor.ListState;
+import dev.rtmstreams.processor.MapState;
+import dev.rtmstreams.processor.QueryInfo;
+import dev.rtmstreams.processor.StatefulProcessorHandle;
+import dev.rtmstreams.processor.TimeMode;
+import dev.rtmstreams.processor.TtlConfig;
+import dev.rtmstreams.processor.ValueState;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+/**
+ * {@link StatefulProcessorHandle} with Spark's lifecycle checks (after {@code StatefulProcessorHandleImpl}):
+ * state variables only in CREATED (i.e. during {@code init}); timers only in INITIALIZED, DATA_PROCESSED and
+ * TIMER_PROCESSED and never in {@link TimeMode#NONE}; nothing after CLOSED.
+ */
+final class HandleImpl implements StatefulProcessorHandle {
+
+    final OperatorRuntime<?, ?, ?> runtime;
+    HandleState state = HandleState.CREATED;
+    final Map<String, StateVariable> variables = new HashMap<>();
+    boolean anyTtl;
+
+    HandleImpl(OperatorRuntime<?, ?, ?> runtime) {
+        this.runtime = runtime;
+    }
+
+    private void requireState(String operation, HandleState... allowed) {
+        for (HandleState s : allowed) {
+            if (state == s) {
+                return;
+            }
+        }
+        throw new StateErrors.InvalidHandleStateException(operation, state);
+    }
+
+    /** Checked by every state variable operation. */
+    void checkStateAccess(String operation) {
+        if (state == HandleState.CLOSED) {
+            throw new StateErrors.InvalidHandleStateException(operation, state);
+        }
+    }
+
+    private long declare(String operation, String stateName, TtlConfig ttlConfig) {
+        requireState(operation, HandleState.CREATED);
+        Objects.requireNonNull(ttlConfig, "ttlConfig");
+        if (stateName == null || stateName.isEmpty() || stateName.getBytes(StandardCharsets.UTF_8).length > 1024) {
+            throw new StateErrors.InvalidStateNameException(stateName);
+        }
+        if (variables.containsKey(stateName)) {
+            throw new StateErrors.DuplicateStateVariableException(stateName);
+        }
+        if (ttlConfig.isEnabled() && runtime.timeMode != TimeMode.PROCESSING_TIME) {
+            throw new StateErrors.IncorrectTimeModeToAssignTtlException(stateName, runtime.timeMode.name());
+        }
+        if (ttlConfig.isEnabled()) {
+            anyTtl = true;
+            return ttlConfig.ttlDuration().toMillis();
+        }
+        return 0L;
+    }
+
+    @Override
+    public <T> ValueState<T> getValueState(String stateName, Serde<T> valueSerde, TtlConfig ttlConfig) {
+        long ttl = declare("getValueState", stateName, ttlConfig);
+        ValueStateImpl<T> s = new ValueStateImpl<>(this, stateName, Objects.requireNonNull(valueSerde, "valueSerde"), ttl);
+        variables.put(stateName, s);
+        return s;
+    }
+
+    @Override
+    public <T> ListState<T> getListState(String stateName, Serde<T> elementSerde, TtlConfig ttlConfig) {
+        long ttl = declare("getListState", stateName, ttlConfig);
+        ListStateImpl<T> s = new ListStateImpl<>(this, stateName, Objects.requireNonNull(elementSerde, "elementSerde"), ttl);
+        variables.put(stateName, s);
+        return s;
+    }
+
+    @Override
+    public <UK, UV> MapState<UK, UV> getMapState(String stateName, Serde<UK> userKeySerde, Serde<UV> valueSerde,
+                                                 TtlConfig ttlConfig) {
+        long ttl = declare("getMapState", stateName, ttlConfig);
+        MapStateImpl<UK, UV> s = new MapStateImpl<>(this, stateName, Objects.requireNonNull(userKeySerde, "userKeySerde"),
+            Objects.requireNonNull(valueSerde, "valueSerde"), ttl);
+        variables.put(stateName, s);
+        return s;
+    }
+
+    private void checkTimerOperation(String operation) {
+        if (runtime.timeMode == TimeMode.NONE) {
+            throw new StateErrors.InvalidTimeModeException(operation, TimeMode.NONE.name());
+        }
+        requireState(operation, HandleState.INITIALIZED, HandleState.DATA_PROCESSED, HandleState.TIMER_PROCESSED);
+    }
+
+    @Override
+    public void registerTimer(long expiryTimestampMs) {
+        checkTimerOperation("registerTimer");
+        runtime.registerTimer(expiryTimestampMs);
+    }
+
+    @Override
+    public void deleteTimer(long expiryTimestampMs) {
+        checkTimerOperation("deleteTimer");
+        runtime.deleteTimer(expiryTimestampMs);
+    }
+
+    @Override
+    public Iterator<Long> listTimers() {
+        checkTimerOperation("listTimers");
+        return runtime.listTimers();
+    }
+
+    @Override
+    public void deleteIfExists(String stateName) {
+        requireState("deleteIfExists", HandleState.CREATED);
+        if (variables.containsKey(stateName)) {
+            throw new IllegalStateException("state variable " + stateName + " is declared; deleteIfExists is for variables no longer in use");
+        }
+        List<Bytes> keys = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = runtime.store.prefixScan(Bytes.wrap(Layout.statePrefix(stateName)),
+            BytesSer.INSTANCE)) {
+            while (it.hasNext()) {
+                keys.add(it.next().key);
+            }
+        }
+        for (Bytes k : keys) {
+            runtime.store.delete(k);
+        }
+    }
+
+    @Override
+    public QueryInfo getQueryInfo() {
+        if (state == HandleState.CLOSED) {
+            throw new StateErrors.InvalidHandleStateException("getQueryInfo", state);
+        }
+        UUID q = runtime.queryId;
+        UUID r = runtime.runId;
+        long batch = runtime.batchId();
+        return new QueryInfo() {
+            @Override
+            public UUID getQueryId() {
+                return q;
+            }
+
+            @Override
+            public UUID getRunId() {
+                return r;
+            }
+
+            @Override
+            public long getBatchId() {
+                return batch;
+            }
+
+            @Override
+            public String toString() {
+                return "QueryInfo(queryId=" + q + ", runId=" + r + ", batchId=" + batch + ")";
+            }
+        };
+    }
+}

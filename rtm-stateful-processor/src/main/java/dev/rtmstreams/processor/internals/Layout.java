@@ -1,0 +1,178 @@
+package dev.rtmstreams.processor.internals;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Byte layout of the single changelogged {@code KeyValueStore<Bytes, byte[]>} of one operator.
+ * Every key starts with a one-byte section tag; times are big-endian with the sign bit flipped so that the
+ * unsigned lexicographic order of {@code Bytes} is the numeric order.
+ *
+ * <pre>
+ * 0x01 STATE     [nameLen u16][name][keyLen i32][groupingKey]([mapUserKey])  -> value (see ValueCodec)
+ * 0x02 TTL index [expiry i64][primary state key]                              -> empty
+ * 0x03 TIMER     [time i64][groupingKey]                                      -> empty
+ * 0x04 TIMER/KEY [keyLen i32][groupingKey][time i64]                          -> empty
+ * 0x05 META      [id byte]                                                    -> i64
+ * 0x06 BUFFER    [seq i64]                                                    -> [keyLen][key][timestamp][value]
+ * </pre>
+ */
+final class Layout {
+
+    static final byte STATE = 0x01;
+    static final byte TTL = 0x02;
+    static final byte TIMER = 0x03;
+    static final byte TIMER_BY_KEY = 0x04;
+    static final byte META = 0x05;
+    static final byte BUFFER = 0x06;
+
+    static final byte META_WATERMARK = 1;
+    static final byte META_BATCH_ID = 2;
+
+    static final byte[] EMPTY = new byte[0];
+
+    private Layout() {
+    }
+
+    /** @return {@code [STATE][nameLen][name]} */
+    static byte[] statePrefix(String stateName) {
+        byte[] n = stateName.getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[3 + n.length];
+        out[0] = STATE;
+        out[1] = (byte) (n.length >>> 8);
+        out[2] = (byte) n.length;
+        System.arraycopy(n, 0, out, 3, n.length);
+        return out;
+    }
+
+    /** @return {@code [keyLen i32][key]} */
+    static byte[] keySuffix(byte[] key) {
+        byte[] out = new byte[4 + key.length];
+        putInt(out, 0, key.length);
+        System.arraycopy(key, 0, out, 4, key.length);
+        return out;
+    }
+
+    static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    static byte[] concat(byte[] a, byte[] b, byte[] c) {
+        byte[] out = new byte[a.length + b.length + c.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        System.arraycopy(c, 0, out, a.length + b.length, c.length);
+        return out;
+    }
+
+    /** @return the state name encoded in a STATE key */
+    static String stateNameOf(byte[] stateKey, int offset) {
+        int len = ((stateKey[offset + 1] & 0xFF) << 8) | (stateKey[offset + 2] & 0xFF);
+        return new String(stateKey, offset + 3, len, StandardCharsets.UTF_8);
+    }
+
+    /** @return [TTL][expiry][primaryKey] */
+    static byte[] ttlKey(long expiry, byte[] primaryKey) {
+        byte[] out = new byte[9 + primaryKey.length];
+        out[0] = TTL;
+        putTime(out, 1, expiry);
+        System.arraycopy(primaryKey, 0, out, 9, primaryKey.length);
+        return out;
+    }
+
+    static byte[] timerKey(long time, byte[] groupingKey) {
+        byte[] out = new byte[9 + groupingKey.length];
+        out[0] = TIMER;
+        putTime(out, 1, time);
+        System.arraycopy(groupingKey, 0, out, 9, groupingKey.length);
+        return out;
+    }
+
+    static byte[] timerByKeyPrefix(byte[] groupingKey) {
+        byte[] out = new byte[5 + groupingKey.length];
+        out[0] = TIMER_BY_KEY;
+        putInt(out, 1, groupingKey.length);
+        System.arraycopy(groupingKey, 0, out, 5, groupingKey.length);
+        return out;
+    }
+
+    static byte[] timerByKey(byte[] groupingKey, long time) {
+        byte[] out = new byte[13 + groupingKey.length];
+        out[0] = TIMER_BY_KEY;
+        putInt(out, 1, groupingKey.length);
+        System.arraycopy(groupingKey, 0, out, 5, groupingKey.length);
+        putTime(out, 5 + groupingKey.length, time);
+        return out;
+    }
+
+    /** Lower bound of a section whose keys start with a time: {@code [tag][Long.MIN_VALUE]}. */
+    static byte[] timeSectionStart(byte tag) {
+        byte[] out = new byte[9];
+        out[0] = tag;
+        putTime(out, 1, Long.MIN_VALUE);
+        return out;
+    }
+
+    /** Inclusive upper bound covering every key {@code [tag][t <= time][...]}. */
+    static byte[] timeSectionEnd(byte tag, long time) {
+        byte[] out = new byte[9 + 8];
+        out[0] = tag;
+        putTime(out, 1, time);
+        Arrays.fill(out, 9, 17, (byte) 0xFF);
+        return out;
+    }
+
+    static byte[] metaKey(byte id) {
+        return new byte[] {META, id};
+    }
+
+    static byte[] bufferKey(long seq) {
+        byte[] out = new byte[9];
+        out[0] = BUFFER;
+        putTime(out, 1, seq);
+        return out;
+    }
+
+    static void putInt(byte[] b, int off, int v) {
+        b[off] = (byte) (v >>> 24);
+        b[off + 1] = (byte) (v >>> 16);
+        b[off + 2] = (byte) (v >>> 8);
+        b[off + 3] = (byte) v;
+    }
+
+    static int getInt(byte[] b, int off) {
+        return ((b[off] & 0xFF) << 24) | ((b[off + 1] & 0xFF) << 16) | ((b[off + 2] & 0xFF) << 8) | (b[off + 3] & 0xFF);
+    }
+
+    static void putLong(byte[] b, int off, long v) {
+        for (int i = 7; i >= 0; i--) {
+            b[off + i] = (byte) v;
+            v >>>= 8;
+        }
+    }
+
+    static long getLong(byte[] b, int off) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (b[off + i] & 0xFF);
+        }
+        return v;
+    }
+
+    /** Order-preserving encoding of a signed time. */
+    static void putTime(byte[] b, int off, long time) {
+        putLong(b, off, time ^ Long.MIN_VALUE);
+    }
+
+    static long getTime(byte[] b, int off) {
+        return getLong(b, off) ^ Long.MIN_VALUE;
+    }
+
+    static byte[] longValue(long v) {
+        byte[] out = new byte[8];
+        putLong(out, 0, v);
+        return out;
+    }
+}

@@ -1,0 +1,176 @@
+package dev.rtmstreams.processor.internals;
+
+import dev.rtmstreams.processor.ListState;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+
+/**
+ * List state on the operator store: one entry per grouping key holding the elements as
+ * {@code [expiry i64][len i32][bytes]*} ({@code Long.MAX_VALUE} = no expiry). Each element has its own expiry,
+ * set when appended; {@link #put} refreshes all. Appends drop already-expired elements while rewriting.
+ */
+final class ListStateImpl<T> implements ListState<T>, StateVariable {
+
+    private final HandleImpl handle;
+    private final String name;
+    private final byte[] prefix;
+    private final Serializer<T> serializer;
+    private final Deserializer<T> deserializer;
+    private final long ttlMs;
+
+    ListStateImpl(HandleImpl handle, String name, Serde<T> serde, long ttlMs) {
+        this.handle = handle;
+        this.name = name;
+        this.prefix = Layout.statePrefix(name);
+        this.serializer = serde.serializer();
+        this.deserializer = serde.deserializer();
+        this.ttlMs = ttlMs;
+    }
+
+    private Bytes key(String op) {
+        handle.checkStateAccess(op);
+        return Bytes.wrap(Layout.concat(prefix, handle.runtime.currentKeySuffix(name)));
+    }
+
+    /** Live (non-expired) elements of a stored list, as raw {@code [expiry][len][bytes]} records. */
+    private static List<byte[]> liveRecords(byte[] stored, long now) {
+        List<byte[]> out = new ArrayList<>();
+        if (stored == null) {
+            return out;
+        }
+        int pos = 0;
+        while (pos < stored.length) {
+            long expiry = Layout.getLong(stored, pos);
+            int len = Layout.getInt(stored, pos + 8);
+            if (!ValueCodec.isExpired(expiry, now)) {
+                out.add(Arrays.copyOfRange(stored, pos, pos + 12 + len));
+            }
+            pos += 12 + len;
+        }
+        return out;
+    }
+
+    private static byte[] record(byte[] payload, long expiry) {
+        byte[] r = new byte[12 + payload.length];
+        Layout.putLong(r, 0, expiry);
+        Layout.putInt(r, 8, payload.length);
+        System.arraycopy(payload, 0, r, 12, payload.length);
+        return r;
+    }
+
+    private static byte[] join(List<byte[]> records) {
+        int n = 0;
+        for (byte[] r : records) {
+            n += r.length;
+        }
+        byte[] out = new byte[n];
+        int pos = 0;
+        for (byte[] r : records) {
+            System.arraycopy(r, 0, out, pos, r.length);
+            pos += r.length;
+        }
+        return out;
+    }
+
+    private long now() {
+        return handle.runtime.currentProcessingTime();
+    }
+
+    @Override
+    public boolean exists() {
+        return !liveRecords(handle.runtime.store.get(key("exists")), now()).isEmpty();
+    }
+
+    @Override
+    public Iterator<T> get() {
+        List<byte[]> live = liveRecords(handle.runtime.store.get(key("get")), now());
+        List<T> out = new ArrayList<>(live.size());
+        for (byte[] r : live) {
+            out.add(deserializer.deserialize(name, Arrays.copyOfRange(r, 12, r.length)));
+        }
+        return out.iterator();
+    }
+
+    private List<byte[]> encode(List<T> values, long expiry) {
+        if (values == null) {
+            throw new StateErrors.NullValueException(name);
+        }
+        if (values.isEmpty()) {
+            throw new StateErrors.EmptyListException(name);
+        }
+        List<byte[]> out = new ArrayList<>(values.size());
+        for (T v : values) {
+            if (v == null) {
+                throw new StateErrors.NullValueException(name);
+            }
+            out.add(record(serializer.serialize(name, v), expiry));
+        }
+        return out;
+    }
+
+    private long expiry() {
+        return ttlMs > 0 ? now() + ttlMs : Long.MAX_VALUE;
+    }
+
+    private void write(Bytes k, List<byte[]> records, long expiry) {
+        handle.runtime.store.put(k, join(records));
+        if (ttlMs > 0) {
+            handle.runtime.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
+        }
+    }
+
+    @Override
+    public void put(List<T> newState) {
+        Bytes k = key("put");
+        long expiry = expiry();
+        write(k, encode(newState, expiry), expiry);
+    }
+
+    @Override
+    public void appendValue(T newState) {
+        Bytes k = key("appendValue");
+        if (newState == null) {
+            throw new StateErrors.NullValueException(name);
+        }
+        long expiry = expiry();
+        List<byte[]> records = liveRecords(handle.runtime.store.get(k), now());
+        records.add(record(serializer.serialize(name, newState), expiry));
+        write(k, records, expiry);
+    }
+
+    @Override
+    public void appendList(List<T> newState) {
+        Bytes k = key("appendList");
+        long expiry = expiry();
+        List<byte[]> add = encode(newState, expiry);
+        List<byte[]> records = liveRecords(handle.runtime.store.get(k), now());
+        records.addAll(add);
+        write(k, records, expiry);
+    }
+
+    @Override
+    public void clear() {
+        handle.runtime.store.delete(key("clear"));
+    }
+
+    @Override
+    public void removeExpired(byte[] primaryKey, long now) {
+        Bytes k = Bytes.wrap(primaryKey);
+        byte[] stored = handle.runtime.store.get(k);
+        if (stored == null) {
+            return;
+        }
+        List<byte[]> live = liveRecords(stored, now);
+        if (live.isEmpty()) {
+            handle.runtime.store.delete(k);
+        } else if (join(live).length != stored.length) {
+            handle.runtime.store.put(k, join(live));
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package dev.rtmstreams.processor.internals;
+
+import dev.rtmstreams.processor.MapState;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+/**
+ * Map state on the operator store: one entry per (grouping key, user key), key
+ * {@code statePrefix + [keyLen][groupingKey] + userKeyBytes}, value per {@link ValueCodec} with a per-entry expiry.
+ */
+final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
+
+    private final HandleImpl handle;
+    private final String name;
+    private final byte[] prefix;
+    private final Serializer<UK> keySerializer;
+    private final Deserializer<UK> keyDeserializer;
+    private final Serializer<UV> valueSerializer;
+    private final Deserializer<UV> valueDeserializer;
+    private final long ttlMs;
+
+    MapStateImpl(HandleImpl handle, String name, Serde<UK> keySerde, Serde<UV> valueSerde, long ttlMs) {
+        this.handle = handle;
+        this.name = name;
+        this.prefix = Layout.statePrefix(name);
+        this.keySerializer = keySerde.serializer();
+        this.keyDeserializer = keySerde.deserializer();
+        this.valueSerializer = valueSerde.serializer();
+        this.valueDeserializer = valueSerde.deserializer();
+        this.ttlMs = ttlMs;
+    }
+
+    private byte[] groupPrefix(String op) {
+        handle.checkStateAccess(op);
+        return Layout.concat(prefix, handle.runtime.currentKeySuffix(name));
+    }
+
+    private Bytes entryKey(String op, UK userKey) {
+        byte[] gp = groupPrefix(op);
+        if (userKey == null) {
+            throw new StateErrors.NullValueException(name);
+        }
+        return Bytes.wrap(Layout.concat(gp, keySerializer.serialize(name, userKey)));
+    }
+
+    private long now() {
+        return handle.runtime.currentProcessingTime();
+    }
+
+    private List<KeyValue<byte[], byte[]>> liveEntries(String op) {
+        byte[] gp = groupPrefix(op);
+        long now = now();
+        List<KeyValue<byte[], byte[]>> out = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = handle.runtime.store.prefixScan(Bytes.wrap(gp), BytesSer.INSTANCE)) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                if (!ValueCodec.isExpired(ValueCodec.expiry(kv.value), now)) {
+                    byte[] k = kv.key.get();
+                    out.add(KeyValue.pair(Arrays.copyOfRange(k, gp.length, k.length), kv.value));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public boolean exists() {
+        return !liveEntries("exists").isEmpty();
+    }
+
+    @Override
+    public UV getValue(UK key) {
+        byte[] stored = handle.runtime.store.get(entryKey("getValue", key));
+        if (stored == null || ValueCodec.isExpired(ValueCodec.expiry(stored), now())) {
+            return null;
+        }
+        return valueDeserializer.deserialize(name, ValueCodec.payload(stored));
+    }
+
+    @Override
+    public boolean containsKey(UK key) {
+        byte[] stored = handle.runtime.store.get(entryKey("containsKey", key));
+        return stored != null && !ValueCodec.isExpired(ValueCodec.expiry(stored), now());
+    }
+
+    @Override
+    public void updateValue(UK key, UV value) {
+        Bytes k = entryKey("updateValue", key);
+        if (value == null) {
+            throw new StateErrors.NullValueException(name);
+        }
+        byte[] payload = valueSerializer.serialize(name, value);
+        if (ttlMs > 0) {
+            long expiry = now() + ttlMs;
+            handle.runtime.store.put(k, ValueCodec.encode(payload, expiry));
+            handle.runtime.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
+        } else {
+            handle.runtime.store.put(k, ValueCodec.encode(payload, Long.MAX_VALUE));
+        }
+    }
+
+    @Override
+    public Iterator<Map.Entry<UK, UV>> iterator() {
+        List<Map.Entry<UK, UV>> out = new ArrayList<>();
+        for (KeyValue<byte[], byte[]> kv : liveEntries("iterator")) {
+            out.add(new AbstractMap.SimpleImmutableEntry<>(keyDeserializer.deserialize(name, kv.key),
+                valueDeserializer.deserialize(name, ValueCodec.payload(kv.value))));
+        }
+        return out.iterator();
+    }
+
+    @Override
+    public Iterator<UK> keys() {
+        List<UK> out = new ArrayList<>();
+        for (KeyValue<byte[], byte[]> kv : liveEntries("keys")) {
+            out.add(keyDeserializer.deserialize(name, kv.key));
+        }
+        return out.iterator();
+    }
+
+    @Override
+    public Iterator<UV> values() {
+        List<UV> out = new ArrayList<>();
+        for (KeyValue<byte[], byte[]> kv : liveEntries("values")) {
+            out.add(valueDeserializer.deserialize(name, ValueCodec.payload(kv.value)));
+        }
+        return out.iterator();
+    }
+
+    @Override
+    public void removeKey(UK key) {
+        handle.runtime.store.delete(entryKey("removeKey", key));
+    }
+
+    @Override
+    public void clear() {
+        byte[] gp = groupPrefix("clear");
+        List<Bytes> keys = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = handle.runtime.store.prefixScan(Bytes.wrap(gp), BytesSer.INSTANCE)) {
+            while (it.hasNext()) {
+                keys.add(it.next().key);
+            }
+        }
+        for (Bytes k : keys) {
+            handle.runtime.store.delete(k);
+        }
+    }
+
+    @Override
+    public void removeExpired(byte[] primaryKey, long now) {
+        Bytes k = Bytes.wrap(primaryKey);
+        byte[] stored = handle.runtime.store.get(k);
+        if (stored != null && ValueCodec.isExpired(ValueCodec.expiry(stored), now)) {
+            handle.runtime.store.delete(k);
+        }
+    }
+}

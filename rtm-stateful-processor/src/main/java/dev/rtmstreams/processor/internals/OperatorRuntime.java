@@ -1,0 +1,612 @@
+package dev.rtmstreams.processor.internals;
+
+import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.processor.RtmProcessorConfig;
+import dev.rtmstreams.processor.StatefulProcessor;
+import dev.rtmstreams.processor.StatefulProcessorWithInitialState;
+import dev.rtmstreams.processor.TimeMode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The per-task engine of one operator: owns the processor instance, its handle, the operator store, the
+ * watermark, timers, TTL cleanup and the micro-batch buffer. Not thread-safe (a task is single-threaded).
+ */
+final class OperatorRuntime<K, I, O> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OperatorRuntime.class);
+    /** Upper bound of timers fired per pass (more fire at the next pass). */
+    private static final int MAX_TIMERS_PER_PASS = 10_000;
+
+    final OperatorSpec<K, I, O> spec;
+    final TimeMode timeMode;
+    private boolean initialized;
+    private boolean closed;
+
+    StatefulProcessor<K, I, O> processor;
+    HandleImpl handle;
+    KeyValueStore<Bytes, byte[]> store;
+    String topic;
+    Serializer<K> keySerializer;
+    Deserializer<K> keyDeserializer;
+    private Serializer<I> valueSerializer;
+    private Deserializer<I> valueDeserializer;
+
+    ExecutionMode executionMode;
+    long microBatchIntervalMs;
+    long timerResolutionMs;
+    long idleTimeoutMs;
+    int ttlCleanupBatch;
+    long watermarkDelayMs;
+    long commitIntervalMs;
+
+    // time
+    private boolean hasWatermark;
+    private long watermark;
+    private long maxEventTime = Long.MIN_VALUE;
+    private long lastInputWallClock;
+    private long nextTimerHint = Long.MIN_VALUE; // Long.MIN_VALUE: unknown, scan
+    private long batchId;
+    private long epochStartWallClock;
+    private long nextSeq;
+
+    // current call
+    private byte[] currentKeyBytes;
+    private byte[] currentKeySuffix;
+    private long currentProcessingTime;
+
+    private ProcessorContext<K, O> forwardContext;
+    UUID queryId;
+    UUID runId;
+    private long droppedLate;
+    private long droppedNullKey;
+
+    OperatorRuntime(OperatorSpec<K, I, O> spec) {
+        this.spec = spec;
+        this.timeMode = spec.timeMode();
+    }
+
+    @SuppressWarnings("unchecked")
+    void initOnce(ProcessorContext<?, ?> context) {
+        if (initialized) {
+            return;
+        }
+        initialized = true;
+        store = context.getStateStore(spec.storeName());
+        topic = spec.storeName();
+        Serde<K> ks = spec.keySerde() != null ? spec.keySerde() : (Serde<K>) context.keySerde();
+        keySerializer = ks.serializer();
+        keyDeserializer = ks.deserializer();
+        Map<String, Object> cfg = context.appConfigs();
+        executionMode = spec.executionMode() != null ? spec.executionMode()
+            : ExecutionMode.fromConfig(String.valueOf(cfg.getOrDefault(RtmProcessorConfig.EXECUTION_MODE_CONFIG,
+                RtmProcessorConfig.EXECUTION_MODE_REAL_TIME)));
+        microBatchIntervalMs = spec.microBatchInterval() != null ? spec.microBatchInterval().toMillis()
+            : longConfig(cfg, RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS);
+        timerResolutionMs = spec.timerResolution() != null ? spec.timerResolution().toMillis()
+            : longConfig(cfg, RtmProcessorConfig.TIMER_RESOLUTION_MS_CONFIG, RtmProcessorConfig.DEFAULT_TIMER_RESOLUTION_MS);
+        idleTimeoutMs = spec.watermarkIdleTimeout() != null ? spec.watermarkIdleTimeout().toMillis()
+            : longConfig(cfg, RtmProcessorConfig.WATERMARK_IDLE_TIMEOUT_MS_CONFIG, RtmProcessorConfig.DEFAULT_WATERMARK_IDLE_TIMEOUT_MS);
+        ttlCleanupBatch = (int) longConfig(cfg, RtmProcessorConfig.TTL_CLEANUP_BATCH_CONFIG, RtmProcessorConfig.DEFAULT_TTL_CLEANUP_BATCH);
+        commitIntervalMs = longConfig(cfg, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 30_000L);
+        if (microBatchIntervalMs <= 0 || timerResolutionMs <= 0 || idleTimeoutMs < 0 || ttlCleanupBatch <= 0) {
+            throw new IllegalArgumentException("invalid rtm.* configuration for operator " + spec.name()
+                + ": microBatchIntervalMs=" + microBatchIntervalMs + ", timerResolutionMs=" + timerResolutionMs
+                + ", idleTimeoutMs=" + idleTimeoutMs + ", ttlCleanupBatch=" + ttlCleanupBatch);
+        }
+        watermarkDelayMs = spec.watermarkDelay().toMillis();
+        if (executionMode == ExecutionMode.MICRO_BATCH) {
+            Serde<I> vs = spec.valueSerde() != null ? spec.valueSerde() : (Serde<I>) context.valueSerde();
+            valueSerializer = vs.serializer();
+            valueDeserializer = vs.deserializer();
+            nextSeq = lastBufferSeq() + 1;
+        }
+        byte[] wm = store.get(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)));
+        if (wm != null) {
+            hasWatermark = true;
+            watermark = Layout.getLong(wm, 0);
+            maxEventTime = watermark + watermarkDelayMs;
+        }
+        byte[] b = store.get(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)));
+        batchId = b == null ? 0 : Layout.getLong(b, 0);
+        long now = context.currentSystemTimeMs();
+        lastInputWallClock = now;
+        epochStartWallClock = now;
+        queryId = UUID.nameUUIDFromBytes((context.applicationId() + "/" + spec.name()).getBytes(StandardCharsets.UTF_8));
+        runId = UUID.randomUUID();
+
+        processor = spec.processorSupplier().get();
+        if (processor == null) {
+            throw new IllegalStateException("the processor supplier of operator " + spec.name() + " returned null");
+        }
+        handle = new HandleImpl(this);
+        processor.setHandle(handle);
+        handle.state = HandleState.CREATED;
+        processor.init(spec.outputMode(), timeMode);
+        handle.state = HandleState.INITIALIZED;
+        LOG.debug("operator {} task {} initialized: mode={}, timeMode={}, watermark={}, batchId={}", spec.name(),
+            context.taskId(), executionMode, timeMode, hasWatermark ? watermark : "none", batchId);
+    }
+
+    private static long longConfig(Map<String, Object> cfg, String key, long dflt) {
+        Object v = cfg.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a number: " + v, e);
+        }
+    }
+
+    void setForwardContext(ProcessorContext<K, O> context) {
+        this.forwardContext = context;
+    }
+
+    // ---------------------------------------------------------------- current key and time
+
+    byte[] currentKeySuffix(String stateName) {
+        if (currentKeySuffix == null) {
+            throw new StateErrors.ImplicitKeyNotFoundException(stateName);
+        }
+        return currentKeySuffix;
+    }
+
+    byte[] currentKeyBytes(String what) {
+        if (currentKeyBytes == null) {
+            throw new StateErrors.ImplicitKeyNotFoundException(what);
+        }
+        return currentKeyBytes;
+    }
+
+    /** Processing time of the current call (constant within a micro-batch). */
+    long currentProcessingTime() {
+        return currentProcessingTime;
+    }
+
+    long watermarkForTimerValues() {
+        return hasWatermark ? watermark : 0L;
+    }
+
+    long batchId() {
+        return batchId;
+    }
+
+    private void setKey(byte[] keyBytes, long processingTime) {
+        currentKeyBytes = keyBytes;
+        currentKeySuffix = Layout.keySuffix(keyBytes);
+        currentProcessingTime = processingTime;
+    }
+
+    private void clearKey() {
+        currentKeyBytes = null;
+        currentKeySuffix = null;
+    }
+
+    // ---------------------------------------------------------------- real-time contract
+
+    void processRealTime(Record<K, I> record) {
+        K key = record.key();
+        if (key == null) {
+            dropNullKey();
+            return;
+        }
+        long now = forwardContext.currentSystemTimeMs();
+        lastInputWallClock = now;
+        long eventTime = 0;
+        if (timeMode == TimeMode.EVENT_TIME) {
+            eventTime = spec.eventTimeExtractor().extract(key, record.value(), record.timestamp());
+            if (isLate(eventTime)) {
+                return;
+            }
+        }
+        byte[] keyBytes = keySerializer.serialize(topic, key);
+        TimerValuesImpl tv = new TimerValuesImpl(now, watermarkForTimerValues());
+        setKey(keyBytes, now);
+        handle.state = HandleState.DATA_PROCESSED;
+        try {
+            Iterator<O> out = processor.handleInputRows(key, new SingleRowIterator<>(record.value()), tv);
+            forwardAll(out, record);
+        } finally {
+            clearKey();
+        }
+        if (timeMode == TimeMode.EVENT_TIME) {
+            observeEventTime(eventTime);
+            fireDueTimers(watermark, now);
+        } else if (timeMode == TimeMode.PROCESSING_TIME) {
+            fireDueTimers(now, now);
+        }
+    }
+
+    private boolean isLate(long eventTime) {
+        if (hasWatermark && eventTime < watermark) {
+            droppedLate++;
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("operator {} dropped a late record: eventTime={} < watermark={} ({} so far)", spec.name(),
+                    eventTime, watermark, droppedLate);
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private void dropNullKey() {
+        droppedNullKey++;
+        if (droppedNullKey == 1 || droppedNullKey % 10_000 == 0) {
+            LOG.warn("operator {} dropped {} record(s) with a null grouping key", spec.name(), droppedNullKey);
+        }
+    }
+
+    private void forwardAll(Iterator<O> out, Record<K, I> input) {
+        if (out == null) {
+            throw new IllegalStateException("handleInputRows of operator " + spec.name() + " returned null");
+        }
+        while (out.hasNext()) {
+            forwardContext.forward(input.withValue(out.next()));
+        }
+    }
+
+    private void observeEventTime(long eventTime) {
+        if (eventTime > maxEventTime) {
+            maxEventTime = eventTime;
+        }
+        advanceWatermark(eventTime - watermarkDelayMs);
+    }
+
+    /** Watermark never regresses; persisted on every advance so it survives restarts. */
+    private void advanceWatermark(long candidate) {
+        if (!hasWatermark || candidate > watermark) {
+            hasWatermark = true;
+            watermark = candidate;
+            store.put(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)), Layout.longValue(candidate));
+        }
+    }
+
+    // ---------------------------------------------------------------- initial state
+
+    @SuppressWarnings("unchecked")
+    <S> void handleInitialState(K key, S initialState, long now) {
+        if (key == null) {
+            dropNullKey();
+            return;
+        }
+        StatefulProcessorWithInitialState<K, I, O, S> p = (StatefulProcessorWithInitialState<K, I, O, S>) processor;
+        setKey(keySerializer.serialize(topic, key), now);
+        HandleState before = handle.state;
+        handle.state = HandleState.INITIALIZED;
+        try {
+            p.handleInitialState(key, initialState, new TimerValuesImpl(now, watermarkForTimerValues()));
+        } finally {
+            clearKey();
+            handle.state = before == HandleState.CLOSED ? HandleState.CLOSED : before;
+        }
+    }
+
+    // ---------------------------------------------------------------- punctuation
+
+    /** Wall-clock punctuation at the timer resolution (real-time contract). */
+    void punctuateRealTime(long now) {
+        if (closed) {
+            return;
+        }
+        if (timeMode == TimeMode.EVENT_TIME) {
+            applyIdleTimeout(now);
+            fireDueTimers(watermark, now);
+        } else if (timeMode == TimeMode.PROCESSING_TIME) {
+            fireDueTimers(now, now);
+        }
+        cleanupTtl(now);
+        if (now - epochStartWallClock >= commitIntervalMs) {
+            epochStartWallClock = now;
+            incrementBatchId();
+        }
+    }
+
+    private void applyIdleTimeout(long now) {
+        if (idleTimeoutMs > 0 && maxEventTime != Long.MIN_VALUE && now - lastInputWallClock >= idleTimeoutMs) {
+            advanceWatermark(maxEventTime + (now - lastInputWallClock) - watermarkDelayMs);
+        }
+    }
+
+    private void incrementBatchId() {
+        batchId++;
+        store.put(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)), Layout.longValue(batchId));
+    }
+
+    // ---------------------------------------------------------------- timers
+
+    void registerTimer(long time) {
+        byte[] key = currentKeyBytes("timers");
+        store.put(Bytes.wrap(Layout.timerKey(time, key)), Layout.EMPTY);
+        store.put(Bytes.wrap(Layout.timerByKey(key, time)), Layout.EMPTY);
+        if (nextTimerHint != Long.MIN_VALUE && time < nextTimerHint) {
+            nextTimerHint = time;
+        }
+    }
+
+    void deleteTimer(long time) {
+        byte[] key = currentKeyBytes("timers");
+        store.delete(Bytes.wrap(Layout.timerKey(time, key)));
+        store.delete(Bytes.wrap(Layout.timerByKey(key, time)));
+    }
+
+    Iterator<Long> listTimers() {
+        byte[] key = currentKeyBytes("timers");
+        byte[] prefix = Layout.timerByKeyPrefix(key);
+        List<Long> out = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(Bytes.wrap(prefix), BytesSer.INSTANCE)) {
+            while (it.hasNext()) {
+                byte[] k = it.next().key.get();
+                if (k.length == prefix.length + 8) {
+                    out.add(Layout.getTime(k, prefix.length));
+                }
+            }
+        }
+        return out.iterator();
+    }
+
+    /**
+     * Fires every timer with time {@code <= upTo} (processing time: now; event time: the watermark), in time order,
+     * each once; the timer is deleted before {@code handleExpiredTimer} runs. Timers registered at or before
+     * {@code upTo} while firing fire in the next pass.
+     */
+    private void fireDueTimers(long upTo, long now) {
+        if (timeMode == TimeMode.EVENT_TIME && !hasWatermark) {
+            return;
+        }
+        if (nextTimerHint != Long.MIN_VALUE && nextTimerHint > upTo) {
+            return;
+        }
+        List<KeyValue<Long, byte[]>> due = new ArrayList<>();
+        long next = Long.MAX_VALUE;
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(Layout.timeSectionStart(Layout.TIMER)),
+            Bytes.wrap(Layout.timeSectionEnd(Layout.TIMER, Long.MAX_VALUE)))) {
+            while (it.hasNext()) {
+                byte[] k = it.next().key.get();
+                long t = Layout.getTime(k, 1);
+                if (t > upTo || due.size() >= MAX_TIMERS_PER_PASS) {
+                    next = t;
+                    break;
+                }
+                due.add(KeyValue.pair(t, java.util.Arrays.copyOfRange(k, 9, k.length)));
+            }
+        }
+        nextTimerHint = next;
+        for (KeyValue<Long, byte[]> timer : due) {
+            long t = timer.key;
+            byte[] keyBytes = timer.value;
+            store.delete(Bytes.wrap(Layout.timerKey(t, keyBytes)));
+            store.delete(Bytes.wrap(Layout.timerByKey(keyBytes, t)));
+            K key = keyDeserializer.deserialize(topic, keyBytes);
+            setKey(keyBytes, now);
+            handle.state = HandleState.TIMER_PROCESSED;
+            long outputTs = timeMode == TimeMode.EVENT_TIME ? t : now;
+            try {
+                Iterator<O> out = processor.handleExpiredTimer(key,
+                    new TimerValuesImpl(now, watermarkForTimerValues()), new TimerValuesImpl.Expired(t));
+                if (out == null) {
+                    throw new IllegalStateException("handleExpiredTimer of operator " + spec.name() + " returned null");
+                }
+                while (out.hasNext()) {
+                    forwardContext.forward(new Record<>(key, out.next(), outputTs));
+                }
+            } finally {
+                clearKey();
+            }
+        }
+        if (!due.isEmpty()) {
+            nextTimerHint = Long.MIN_VALUE; // timers may have been registered while firing: rescan next time
+        }
+    }
+
+    // ---------------------------------------------------------------- TTL
+
+    /**
+     * Bounded incremental TTL cleanup (after Spark's TTL secondary index): walks the expiry-ordered index up to
+     * {@code now}, at most {@code rtm.ttl.cleanup.batch} entries per pass, and physically removes what expired.
+     * Index entries made stale by later writes are just dropped. Expired values are invisible before this runs.
+     */
+    int cleanupTtl(long now) {
+        if (!handle.anyTtl) {
+            return 0;
+        }
+        List<byte[]> index = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(Layout.timeSectionStart(Layout.TTL)),
+            Bytes.wrap(Layout.timeSectionEnd(Layout.TTL, now)))) {
+            while (it.hasNext() && index.size() < ttlCleanupBatch) {
+                byte[] k = it.next().key.get();
+                if (Layout.getTime(k, 1) <= now) {
+                    index.add(k);
+                }
+            }
+        }
+        for (byte[] k : index) {
+            byte[] primary = java.util.Arrays.copyOfRange(k, 9, k.length);
+            StateVariable var = handle.variables.get(Layout.stateNameOf(primary, 0));
+            if (var != null) {
+                var.removeExpired(primary, now);
+            }
+            store.delete(Bytes.wrap(k));
+        }
+        return index.size();
+    }
+
+    // ---------------------------------------------------------------- micro-batch contract
+
+    void bufferRecord(Record<K, I> record) {
+        if (record.key() == null) {
+            dropNullKey();
+            return;
+        }
+        lastInputWallClock = forwardContext.currentSystemTimeMs();
+        byte[] k = keySerializer.serialize(topic, record.key());
+        byte[] v = record.value() == null ? null : valueSerializer.serialize(topic, record.value());
+        int vl = v == null ? -1 : v.length;
+        byte[] entry = new byte[4 + k.length + 8 + 4 + Math.max(vl, 0)];
+        Layout.putInt(entry, 0, k.length);
+        System.arraycopy(k, 0, entry, 4, k.length);
+        Layout.putLong(entry, 4 + k.length, record.timestamp());
+        Layout.putInt(entry, 12 + k.length, vl);
+        if (v != null) {
+            System.arraycopy(v, 0, entry, 16 + k.length, v.length);
+        }
+        store.put(Bytes.wrap(Layout.bufferKey(nextSeq++)), entry);
+    }
+
+    private long lastBufferSeq() {
+        try (KeyValueIterator<Bytes, byte[]> it = store.reverseRange(Bytes.wrap(Layout.bufferKey(Long.MIN_VALUE)),
+            Bytes.wrap(Layout.bufferKey(Long.MAX_VALUE)))) {
+            return it.hasNext() ? Layout.getTime(it.next().key.get(), 1) : -1L;
+        }
+    }
+
+    private static final class KeyRows<K, I> {
+        final byte[] keyBytes;
+        final K key;
+        final List<I> rows = new ArrayList<>();
+        long timestamp = Long.MIN_VALUE;
+
+        KeyRows(byte[] keyBytes, K key) {
+            this.keyBytes = keyBytes;
+            this.key = key;
+        }
+    }
+
+    /**
+     * Runs one micro-batch at wall-clock time {@code now}: every buffered row, grouped by key in first-arrival
+     * order, one {@code handleInputRows} call per key with its rows in arrival order; processing time and
+     * watermark are constant within the batch (the watermark computed at the end of the previous batch, as in
+     * Spark); then due timers fire (also when the batch has no data), the watermark advances, the batch id
+     * increments and TTL cleanup runs. Buffered rows are deleted only after the batch ran (at-least-once).
+     */
+    void runMicroBatch(long now) {
+        if (closed) {
+            return;
+        }
+        if (timeMode == TimeMode.EVENT_TIME) {
+            applyIdleTimeout(now);
+        }
+        Map<Bytes, KeyRows<K, I>> byKey = new LinkedHashMap<>();
+        List<Bytes> bufferKeys = new ArrayList<>();
+        long batchMaxEventTime = Long.MIN_VALUE;
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(Layout.bufferKey(Long.MIN_VALUE)),
+            Bytes.wrap(Layout.bufferKey(Long.MAX_VALUE)))) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                bufferKeys.add(kv.key);
+                byte[] e = kv.value;
+                int kl = Layout.getInt(e, 0);
+                byte[] kb = java.util.Arrays.copyOfRange(e, 4, 4 + kl);
+                long ts = Layout.getLong(e, 4 + kl);
+                int vl = Layout.getInt(e, 12 + kl);
+                I value = vl < 0 ? null : valueDeserializer.deserialize(topic,
+                    java.util.Arrays.copyOfRange(e, 16 + kl, 16 + kl + vl));
+                KeyRows<K, I> kr = byKey.computeIfAbsent(Bytes.wrap(kb),
+                    b -> new KeyRows<>(kb, keyDeserializer.deserialize(topic, kb)));
+                if (timeMode == TimeMode.EVENT_TIME) {
+                    long et = spec.eventTimeExtractor().extract(kr.key, value, ts);
+                    if (isLate(et)) {
+                        continue;
+                    }
+                    batchMaxEventTime = Math.max(batchMaxEventTime, et);
+                }
+                kr.rows.add(value);
+                kr.timestamp = Math.max(kr.timestamp, ts);
+            }
+        }
+        TimerValuesImpl tv = new TimerValuesImpl(now, watermarkForTimerValues());
+        for (KeyRows<K, I> kr : byKey.values()) {
+            if (kr.rows.isEmpty()) {
+                continue;
+            }
+            setKey(kr.keyBytes, now);
+            handle.state = HandleState.DATA_PROCESSED;
+            try {
+                Iterator<O> out = processor.handleInputRows(kr.key, kr.rows.iterator(), tv);
+                if (out == null) {
+                    throw new IllegalStateException("handleInputRows of operator " + spec.name() + " returned null");
+                }
+                while (out.hasNext()) {
+                    forwardContext.forward(new Record<>(kr.key, out.next(), kr.timestamp));
+                }
+            } finally {
+                clearKey();
+            }
+        }
+        if (timeMode == TimeMode.EVENT_TIME) {
+            fireDueTimers(watermark, now);
+        } else if (timeMode == TimeMode.PROCESSING_TIME) {
+            fireDueTimers(now, now);
+        }
+        for (Bytes k : bufferKeys) {
+            store.delete(k);
+        }
+        if (batchMaxEventTime != Long.MIN_VALUE) {
+            observeEventTime(batchMaxEventTime);
+        }
+        incrementBatchId();
+        cleanupTtl(now);
+    }
+
+    // ---------------------------------------------------------------- close
+
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (processor != null) {
+                processor.close();
+            }
+        } finally {
+            if (handle != null) {
+                handle.state = HandleState.CLOSED;
+            }
+        }
+    }
+
+    /** Single-row iterator without a list allocation. */
+    private static final class SingleRowIterator<T> implements Iterator<T> {
+        private T row;
+        private boolean consumed;
+
+        SingleRowIterator(T row) {
+            this.row = row;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return !consumed;
+        }
+
+        @Override
+        public T next() {
+            if (consumed) {
+                throw new java.util.NoSuchElementException();
+            }
+            consumed = true;
+            T r = row;
+            row = null;
+            return r;
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.rtmstreams.processor.internals;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+
+/**
+ * The per-task {@link OperatorRuntime}s of one operator, shared by its main processor and its initial-state
+ * processor (both run in the same task because they share the operator's store). Reference counted.
+ */
+public final class RuntimeRegistry {
+
+    private final Map<String, Entry> runtimes = new HashMap<>();
+
+    private static final class Entry {
+        final OperatorRuntime<?, ?, ?> runtime;
+        int refs;
+
+        Entry(OperatorRuntime<?, ?, ?> runtime) {
+            this.runtime = runtime;
+        }
+    }
+
+    private static String id(ProcessorContext<?, ?> context) {
+        return context.taskId() + "@" + context.stateDir().getAbsolutePath();
+    }
+
+    @SuppressWarnings("unchecked")
+    synchronized <K, I, O> OperatorRuntime<K, I, O> acquire(OperatorSpec<K, I, O> spec, ProcessorContext<?, ?> context) {
+        Entry e = runtimes.computeIfAbsent(id(context), k -> new Entry(new OperatorRuntime<>(spec)));
+        e.refs++;
+        OperatorRuntime<K, I, O> rt = (OperatorRuntime<K, I, O>) e.runtime;
+        rt.initOnce(context);
+        return rt;
+    }
+
+    synchronized void release(ProcessorContext<?, ?> context) {
+        String id = id(context);
+        Entry e = runtimes.get(id);
+        if (e != null && --e.refs == 0) {
+            runtimes.remove(id);
+            e.runtime.close();
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.rtmstreams.processor.internals;
+
+import dev.rtmstreams.processor.RtmException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Errors of the state API as named classes with stable codes, after Spark's {@code StateStoreErrors}.
+ * Callers match on {@link RtmException#errorCode()} and {@link RtmException#parameters()}.
+ */
+public final class StateErrors {
+
+    private StateErrors() {
+    }
+
+    private static Map<String, String> params(String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    /** An operation was called in a handle state that does not allow it. */
+    public static final class InvalidHandleStateException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE";
+
+        InvalidHandleStateException(String operationType, HandleState state) {
+            super(CODE, params("operationType", operationType, "handleState", state.name()),
+                "Failed to perform stateful processor operation=" + operationType + " with invalid handle state="
+                    + state);
+        }
+    }
+
+    /** An operation needs a time mode other than the processor's (e.g. timers in NONE). */
+    public static final class InvalidTimeModeException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE";
+
+        InvalidTimeModeException(String operationType, String timeMode) {
+            super(CODE, params("operationType", operationType, "timeMode", timeMode),
+                "Cannot perform operation=" + operationType + " with timeMode=" + timeMode);
+        }
+    }
+
+    /** TTL was requested outside processing time. */
+    public static final class IncorrectTimeModeToAssignTtlException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL";
+
+        IncorrectTimeModeToAssignTtlException(String stateName, String timeMode) {
+            super(CODE, params("stateName", stateName, "timeMode", timeMode),
+                "Cannot use TTL for state=" + stateName + " in timeMode=" + timeMode
+                    + "; use PROCESSING_TIME instead");
+        }
+    }
+
+    /** A TTL duration was zero or negative. */
+    public static final class TtlDurationMustBePositiveException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE";
+
+        TtlDurationMustBePositiveException(Duration ttl) {
+            super(CODE, params("ttlDuration", String.valueOf(ttl)), "ttl must be positive: " + ttl);
+        }
+    }
+
+    /** A state variable name was declared twice. */
+    public static final class DuplicateStateVariableException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED";
+
+        DuplicateStateVariableException(String stateName) {
+            super(CODE, params("stateName", stateName), "State variable with name " + stateName
+                + " has already been defined in the StatefulProcessor");
+        }
+    }
+
+    /** A null value was written to state. */
+    public static final class NullValueException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATE_STORE_NULL_VALUE";
+
+        NullValueException(String stateName) {
+            super(CODE, params("stateName", stateName), "Cannot write a null value to state=" + stateName);
+        }
+    }
+
+    /** An empty list was written to list state. */
+    public static final class EmptyListException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATE_STORE_EMPTY_LIST_VALUE";
+
+        EmptyListException(String stateName) {
+            super(CODE, params("stateName", stateName), "Cannot write an empty list to state=" + stateName);
+        }
+    }
+
+    /** State was accessed while no grouping key is current (e.g. in init or close). */
+    public static final class ImplicitKeyNotFoundException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND";
+
+        ImplicitKeyNotFoundException(String stateName) {
+            super(CODE, params("stateName", stateName), "No grouping key is set while accessing state="
+                + stateName + "; state can be used only while handling rows, initial state or timers");
+        }
+    }
+
+    /** An empty or over-long state variable name. */
+    public static final class InvalidStateNameException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATEFUL_PROCESSOR_INVALID_STATE_NAME";
+
+        InvalidStateNameException(String stateName) {
+            super(CODE, params("stateName", String.valueOf(stateName)),
+                "State variable name must be non-empty and at most 1024 UTF-8 bytes: " + stateName);
+        }
+    }
+
+    /**
+     * @param ttl the rejected duration
+     * @return the error for a non-positive TTL (used by {@code TtlConfig.of})
+     */
+    public static RtmException ttlMustBePositive(Duration ttl) {
+        return new TtlDurationMustBePositiveException(ttl);
+    }
+}

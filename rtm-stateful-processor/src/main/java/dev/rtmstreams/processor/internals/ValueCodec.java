@@ -1,0 +1,36 @@
+package dev.rtmstreams.processor.internals;
+
+import java.util.Arrays;
+
+/** Stored form of a value or map entry: {@code [0][payload]} without TTL, {@code [1][expiry i64][payload]} with TTL. */
+final class ValueCodec {
+
+    private ValueCodec() {
+    }
+
+    static byte[] encode(byte[] payload, long expiry) {
+        if (expiry == Long.MAX_VALUE) {
+            byte[] out = new byte[1 + payload.length];
+            System.arraycopy(payload, 0, out, 1, payload.length);
+            return out;
+        }
+        byte[] out = new byte[9 + payload.length];
+        out[0] = 1;
+        Layout.putLong(out, 1, expiry);
+        System.arraycopy(payload, 0, out, 9, payload.length);
+        return out;
+    }
+
+    static long expiry(byte[] stored) {
+        return stored[0] == 1 ? Layout.getLong(stored, 1) : Long.MAX_VALUE;
+    }
+
+    /** Spark's rule: a value is expired once the current time reaches its expiry. */
+    static boolean isExpired(long expiry, long now) {
+        return expiry <= now;
+    }
+
+    static byte[] payload(byte[] stored) {
+        return Arrays.copyOfRange(stored, stored[0] == 1 ? 9 : 1, stored.length);
+    }
+}

@@ -1,0 +1,105 @@
+package dev.rtmstreams.processor.internals;
+
+import dev.rtmstreams.processor.ValueState;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+
+/**
+ * Value state on the operator store. Key {@code statePrefix + [keyLen][groupingKey]}; value per {@link ValueCodec}.
+ * With TTL every update writes a TTL-index entry; an expired value reads as absent at once (after Flink's
+ * {@code TtlValueState}: the expiry check wraps the plain read).
+ */
+final class ValueStateImpl<T> implements ValueState<T>, StateVariable {
+
+    private final HandleImpl handle;
+    private final String name;
+    private final byte[] prefix;
+    private final Serializer<T> serializer;
+    private final Deserializer<T> deserializer;
+    private final long ttlMs;
+
+    // cache of the full key of the last grouping key (hot path: get + update on the same key)
+    private byte[] cachedSuffix;
+    private Bytes cachedKey;
+
+    ValueStateImpl(HandleImpl handle, String name, Serde<T> serde, long ttlMs) {
+        this.handle = handle;
+        this.name = name;
+        this.prefix = Layout.statePrefix(name);
+        this.serializer = serde.serializer();
+        this.deserializer = serde.deserializer();
+        this.ttlMs = ttlMs;
+    }
+
+    private Bytes key(String op) {
+        handle.checkStateAccess(op);
+        byte[] suffix = handle.runtime.currentKeySuffix(name);
+        if (suffix != cachedSuffix) {
+            cachedSuffix = suffix;
+            cachedKey = Bytes.wrap(Layout.concat(prefix, suffix));
+        }
+        return cachedKey;
+    }
+
+    private byte[] liveStored(String op) {
+        byte[] stored = handle.runtime.store.get(key(op));
+        if (stored == null || ValueCodec.isExpired(ValueCodec.expiry(stored), handle.runtime.currentProcessingTime())) {
+            return null;
+        }
+        return stored;
+    }
+
+    @Override
+    public boolean exists() {
+        return liveStored("exists") != null;
+    }
+
+    @Override
+    public T get() {
+        byte[] stored = liveStored("get");
+        if (stored == null) {
+            throw new NoSuchElementException("state " + name + " has no value for the current key");
+        }
+        return deserializer.deserialize(name, ValueCodec.payload(stored));
+    }
+
+    @Override
+    public Optional<T> getOption() {
+        byte[] stored = liveStored("getOption");
+        return stored == null ? Optional.empty() : Optional.ofNullable(deserializer.deserialize(name, ValueCodec.payload(stored)));
+    }
+
+    @Override
+    public void update(T newValue) {
+        Bytes k = key("update");
+        if (newValue == null) {
+            throw new StateErrors.NullValueException(name);
+        }
+        byte[] payload = serializer.serialize(name, newValue);
+        if (ttlMs > 0) {
+            long expiry = handle.runtime.currentProcessingTime() + ttlMs;
+            handle.runtime.store.put(k, ValueCodec.encode(payload, expiry));
+            handle.runtime.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
+        } else {
+            handle.runtime.store.put(k, ValueCodec.encode(payload, Long.MAX_VALUE));
+        }
+    }
+
+    @Override
+    public void clear() {
+        handle.runtime.store.delete(key("clear"));
+    }
+
+    @Override
+    public void removeExpired(byte[] primaryKey, long now) {
+        Bytes k = Bytes.wrap(primaryKey);
+        byte[] stored = handle.runtime.store.get(k);
+        if (stored != null && ValueCodec.isExpired(ValueCodec.expiry(stored), now)) {
+            handle.runtime.store.delete(k);
+        }
+    }
+}
