@@ -1,0 +1,49 @@
+package dev.rtmstreams.topology;
+
+import java.util.Map;
+
+/**
+ * Report of one checkpoint epoch, like Spark's {@code StreamingQueryProgress}. An epoch is the work of one stream
+ * thread between two of its commits (offset commits under at-least-once, transaction commits under exactly-once):
+ * the commit that ends the epoch is a real, successful commit. Logged as one JSON line per epoch
+ * (logger {@code dev.rtmstreams.topology.progress}) and passed to {@link ProgressListener}s.
+ * Values measured on other threads (state and busy-fraction metrics) are read right after the commit.
+ *
+ * @param applicationId Kafka Streams {@code application.id}
+ * @param epochId id of the epoch, unique and increasing within this application instance (across its threads)
+ * @param threadName the stream thread (slot) that ran the epoch
+ * @param mode the trigger mode
+ * @param startTimeMs wall-clock start (epoch ms): the previous commit of this thread, or its first poll
+ * @param endTimeMs wall-clock end (epoch ms): the commit that closed the epoch
+ * @param numInputRows records polled during the epoch, all source topics (incl. repartition topics) together
+ * @param inputRowsPerSecond {@code numInputRows} per second of epoch duration
+ * @param sources per source topic; unmodifiable
+ * @param watermarkMs the lowest event-time watermark reported by this thread's operators, or null when no
+ *     operator reports one
+ * @param stateRowsEstimate estimated number of keys in this thread's RocksDB stores ({@code estimate-num-keys}),
+ *     -1 when no store reports it
+ * @param stateBytesEstimate estimated bytes of this thread's RocksDB stores (SST files plus memtables), -1 when
+ *     no store reports it
+ * @param busyFraction share of the thread's time spent processing, punctuating and committing (Kafka Streams'
+ *     {@code process-ratio + punctuate-ratio + commit-ratio}), -1 when unknown
+ * @param sourceQueuingLatencyMs Kafka record timestamp (append time for LogAppendTime topics, else create time)
+ *     to the poll that returned it, for records of external source topics
+ * @param processingLatencyMs poll of the source record to the send of an output record it caused
+ * @param e2eLatencyMs source record timestamp to the send of an output record it caused
+ */
+public record EpochProgress(String applicationId, long epochId, String threadName, Trigger.Mode mode,
+                            long startTimeMs, long endTimeMs, long numInputRows, double inputRowsPerSecond,
+                            Map<String, SourceProgress> sources, Long watermarkMs, long stateRowsEstimate,
+                            long stateBytesEstimate, double busyFraction, LatencyStats sourceQueuingLatencyMs,
+                            LatencyStats processingLatencyMs, LatencyStats e2eLatencyMs) {
+
+    /** Copies the sources. */
+    public EpochProgress {
+        sources = Map.copyOf(sources);
+    }
+
+    /** @return {@code endTimeMs - startTimeMs} */
+    public long durationMs() {
+        return endTimeMs - startTimeMs;
+    }
+}

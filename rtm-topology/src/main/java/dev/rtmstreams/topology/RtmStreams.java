@@ -1,0 +1,369 @@
+package dev.rtmstreams.topology;
+
+import dev.rtmstreams.topology.internals.EpochRuntime;
+import dev.rtmstreams.topology.internals.PartitionCounts;
+import dev.rtmstreams.topology.internals.RtmClientSupplier;
+import dev.rtmstreams.topology.internals.TopologySizer;
+import dev.rtmstreams.topology.internals.TriggerConfigurer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Kafka Streams application run under an rtm-streams {@link Trigger}: the entry point of rtm-topology. It wraps
+ * one {@link KafkaStreams} instance and adds what Spark's real-time mode gives operationally: the trigger's
+ * configuration, checkpoint epochs with progress reports, Databricks-named latency metrics, and task-slot accounting.
+ * <pre>{@code
+ * RtmStreams rtm = RtmStreams.builder(topology, props)
+ *     .trigger(Trigger.realTime(Duration.ofMinutes(5)))   // the only line that changes for micro-batch
+ *     .expectedInstances(3)
+ *     .addProgressListener(p -> log.info("epoch {} e2e p99 {} ms", p.epochId(), p.e2eLatencyMs().p99()))
+ *     .build();
+ * rtm.start();
+ * ...
+ * rtm.close(Duration.ofSeconds(30));
+ * }</pre>
+ * <h2>Delivery guarantee and latency</h2>
+ * At-least-once by default: output is sent as soon as it is produced and commits only checkpoint progress.
+ * With {@link Builder#exactlyOnce(boolean) exactly-once v2}, output is written in transactions committed once per
+ * checkpoint interval, so a {@code read_committed} consumer sees it only after the commit: its end-to-end latency
+ * includes up to one whole checkpoint interval (the default 5 minutes would be 5 minutes of latency). Under
+ * exactly-once choose a short checkpoint interval (e.g. 100-200 ms) and accept the commit cost; the
+ * {@code e2eLatencyMs} reported here is measured at send time and does not include the wait for the commit.
+ * <h2>Epochs</h2>
+ * Each commit of a stream thread (offset commit, or transaction commit under exactly-once) closes a checkpoint
+ * epoch; see {@link EpochProgress}. Kafka Streams commits only when something was processed, so an idle thread
+ * closes no epochs.
+ * <h2>Clients</h2>
+ * The main consumers and producers are created by rtm-streams (subclasses of {@code KafkaConsumer} and
+ * {@code KafkaProducer} that measure latency and observe commits), so a custom {@code KafkaClientSupplier} cannot
+ * be combined with it. Source records carry a 16-byte header {@code rtm.lat} inside the topology (and through
+ * repartition topics); it is removed before output and changelog records are sent.
+ */
+public final class RtmStreams implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RtmStreams.class);
+
+    private final Topology topology;
+    private final Properties config;
+    private final Trigger trigger;
+    private final SlotCheckMode slotCheck;
+    private final int expectedInstances;
+    private final int tasksPerSlot;
+    private final Map<String, Integer> partitionCounts;
+    private final KafkaStreams streams;
+    private final EpochRuntime runtime;
+    private final List<KafkaStreams.StateListener> stateListeners;
+
+    private RtmStreams(Builder b, Properties config) {
+        this.topology = b.topology;
+        this.config = config;
+        this.trigger = b.trigger;
+        this.slotCheck = b.slotCheck != null ? b.slotCheck
+                : (b.trigger.isRealTime() ? SlotCheckMode.FAIL : SlotCheckMode.WARN);
+        this.expectedInstances = b.expectedInstances;
+        this.tasksPerSlot = b.tasksPerSlot;
+        this.partitionCounts = b.partitionCounts == null ? null : Map.copyOf(b.partitionCounts);
+        this.stateListeners = List.copyOf(b.stateListeners);
+        String appId = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
+        this.runtime = new EpochRuntime(appId, b.trigger.mode(), b.time, b.targetUtilization, b.tasksPerSlot,
+                b.listeners);
+        this.streams = new KafkaStreams(topology, config, new RtmClientSupplier(runtime), b.time);
+        runtime.attach(streams);
+        streams.setStateListener((newState, oldState) -> {
+            if (newState == KafkaStreams.State.RUNNING && oldState == KafkaStreams.State.REBALANCING) {
+                runtime.scheduleAssignmentCheck();
+            }
+            for (KafkaStreams.StateListener l : stateListeners) {
+                l.onChange(newState, oldState);
+            }
+        });
+    }
+
+    /**
+     * @param topology the application's topology
+     * @param streamsProps Kafka Streams properties ({@code application.id} and {@code bootstrap.servers} required);
+     *     copied, not modified
+     * @return a builder
+     */
+    public static Builder builder(Topology topology, Properties streamsProps) {
+        return new Builder(topology, streamsProps);
+    }
+
+    /**
+     * Checks the task slots (per the slot-check mode) and starts Kafka Streams.
+     * @throws InsufficientSlotsException in {@link SlotCheckMode#FAIL} when slots are too few; Kafka Streams is
+     *     then closed and this instance cannot be started again
+     * @throws IllegalStateException when already started or closed (from Kafka Streams)
+     */
+    public void start() {
+        if (slotCheck != SlotCheckMode.OFF) {
+            SizingReport report;
+            try {
+                report = sizingReport();
+            } catch (RuntimeException e) {
+                if (slotCheck == SlotCheckMode.FAIL) {
+                    streams.close(Duration.ZERO);
+                    runtime.close();
+                    throw e;
+                }
+                LOG.warn("slot check skipped: cannot size the topology", e);
+                report = null;
+            }
+            if (report != null && !report.sufficient()) {
+                if (slotCheck == SlotCheckMode.FAIL) {
+                    InsufficientSlotsException ex = new InsufficientSlotsException(report);
+                    LOG.error("refusing to start {}: {}", applicationId(), ex.getMessage());
+                    streams.close(Duration.ZERO);
+                    runtime.close();
+                    throw ex;
+                }
+                LOG.warn("{} starts with too few task slots (slot check WARN): {}", applicationId(), report);
+            } else if (report != null) {
+                LOG.info("{}", report);
+            }
+        }
+        streams.start();
+    }
+
+    /**
+     * Sizes the topology for this application: partition counts from {@link Builder#partitionCounts(Map)}, else
+     * asked of the cluster with an {@code Admin} client. Does not start anything.
+     * @return the sizing report
+     * @throws IllegalArgumentException when a source topic's partition count cannot be found
+     */
+    public SizingReport sizingReport() {
+        Map<String, Integer> counts = partitionCounts != null ? partitionCounts
+                : PartitionCounts.fromCluster(topology, config, applicationId());
+        return TopologySizer.compute(topology, counts, threads(), expectedInstances, tasksPerSlot);
+    }
+
+    /**
+     * Closes Kafka Streams (which commits, closing a last epoch) and then delivers the pending progress reports.
+     * @param timeout how long to wait for Kafka Streams
+     * @return true when Kafka Streams shut down within the timeout
+     */
+    public boolean close(Duration timeout) {
+        boolean done = streams.close(timeout);
+        runtime.close();
+        return done;
+    }
+
+    /** Same as {@code close(Duration.ofSeconds(30))}. */
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(30));
+    }
+
+    /** @return the Kafka Streams state */
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    /**
+     * @return the wrapped Kafka Streams instance (for interactive queries, exception handlers...). Do not replace its
+     *     state listener: use {@link Builder#addStateListener} instead.
+     */
+    public KafkaStreams kafkaStreams() {
+        return streams;
+    }
+
+    /** @return the most recent epoch report of any stream thread, empty before the first commit */
+    public Optional<EpochProgress> latestProgress() {
+        return runtime.latest();
+    }
+
+    /** @return up to the last 100 epoch reports, oldest first (like Spark's {@code recentProgress}) */
+    public List<EpochProgress> recentProgress() {
+        return runtime.recent();
+    }
+
+    /** @return the report of the latest post-rebalance assignment check, empty before the first */
+    public Optional<AssignmentReport> latestAssignment() {
+        return runtime.latestAssignment();
+    }
+
+    /**
+     * @return all metrics: Kafka Streams' own (threads, tasks, stores, clients) plus the rtm group
+     *     {@code rtm-epoch-metrics} (per thread: {@code e2eLatencyMs-p99}, ..., {@code epoch-total},
+     *     {@code input-rows-total}, {@code busy-fraction}); the same map as {@code kafkaStreams().metrics()}
+     */
+    public Map<MetricName, ? extends Metric> metrics() {
+        Map<MetricName, Metric> all = new HashMap<>(streams.metrics());
+        all.putAll(runtime.rtmMetrics());
+        return all;
+    }
+
+    /** @return the trigger */
+    public Trigger trigger() {
+        return trigger;
+    }
+
+    /** @return the effective slot-check mode */
+    public SlotCheckMode slotCheckMode() {
+        return slotCheck;
+    }
+
+    /** @return a copy of the Kafka Streams configuration as applied (trigger settings included) */
+    public Properties effectiveConfig() {
+        Properties p = new Properties();
+        p.putAll(config);
+        return p;
+    }
+
+    /** @return {@code application.id} */
+    public String applicationId() {
+        return config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
+    }
+
+    private int threads() {
+        Object v = config.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG);
+        return v == null ? 1 : Integer.parseInt(v.toString().trim());
+    }
+
+    /** Builds {@link RtmStreams}; every option has a default. Not thread-safe. */
+    public static final class Builder {
+        private final Topology topology;
+        private final Properties props;
+        private Trigger trigger = Trigger.realTime();
+        private SlotCheckMode slotCheck;
+        private int expectedInstances = 1;
+        private int tasksPerSlot = 1;
+        private Map<String, Integer> partitionCounts;
+        private double targetUtilization = 0.5;
+        private boolean exactlyOnce;
+        private Long rocksDbMemory;
+        private Time time = Time.SYSTEM;
+        private final List<ProgressListener> listeners = new ArrayList<>();
+        private final List<KafkaStreams.StateListener> stateListeners = new ArrayList<>();
+
+        private Builder(Topology topology, Properties props) {
+            this.topology = Objects.requireNonNull(topology, "topology");
+            this.props = new Properties();
+            this.props.putAll(Objects.requireNonNull(props, "streamsProps"));
+        }
+
+        /** @param trigger real-time (default, 5 min checkpoints) or micro-batch */
+        public Builder trigger(Trigger trigger) {
+            this.trigger = Objects.requireNonNull(trigger, "trigger");
+            return this;
+        }
+
+        /** @param mode slot check at start; default FAIL in real-time mode, WARN in micro-batch mode */
+        public Builder slotCheck(SlotCheckMode mode) {
+            this.slotCheck = Objects.requireNonNull(mode, "slotCheck");
+            return this;
+        }
+
+        /** @param instances application instances expected to share the work (default 1) */
+        public Builder expectedInstances(int instances) {
+            this.expectedInstances = instances;
+            return this;
+        }
+
+        /** @param tasksPerSlot tasks one stream thread may run, Databricks' {@code maxPartitions} (default 1) */
+        public Builder tasksPerSlot(int tasksPerSlot) {
+            this.tasksPerSlot = tasksPerSlot;
+            return this;
+        }
+
+        /**
+         * @param counts topic to partition count for the source topics (and optionally repartition topics); when not
+         *     given, counts are asked of the cluster with {@code Admin} at start
+         */
+        public Builder partitionCounts(Map<String, Integer> counts) {
+            this.partitionCounts = Map.copyOf(Objects.requireNonNull(counts, "partitionCounts"));
+            return this;
+        }
+
+        /** @param target busy fraction a slot should stay under, in (0, 1] (default 0.5) */
+        public Builder targetUtilization(double target) {
+            this.targetUtilization = target;
+            return this;
+        }
+
+        /**
+         * @param exactlyOnce true for {@code exactly_once_v2}: output becomes visible to {@code read_committed}
+         *     readers only at each checkpoint (see the class javadoc); default false (at-least-once)
+         */
+        public Builder exactlyOnce(boolean exactlyOnce) {
+            this.exactlyOnce = exactlyOnce;
+            return this;
+        }
+
+        /**
+         * Bounds RocksDB memory of the JVM with {@link RocksDbBoundedMemory}.
+         * @param totalBytes block cache plus memtables for all stores of the JVM, at least 1 MiB
+         */
+        public Builder rocksDbMemory(long totalBytes) {
+            this.rocksDbMemory = totalBytes;
+            return this;
+        }
+
+        /** @param listener receives epoch and assignment reports */
+        public Builder addProgressListener(ProgressListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** @param listener receives Kafka Streams state changes (use this instead of {@code setStateListener}) */
+        public Builder addStateListener(KafkaStreams.StateListener listener) {
+            stateListeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** @param time the clock for latency measurement and Kafka Streams (default {@code Time.SYSTEM}) */
+        public Builder time(Time time) {
+            this.time = Objects.requireNonNull(time, "time");
+            return this;
+        }
+
+        /**
+         * Validates the options, applies the trigger to the configuration and creates (does not start) Kafka
+         * Streams.
+         * @throws IllegalArgumentException on a bad option or a setting that conflicts with the trigger (e.g. a
+         *     non-zero {@code statestore.cache.max.bytes} in real-time mode), naming the value
+         */
+        public RtmStreams build() {
+            if (props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG) == null) {
+                throw new IllegalArgumentException(StreamsConfig.APPLICATION_ID_CONFIG + " must be set");
+            }
+            if (expectedInstances < 1) {
+                throw new IllegalArgumentException("expectedInstances must be at least 1: " + expectedInstances);
+            }
+            if (tasksPerSlot < 1) {
+                throw new IllegalArgumentException("tasksPerSlot must be at least 1: " + tasksPerSlot);
+            }
+            if (!(targetUtilization > 0 && targetUtilization <= 1)) {
+                throw new IllegalArgumentException("targetUtilization must be in (0, 1]: " + targetUtilization);
+            }
+            Properties p = props;
+            if (rocksDbMemory != null) {
+                if (rocksDbMemory < 1024 * 1024) {
+                    throw new IllegalArgumentException("rocksDbMemory must be at least 1 MiB: " + rocksDbMemory);
+                }
+                p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, RocksDbBoundedMemory.class.getName());
+                p.put(RocksDbBoundedMemory.TOTAL_MEMORY_BYTES_CONFIG, Long.toString(rocksDbMemory));
+            }
+            List<String> warnings = new ArrayList<>();
+            Properties configured = TriggerConfigurer.apply(p, trigger, exactlyOnce, warnings);
+            for (String w : warnings) {
+                LOG.warn("{}: {}", trigger, w);
+            }
+            return new RtmStreams(this, configured);
+        }
+    }
+}

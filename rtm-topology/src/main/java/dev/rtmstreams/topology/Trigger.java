@@ -1,0 +1,114 @@
+package dev.rtmstreams.topology;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How an rtm-streams application executes, as Spark's {@code Trigger.RealTime}/{@code Trigger.ProcessingTime}.
+ * Switching between the two is the only code change needed to move an application between modes:
+ * <pre>{@code
+ * RtmStreams rtm = RtmStreams.builder(topology, props)
+ *     .trigger(Trigger.realTime(Duration.ofMinutes(5)))   // or Trigger.microBatch(Duration.ofSeconds(1))
+ *     .build();
+ * }</pre>
+ * <ul>
+ *   <li><b>Real-time</b>: every record is processed as soon as it is polled; {@code transformWithState} operators
+ *       call {@code handleInputRows} once per record. The interval is the <em>checkpoint interval</em> ("how often
+ *       we checkpoint, not how often we process"): Kafka Streams' {@code commit.interval.ms} is set to it, so each
+ *       commit closes one checkpoint epoch. Default 5 minutes like Spark. Spark's minimum is 5 s; rtm-streams
+ *       accepts down to {@link #MIN_CHECKPOINT_INTERVAL} (100 ms) because short checkpoints are useful in tests and
+ *       under exactly-once (where the commit interval bounds the latency seen by {@code read_committed} readers).</li>
+ *   <li><b>Micro-batch</b>: rows are buffered for the interval and handed to {@code handleInputRows} once per key
+ *       per batch; Kafka Streams commits once per interval.</li>
+ * </ul>
+ * Immutable; equal when mode and interval are equal.
+ */
+public final class Trigger {
+
+    /** The lowest accepted checkpoint interval of a real-time trigger (100 ms; Spark's minimum is 5 s). */
+    public static final Duration MIN_CHECKPOINT_INTERVAL = Duration.ofMillis(100);
+    /** The default checkpoint interval of a real-time trigger (5 minutes, like Spark). */
+    public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofMinutes(5);
+    /** The lowest accepted micro-batch interval (10 ms). */
+    public static final Duration MIN_MICRO_BATCH_INTERVAL = Duration.ofMillis(10);
+
+    /** The execution mode a trigger selects. */
+    public enum Mode {
+        /** Record-at-a-time processing with periodic checkpoints. */
+        REAL_TIME,
+        /** Buffered processing, one batch per interval. */
+        MICRO_BATCH
+    }
+
+    private final Mode mode;
+    private final Duration interval;
+
+    private Trigger(Mode mode, Duration interval) {
+        this.mode = mode;
+        this.interval = interval;
+    }
+
+    /** @return a real-time trigger with the default checkpoint interval of 5 minutes */
+    public static Trigger realTime() {
+        return realTime(DEFAULT_CHECKPOINT_INTERVAL);
+    }
+
+    /**
+     * @param checkpointInterval how often offsets (and, under exactly-once, transactions) are committed; each
+     *     commit closes a checkpoint epoch. Not a latency target.
+     * @return a real-time trigger
+     * @throws IllegalArgumentException when the interval is null or below {@link #MIN_CHECKPOINT_INTERVAL}
+     */
+    public static Trigger realTime(Duration checkpointInterval) {
+        Objects.requireNonNull(checkpointInterval, "checkpointInterval");
+        if (checkpointInterval.compareTo(MIN_CHECKPOINT_INTERVAL) < 0) {
+            throw new IllegalArgumentException("checkpointInterval must be at least " + MIN_CHECKPOINT_INTERVAL
+                    + ": " + checkpointInterval);
+        }
+        return new Trigger(Mode.REAL_TIME, checkpointInterval);
+    }
+
+    /**
+     * @param interval the micro-batch (trigger) interval; also the commit interval
+     * @return a micro-batch trigger
+     * @throws IllegalArgumentException when the interval is null or below {@link #MIN_MICRO_BATCH_INTERVAL}
+     */
+    public static Trigger microBatch(Duration interval) {
+        Objects.requireNonNull(interval, "interval");
+        if (interval.compareTo(MIN_MICRO_BATCH_INTERVAL) < 0) {
+            throw new IllegalArgumentException("micro-batch interval must be at least " + MIN_MICRO_BATCH_INTERVAL
+                    + ": " + interval);
+        }
+        return new Trigger(Mode.MICRO_BATCH, interval);
+    }
+
+    /** @return the execution mode */
+    public Mode mode() {
+        return mode;
+    }
+
+    /** @return true for a real-time trigger */
+    public boolean isRealTime() {
+        return mode == Mode.REAL_TIME;
+    }
+
+    /** @return the checkpoint interval (real-time) or the batch interval (micro-batch); never null */
+    public Duration interval() {
+        return interval;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Trigger t && t.mode == mode && t.interval.equals(interval);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(mode, interval);
+    }
+
+    @Override
+    public String toString() {
+        return (mode == Mode.REAL_TIME ? "Trigger.realTime(" : "Trigger.microBatch(") + interval + ")";
+    }
+}

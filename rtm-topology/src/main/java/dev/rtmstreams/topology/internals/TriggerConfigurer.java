@@ -1,0 +1,103 @@
+package dev.rtmstreams.topology.internals;
+
+import dev.rtmstreams.processor.RtmProcessorConfig;
+import dev.rtmstreams.topology.Trigger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Applies a {@link Trigger} (and the delivery guarantee) to Kafka Streams properties. Hard conflicts (a user setting
+ * that would silently defeat the mode) throw; soft ones (latency-unfriendly client tuning the user chose on purpose)
+ * are returned as warnings.
+ */
+public final class TriggerConfigurer {
+
+    /** Poll timeout in real-time mode: bounds how late wall-clock punctuators (timers) run on an idle thread. */
+    static final String REAL_TIME_POLL_MS = "20";
+    /** Broker-side wait when a fetch finds no data; with fetch.min.bytes=1 data is returned at once anyway. */
+    static final String REAL_TIME_FETCH_MAX_WAIT_MS = "50";
+
+    private TriggerConfigurer() {
+    }
+
+    /**
+     * @param props the user's properties; a configured copy is returned, {@code props} is not modified
+     * @param trigger the trigger
+     * @param exactlyOnce true for {@code exactly_once_v2}
+     * @param warnings receives one message per soft conflict
+     * @return the configured copy
+     * @throws IllegalArgumentException on a hard conflict, naming the key and the value
+     */
+    public static Properties apply(Properties props, Trigger trigger, boolean exactlyOnce, List<String> warnings) {
+        Properties p = new Properties();
+        p.putAll(props);
+        String interval = Long.toString(trigger.interval().toMillis());
+        String guarantee = exactlyOnce ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE;
+        requireUnsetOr(p, StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee,
+                "use RtmStreams.Builder#exactlyOnce(boolean) to choose the delivery guarantee");
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+        requireUnsetOr(p, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, interval,
+                "the commit interval is the trigger's interval (" + trigger + ")");
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, interval);
+        if (trigger.isRealTime()) {
+            requireUnsetOr(p, RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_REAL_TIME,
+                    "the execution mode follows the trigger");
+            p.put(RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_REAL_TIME);
+            for (String key : List.of(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG,
+                    StreamsConfig.CACHE_MAX_BYTES_BUFFERING_CONFIG)) {
+                requireUnsetOr(p, key, "0", "record caches delay output; real-time mode needs them off");
+                p.put(key, "0");
+            }
+            defaultOrWarn(p, warnings, "producer.", ProducerConfig.LINGER_MS_CONFIG, "0",
+                    v -> Long.parseLong(v) > 0, "output waits up to linger.ms before it is sent");
+            defaultOrWarn(p, warnings, "consumer.", ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "1",
+                    v -> Long.parseLong(v) > 1, "the broker holds fetches until fetch.min.bytes accumulate");
+            defaultOrWarn(p, warnings, "consumer.", ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                    REAL_TIME_FETCH_MAX_WAIT_MS, v -> Long.parseLong(v) > 500, "a large fetch.max.wait.ms");
+            if (!p.containsKey(StreamsConfig.POLL_MS_CONFIG)) {
+                p.put(StreamsConfig.POLL_MS_CONFIG, REAL_TIME_POLL_MS);
+            }
+        } else {
+            requireUnsetOr(p, RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH,
+                    "the execution mode follows the trigger");
+            p.put(RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH);
+            requireUnsetOr(p, RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, interval,
+                    "the micro-batch interval is the trigger's interval (" + trigger + ")");
+            p.put(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, interval);
+        }
+        return p;
+    }
+
+    private static void requireUnsetOr(Properties p, String key, String expected, String why) {
+        Object v = p.get(key);
+        if (v != null && !String.valueOf(v).trim().equals(expected)) {
+            throw new IllegalArgumentException(key + "=" + v + " conflicts with the trigger: " + why
+                    + " (expected " + expected + " or unset)");
+        }
+    }
+
+    private static void defaultOrWarn(Properties p, List<String> warnings, String prefix, String key, String value,
+                                      java.util.function.Predicate<String> bad, String why) {
+        boolean set = false;
+        for (String k : new ArrayList<>(List.of(prefix + key, "main." + prefix + key, key))) {
+            Object v = p.get(k);
+            if (v != null) {
+                set = true;
+                try {
+                    if (bad.test(String.valueOf(v).trim())) {
+                        warnings.add(k + "=" + v + " defeats real-time mode: " + why + " (recommended " + value + ")");
+                    }
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(k + " must be a number: " + v, e);
+                }
+            }
+        }
+        if (!set) {
+            p.put(prefix + key, value);
+        }
+    }
+}
