@@ -1,0 +1,369 @@
+package dev.rtmstreams.join;
+
+import dev.rtmstreams.join.internals.IntervalJoinTopology;
+import dev.rtmstreams.join.internals.JoinSpec;
+import dev.rtmstreams.processor.EventTimeExtractor;
+import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.processor.StoreBackend;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.streams.kstream.KStream;
+
+/**
+ * Watermark-bounded stream-stream join of two keyed {@link KStream}s (Spark's time-range stream-stream join, seed
+ * 001), in update output mode: a pair is forwarded as soon as its second row arrives.
+ *
+ * <pre>{@code
+ * KStream<String, Attributed> attributed = IntervalJoin.<String, Impression, Click>builder()
+ *     .keySerde(Serdes.String()).leftSerde(impressionSerde).rightSerde(clickSerde)
+ *     .leftEventTime((k, imp, ts) -> imp.getImpressionTime())
+ *     .rightEventTime((k, click, ts) -> click.getClickTime())
+ *     .leftWatermarkDelay(Duration.ofMinutes(5)).rightWatermarkDelay(Duration.ofMinutes(5))
+ *     .lowerBound(Duration.ZERO).upperBound(Duration.ofMinutes(2))   // imp.time <= click.time <= imp.time + 2 min
+ *     .name("click-attribution")
+ *     .build()
+ *     .join(impressions, clicks, (impressionId, imp, click) -> attribute(imp, click));
+ * }</pre>
+ *
+ * <h2>Semantics</h2>
+ * <ul>
+ *   <li><b>Condition:</b> equal record keys and
+ *       {@code left.time + lowerBound <= right.time <= left.time + upperBound} (both bounds inclusive), where
+ *       {@code time} is each side's event time from its {@link EventTimeExtractor} (default: the record timestamp).</li>
+ *   <li><b>Watermarks:</b> each input's watermark = max event time seen on it minus its watermark delay; the global
+ *       watermark is the min (or max, see {@link WatermarkPolicy}) of the two, is undefined until both inputs have
+ *       seen a record (policy MIN), never moves backwards and is kept in a changelogged store, so it survives
+ *       restarts and rebalances. It is tracked per Kafka Streams task (per partition).</li>
+ *   <li><b>Late records:</b> a record whose event time is strictly below the global watermark when it arrives is
+ *       late: it is dropped, never joined, counted in the metric {@value #LATE_RECORDS_TOTAL} (group
+ *       {@value #METRICS_GROUP}) and, if {@link Builder#lateRecordsTopic(String)} is set, written to that topic.</li>
+ *   <li><b>Emission:</b> every pair of non-late rows that satisfies the condition is forwarded exactly once (absent
+ *       failures; at-least-once after a crash unless the application runs exactly-once), with the record timestamp
+ *       the later of the two input record timestamps and the headers of the record that completed the pair.</li>
+ *   <li><b>State:</b> a left row is kept until {@code globalWatermark > left.time + upperBound}, a right row until
+ *       {@code globalWatermark > right.time - lowerBound} (as Spark). Eviction is incremental: bounded passes run
+ *       when a record of that side arrives and on a wall-clock punctuator.</li>
+ *   <li><b>Outer joins:</b> an unmatched row is emitted with {@code null} for the other side exactly once, when it
+ *       is evicted, i.e. not before the watermark proves no match can come; its timestamp is its own record
+ *       timestamp.</li>
+ *   <li><b>Execution contracts:</b> under {@code rtm.execution.mode=micro-batch} (or
+ *       {@link Builder#executionMode(ExecutionMode)}) inputs are buffered in a changelogged store and processed once
+ *       per {@code rtm.micro.batch.interval.ms}, with the global watermark fixed during a batch and advanced,
+ *       with eviction, at the batch end (as Spark's micro-batch join). The set of emitted pairs is the same in both
+ *       modes for records that are late in neither; only timing and lateness against a batch-old watermark
+ *       differ.</li>
+ *   <li><b>Partitioning:</b> the two inputs must be co-partitioned (same partition count, same partitioner). The
+ *       join registers both inputs as a co-partition group with Kafka Streams, exactly as the built-in
+ *       {@code KStream#join} does, so startup fails with Kafka Streams' {@code TopologyException} naming the topics
+ *       and their partition counts when they differ; an input whose key was changed upstream
+ *       ({@code selectKey}, {@code map}) is repartitioned first.</li>
+ * </ul>
+ *
+ * <p>Instances are immutable; build them with {@link #builder()}. One instance may be used for one join per
+ * topology (its {@link Builder#name(String)} prefixes processor and store names).
+ *
+ * @param <K> join key (record key of both inputs)
+ * @param <L> left value type
+ * @param <R> right value type
+ */
+public final class IntervalJoin<K, L, R> {
+
+    /**
+     * Metric group of the join's metrics. Kafka Streams prefixes custom metric scopes with {@code stream-}, and the
+     * join's metric scope is {@code rtm-join}; the metric tags are {@code thread-id}, {@code task-id},
+     * {@code rtm-join-id} (the join's name) and {@code side} ({@code left} or {@code right}).
+     */
+    public static final String METRICS_GROUP = "stream-rtm-join-metrics";
+    /** Cumulative count of late (dropped) records, per task and side. */
+    public static final String LATE_RECORDS_TOTAL = "late-records-total";
+    /** Rate of late (dropped) records per second, per task and side. */
+    public static final String LATE_RECORDS_RATE = "late-records-rate";
+    /** Metric tag holding the join's {@link Builder#name(String) name}. */
+    public static final String JOIN_NAME_TAG = "rtm-join-id";
+    /** Header set on records written to the late-records topic: {@code left} or {@code right}. */
+    public static final String LATE_SIDE_HEADER = "rtm.join.side";
+
+    private final JoinSpec<K, L, R> spec;
+
+    private IntervalJoin(JoinSpec<K, L, R> spec) {
+        this.spec = spec;
+    }
+
+    /**
+     * @return a new builder
+     * @param <K> join key type
+     * @param <L> left value type
+     * @param <R> right value type
+     */
+    public static <K, L, R> Builder<K, L, R> builder() {
+        return new Builder<>();
+    }
+
+    /**
+     * Adds the join to the topology of {@code left} and {@code right} (which must come from the same
+     * {@code StreamsBuilder}).
+     *
+     * @param left the left input, keyed by the join key
+     * @param right the right input, keyed by the join key
+     * @param joiner builds the output value; gets {@code null} for the missing side of an unmatched outer row
+     * @param <VR> output value type
+     * @return the joined stream, keyed by the join key
+     * @throws NullPointerException when an argument is null
+     */
+    public <VR> KStream<K, VR> join(KStream<K, L> left, KStream<K, R> right, ValueJoiner3<K, L, R, VR> joiner) {
+        Objects.requireNonNull(left, "left");
+        Objects.requireNonNull(right, "right");
+        Objects.requireNonNull(joiner, "joiner");
+        return IntervalJoinTopology.build(spec, left, right, joiner);
+    }
+
+    /** @return the join's name (prefix of its processor and store names) */
+    public String name() {
+        return spec.name();
+    }
+
+    /** @return the names of the state stores the join creates (left/right buffers and indexes, metadata, pending) */
+    public java.util.List<String> storeNames() {
+        return spec.storeNames();
+    }
+
+    /** @return the name of the changelogged buffer store holding the left rows */
+    public String leftBufferStoreName() {
+        return spec.leftBufferStore();
+    }
+
+    /** @return the name of the changelogged buffer store holding the right rows */
+    public String rightBufferStoreName() {
+        return spec.rightBufferStore();
+    }
+
+    /**
+     * Sums the {@value #LATE_RECORDS_TOTAL} metric of one join over all tasks, threads and sides, e.g.
+     * {@code IntervalJoin.lateRecordsTotal(kafkaStreams.metrics(), "click-attribution")} or with
+     * {@code TopologyTestDriver#metrics()}.
+     *
+     * @param metrics the metrics of a Kafka Streams instance
+     * @param joinName the join's name
+     * @return the number of late records dropped so far by this instance
+     */
+    public static long lateRecordsTotal(Map<MetricName, ? extends Metric> metrics, String joinName) {
+        double sum = 0;
+        for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
+            MetricName n = e.getKey();
+            if (n.group().equals(METRICS_GROUP) && n.name().equals(LATE_RECORDS_TOTAL)
+                && joinName.equals(n.tags().get(JOIN_NAME_TAG))) {
+                Object v = e.getValue().metricValue();
+                if (v instanceof Number number) {
+                    sum += number.doubleValue();
+                }
+            }
+        }
+        return (long) sum;
+    }
+
+    /**
+     * Builder of {@link IntervalJoin}. Required: the three serdes and both bounds. Everything else has a default.
+     * Validated in {@link #build()}.
+     *
+     * @param <K> join key type
+     * @param <L> left value type
+     * @param <R> right value type
+     */
+    public static final class Builder<K, L, R> {
+        private Serde<K> keySerde;
+        private Serde<L> leftSerde;
+        private Serde<R> rightSerde;
+        private EventTimeExtractor<K, L> leftEventTime = (k, v, ts) -> ts;
+        private EventTimeExtractor<K, R> rightEventTime = (k, v, ts) -> ts;
+        private Duration leftWatermarkDelay = Duration.ZERO;
+        private Duration rightWatermarkDelay = Duration.ZERO;
+        private Duration lowerBound;
+        private Duration upperBound;
+        private JoinType joinType = JoinType.INNER;
+        private WatermarkPolicy watermarkPolicy = WatermarkPolicy.MIN;
+        private String lateRecordsTopic;
+        private StoreBackend storeBackend = StoreBackend.ROCKS_DB;
+        private String name = "interval-join";
+        private ExecutionMode executionMode;
+        private Duration evictionInterval;
+        private int maxEvictionsPerPass = 1_000;
+
+        private Builder() {
+        }
+
+        /** @param keySerde serde of the join key (required) @return this */
+        public Builder<K, L, R> keySerde(Serde<K> keySerde) {
+            this.keySerde = keySerde;
+            return this;
+        }
+
+        /** @param leftSerde serde of the left values, used for the buffer store and the late topic (required) @return this */
+        public Builder<K, L, R> leftSerde(Serde<L> leftSerde) {
+            this.leftSerde = leftSerde;
+            return this;
+        }
+
+        /** @param rightSerde serde of the right values, used for the buffer store and the late topic (required) @return this */
+        public Builder<K, L, R> rightSerde(Serde<R> rightSerde) {
+            this.rightSerde = rightSerde;
+            return this;
+        }
+
+        /** @param extractor event time of a left row (default: the record timestamp) @return this */
+        public Builder<K, L, R> leftEventTime(EventTimeExtractor<K, L> extractor) {
+            this.leftEventTime = extractor;
+            return this;
+        }
+
+        /** @param extractor event time of a right row (default: the record timestamp) @return this */
+        public Builder<K, L, R> rightEventTime(EventTimeExtractor<K, R> extractor) {
+            this.rightEventTime = extractor;
+            return this;
+        }
+
+        /** @param delay watermark delay of the left input, zero or positive (default zero) @return this */
+        public Builder<K, L, R> leftWatermarkDelay(Duration delay) {
+            this.leftWatermarkDelay = delay;
+            return this;
+        }
+
+        /** @param delay watermark delay of the right input, zero or positive (default zero) @return this */
+        public Builder<K, L, R> rightWatermarkDelay(Duration delay) {
+            this.rightWatermarkDelay = delay;
+            return this;
+        }
+
+        /** @param lower the lower bound: {@code right.time >= left.time + lower} (inclusive; may be negative; required) @return this */
+        public Builder<K, L, R> lowerBound(Duration lower) {
+            this.lowerBound = lower;
+            return this;
+        }
+
+        /** @param upper the upper bound: {@code right.time <= left.time + upper} (inclusive; {@code >= lower}; required) @return this */
+        public Builder<K, L, R> upperBound(Duration upper) {
+            this.upperBound = upper;
+            return this;
+        }
+
+        /** @param joinType inner (default) or an outer join @return this */
+        public Builder<K, L, R> joinType(JoinType joinType) {
+            this.joinType = joinType;
+            return this;
+        }
+
+        /** @param policy global watermark policy (default {@link WatermarkPolicy#MIN}) @return this */
+        public Builder<K, L, R> watermarkPolicy(WatermarkPolicy policy) {
+            this.watermarkPolicy = policy;
+            return this;
+        }
+
+        /**
+         * @param topic topic that late records are written to (key with the key serde, value with that side's serde,
+         *     header {@value IntervalJoin#LATE_SIDE_HEADER}); optional, default none (late records are only counted)
+         * @return this
+         */
+        public Builder<K, L, R> lateRecordsTopic(String topic) {
+            this.lateRecordsTopic = topic;
+            return this;
+        }
+
+        /** @param backend RocksDB (default) or in-memory stores; both are changelogged @return this */
+        public Builder<K, L, R> storeBackend(StoreBackend backend) {
+            this.storeBackend = backend;
+            return this;
+        }
+
+        /**
+         * @param name prefix of the join's processor and store names (default {@code interval-join}); must be unique
+         *     within a topology and stable across releases (store and changelog names derive from it)
+         * @return this
+         */
+        public Builder<K, L, R> name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * @param mode execution contract; overrides {@code rtm.execution.mode} from the application config (default:
+         *     read the config, real-time when unset)
+         * @return this
+         */
+        public Builder<K, L, R> executionMode(ExecutionMode mode) {
+            this.executionMode = mode;
+            return this;
+        }
+
+        /**
+         * @param interval wall-clock interval of the eviction punctuator (default {@code rtm.timer.resolution.ms},
+         *     100 ms); positive
+         * @return this
+         */
+        public Builder<K, L, R> evictionInterval(Duration interval) {
+            this.evictionInterval = interval;
+            return this;
+        }
+
+        /** @param max maximum rows evicted per side per eviction pass (default 1000); positive @return this */
+        public Builder<K, L, R> maxEvictionsPerPass(int max) {
+            this.maxEvictionsPerPass = max;
+            return this;
+        }
+
+        /**
+         * @return the join
+         * @throws IllegalArgumentException when a required option is missing or a value is invalid (the message names
+         *     the option and the value)
+         */
+        public IntervalJoin<K, L, R> build() {
+            require(keySerde, "keySerde");
+            require(leftSerde, "leftSerde");
+            require(rightSerde, "rightSerde");
+            require(leftEventTime, "leftEventTime");
+            require(rightEventTime, "rightEventTime");
+            require(lowerBound, "lowerBound");
+            require(upperBound, "upperBound");
+            require(joinType, "joinType");
+            require(watermarkPolicy, "watermarkPolicy");
+            require(storeBackend, "storeBackend");
+            require(leftWatermarkDelay, "leftWatermarkDelay");
+            require(rightWatermarkDelay, "rightWatermarkDelay");
+            if (leftWatermarkDelay.isNegative()) {
+                throw new IllegalArgumentException("leftWatermarkDelay must not be negative: " + leftWatermarkDelay);
+            }
+            if (rightWatermarkDelay.isNegative()) {
+                throw new IllegalArgumentException("rightWatermarkDelay must not be negative: " + rightWatermarkDelay);
+            }
+            if (upperBound.compareTo(lowerBound) < 0) {
+                throw new IllegalArgumentException("upperBound must be >= lowerBound: lowerBound=" + lowerBound
+                    + ", upperBound=" + upperBound);
+            }
+            if (name == null || name.isBlank() || !name.matches("[a-zA-Z0-9._-]+")) {
+                throw new IllegalArgumentException(
+                    "name must be non-empty and use only [a-zA-Z0-9._-] (it prefixes store and topic names): " + name);
+            }
+            if (lateRecordsTopic != null && lateRecordsTopic.isBlank()) {
+                throw new IllegalArgumentException("lateRecordsTopic must not be blank: '" + lateRecordsTopic + "'");
+            }
+            if (evictionInterval != null && (evictionInterval.isZero() || evictionInterval.isNegative())) {
+                throw new IllegalArgumentException("evictionInterval must be positive: " + evictionInterval);
+            }
+            if (maxEvictionsPerPass <= 0) {
+                throw new IllegalArgumentException("maxEvictionsPerPass must be positive: " + maxEvictionsPerPass);
+            }
+            return new IntervalJoin<>(new JoinSpec<>(name, keySerde, leftSerde, rightSerde, leftEventTime, rightEventTime,
+                leftWatermarkDelay.toMillis(), rightWatermarkDelay.toMillis(), lowerBound.toMillis(),
+                upperBound.toMillis(), joinType, watermarkPolicy, lateRecordsTopic, storeBackend, executionMode,
+                evictionInterval == null ? -1L : evictionInterval.toMillis(), maxEvictionsPerPass));
+        }
+
+        private static void require(Object value, String option) {
+            if (value == null) {
+                throw new IllegalArgumentException(option + " is required but was null");
+            }
+        }
+    }
+}

@@ -1,0 +1,383 @@
+package dev.rtmstreams.join.internals;
+
+import dev.rtmstreams.join.IntervalJoin;
+import dev.rtmstreams.join.ValueJoiner3;
+import dev.rtmstreams.join.WatermarkPolicy;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The join algorithm of one task, as seen from one of the two side processors (both processors of a task share the
+ * same stores). Modelled on Kafka Streams' {@code KStreamKStreamJoin} (each side puts its row into its own buffer and
+ * probes the other side's buffer) with Spark's watermark rules ({@code StreamingSymmetricHashJoinExec},
+ * {@code StreamingJoinHelper}): late = event time below the global watermark; a left row is evicted once
+ * {@code wm > t + upper}, a right row once {@code wm > t - lower}.
+ *
+ * <p>Each side's rows are inserted and evicted by exactly one core (its own side's processor in real-time mode, the
+ * left processor for both sides in micro-batch mode), so the in-memory eviction hints ({@link #lowest}) stay valid.
+ * Eviction may lag (it runs on records of that side and on a punctuator): a row that is evictable can never match a
+ * non-late record of the other side, so lazy eviction never changes the output, only the state size.
+ */
+final class JoinCore<K, L, R, VR> {
+
+    private static final Bytes META_KEY = Bytes.wrap("meta".getBytes(StandardCharsets.UTF_8));
+    private static final byte[] EMPTY = new byte[0];
+    private static final long SEQ_BLOCK = 4096;
+
+    private final JoinSpec<K, L, R> spec;
+    private final ValueJoiner3<K, L, R, VR> joiner;
+    private final ProcessorContext<K, Object> context;
+    private final KeyValueStore<Bytes, byte[]> leftBuffer;
+    private final KeyValueStore<Bytes, byte[]> rightBuffer;
+    private final KeyValueStore<Bytes, byte[]> leftIndex;
+    private final KeyValueStore<Bytes, byte[]> rightIndex;
+    private final KeyValueStore<Bytes, byte[]> meta;
+    private final KeyValueStore<Bytes, byte[]> pending;
+    private final Serializer<K> keySerializer;
+    private final Deserializer<K> keyDeserializer;
+    private final Serializer<L> leftSerializer;
+    private final Deserializer<L> leftDeserializer;
+    private final Serializer<R> rightSerializer;
+    private final Deserializer<R> rightDeserializer;
+    private final Sensor[] lateSensors = new Sensor[2];
+    /** Per side (0 = left, 1 = right): a lower bound of the smallest buffered event time. */
+    private final long[] lowest = {Long.MIN_VALUE, Long.MIN_VALUE};
+    private long nextSeq;
+    private long seqEnd;
+    private boolean seqAllocated;
+
+    JoinCore(JoinSpec<K, L, R> spec, ValueJoiner3<K, L, R, VR> joiner, ProcessorContext<K, Object> context) {
+        this.spec = spec;
+        this.joiner = joiner;
+        this.context = context;
+        this.leftBuffer = context.getStateStore(spec.leftBufferStore());
+        this.rightBuffer = context.getStateStore(spec.rightBufferStore());
+        this.leftIndex = context.getStateStore(spec.leftIndexStore());
+        this.rightIndex = context.getStateStore(spec.rightIndexStore());
+        this.meta = context.getStateStore(spec.metaStore());
+        this.pending = context.getStateStore(spec.pendingStore());
+        this.keySerializer = spec.keySerde().serializer();
+        this.keyDeserializer = spec.keySerde().deserializer();
+        this.leftSerializer = spec.leftSerde().serializer();
+        this.leftDeserializer = spec.leftSerde().deserializer();
+        this.rightSerializer = spec.rightSerde().serializer();
+        this.rightDeserializer = spec.rightSerde().deserializer();
+    }
+
+    // ---------------------------------------------------------------- real-time contract
+
+    /** Handles one input record of one side under the real-time contract: late check, probe, insert, evict. */
+    void processRealTime(boolean left, Record<K, ?> record, long eventTime) {
+        byte[] valueBytes = serializeValue(left, record.value());
+        Meta m = readMeta();
+        boolean dirty;
+        if (isLate(eventTime, m.global)) {
+            late(left, record.key(), valueBytes, record.timestamp(), record.headers());
+            dirty = false;
+        } else {
+            byte[] keyBytes = keySerializer.serialize(topic(left), record.key());
+            dirty = joinAndInsert(left, record.key(), keyBytes, record.value(), eventTime, valueBytes,
+                record.timestamp(), record.headers(), m);
+        }
+        // Like Spark, every input row (late ones too) feeds its input's max event time.
+        dirty |= m.observe(left, eventTime);
+        dirty |= advanceGlobal(m);
+        if (dirty) {
+            meta.put(META_KEY, m.encode());
+        }
+        evict(left, m.global, spec.maxEvictionsPerPass());
+    }
+
+    /** Punctuation under the real-time contract: one bounded eviction pass over this side. */
+    void punctuateRealTime(boolean left) {
+        evict(left, readMeta().global, spec.maxEvictionsPerPass());
+    }
+
+    // ---------------------------------------------------------------- micro-batch contract
+
+    /** Buffers one input record in the changelogged pending store until the next micro-batch. */
+    void bufferForMicroBatch(boolean left, Record<K, ?> record, long eventTime) {
+        byte[] keyBytes = keySerializer.serialize(topic(left), record.key());
+        byte[] valueBytes = serializeValue(left, record.value());
+        Meta m = readMeta();
+        long seq = nextSeq(m);
+        if (seqAllocated) {
+            seqAllocated = false;
+            meta.put(META_KEY, m.encode());
+        }
+        ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 4 + keyBytes.length + valueBytes.length);
+        b.put((byte) (left ? 0 : 1)).putLong(record.timestamp()).putLong(eventTime).putInt(keyBytes.length)
+            .put(keyBytes).put(valueBytes);
+        pending.put(Bytes.wrap(ByteBuffer.allocate(8).putLong(seq).array()), b.array());
+    }
+
+    /**
+     * Runs one micro-batch (Spark's semantics): every buffered input in arrival order, judged late against the global
+     * watermark of the batch start; then the watermark advances and both sides are evicted.
+     */
+    @SuppressWarnings("unchecked")
+    void runMicroBatch() {
+        Meta m = readMeta();
+        long batchWatermark = m.global;
+        List<Bytes> done = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = pending.all()) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                done.add(kv.key);
+                ByteBuffer b = ByteBuffer.wrap(kv.value);
+                boolean left = b.get() == 0;
+                long recordTs = b.getLong();
+                long eventTime = b.getLong();
+                byte[] keyBytes = new byte[b.getInt()];
+                b.get(keyBytes);
+                byte[] valueBytes = new byte[b.remaining()];
+                b.get(valueBytes);
+                K key = keyDeserializer.deserialize(topic(left), keyBytes);
+                if (isLate(eventTime, batchWatermark)) {
+                    late(left, key, valueBytes, recordTs, null);
+                } else {
+                    Object value = left ? leftDeserializer.deserialize(topic(true), valueBytes)
+                        : rightDeserializer.deserialize(topic(false), valueBytes);
+                    joinAndInsert(left, key, keyBytes, value, eventTime, valueBytes, recordTs, null, m);
+                }
+                m.observe(left, eventTime);
+            }
+        }
+        for (Bytes k : done) {
+            pending.delete(k);
+        }
+        advanceGlobal(m);
+        meta.put(META_KEY, m.encode());
+        while (evict(true, m.global, spec.maxEvictionsPerPass()) == spec.maxEvictionsPerPass()) {
+            // keep going: micro-batch evicts everything evictable at the batch end, like Spark
+        }
+        while (evict(false, m.global, spec.maxEvictionsPerPass()) == spec.maxEvictionsPerPass()) {
+            // idem
+        }
+    }
+
+    // ---------------------------------------------------------------- shared algorithm
+
+    /**
+     * Probes the other side's buffer over the time bound, forwards every match, marks matched rows (outer joins), and
+     * inserts the new row.
+     *
+     * @return true when {@code m} changed (sequence block allocation)
+     */
+    @SuppressWarnings("unchecked")
+    private boolean joinAndInsert(boolean left, K key, byte[] keyBytes, Object value, long eventTime, byte[] valueBytes,
+                                  long recordTs, Headers headers, Meta m) {
+        long from;
+        long to;
+        if (left) {
+            from = Codec.saturatedAdd(eventTime, spec.lowerMs());
+            to = Codec.saturatedAdd(eventTime, spec.upperMs());
+        } else {
+            from = Codec.saturatedAdd(eventTime, -spec.upperMs());
+            to = Codec.saturatedAdd(eventTime, -spec.lowerMs());
+        }
+        KeyValueStore<Bytes, byte[]> other = left ? rightBuffer : leftBuffer;
+        boolean markOther = left ? spec.joinType().emitsUnmatchedRight() : spec.joinType().emitsUnmatchedLeft();
+        boolean matched = false;
+        List<KeyValue<Bytes, byte[]>> toMark = null;
+        try (KeyValueIterator<Bytes, byte[]> it = other.range(Codec.bufferKey(keyBytes, from, 0L),
+            Codec.bufferKey(keyBytes, to, Long.MAX_VALUE))) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                byte[] row = kv.value;
+                matched = true;
+                VR out;
+                if (left) {
+                    out = joiner.apply(key, (L) value, rightDeserializer.deserialize(topic(false), Codec.payload(row)));
+                } else {
+                    out = joiner.apply(key, leftDeserializer.deserialize(topic(true), Codec.payload(row)), (R) value);
+                }
+                context.forward(new Record<K, Object>(key, out, Math.max(recordTs, Codec.recordTs(row)), headers));
+                if (markOther && !Codec.matched(row)) {
+                    byte[] copy = row.clone();
+                    copy[0] |= Codec.MATCHED;
+                    if (toMark == null) {
+                        toMark = new ArrayList<>();
+                    }
+                    toMark.add(KeyValue.pair(kv.key, copy));
+                }
+            }
+        }
+        if (toMark != null) {
+            for (KeyValue<Bytes, byte[]> kv : toMark) {
+                other.put(kv.key, kv.value);
+            }
+        }
+        long seq = nextSeq(m);
+        boolean metaChanged = seqAllocated;
+        seqAllocated = false;
+        Bytes bufferKey = Codec.bufferKey(keyBytes, eventTime, seq);
+        byte flags = matched ? Codec.MATCHED : 0;
+        (left ? leftBuffer : rightBuffer).put(bufferKey, Codec.bufferValue(flags, recordTs, valueBytes));
+        (left ? leftIndex : rightIndex).put(Codec.indexKeyFromBufferKey(bufferKey.get(), eventTime), EMPTY);
+        int s = left ? 0 : 1;
+        if (eventTime < lowest[s]) {
+            lowest[s] = eventTime;
+        }
+        return metaChanged;
+    }
+
+    /**
+     * One bounded eviction pass over one side: removes rows that can no longer match (left: {@code wm > t + upper};
+     * right: {@code wm > t - lower}), emitting unmatched ones with null for outer joins.
+     *
+     * @return the number of rows evicted
+     */
+    int evict(boolean left, long watermark, int budget) {
+        if (watermark == Codec.NONE) {
+            return 0;
+        }
+        int s = left ? 0 : 1;
+        long offset = left ? spec.upperMs() : -spec.lowerMs();
+        // evictable iff t + offset < wm  <=>  t <= wm - offset - 1
+        long maxTime = Codec.saturatedAdd(Codec.saturatedAdd(watermark, -offset), -1);
+        if (lowest[s] > maxTime) {
+            return 0;
+        }
+        KeyValueStore<Bytes, byte[]> buffer = left ? leftBuffer : rightBuffer;
+        KeyValueStore<Bytes, byte[]> index = left ? leftIndex : rightIndex;
+        boolean emit = left ? spec.joinType().emitsUnmatchedLeft() : spec.joinType().emitsUnmatchedRight();
+        List<Bytes> evicted = new ArrayList<>();
+        boolean more;
+        try (KeyValueIterator<Bytes, byte[]> it = index.range(Codec.indexLowerBound(), Codec.indexUpperBound(maxTime))) {
+            while (evicted.size() < budget && it.hasNext()) {
+                evicted.add(it.next().key);
+            }
+            more = it.hasNext();
+        }
+        for (Bytes indexKey : evicted) {
+            Bytes bufferKey = Codec.bufferKeyFromIndexKey(indexKey.get());
+            byte[] row = buffer.delete(bufferKey);
+            index.delete(indexKey);
+            if (emit && row != null && !Codec.matched(row)) {
+                emitUnmatched(left, bufferKey.get(), row);
+            }
+        }
+        if (!more) {
+            lowest[s] = maxTime == Long.MAX_VALUE ? maxTime : maxTime + 1;
+        }
+        return evicted.size();
+    }
+
+    private void emitUnmatched(boolean left, byte[] bufferKey, byte[] row) {
+        K key = keyDeserializer.deserialize(topic(left), Codec.bufferKeyUserKey(bufferKey));
+        VR out;
+        if (left) {
+            out = joiner.apply(key, leftDeserializer.deserialize(topic(true), Codec.payload(row)), null);
+        } else {
+            out = joiner.apply(key, null, rightDeserializer.deserialize(topic(false), Codec.payload(row)));
+        }
+        context.forward(new Record<K, Object>(key, out, Codec.recordTs(row)));
+    }
+
+    /** Rebuilds this side's (non-logged) time index from its changelogged buffer; called at task init. */
+    void rebuildIndex(boolean left) {
+        KeyValueStore<Bytes, byte[]> buffer = left ? leftBuffer : rightBuffer;
+        KeyValueStore<Bytes, byte[]> index = left ? leftIndex : rightIndex;
+        List<Bytes> stale = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = index.all()) {
+            while (it.hasNext()) {
+                stale.add(it.next().key);
+            }
+        }
+        for (Bytes k : stale) {
+            index.delete(k);
+        }
+        long min = Long.MAX_VALUE;
+        try (KeyValueIterator<Bytes, byte[]> it = buffer.all()) {
+            while (it.hasNext()) {
+                byte[] k = it.next().key.get();
+                long t = Codec.bufferKeyTime(k);
+                index.put(Codec.indexKeyFromBufferKey(k, t), EMPTY);
+                min = Math.min(min, t);
+            }
+        }
+        lowest[left ? 0 : 1] = min;
+    }
+
+    private static boolean isLate(long eventTime, long watermark) {
+        return watermark != Codec.NONE && eventTime < watermark;
+    }
+
+    private void late(boolean left, K key, byte[] valueBytes, long recordTs, Headers headers) {
+        int s = left ? 0 : 1;
+        if (lateSensors[s] == null) {
+            lateSensors[s] = context.metrics().addRateTotalSensor("rtm-join", spec.name(), "late-records",
+                Sensor.RecordingLevel.INFO, "task-id", context.taskId().toString(), "side", left ? "left" : "right");
+        }
+        lateSensors[s].record();
+        if (spec.lateTopic() != null) {
+            RecordHeaders h = headers == null ? new RecordHeaders() : new RecordHeaders(headers.toArray());
+            h.add(IntervalJoin.LATE_SIDE_HEADER, (left ? "left" : "right").getBytes(StandardCharsets.UTF_8));
+            context.forward(new Record<K, Object>(key, new LateRecord(left, valueBytes), recordTs, h));
+        }
+    }
+
+    /** Recomputes the global watermark from the side maxima; it never moves backwards. @return true when it moved */
+    boolean advanceGlobal(Meta m) {
+        long lw = m.leftMax == Codec.NONE ? Codec.NONE : Codec.saturatedAdd(m.leftMax, -spec.leftDelayMs());
+        long rw = m.rightMax == Codec.NONE ? Codec.NONE : Codec.saturatedAdd(m.rightMax, -spec.rightDelayMs());
+        long candidate;
+        if (spec.policy() == WatermarkPolicy.MIN) {
+            candidate = (lw == Codec.NONE || rw == Codec.NONE) ? Codec.NONE : Math.min(lw, rw);
+        } else {
+            candidate = Math.max(lw, rw);
+        }
+        if (candidate != Codec.NONE && candidate > m.global) {
+            m.global = candidate;
+            return true;
+        }
+        return false;
+    }
+
+    Meta readMeta() {
+        return Meta.decode(meta.get(META_KEY));
+    }
+
+    private long nextSeq(Meta m) {
+        if (nextSeq >= seqEnd) {
+            nextSeq = m.seqHigh;
+            seqEnd = nextSeq + SEQ_BLOCK;
+            m.seqHigh = seqEnd;
+            seqAllocated = true;
+        }
+        return nextSeq++;
+    }
+
+    private byte[] serializeValue(boolean left, Object value) {
+        @SuppressWarnings("unchecked")
+        byte[] bytes = left ? leftSerializer.serialize(topic(true), (L) value)
+            : rightSerializer.serialize(topic(false), (R) value);
+        return bytes == null ? EMPTY : bytes;
+    }
+
+    private String topic(boolean left) {
+        return left ? spec.leftBufferStore() : spec.rightBufferStore();
+    }
+
+    void close() {
+        for (Sensor s : lateSensors) {
+            if (s != null) {
+                context.metrics().removeSensor(s);
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.rtmstreams.join.internals;
+
+import dev.rtmstreams.join.ValueJoiner3;
+import dev.rtmstreams.processor.EventTimeExtractor;
+import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.processor.RtmProcessorConfig;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One side's processor of an interval join. Both sides' processors are connected to all the join's stores.
+ *
+ * @param <K> key
+ * @param <V> this side's value type
+ */
+final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Object> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JoinSideProcessor.class);
+
+    private final boolean left;
+    private final JoinSpec<K, L, R> spec;
+    private final ValueJoiner3<K, L, R, VR> joiner;
+    private final EventTimeExtractor<K, V> eventTime;
+    private JoinCore<K, L, R, VR> core;
+    private ExecutionMode mode;
+    private Cancellable punctuator;
+    private long droppedNulls;
+
+    JoinSideProcessor(boolean left, JoinSpec<K, L, R> spec, ValueJoiner3<K, L, R, VR> joiner,
+                      EventTimeExtractor<K, V> eventTime) {
+        this.left = left;
+        this.spec = spec;
+        this.joiner = joiner;
+        this.eventTime = eventTime;
+    }
+
+    @Override
+    public void init(ProcessorContext<K, Object> context) {
+        Map<String, Object> configs = context.appConfigs();
+        mode = spec.executionMode() != null ? spec.executionMode()
+            : configs.containsKey(RtmProcessorConfig.EXECUTION_MODE_CONFIG)
+            ? ExecutionMode.fromConfig(String.valueOf(configs.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG)))
+            : ExecutionMode.REAL_TIME;
+        core = new JoinCore<>(spec, joiner, context);
+        core.rebuildIndex(left);
+        if (mode == ExecutionMode.REAL_TIME) {
+            long interval = spec.evictionIntervalMs() > 0 ? spec.evictionIntervalMs()
+                : longConfig(configs, RtmProcessorConfig.TIMER_RESOLUTION_MS_CONFIG,
+                RtmProcessorConfig.DEFAULT_TIMER_RESOLUTION_MS);
+            punctuator = context.schedule(Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME,
+                now -> core.punctuateRealTime(left));
+        } else if (left) {
+            // Micro-batch: the left processor runs each batch for both sides (arrival order across sides is kept by
+            // the shared pending store).
+            core.rebuildIndex(false);
+            long interval = longConfig(configs, RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG,
+                RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS);
+            punctuator = context.schedule(Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME,
+                now -> core.runMicroBatch());
+        }
+        LOG.debug("interval join {} ({} side) initialized for task {} in {} mode", spec.name(), left ? "left" : "right",
+            context.taskId(), mode);
+    }
+
+    @Override
+    public void process(Record<K, V> record) {
+        if (record.key() == null || record.value() == null) {
+            // Same rule as Kafka Streams' KStream#join: records with a null key or value never join.
+            if (droppedNulls++ == 0) {
+                LOG.warn("interval join {} drops {} records with a null key or value (logged once per task)",
+                    spec.name(), left ? "left" : "right");
+            }
+            return;
+        }
+        long t = eventTime.extract(record.key(), record.value(), record.timestamp());
+        if (mode == ExecutionMode.REAL_TIME) {
+            core.processRealTime(left, record, t);
+        } else {
+            core.bufferForMicroBatch(left, record, t);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (punctuator != null) {
+            punctuator.cancel();
+        }
+        if (core != null) {
+            core.close();
+        }
+    }
+
+    private static long longConfig(Map<String, Object> configs, String key, long defaultValue) {
+        Object v = configs.get(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        long parsed = v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
+        if (parsed <= 0) {
+            throw new IllegalArgumentException(key + " must be positive: " + v);
+        }
+        return parsed;
+    }
+
+    /** Supplier connecting the processor to the join's shared store builders. */
+    static final class Supplier<K, V, L, R, VR> implements ProcessorSupplier<K, V, K, Object> {
+        private final boolean left;
+        private final JoinSpec<K, L, R> spec;
+        private final ValueJoiner3<K, L, R, VR> joiner;
+        private final EventTimeExtractor<K, V> eventTime;
+        private final Set<StoreBuilder<?>> stores;
+
+        Supplier(boolean left, JoinSpec<K, L, R> spec, ValueJoiner3<K, L, R, VR> joiner,
+                 EventTimeExtractor<K, V> eventTime, Set<StoreBuilder<?>> stores) {
+            this.left = left;
+            this.spec = spec;
+            this.joiner = joiner;
+            this.eventTime = eventTime;
+            this.stores = stores;
+        }
+
+        @Override
+        public Processor<K, V, K, Object> get() {
+            return new JoinSideProcessor<>(left, spec, joiner, eventTime);
+        }
+
+        @Override
+        public Set<StoreBuilder<?>> stores() {
+            return stores;
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.rtmstreams.join.internals;
+
+import dev.rtmstreams.join.JoinType;
+import dev.rtmstreams.join.WatermarkPolicy;
+import dev.rtmstreams.processor.EventTimeExtractor;
+import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.processor.StoreBackend;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serde;
+
+/**
+ * Immutable, validated configuration of one interval join (built by {@code IntervalJoin.Builder}). Times in ms.
+ */
+public record JoinSpec<K, L, R>(
+    String name,
+    Serde<K> keySerde,
+    Serde<L> leftSerde,
+    Serde<R> rightSerde,
+    EventTimeExtractor<K, L> leftEventTime,
+    EventTimeExtractor<K, R> rightEventTime,
+    long leftDelayMs,
+    long rightDelayMs,
+    long lowerMs,
+    long upperMs,
+    JoinType joinType,
+    WatermarkPolicy policy,
+    String lateTopic,
+    StoreBackend backend,
+    ExecutionMode executionMode,
+    long evictionIntervalMs,
+    int maxEvictionsPerPass) {
+
+    /** @return changelogged store of the left rows */
+    public String leftBufferStore() {
+        return name + "-left-buffer";
+    }
+
+    /** @return changelogged store of the right rows */
+    public String rightBufferStore() {
+        return name + "-right-buffer";
+    }
+
+    /** @return non-logged time index of the left rows (rebuilt from the buffer at task init) */
+    public String leftIndexStore() {
+        return name + "-left-time-index";
+    }
+
+    /** @return non-logged time index of the right rows (rebuilt from the buffer at task init) */
+    public String rightIndexStore() {
+        return name + "-right-time-index";
+    }
+
+    /** @return changelogged store of watermarks and the sequence allocator */
+    public String metaStore() {
+        return name + "-meta";
+    }
+
+    /** @return changelogged store of inputs buffered for the next micro-batch */
+    public String pendingStore() {
+        return name + "-pending";
+    }
+
+    /** @return all store names */
+    public List<String> storeNames() {
+        return List.of(leftBufferStore(), rightBufferStore(), leftIndexStore(), rightIndexStore(), metaStore(),
+            pendingStore());
+    }
+}
