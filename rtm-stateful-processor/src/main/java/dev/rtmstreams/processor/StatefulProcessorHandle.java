@@ -7,15 +7,21 @@ import org.apache.kafka.common.serialization.Serde;
  * The processor's access to its state, timers and query identity, as in Spark's {@code StatefulProcessorHandle}.
  * Obtained with {@link StatefulProcessor#getHandle()}.
  *
- * <p>Lifecycle (checked on every call; a wrong call throws an {@link RtmException} whose code names the
- * operation and the handle state): CREATED, INITIALIZED (inside {@code init}), DATA_PROCESSED
- * (inside {@code handleInputRows}/{@code handleInitialState}), TIMER_PROCESSED (inside {@code handleExpiredTimer}),
- * CLOSED.
+ * <p>Lifecycle, as in Spark (checked on every call; a wrong call throws an {@link RtmException} with code
+ * {@code STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE} and parameters
+ * {@code operationType} and {@code handleState}): CREATED (while {@code init} runs), INITIALIZED (after
+ * {@code init}; also while {@code handleInitialState} runs), DATA_PROCESSED (inside {@code handleInputRows}),
+ * TIMER_PROCESSED (inside {@code handleExpiredTimer}), CLOSED (after {@code close}).
  * <ul>
  *   <li>state variables may be declared only in {@code init};</li>
  *   <li>timers may be registered, deleted and listed only while handling input, initial state or timers
- *       (never in {@code init}), and only when the time mode is not {@link TimeMode#NONE};</li>
- *   <li>TTL other than {@link TtlConfig#NONE} is allowed only in {@link TimeMode#PROCESSING_TIME}.</li>
+ *       (never in {@code init}), and only when the time mode is not {@link TimeMode#NONE} (else code
+ *       {@code STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE});</li>
+ *   <li>TTL other than {@link TtlConfig#NONE} is allowed only in {@link TimeMode#PROCESSING_TIME} (else code
+ *       {@code STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL});</li>
+ *   <li>a name declared twice fails with {@code STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED};</li>
+ *   <li>state variables used when no grouping key is current (in {@code init} or {@code close}) fail with
+ *       {@code STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND}, and after close with the invalid-handle-state code.</li>
  * </ul>
  * State and timers are scoped to the grouping key of the current call.
  */

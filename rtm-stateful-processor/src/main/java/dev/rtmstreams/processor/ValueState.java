@@ -26,7 +26,7 @@ public interface ValueState<T> {
     /**
      * Sets the value (and, with TTL, its expiry to now + ttl).
      *
-     * @throws IllegalArgumentException when {@code newValue} is null
+     * @throws RtmException with code {@code STATE_STORE_NULL_VALUE} when {@code newValue} is null
      */
     void update(T newValue);
 

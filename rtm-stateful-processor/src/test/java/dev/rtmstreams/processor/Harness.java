@@ -1,33 +1,89 @@
 package dev.rtmstreams.processor;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
+import java.util.stream.Stream;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.BytesDeserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.test.TestRecord;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
 
-/** TopologyTestDriver around one operator: String keys, input topic "in", output topic "out". */
+/**
+ * TopologyTestDriver around one operator: String keys, input topic "in", output topic "out". Tracks the wall clock
+ * so that the driver can be restarted at the same time, either on the same state directory (RocksDB reopen) or on a
+ * fresh one with the store rebuilt from every changelog record written so far (a changelog restore; TTD does not
+ * replay changelogs itself).
+ */
 final class Harness<I, O> implements AutoCloseable {
 
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
-    final TopologyTestDriver driver;
-    final TestInputTopic<String, I> in;
-    final TestOutputTopic<String, O> out;
+    private final TransformWithState<String, I, O> tws;
+    private final Serde<I> inSerde;
+    private final Serde<O> outSerde;
+    private final Properties extra;
+    private Path stateDir;
+    private final List<Path> dirs = new ArrayList<>();
+    private final List<KeyValue<Bytes, byte[]>> changelog = new ArrayList<>();
+    private Instant wall = START;
 
-    Harness(TransformWithState<String, I, O> tws, Serde<I> inSerde, Serde<O> outSerde, Path stateDir, Properties extra) {
+    TopologyTestDriver driver;
+    TestInputTopic<String, I> in;
+    TestOutputTopic<String, O> out;
+
+    Harness(TransformWithState<String, I, O> tws, Serde<I> inSerde, Serde<O> outSerde, Properties extra) {
+        this.tws = tws;
+        this.inSerde = inSerde;
+        this.outSerde = outSerde;
+        this.extra = extra == null ? new Properties() : extra;
+        this.stateDir = newDir();
+        open();
+    }
+
+    static <I, O> Harness<I, O> of(TransformWithState<String, I, O> tws, Serde<I> inSerde, Serde<O> outSerde) {
+        return new Harness<>(tws, inSerde, outSerde, null);
+    }
+
+    static Harness<String, String> strings(TransformWithState<String, String, String> tws) {
+        return of(tws, Serdes.String(), Serdes.String());
+    }
+
+    static Harness<String, String> strings(TransformWithState<String, String, String> tws, Properties extra) {
+        return new Harness<>(tws, Serdes.String(), Serdes.String(), extra);
+    }
+
+    private Path newDir() {
+        try {
+            Path d = Files.createTempDirectory("rtm-tws-test");
+            dirs.add(d);
+            return d;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void open() {
         StreamsBuilder b = new StreamsBuilder();
         b.stream("in", Consumed.with(Serdes.String(), inSerde))
             .process(tws, Named.as("tws"))
@@ -37,23 +93,15 @@ final class Harness<I, O> implements AutoCloseable {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        if (stateDir != null) {
-            p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        }
-        if (extra != null) {
-            p.putAll(extra);
-        }
-        driver = new TopologyTestDriver(b.build(), p, START);
-        in = driver.createInputTopic("in", Serdes.String().serializer(), inSerde.serializer(), START, Duration.ZERO);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        p.putAll(extra);
+        driver = new TopologyTestDriver(b.build(), p, wall);
+        in = driver.createInputTopic("in", Serdes.String().serializer(), inSerde.serializer(), wall, Duration.ZERO);
         out = driver.createOutputTopic("out", Serdes.String().deserializer(), outSerde.deserializer());
     }
 
-    static <I, O> Harness<I, O> of(TransformWithState<String, I, O> tws, Serde<I> inSerde, Serde<O> outSerde) {
-        return new Harness<>(tws, inSerde, outSerde, null, null);
-    }
-
     void pipe(String key, I value) {
-        in.pipeInput(key, value);
+        in.pipeInput(key, value, wall.toEpochMilli());
     }
 
     void pipe(String key, I value, long timestampMs) {
@@ -61,23 +109,102 @@ final class Harness<I, O> implements AutoCloseable {
     }
 
     void advance(Duration d) {
+        wall = wall.plus(d);
         driver.advanceWallClockTime(d);
     }
 
+    void advanceMs(long ms) {
+        advance(Duration.ofMillis(ms));
+    }
+
+    /** @return current wall-clock time in epoch ms */
     long now() {
-        return START.toEpochMilli(); // base; tests track offsets themselves
+        return wall.toEpochMilli();
     }
 
     List<KeyValue<String, O>> drain() {
-        return out.readKeyValuesToList();
+        List<KeyValue<String, O>> r = new ArrayList<>();
+        for (TestRecord<String, O> t : drainRecords()) {
+            r.add(KeyValue.pair(t.key(), t.value()));
+        }
+        return r;
+    }
+
+    List<O> drainValues() {
+        List<O> r = new ArrayList<>();
+        for (TestRecord<String, O> t : drainRecords()) {
+            r.add(t.value());
+        }
+        return r;
     }
 
     List<TestRecord<String, O>> drainRecords() {
-        return out.readRecordsToList();
+        List<TestRecord<String, O>> r = new ArrayList<>(pendingOut);
+        pendingOut.clear();
+        r.addAll(out.readRecordsToList());
+        return r;
+    }
+
+    KeyValueStore<Bytes, byte[]> store() {
+        return driver.getKeyValueStore(tws.storeName());
+    }
+
+    /** @return number of store entries whose key starts with {@code tag} (see the internal layout) */
+    int countSection(byte tag) {
+        int n = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = store().all()) {
+            while (it.hasNext()) {
+                if (it.next().key.get()[0] == tag) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    private final List<TestRecord<String, O>> pendingOut = new ArrayList<>();
+
+    private void collectChangelog() {
+        pendingOut.addAll(out.readRecordsToList());
+        TestOutputTopic<Bytes, byte[]> cl = driver.createOutputTopic("harness-" + tws.storeName() + "-changelog",
+            new BytesDeserializer(), new ByteArrayDeserializer());
+        changelog.addAll(cl.readKeyValuesToList());
+    }
+
+    /** Closes and reopens the driver on the same state directory (the RocksDB files survive; in-memory state does not). */
+    void restartSameDir() {
+        collectChangelog();
+        driver.close();
+        open();
+    }
+
+    /** Closes the driver, wipes local state and rebuilds the store from every changelog record so far, then reopens. */
+    void restartFromChangelog() {
+        collectChangelog();
+        driver.close();
+        stateDir = newDir();
+        List<KeyValue<Bytes, byte[]>> replay = new ArrayList<>(changelog);
+        changelog.clear();
+        open();
+        KeyValueStore<Bytes, byte[]> s = store();
+        for (KeyValue<Bytes, byte[]> kv : replay) {
+            if (kv.value == null) {
+                s.delete(kv.key);
+            } else {
+                s.put(kv.key, kv.value);
+            }
+        }
     }
 
     @Override
     public void close() {
         driver.close();
+        for (Path d : dirs) {
+            try (Stream<Path> w = Files.walk(d)) {
+                w.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (IOException ignored) {
+                // best effort
+            }
+        }
     }
 }

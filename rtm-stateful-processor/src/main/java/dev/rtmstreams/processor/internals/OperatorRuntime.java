@@ -296,7 +296,7 @@ final class OperatorRuntime<K, I, O> {
             p.handleInitialState(key, initialState, new TimerValuesImpl(now, watermarkForTimerValues()));
         } finally {
             clearKey();
-            handle.state = before == HandleState.CLOSED ? HandleState.CLOSED : before;
+            handle.state = before;
         }
     }
 
