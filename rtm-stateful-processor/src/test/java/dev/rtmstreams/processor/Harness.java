@@ -31,9 +31,9 @@ import org.apache.kafka.streams.test.TestRecord;
 
 /**
  * TopologyTestDriver around one operator: String keys, input topic "in", output topic "out". Tracks the wall clock
- * so that the driver can be restarted at the same time, either on the same state directory (RocksDB reopen) or on a
- * fresh one with the store rebuilt from every changelog record written so far (a changelog restore; TTD does not
- * replay changelogs itself).
+ * so that the driver can be restarted at the same time on a fresh state directory with the store rebuilt from every
+ * changelog record written so far: a changelog restore (TTD neither replays changelogs nor keeps its state directory
+ * on close, so this is how a crash + restore is simulated here; the embedded-broker test covers the real path).
  */
 final class Harness<I, O> implements AutoCloseable {
 
@@ -108,6 +108,11 @@ final class Harness<I, O> implements AutoCloseable {
         in.pipeInput(key, value, timestampMs);
     }
 
+    /** Moves the wall clock while the driver is "down": use before {@link #restartFromChangelog()}. */
+    void advanceWhileDown(long ms) {
+        wall = wall.plusMillis(ms);
+    }
+
     void advance(Duration d) {
         wall = wall.plus(d);
         driver.advanceWallClockTime(d);
@@ -169,13 +174,6 @@ final class Harness<I, O> implements AutoCloseable {
         TestOutputTopic<Bytes, byte[]> cl = driver.createOutputTopic("harness-" + tws.storeName() + "-changelog",
             new BytesDeserializer(), new ByteArrayDeserializer());
         changelog.addAll(cl.readKeyValuesToList());
-    }
-
-    /** Closes and reopens the driver on the same state directory (the RocksDB files survive; in-memory state does not). */
-    void restartSameDir() {
-        collectChangelog();
-        driver.close();
-        open();
     }
 
     /** Closes the driver, wipes local state and rebuilds the store from every changelog record so far, then reopens. */

@@ -66,6 +66,7 @@ final class OperatorRuntime<K, I, O> {
     private long batchId;
     private long epochStartWallClock;
     private long nextSeq;
+    private boolean metaLoaded;
 
     // current call
     private byte[] currentKeyBytes;
@@ -116,16 +117,7 @@ final class OperatorRuntime<K, I, O> {
             Serde<I> vs = spec.valueSerde() != null ? spec.valueSerde() : (Serde<I>) context.valueSerde();
             valueSerializer = vs.serializer();
             valueDeserializer = vs.deserializer();
-            nextSeq = lastBufferSeq() + 1;
         }
-        byte[] wm = store.get(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)));
-        if (wm != null) {
-            hasWatermark = true;
-            watermark = Layout.getLong(wm, 0);
-            maxEventTime = watermark + watermarkDelayMs;
-        }
-        byte[] b = store.get(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)));
-        batchId = b == null ? 0 : Layout.getLong(b, 0);
         long now = context.currentSystemTimeMs();
         lastInputWallClock = now;
         epochStartWallClock = now;
@@ -141,8 +133,31 @@ final class OperatorRuntime<K, I, O> {
         handle.state = HandleState.CREATED;
         processor.init(spec.outputMode(), timeMode);
         handle.state = HandleState.INITIALIZED;
-        LOG.debug("operator {} task {} initialized: mode={}, timeMode={}, watermark={}, batchId={}", spec.name(),
-            context.taskId(), executionMode, timeMode, hasWatermark ? watermark : "none", batchId);
+        LOG.debug("operator {} task {} initialized: mode={}, timeMode={}", spec.name(), context.taskId(),
+            executionMode, timeMode);
+    }
+
+    /**
+     * Loads the persisted watermark, batch id and buffer sequence on first use (not in init), so that a store
+     * filled after init (restoration, tests) is honoured.
+     */
+    private void loadMeta() {
+        if (metaLoaded) {
+            return;
+        }
+        metaLoaded = true;
+        byte[] wm = store.get(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)));
+        if (wm != null) {
+            hasWatermark = true;
+            watermark = Layout.getLong(wm, 0);
+            maxEventTime = Math.max(maxEventTime, watermark + watermarkDelayMs);
+        }
+        byte[] b = store.get(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)));
+        batchId = b == null ? 0 : Layout.getLong(b, 0);
+        if (executionMode == ExecutionMode.MICRO_BATCH) {
+            nextSeq = lastBufferSeq() + 1;
+        }
+        LOG.debug("operator {} restored watermark={}, batchId={}", spec.name(), hasWatermark ? watermark : "none", batchId);
     }
 
     private static long longConfig(Map<String, Object> cfg, String key, long dflt) {
@@ -183,10 +198,12 @@ final class OperatorRuntime<K, I, O> {
     }
 
     long watermarkForTimerValues() {
+        loadMeta();
         return hasWatermark ? watermark : 0L;
     }
 
     long batchId() {
+        loadMeta();
         return batchId;
     }
 
@@ -204,6 +221,7 @@ final class OperatorRuntime<K, I, O> {
     // ---------------------------------------------------------------- real-time contract
 
     void processRealTime(Record<K, I> record) {
+        loadMeta();
         K key = record.key();
         if (key == null) {
             dropNullKey();
@@ -288,6 +306,7 @@ final class OperatorRuntime<K, I, O> {
             dropNullKey();
             return;
         }
+        loadMeta();
         StatefulProcessorWithInitialState<K, I, O, S> p = (StatefulProcessorWithInitialState<K, I, O, S>) processor;
         setKey(keySerializer.serialize(topic, key), now);
         HandleState before = handle.state;
@@ -307,6 +326,7 @@ final class OperatorRuntime<K, I, O> {
         if (closed) {
             return;
         }
+        loadMeta();
         if (timeMode == TimeMode.EVENT_TIME) {
             applyIdleTimeout(now);
             fireDueTimers(watermark, now);
@@ -452,6 +472,7 @@ final class OperatorRuntime<K, I, O> {
     // ---------------------------------------------------------------- micro-batch contract
 
     void bufferRecord(Record<K, I> record) {
+        loadMeta();
         if (record.key() == null) {
             dropNullKey();
             return;
@@ -501,6 +522,7 @@ final class OperatorRuntime<K, I, O> {
         if (closed) {
             return;
         }
+        loadMeta();
         if (timeMode == TimeMode.EVENT_TIME) {
             applyIdleTimeout(now);
         }
