@@ -1,0 +1,177 @@
+package dev.rtmstreams.processor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+
+class LifecycleTest {
+
+    static void assertCode(ThrowingCallable call, String code, String... params) {
+        assertThatThrownBy(call).satisfies(t -> {
+            Throwable c = t;
+            while (c != null && !(c instanceof RtmException)) {
+                c = c.getCause();
+            }
+            assertThat(c).as("an RtmException in the cause chain of %s", t).isInstanceOf(RtmException.class);
+            RtmException e = (RtmException) c;
+            assertThat(e.errorCode()).isEqualTo(code);
+            for (int i = 0; i < params.length; i += 2) {
+                assertThat(e.parameters()).containsEntry(params[i], params[i + 1]);
+            }
+        });
+    }
+
+    static Harness<String, String> run(TimeMode mode, Consumer<ScriptProcessor> init, ScriptProcessor.RowHandler rows) {
+        return Harness.strings(TransformWithState.builder(ScriptProcessor.supplier(init, rows, null, null), mode)
+            .name("lifecycle").build());
+    }
+
+    @Test
+    void shouldRejectStateDeclarationWhenOutsideInit() {
+        try (Harness<String, String> h = run(TimeMode.NONE, null,
+            (p, k, r, tv, out) -> p.getHandle().getValueState("late", Serdes.String()))) {
+            assertCode(() -> h.pipe("a", "x"), "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+                "operationType", "getValueState", "handleState", "DATA_PROCESSED");
+        }
+    }
+
+    @Test
+    void shouldRejectTimerRegistrationWhenInInit() {
+        assertCode(() -> run(TimeMode.PROCESSING_TIME, p -> p.getHandle().registerTimer(1), null).close(),
+            "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+            "operationType", "registerTimer", "handleState", "CREATED");
+    }
+
+    @Test
+    void shouldRejectTimersWhenTimeModeIsNone() {
+        try (Harness<String, String> h = run(TimeMode.NONE, null, (p, k, r, tv, out) -> p.getHandle().registerTimer(5))) {
+            assertCode(() -> h.pipe("a", "x"), "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE",
+                "operationType", "registerTimer", "timeMode", "NONE");
+        }
+    }
+
+    @Test
+    void shouldRejectTtlWhenNotProcessingTime() {
+        TtlConfig ttl = TtlConfig.of(Duration.ofSeconds(1));
+        for (TimeMode mode : List.of(TimeMode.NONE, TimeMode.EVENT_TIME)) {
+            assertCode(() -> run(mode, p -> p.getHandle().getListState("l", Serdes.String(), ttl), null).close(),
+                "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL", "stateName", "l", "timeMode", mode.name());
+        }
+    }
+
+    @Test
+    void shouldRejectNonPositiveTtlWhenConfigBuilt() {
+        assertCode(() -> TtlConfig.of(Duration.ZERO), "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
+            "ttlDuration", "PT0S");
+        assertCode(() -> TtlConfig.of(Duration.ofMillis(-1)), "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE");
+    }
+
+    @Test
+    void shouldRejectDuplicateStateNameWhenDeclaredTwice() {
+        assertCode(() -> run(TimeMode.NONE, p -> {
+            p.getHandle().getValueState("s", Serdes.String());
+            p.getHandle().getMapState("s", Serdes.String(), Serdes.String());
+        }, null).close(), "STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED", "stateName", "s");
+    }
+
+    @Test
+    void shouldRejectStateAccessWhenNoGroupingKey() {
+        assertCode(() -> run(TimeMode.NONE, p -> {
+            p.value = p.getHandle().getValueState("v", Serdes.String());
+            p.value.exists();
+        }, null).close(), "STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND", "stateName", "v");
+    }
+
+    @Test
+    void shouldRejectUseWhenClosed() {
+        AtomicReference<ScriptProcessor> ref = new AtomicReference<>();
+        Harness<String, String> h = run(TimeMode.PROCESSING_TIME, p -> {
+            p.value = p.getHandle().getValueState("v", Serdes.String());
+            ref.set(p);
+        }, (p, k, r, tv, out) -> p.value.update(r));
+        h.pipe("a", "x");
+        h.close();
+        assertCode(() -> ref.get().value.get(), "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+            "operationType", "get", "handleState", "CLOSED");
+        assertCode(() -> ref.get().getHandle().registerTimer(1),
+            "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE", "handleState", "CLOSED");
+    }
+
+    @Test
+    void shouldDeleteUndeclaredStateWhenDeleteIfExistsInInit() {
+        TransformWithState<String, String, String> v1 = TransformWithState.builder(ScriptProcessor.supplier(
+            p -> p.value = p.getHandle().getValueState("old", Serdes.String()),
+            (p, k, r, tv, out) -> p.value.update(r), null, null), TimeMode.NONE).name("evolve").build();
+        try (Harness<String, String> h = Harness.strings(v1)) {
+            h.pipe("a", "x");
+            h.pipe("b", "y");
+            assertThat(h.countSection((byte) 1)).isEqualTo(2);
+        }
+        // a new version of the processor deletes the variable it no longer uses: same store, fresh driver
+        TransformWithState<String, String, String> v2 = TransformWithState.builder(ScriptProcessor.supplier(
+            p -> {
+                p.value = p.getHandle().getValueState("new", Serdes.String());
+                p.getHandle().deleteIfExists("old");
+            },
+            (p, k, r, tv, out) -> out.add(p.value.getOption().orElse("none")), null, null), TimeMode.NONE).name("evolve").build();
+        try (Harness<String, String> h = Harness.strings(v2)) {
+            h.pipe("a", "x");
+            assertThat(h.drainValues()).containsExactly("none");
+        }
+    }
+
+    @Test
+    void shouldRejectInvalidBuilderOptionsWithMessageNamingValue() {
+        assertThatThrownBy(() -> TransformWithState.builder(() -> new ScriptProcessor(null, null, null, null), TimeMode.NONE)
+            .timerResolution(Duration.ZERO).build())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT0S");
+        assertThatThrownBy(() -> TransformWithState.builder(() -> new ScriptProcessor(null, null, null, null), TimeMode.NONE)
+            .watermarkDelay(Duration.ofMillis(-5)).build())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-0.005S");
+        assertThatThrownBy(() -> ExecutionMode.fromConfig("turbo")).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("turbo");
+    }
+
+    /** A processor that is not iterator-lazy-safe would break here: output iterators may use state while drained. */
+    @Test
+    void shouldAllowStateAccessWhileOutputIteratorIsDrained() {
+        try (Harness<String, String> h = Harness.strings(TransformWithState.builder(() -> new StatefulProcessor<String, String, String>() {
+            ValueState<String> v;
+
+            @Override
+            public void init(OutputMode outputMode, TimeMode timeMode) {
+                v = getHandle().getValueState("v", Serdes.String());
+            }
+
+            @Override
+            public Iterator<String> handleInputRows(String key, Iterator<String> rows, TimerValues tv) {
+                return new Iterator<>() {
+                    @Override
+                    public boolean hasNext() {
+                        return rows.hasNext();
+                    }
+
+                    @Override
+                    public String next() {
+                        String r = rows.next();
+                        String prev = v.getOption().orElse("-");
+                        v.update(r);
+                        return prev + ">" + r;
+                    }
+                };
+            }
+        }, TimeMode.NONE).name("lazy").build())) {
+            h.pipe("a", "1");
+            h.pipe("a", "2");
+            assertThat(h.drainValues()).containsExactly("->1", "1>2");
+        }
+    }
+}
