@@ -1,6 +1,7 @@
 package dev.rtmstreams.topology.internals;
 
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.Producer;
@@ -15,6 +16,11 @@ public final class RtmClientSupplier implements KafkaClientSupplier {
     /** @param runtime the runtime that receives polls, sends and commits */
     public RtmClientSupplier(EpochRuntime runtime) {
         this.runtime = runtime;
+    }
+
+    @Override
+    public Admin getAdmin(Map<String, Object> config) {
+        return Admin.create(config);
     }
 
     @Override
