@@ -73,9 +73,9 @@ import org.apache.kafka.streams.kstream.KStream;
 public final class IntervalJoin<K, L, R> {
 
     /**
-     * Metric group of the join's metrics. Kafka Streams prefixes custom metric scopes with {@code stream-}, and the
-     * join's metric scope is {@code rtm-join}; the metric tags are {@code thread-id}, {@code task-id},
-     * {@code rtm-join-id} (the join's name) and {@code side} ({@code left} or {@code right}).
+     * Metric group of the join's metrics (registered through Kafka Streams' {@code StreamsMetrics}, so they appear in
+     * {@code KafkaStreams#metrics()} and any configured reporter); the metric tags are {@code thread-id},
+     * {@code task-id}, {@code rtm-join-id} (the join's name) and {@code side} ({@code left} or {@code right}).
      */
     public static final String METRICS_GROUP = "stream-rtm-join-metrics";
     /** Cumulative count of late (dropped) records, per task and side. */

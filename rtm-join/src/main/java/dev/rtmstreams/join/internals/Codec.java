@@ -53,7 +53,7 @@ final class Codec {
     }
 
     static Bytes bufferKeyFromIndexKey(byte[] indexKey) {
-        ByteBuffer b = ByteBuffer.allocate(indexKey.length + 8);
+        ByteBuffer b = ByteBuffer.allocate(indexKey.length);
         b.put(indexKey, 8, indexKey.length - 16).put(indexKey, 0, 8).put(indexKey, indexKey.length - 8, 8);
         return Bytes.wrap(b.array());
     }

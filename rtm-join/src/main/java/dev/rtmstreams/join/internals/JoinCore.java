@@ -6,7 +6,13 @@ import dev.rtmstreams.join.WatermarkPolicy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.stats.CumulativeCount;
+import org.apache.kafka.common.metrics.stats.Rate;
+import org.apache.kafka.common.metrics.stats.WindowedCount;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.metrics.Sensor;
@@ -320,8 +326,7 @@ final class JoinCore<K, L, R, VR> {
     private void late(boolean left, K key, byte[] valueBytes, long recordTs, Headers headers) {
         int s = left ? 0 : 1;
         if (lateSensors[s] == null) {
-            lateSensors[s] = context.metrics().addRateTotalSensor("rtm-join", spec.name(), "late-records",
-                Sensor.RecordingLevel.INFO, "task-id", context.taskId().toString(), "side", left ? "left" : "right");
+            lateSensors[s] = lateSensor(left ? "left" : "right");
         }
         lateSensors[s].record();
         if (spec.lateTopic() != null) {
@@ -329,6 +334,23 @@ final class JoinCore<K, L, R, VR> {
             h.add(IntervalJoin.LATE_SIDE_HEADER, (left ? "left" : "right").getBytes(StandardCharsets.UTF_8));
             context.forward(new Record<K, Object>(key, new LateRecord(left, valueBytes), recordTs, h));
         }
+    }
+
+    private Sensor lateSensor(String side) {
+        String thread = Thread.currentThread().getName();
+        String task = context.taskId().toString();
+        Map<String, String> tags = new LinkedHashMap<>();
+        tags.put("thread-id", thread);
+        tags.put("task-id", task);
+        tags.put(IntervalJoin.JOIN_NAME_TAG, spec.name());
+        tags.put("side", side);
+        Sensor sensor = context.metrics().addSensor(
+            String.join(".", "rtm-join", thread, task, spec.name(), side, "late-records"), Sensor.RecordingLevel.INFO);
+        sensor.add(new MetricName(IntervalJoin.LATE_RECORDS_TOTAL, IntervalJoin.METRICS_GROUP,
+            "Total number of late records dropped by the interval join", tags), new CumulativeCount());
+        sensor.add(new MetricName(IntervalJoin.LATE_RECORDS_RATE, IntervalJoin.METRICS_GROUP,
+            "Late records dropped per second by the interval join", tags), new Rate(new WindowedCount()));
+        return sensor;
     }
 
     /** Recomputes the global watermark from the side maxima; it never moves backwards. @return true when it moved */

@@ -1,0 +1,268 @@
+package dev.rtmstreams.join;
+
+import static dev.rtmstreams.join.JoinHarness.t;
+import static java.time.Duration.ofMillis;
+import static java.time.Duration.ofMinutes;
+import static java.time.Duration.ofSeconds;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.processor.StoreBackend;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class IntervalJoinTest {
+
+    /** Seed 001: impression_time <= click_time <= impression_time + 2 min, watermark delay 5 min on both. */
+    static Consumer<IntervalJoin.Builder<String, String, String>> seed(JoinType type) {
+        return b -> b.lowerBound(Duration.ZERO).upperBound(ofMinutes(2))
+            .leftWatermarkDelay(ofMinutes(5)).rightWatermarkDelay(ofMinutes(5)).joinType(type);
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreBackend.class)
+    void shouldMatchClicksInsideTheBoundInclusiveWhenImpressionComesFirst(StoreBackend backend) {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.storeBackend(backend)))) {
+            h.left("imp1", "I1", t(Duration.ZERO));
+            h.right("imp1", "C-in", t(ofMinutes(1)));
+            h.right("imp1", "C-exact", t(ofMinutes(2)));
+            h.right("imp1", "C-past", t(ofMinutes(2).plusMillis(1)));
+            h.right("imp1", "C-same", t(Duration.ZERO));
+            h.right("imp1", "C-before", t(Duration.ZERO.minusMillis(1)));
+            h.right("other", "C-otherkey", t(ofMinutes(1)));
+
+            assertThat(h.outValues()).containsExactly("I1,C-in", "I1,C-exact", "I1,C-same");
+        }
+    }
+
+    @Test
+    void shouldMatchClickThatArrivesBeforeItsImpressionWhenOutOfOrder() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER))) {
+            h.right("imp1", "C1", t(ofSeconds(30)));
+            h.right("imp1", "C2", t(ofMinutes(3)));
+            assertThat(h.outValues()).isEmpty();
+
+            h.left("imp1", "I1", t(Duration.ZERO));
+
+            assertThat(h.outValues()).containsExactly("I1,C1");
+        }
+    }
+
+    @Test
+    void shouldStampOutputWithTheLaterInputTimestampWhenEventTimesComeFromValues() {
+        // event time is parsed from the value ("name@millis"), record timestamps differ from event times
+        Consumer<IntervalJoin.Builder<String, String, String>> cfg = seed(JoinType.INNER).andThen(b -> b
+            .leftEventTime((k, v, ts) -> Long.parseLong(v.substring(v.indexOf('@') + 1)))
+            .rightEventTime((k, v, ts) -> Long.parseLong(v.substring(v.indexOf('@') + 1))));
+        try (JoinHarness h = new JoinHarness(cfg)) {
+            h.left("k", "I@" + t(Duration.ZERO), 5_000L);
+            h.right("k", "C@" + t(ofMinutes(1)), 3_000L);
+            h.left("k", "I2@" + t(ofSeconds(10)), 1_000L);
+
+            List<TestRecord<String, String>> records = h.out.readRecordsToList();
+            assertThat(records).extracting(TestRecord::timestamp).containsExactly(5_000L, 3_000L);
+        }
+    }
+
+    @Test
+    void shouldEvictRowsOnceTheGlobalWatermarkPassesTheirBoundWhenBothSidesAdvance() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER))) {
+            h.left("imp1", "I1", t(Duration.ZERO));
+            h.right("imp1", "C1", t(ofMinutes(1)));
+            assertThat(h.leftRows()).isEqualTo(1);
+            assertThat(h.rightRows()).isEqualTo(1);
+
+            // left wm = 7m+1ms-5m = 2m+1ms > 0 + 2m: I1 evictable once the right side also passes it (policy MIN)
+            h.left("imp2", "I2", t(ofMinutes(7).plusMillis(1)));
+            assertThat(h.leftRows()).isEqualTo(2);
+            h.right("imp2", "C2", t(ofMinutes(7).plusMillis(1)));
+            h.tick(ofSeconds(1)); // punctuator evicts the left side too
+            assertThat(h.leftRows()).isEqualTo(1);   // only I2 left; I1 evicted
+            assertThat(h.rightRows()).isEqualTo(1);  // C1 (1m) evicted: wm 2m+1ms > 1m - 0
+            assertThat(h.storeSize(JoinHarness.NAME + "-left-time-index")).isEqualTo(1);
+
+            // a click that would have matched I1 is now behind the watermark: nothing, counted as late
+            h.right("imp1", "C-late", t(ofMinutes(2)));
+            assertThat(h.outValues()).containsExactly("I1,C1", "I2,C2");
+            assertThat(h.lateCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldNotEvictWhenOnlyOneSideAdvancesUnderMinPolicy() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER))) {
+            h.left("imp1", "I1", t(Duration.ZERO));
+            h.right("x", "C0", t(Duration.ZERO));
+            h.left("imp9", "I9", t(ofHours(1)));
+            h.tick(ofSeconds(1));
+
+            assertThat(h.leftRows()).isEqualTo(2);
+            h.right("imp1", "C1", t(ofMinutes(2)));
+            assertThat(h.outValues()).containsExactly("I1,C1");
+        }
+    }
+
+    @Test
+    void shouldEvictFasterUnderMaxPolicyWhenOnlyOneSideAdvances() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.watermarkPolicy(WatermarkPolicy.MAX)))) {
+            h.left("imp1", "I1", t(Duration.ZERO));
+            h.left("imp9", "I9", t(ofHours(1)));
+            h.tick(ofSeconds(1));
+
+            assertThat(h.leftRows()).isEqualTo(1);
+            h.right("imp1", "C1", t(ofMinutes(2)));
+            assertThat(h.outValues()).isEmpty();
+            assertThat(h.lateCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldCountLateRecordsAndWriteThemToTheLateTopicWithoutJoiningWhenBehindTheWatermark() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.FULL_OUTER))) {
+            h.left("a", "I-new", t(ofMinutes(10)));
+            h.right("a", "C-new", t(ofMinutes(10)));        // global wm = 5m
+            h.outValues();
+            h.left("b", "I-late", t(ofMinutes(5).minusMillis(1)));
+            h.right("b", "C-late", t(ofMinutes(4)));         // would match I-late, but both are late
+            h.left("c", "I-ontime", t(ofMinutes(5)));        // exactly on the watermark: not late
+
+            assertThat(h.lateCount()).isEqualTo(2);
+            List<TestRecord<String, byte[]>> late = h.late.readRecordsToList();
+            assertThat(late).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+                .containsExactly("I-late", "C-late");
+            assertThat(late).extracting(r -> new String(r.headers().lastHeader(IntervalJoin.LATE_SIDE_HEADER).value(),
+                StandardCharsets.UTF_8)).containsExactly("left", "right");
+            // advance far: unmatched outer rows come out, but never the late ones
+            h.left("z", "I-z", t(ofHours(1)));
+            h.right("z", "C-z", t(ofHours(1)));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).doesNotContain("I-late,null", "null,C-late", "I-late,C-late")
+                .contains("I-ontime,null").containsOnlyOnce("I-z,C-z");
+            assertThat(h.leftRows() + h.rightRows()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void shouldEmitUnmatchedLeftRowExactlyOnceAndOnlyAfterTheWatermarkProvesNoMatchWhenLeftOuter() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.LEFT_OUTER))) {
+            h.left("imp1", "I1", t(Duration.ZERO));
+            h.left("imp2", "I2", t(Duration.ZERO));
+            h.right("imp2", "C2", t(ofMinutes(1)));
+            assertThat(h.outValues()).containsExactly("I2,C2");
+
+            // global wm = 7m - 5m = 2m: not > 0 + 2m, so a click at exactly 2m could still come
+            h.left("x", "X", t(ofMinutes(7)));
+            h.right("y", "Y", t(ofMinutes(7)));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).isEmpty();
+            h.right("imp1", "C1-exact", t(ofMinutes(2)));
+            assertThat(h.outValues()).containsExactly("I1,C1-exact");
+
+            h.left("imp3", "I3", t(ofMinutes(7)));
+            h.left("x", "X2", t(ofMinutes(7).plusMillis(1)));
+            h.right("y", "Y2", t(ofMinutes(7).plusMillis(1)));   // wm = 2m+1ms > 2m: I1, I2 evictable (matched)
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).isEmpty();
+
+            h.left("x", "X3", t(ofMinutes(20)));
+            h.right("y", "Y3", t(ofMinutes(20)));
+            h.tick(ofSeconds(1));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).containsExactlyInAnyOrder("I3,null", "X,null", "X2,null");
+        }
+    }
+
+    @Test
+    void shouldEmitUnmatchedRowsOfBothSidesExactlyOnceWhenFullOuter() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.FULL_OUTER))) {
+            h.left("imp1", "I1", t(Duration.ZERO));
+            h.right("imp9", "C9", t(ofMinutes(1)));
+            h.right("imp1", "C1", t(ofMinutes(1)));
+            assertThat(h.outValues()).containsExactly("I1,C1");
+
+            h.left("x", "X", t(ofMinutes(30)));
+            h.right("y", "Y", t(ofMinutes(30)));
+            h.tick(ofSeconds(1));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).containsExactly("null,C9");
+            h.left("x", "X2", t(ofMinutes(60)));
+            h.right("y", "Y2", t(ofMinutes(60)));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).containsExactlyInAnyOrder("X,null", "null,Y");
+        }
+    }
+
+    @Test
+    void shouldEmitUnmatchedRightRowsWhenRightOuter() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.RIGHT_OUTER))) {
+            h.left("imp1", "I1", t(Duration.ZERO));
+            h.right("imp9", "C9", t(ofMinutes(1)));
+            h.left("x", "X", t(ofMinutes(30)));
+            h.right("y", "Y", t(ofMinutes(30)));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).containsExactly("null,C9");
+        }
+    }
+
+    @Test
+    void shouldHoldOutputUntilTheBatchEndsWhenMicroBatch() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.executionMode(ExecutionMode.MICRO_BATCH)))) {
+            h.left("imp1", "I1", t(Duration.ZERO));
+            h.right("imp1", "C1", t(ofMinutes(1)));
+            h.right("imp1", "C-past", t(ofMinutes(2).plusMillis(1)));
+            assertThat(h.outValues()).isEmpty();
+
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).containsExactly("I1,C1");
+            assertThat(h.storeSize(JoinHarness.NAME + "-pending")).isZero();
+        }
+    }
+
+    @Test
+    void shouldJudgeLatenessAgainstTheBatchStartWatermarkWhenMicroBatch() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.executionMode(ExecutionMode.MICRO_BATCH)))) {
+            // in one batch: both sides jump to 10m, then an older pair arrives: not late within this batch
+            h.left("a", "A", t(ofMinutes(10)));
+            h.right("a", "A'", t(ofMinutes(10)));
+            h.left("b", "B", t(ofMinutes(1)));
+            h.right("b", "B'", t(ofMinutes(2)));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).containsExactly("A,A'", "B,B'");
+            assertThat(h.lateCount()).isZero();
+
+            // next batch: the watermark is now 5m
+            h.right("b", "B''", t(ofMinutes(2)));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).isEmpty();
+            assertThat(h.lateCount()).isEqualTo(1);
+            assertThat(h.leftRows()).isEqualTo(1);   // B (1m) evicted at the batch end: 5m > 1m + 2m
+        }
+    }
+
+    @Test
+    void shouldRejectInvalidOptionsNamingTheValueWhenBuilt() {
+        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder().keySerde(Serdes.String())
+            .leftSerde(Serdes.String()).rightSerde(Serdes.String()).lowerBound(ofMinutes(2)).upperBound(ofMillis(5))
+            .build())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT2M").hasMessageContaining("PT0.005S");
+        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder().keySerde(Serdes.String())
+            .leftSerde(Serdes.String()).rightSerde(Serdes.String()).lowerBound(Duration.ZERO).upperBound(ofMinutes(1))
+            .leftWatermarkDelay(ofSeconds(-1)).build())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-1S");
+        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder().leftSerde(Serdes.String())
+            .rightSerde(Serdes.String()).lowerBound(Duration.ZERO).upperBound(ofMinutes(1)).build())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keySerde");
+    }
+
+    private static Duration ofHours(long h) {
+        return Duration.ofHours(h);
+    }
+}
