@@ -1,0 +1,35 @@
+package dev.rtmstreams.processor.internals;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Nothing outside {@code dev.rtmstreams.processor} (this module's packages) may use its internals (inline rule until
+ * rtm-testkit's ArchitectureRules exists; tests of other packages here, e.g. the seed ports, count as outside), and
+ * inside the module only the two API entry points that must construct internals do.
+ */
+class ArchitectureTest {
+
+    @Test
+    void shouldNotAccessInternalsWhenOutsideThisModule() {
+        // this module's main and test classes (importing packages from the whole classpath is slow)
+        JavaClasses classes = new ClassFileImporter().importPaths(Paths.get("target/classes"), Paths.get("target/test-classes"));
+        noClasses().that().resideOutsideOfPackages("dev.rtmstreams.processor", "dev.rtmstreams.processor.internals")
+            .should().dependOnClassesThat().resideInAPackage("dev.rtmstreams.processor.internals")
+            .allowEmptyShould(true)
+            .check(classes);
+    }
+
+    @Test
+    void shouldUseInternalsOnlyFromTheApiEntryPointsWhenInsideThisModule() {
+        JavaClasses classes = new ClassFileImporter().importPaths(Paths.get("target/classes"));
+        noClasses().that().resideInAPackage("dev.rtmstreams.processor")
+            .and().haveNameNotMatching("dev\\.rtmstreams\\.processor\\.(TransformWithState|TtlConfig)(\\$.*)?")
+            .should().dependOnClassesThat().resideInAPackage("dev.rtmstreams.processor.internals")
+            .check(classes);
+    }
+}
