@@ -1,0 +1,424 @@
+package dev.rtmstreams.loadgen.internals;
+
+import dev.rtmstreams.loadgen.DelayDistribution;
+import dev.rtmstreams.loadgen.LoadGenerator;
+import dev.rtmstreams.loadgen.WorkloadConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** The picocli commands behind {@link LoadGenerator}. */
+public final class Commands {
+
+  private Commands() {}
+
+  /**
+   * Builds the command line with every subcommand and the error handling (bad options exit 2
+   * naming them; IllegalArgumentException from validation exits 2 with its message).
+   *
+   * @return the command line
+   */
+  public static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new Top());
+    cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+      if (ex instanceof IllegalArgumentException) {
+        commandLine.getErr().println("error: " + ex.getMessage());
+        commandLine.usage(commandLine.getErr());
+        return 2;
+      }
+      commandLine.getErr().println("error: " + ex);
+      ex.printStackTrace(commandLine.getErr());
+      return 1;
+    });
+    return cl;
+  }
+
+  /** The top-level command. */
+  @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "rtm-streams load-generator 0.1.0",
+      description = "Load generator, correctness oracle and benchmark for the ad-attribution service.",
+      subcommands = {RunCommand.class, RecordCommand.class, ReplayCommand.class, BenchCommand.class,
+          CommandLine.HelpCommand.class})
+  public static final class Top implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      spec.commandLine().usage(spec.commandLine().getErr());
+      return 2;
+    }
+  }
+
+  /** Workload options shared by run, record and bench. */
+  public static final class WorkloadOptions {
+    @Option(names = "--rate", description = "Target events per second (all kinds together). Default: ${DEFAULT-VALUE}.",
+        defaultValue = "1000")
+    double rate;
+
+    @Option(names = "--duration", description = "Length of the run (ISO-8601). Default: ${DEFAULT-VALUE}.",
+        defaultValue = "PT60S")
+    Duration duration;
+
+    @Option(names = "--seed", description = "Random seed; same seed, same events. Default: ${DEFAULT-VALUE}.",
+        defaultValue = "42")
+    long seed;
+
+    @Option(names = "--id-prefix", description = "Prefix of every generated id. Default: s<seed>-.")
+    String idPrefix;
+
+    @Option(names = "--clicks-per-impression", description = "Default: 0.1 (about 90% impressions, 10% clicks).")
+    Double clicksPerImpression;
+
+    @Option(names = "--request-share", description = "Share of base events that are request/ack transactions. "
+        + "Default: 0.1 (run, record), 0 (bench).")
+    Double requestShare;
+
+    @Option(names = "--click-delay", description = "Delay of attributable clicks after their impression: "
+        + "exp:MEAN, uniform:MIN:MAX or fixed:D (ISO-8601), truncated to the window. Default: exp:PT10S.")
+    String clickDelay;
+
+    @Option(names = "--outside-window-fraction", description = "Clicks before their impression or after the window. "
+        + "Default: 0.05.")
+    Double outsideWindow;
+
+    @Option(names = "--edge-fraction", description = "Clicks exactly at a window edge. Default: 0.02.")
+    Double edge;
+
+    @Option(names = "--orphan-fraction", description = "Clicks without impression; transactions without partner. "
+        + "Default: 0.02.")
+    Double orphan;
+
+    @Option(names = "--duplicate-fraction", description = "Impressions and clicks sent twice. Default: 0.01.")
+    Double duplicate;
+
+    @Option(names = "--out-of-order-fraction", description = "Impressions behind the stream (inside the watermark "
+        + "delay). Default: 0.05.")
+    Double outOfOrder;
+
+    @Option(names = "--late-fraction", description = "Late impression+click pairs per impression slot (far behind "
+        + "the watermark). Default: 0.005.")
+    Double late;
+
+    @Option(names = "--ack-first-fraction", description = "Transactions whose first ack precedes the request. "
+        + "Default: 0.3.")
+    Double ackFirst;
+
+    @Option(names = "--max-acks-per-request", description = "Default: 2.")
+    Integer maxAcks;
+
+    @Option(names = "--attribution-window", description = "Default: PT2M.")
+    Duration window;
+
+    @Option(names = "--watermark-delay", description = "Default: PT5M.")
+    Duration watermarkDelay;
+
+    @Option(names = "--partner-send-lag", description = "Longest send distance between partners. Default: PT0.5S.")
+    Duration partnerSendLag;
+
+    WorkloadConfig build(double defaultRequestShare) {
+      WorkloadConfig.Builder b = WorkloadConfig.builder().seed(seed).rate(rate).duration(duration)
+          .requestShare(requestShare != null ? requestShare : defaultRequestShare);
+      if (idPrefix != null) {
+        b.idPrefix(idPrefix);
+      }
+      if (clicksPerImpression != null) {
+        b.clicksPerImpression(clicksPerImpression);
+      }
+      if (clickDelay != null) {
+        b.clickDelay(DelayDistribution.parse(clickDelay));
+      }
+      if (outsideWindow != null) {
+        b.outsideWindowFraction(outsideWindow);
+      }
+      if (edge != null) {
+        b.edgeFraction(edge);
+      }
+      if (orphan != null) {
+        b.orphanFraction(orphan);
+      }
+      if (duplicate != null) {
+        b.duplicateFraction(duplicate);
+      }
+      if (outOfOrder != null) {
+        b.outOfOrderFraction(outOfOrder);
+      }
+      if (late != null) {
+        b.lateFraction(late);
+      }
+      if (ackFirst != null) {
+        b.ackFirstFraction(ackFirst);
+      }
+      if (maxAcks != null) {
+        b.maxAcksPerRequest(maxAcks);
+      }
+      if (window != null) {
+        b.attributionWindow(window);
+      }
+      if (watermarkDelay != null) {
+        b.watermarkDelay(watermarkDelay);
+      }
+      if (partnerSendLag != null) {
+        b.partnerSendLag(partnerSendLag);
+      }
+      return b.build();
+    }
+  }
+
+  /** Options of runs against a cluster. */
+  public static final class RunOptions {
+    @Option(names = "--drain", description = "Longest wait for outputs after the last send. Default: ${DEFAULT-VALUE}.",
+        defaultValue = "PT30S")
+    Duration drain;
+
+    @Option(names = "--no-progress", description = "Do not draw the progress bar.")
+    boolean noProgress;
+
+    @Option(names = "--outputs", description = "Which outputs to check: service (attributed-clicks + "
+        + "ad-log-records), attribution (attributed-clicks), echo. Default: ${DEFAULT-VALUE}.",
+        defaultValue = "service")
+    String outputs;
+
+    @Option(names = "--mode", description = "Label of the run in the report. Default: ${DEFAULT-VALUE}.",
+        defaultValue = "service")
+    String mode;
+
+    @Option(names = "--client-property", description = "Extra producer/consumer property k=v (repeatable).")
+    Map<String, String> clientProperties = new LinkedHashMap<>();
+
+    @Option(names = "--topic-prefix", description = "Prefix of every topic name (default none).", defaultValue = "")
+    String topicPrefix;
+
+    TopicNames topics() {
+      TopicNames d = TopicNames.DEFAULTS;
+      String p = topicPrefix;
+      return new TopicNames(p + d.impressions(), p + d.clicks(), p + d.requests(), p + d.acks(),
+          p + d.attributedClicks(), p + d.logRecords(), p + d.echo());
+    }
+
+    LoadRun.Outputs outputKind() {
+      switch (outputs.toLowerCase(Locale.ROOT)) {
+        case "service":
+          return LoadRun.Outputs.SERVICE;
+        case "attribution":
+          return LoadRun.Outputs.ATTRIBUTION;
+        case "echo":
+          return LoadRun.Outputs.ECHO;
+        default:
+          throw new IllegalArgumentException("--outputs must be service, attribution or echo: " + outputs);
+      }
+    }
+  }
+
+  static int finish(Map<String, Object> report, Path reportDir, String name) throws Exception {
+    Path json = ReportWriter.writeRun(reportDir, name, report);
+    ReportWriter.printTable(System.out, List.of(report));
+    System.out.println("report: " + json.toAbsolutePath() + " (picture: " + name + ".html)");
+    boolean ok = ((Number) report.get("missing")).longValue() == 0
+        && ((Number) report.get("duplicates")).longValue() == 0
+        && ((Number) report.get("unexpected")).longValue() == 0;
+    if (!ok) {
+      System.err.println("outputs differ from the oracle: see samples in " + json);
+    }
+    if (Boolean.FALSE.equals(report.get("kept_up"))) {
+      System.err.printf(Locale.ROOT, "warning: the generator could not keep up with %s events/s (achieved %s/s, "
+          + "max lag %s ms)%n", report.get("target_rate"), report.get("achieved_rate"), report.get("max_send_lag_ms"));
+    }
+    return ok ? 0 : 1;
+  }
+
+  /** {@code run}: generate, send at a rate, check outputs. */
+  @Command(name = "run", mixinStandardHelpOptions = true,
+      description = "Send a generated workload to a running service at a target rate and check its outputs.")
+  public static final class RunCommand implements Callable<Integer> {
+    @Option(names = "--bootstrap-servers", required = true, description = "HOST:PORT of the cluster.")
+    String bootstrapServers;
+
+    @Option(names = "--report-dir", required = true, description = "Where the JSON report and picture go.")
+    Path reportDir;
+
+    @Mixin
+    WorkloadOptions workload = new WorkloadOptions();
+
+    @Mixin
+    RunOptions run = new RunOptions();
+
+    @Override
+    public Integer call() throws Exception {
+      WorkloadConfig config = workload.build(0.1);
+      LoadRun.Settings s = new LoadRun.Settings(bootstrapServers, run.topics(), run.mode, run.outputKind(),
+          config.attributionWindow(), config.watermarkDelay(), 1.0, run.drain, Duration.ofSeconds(2),
+          Duration.ofSeconds(1), !run.noProgress, new LinkedHashMap<>(run.clientProperties), config.idPrefix());
+      Map<String, Object> extra = new LinkedHashMap<>();
+      extra.put("workload", Bench.workloadDescription(config));
+      Map<String, Object> report = LoadRun.execute(WorkloadGenerator.generate(config, System.currentTimeMillis()),
+          config.rate(), s, extra);
+      return finish(report, reportDir, "report-" + run.mode);
+    }
+  }
+
+  /** {@code record}: write a generated workload to a file. */
+  @Command(name = "record", mixinStandardHelpOptions = true,
+      description = "Write a generated workload to a file (JSON lines, gzip if the name ends in .gz).")
+  public static final class RecordCommand implements Callable<Integer> {
+    @Option(names = "--file", required = true, description = "The events file to write.")
+    Path file;
+
+    @Option(names = "--start-time", description = "Event time of the first slot (ISO-8601 instant). Default: now.")
+    Instant startTime;
+
+    @Mixin
+    WorkloadOptions workload = new WorkloadOptions();
+
+    @Override
+    public Integer call() throws Exception {
+      WorkloadConfig config = workload.build(0.1);
+      long start = startTime != null ? startTime.toEpochMilli() : System.currentTimeMillis();
+      List<Event> events = WorkloadGenerator.generate(config, start);
+      Map<String, Object> header = new LinkedHashMap<>(Bench.workloadDescription(config));
+      header.put("start_time", start);
+      EventFile.write(file, header, events);
+      System.out.println("wrote " + events.size() + " events to " + file.toAbsolutePath());
+      return 0;
+    }
+  }
+
+  /** {@code replay}: send a recorded file at a chosen speed and check the outputs. */
+  @Command(name = "replay", mixinStandardHelpOptions = true,
+      description = "Send a recorded events file at a chosen speed and check the outputs.")
+  public static final class ReplayCommand implements Callable<Integer> {
+    @Option(names = "--file", required = true, description = "The events file to send.")
+    Path file;
+
+    @Option(names = "--speed", description = "Speed factor relative to the recorded schedule. Default: "
+        + "${DEFAULT-VALUE}.", defaultValue = "1.0")
+    double speed;
+
+    @Option(names = "--bootstrap-servers", required = true, description = "HOST:PORT of the cluster.")
+    String bootstrapServers;
+
+    @Option(names = "--report-dir", required = true, description = "Where the JSON report and picture go.")
+    Path reportDir;
+
+    @Option(names = "--no-rebase", description = "Keep the recorded event times (default: shift them so the first "
+        + "slot is now).")
+    boolean noRebase;
+
+    @Mixin
+    RunOptions run = new RunOptions();
+
+    @Override
+    public Integer call() throws Exception {
+      if (!(speed > 0)) {
+        throw new IllegalArgumentException("--speed must be positive: " + speed);
+      }
+      EventFile.Contents contents = EventFile.read(file);
+      Map<String, Object> h = contents.header();
+      List<Event> events = contents.events();
+      if (!noRebase && h.get("start_time") instanceof Number) {
+        long shift = System.currentTimeMillis() - ((Number) h.get("start_time")).longValue();
+        List<Event> shifted = new ArrayList<>(events.size());
+        for (Event e : events) {
+          shifted.add(e.shifted(shift));
+        }
+        events = shifted;
+      }
+      double rate = ((Number) h.getOrDefault("rate", 1000.0)).doubleValue() * speed;
+      Duration window = Duration.parse(String.valueOf(h.getOrDefault("attribution_window", "PT2M")));
+      Duration delay = Duration.parse(String.valueOf(h.getOrDefault("watermark_delay", "PT5M")));
+      String prefix = String.valueOf(h.getOrDefault("id_prefix", ""));
+      LoadRun.Settings s = new LoadRun.Settings(bootstrapServers, run.topics(), run.mode, run.outputKind(), window,
+          delay, speed, run.drain, Duration.ofSeconds(2), Duration.ofSeconds(1), !run.noProgress,
+          new LinkedHashMap<>(run.clientProperties), prefix);
+      Map<String, Object> extra = new LinkedHashMap<>();
+      extra.put("replay", Map.of("file", file.toString(), "speed", speed));
+      extra.put("workload", h);
+      Map<String, Object> report = LoadRun.execute(events, rate, s, extra);
+      return finish(report, reportDir, "report-" + run.mode);
+    }
+  }
+
+  /** {@code bench}: the same workload against each mode, side by side. */
+  @Command(name = "bench", mixinStandardHelpOptions = true,
+      description = "Run the same workload against echo, real-time, micro-batch and kafka-streams-join, each on a "
+          + "fresh broker unless --bootstrap-servers is given; print one table; write reports and a combined picture.")
+  public static final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--report-dir", required = true, description = "Where the reports go.")
+    Path reportDir;
+
+    @Option(names = "--modes", split = ",", description = "Modes to run, comma-separated. Default: "
+        + "${DEFAULT-VALUE}.", defaultValue = "echo,real-time,micro-batch,kafka-streams-join")
+    List<String> modes;
+
+    @Option(names = "--bootstrap-servers", description = "Use this cluster instead of a fresh broker per mode.")
+    String bootstrapServers;
+
+    @Option(names = "--broker", description = "Where a fresh broker runs: in-process or child-process. Default: "
+        + "${DEFAULT-VALUE}.", defaultValue = "child-process")
+    String broker;
+
+    @Option(names = "--app-jar", description = "The service's fat jar. Default: ${DEFAULT-VALUE} (relative to the "
+        + "working directory).", defaultValue = "adattribution-app/target/adattribution-app.jar")
+    Path appJar;
+
+    @Option(names = "--app-jvm-option", description = "JVM option of the service (repeatable). Default: -Xmx1g.")
+    List<String> appJvmOptions;
+
+    @Option(names = "--app-arg", description = "Extra argument to the service's run command (repeatable).")
+    List<String> appArgs = new ArrayList<>();
+
+    @Option(names = "--partitions", description = "Partitions per topic. Default: ${DEFAULT-VALUE}.",
+        defaultValue = "4")
+    int partitions;
+
+    @Option(names = "--warmup", description = "Warm-up before each measured run. Default: ${DEFAULT-VALUE}.",
+        defaultValue = "PT10S")
+    Duration warmup;
+
+    @Option(names = "--drain", description = "Longest wait for outputs after the last send. Default: "
+        + "${DEFAULT-VALUE}.", defaultValue = "PT30S")
+    Duration drain;
+
+    @Option(names = "--ready-timeout", description = "Longest wait for a mode to start. Default: ${DEFAULT-VALUE}.",
+        defaultValue = "PT120S")
+    Duration readyTimeout;
+
+    @Option(names = "--no-progress", description = "Do not draw the progress bar.")
+    boolean noProgress;
+
+    @Mixin
+    WorkloadOptions workload = new WorkloadOptions();
+
+    @Override
+    public Integer call() throws Exception {
+      Bench.BrokerKind kind;
+      switch (broker.toLowerCase(Locale.ROOT)) {
+        case "in-process":
+          kind = Bench.BrokerKind.IN_PROCESS;
+          break;
+        case "child-process":
+          kind = Bench.BrokerKind.CHILD_PROCESS;
+          break;
+        default:
+          throw new IllegalArgumentException("--broker must be in-process or child-process: " + broker);
+      }
+      Bench.Options o = new Bench.Options(workload.build(0.0), modes, Optional.ofNullable(bootstrapServers), kind,
+          reportDir, appJar, appJvmOptions != null ? appJvmOptions : List.of("-Xmx1g"), appArgs, partitions, warmup,
+          drain, readyTimeout, !noProgress);
+      List<Map<String, Object>> reports = Bench.run(o);
+      boolean ok = reports.stream().allMatch(r -> ((Number) r.get("missing")).longValue() == 0
+          && ((Number) r.get("duplicates")).longValue() == 0 && ((Number) r.get("unexpected")).longValue() == 0);
+      return ok ? 0 : 1;
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package dev.rtmstreams.loadgen.internals;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Writes reports as JSON and self-contained HTML, and prints the console comparison table. */
+public final class ReportWriter {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private ReportWriter() {}
+
+  /**
+   * Writes {@code <name>.json} and {@code <name>.html} for one run.
+   *
+   * @param dir the report directory (created)
+   * @param name the base file name
+   * @param report the report
+   * @return the JSON file
+   * @throws IOException on write failure
+   */
+  public static Path writeRun(Path dir, String name, Map<String, Object> report) throws IOException {
+    Files.createDirectories(dir);
+    Path json = dir.resolve(name + ".json");
+    MAPPER.writeValue(json.toFile(), report);
+    Files.writeString(dir.resolve(name + ".html"),
+        HtmlReport.render("Load run: " + report.get("mode"), List.of(report)), StandardCharsets.UTF_8);
+    return json;
+  }
+
+  /**
+   * Writes {@code bench.json} (all reports) and {@code bench.html} (the combined picture).
+   *
+   * @param dir the report directory (created)
+   * @param reports one report per mode
+   * @return the HTML file
+   * @throws IOException on write failure
+   */
+  public static Path writeCombined(Path dir, List<Map<String, Object>> reports) throws IOException {
+    Files.createDirectories(dir);
+    MAPPER.writeValue(dir.resolve("bench.json").toFile(), reports);
+    Path html = dir.resolve("bench.html");
+    Files.writeString(html, HtmlReport.render("Benchmark: " + reports.size() + " modes", reports),
+        StandardCharsets.UTF_8);
+    return html;
+  }
+
+  /**
+   * Prints the comparison table.
+   *
+   * @param out where to print
+   * @param reports one report per mode
+   */
+  @SuppressWarnings("unchecked")
+  public static void printTable(PrintStream out, List<Map<String, Object>> reports) {
+    out.printf(Locale.ROOT, "%-20s %9s %9s %8s %8s %7s %5s %6s %8s %8s %8s %8s %8s %8s%n", "mode", "target/s",
+        "achieved", "expected", "observed", "missing", "dup", "unexp", "p50ms", "p90ms", "p95ms", "p99ms", "p99.9ms",
+        "maxms");
+    for (Map<String, Object> r : reports) {
+      Map<String, Object> l = (Map<String, Object>) r.get("latency_ms");
+      out.printf(Locale.ROOT, "%-20s %9.0f %9.0f %8d %8d %7d %5d %6d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f%n",
+          r.get("mode"), num(r.get("target_rate")), num(r.get("achieved_rate")), (long) num(r.get("expected")),
+          (long) num(r.get("observed")), (long) num(r.get("missing")), (long) num(r.get("duplicates")),
+          (long) num(r.get("unexpected")), num(l.get("p50")), num(l.get("p90")), num(l.get("p95")),
+          num(l.get("p99")), num(l.get("p999")), num(l.get("max")));
+    }
+  }
+
+  private static double num(Object o) {
+    return o instanceof Number ? ((Number) o).doubleValue() : Double.NaN;
+  }
+}
