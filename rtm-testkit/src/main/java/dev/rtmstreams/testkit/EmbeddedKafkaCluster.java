@@ -1,5 +1,6 @@
 package dev.rtmstreams.testkit;
 
+import dev.rtmstreams.testkit.internals.BrokerLogLevels;
 import dev.rtmstreams.testkit.internals.Directories;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,6 +32,9 @@ import org.slf4j.LoggerFactory;
  * cluster cannot be restarted; build a new one. To stop and restart a broker on the same port and
  * log directory (reliability tests), use the child-process mode: {@link #childProcess()}.
  *
+ * <p>Logging: the broker logs through slf4j, so its lines appear in the application's log; its
+ * loggers are set to WARN unless configured (see {@link Builder#brokerLogLevel(String)}).
+ *
  * <p>Defaults suited to a single node: replication factors of the internal topics are at most
  * the broker count, {@code group.initial.rebalance.delay.ms=0}. Extra broker properties set in
  * the builder override them.
@@ -46,6 +50,7 @@ public final class EmbeddedKafkaCluster implements KafkaCluster {
   private final Map<String, Object> brokerProperties;
   private final Optional<Path> logDir;
   private final boolean deleteLogDirOnClose;
+  private final Optional<String> brokerLogLevel;
 
   private KafkaClusterTestKit cluster;
   private String bootstrapServers;
@@ -58,6 +63,7 @@ public final class EmbeddedKafkaCluster implements KafkaCluster {
     this.brokerProperties = Map.copyOf(builder.brokerProperties);
     this.logDir = Optional.ofNullable(builder.logDir);
     this.deleteLogDirOnClose = builder.deleteLogDirOnClose.orElse(builder.logDir == null);
+    this.brokerLogLevel = builder.brokerLogLevel;
   }
 
   /**
@@ -93,6 +99,7 @@ public final class EmbeddedKafkaCluster implements KafkaCluster {
       throw new IllegalStateException("cluster is already started: " + bootstrapServers);
     }
     long startNanos = System.nanoTime();
+    brokerLogLevel.ifPresent(BrokerLogLevels::apply);
     try {
       baseDirectory = logDir.isPresent() ? Files.createDirectories(logDir.get())
           : Files.createTempDirectory("rtm-kafka-");
@@ -242,8 +249,24 @@ public final class EmbeddedKafkaCluster implements KafkaCluster {
     private final Map<String, Object> brokerProperties = new LinkedHashMap<>();
     private Path logDir;
     private Optional<Boolean> deleteLogDirOnClose = Optional.empty();
+    private Optional<String> brokerLogLevel = Optional.of("WARN");
 
     private Builder() {}
+
+    /**
+     * Sets the level of the broker's own loggers ({@code kafka}, {@code org.apache.kafka.server},
+     * {@code .controller}, {@code .raft}, {@code .metadata}, {@code .storage}, ...; not the client
+     * or Kafka Streams loggers). Default {@code WARN}: a broker start logs hundreds of INFO lines.
+     * Applied only when logback is the slf4j binding, and only to loggers that the logback
+     * configuration leaves unset. {@code null} leaves every level alone.
+     *
+     * @param level a logback level name such as {@code INFO}, or null
+     * @return this builder
+     */
+    public Builder brokerLogLevel(String level) {
+      this.brokerLogLevel = Optional.ofNullable(level);
+      return this;
+    }
 
     /**
      * Sets the number of brokers (each combined with a controller for the first node).

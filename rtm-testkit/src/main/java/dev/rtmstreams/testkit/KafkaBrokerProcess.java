@@ -83,7 +83,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
 
   /**
    * Returns a builder with defaults: free ports chosen at build time, a temporary log directory
-   * deleted on close, {@code -Xmx512m}, start timeout 60 s, stop timeout 30 s, log level WARN.
+   * deleted on close, {@code -Xmx512m}, start timeout 120 s, stop timeout 30 s, log level WARN.
    *
    * @return a new builder
    */
@@ -359,7 +359,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
     private final List<String> jvmOptions = new ArrayList<>(List.of("-Xms128m", "-Xmx512m"));
     private String classpath = System.getProperty("java.class.path");
     private Path javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java");
-    private Duration startTimeout = Duration.ofSeconds(60);
+    private Duration startTimeout = Duration.ofSeconds(120);
     private Duration stopTimeout = Duration.ofSeconds(30);
     private String logLevel = "WARN";
 
@@ -462,7 +462,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
     }
 
     /**
-     * Sets how long {@link KafkaBrokerProcess#start()} waits for the broker. Default 60 s.
+     * Sets how long {@link KafkaBrokerProcess#start()} waits for the broker. Default 120 s.
      *
      * @param timeout positive
      * @return this builder

@@ -105,6 +105,17 @@ class EmbeddedKafkaClusterTest {
   }
 
   @Test
+  void shouldQuietBrokerLoggersWhenLogbackLeavesThemUnset() {
+    ch.qos.logback.classic.Logger controller =
+        (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.apache.kafka.controller");
+    ch.qos.logback.classic.Logger streams =
+        (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.apache.kafka.streams");
+
+    assertThat(controller.getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+    assertThat(streams.getLevel()).as("client and streams loggers are not touched").isNull();
+  }
+
+  @Test
   void shouldReturnWhatArrivedWhenConsumeTimesOut() {
     kafka.createTopic("few", 1);
     TestRecords.produceStrings(kafka, "few", List.of(Map.entry("k", "v")));
