@@ -1,0 +1,313 @@
+package dev.rtmstreams.adattribution;
+
+import dev.rtmstreams.adattribution.ops.HttpEndpoint;
+import dev.rtmstreams.adattribution.ops.PrometheusText;
+import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
+import dev.rtmstreams.adattribution.pipeline.DeadLetterCounter;
+import dev.rtmstreams.join.IntervalJoin;
+import dev.rtmstreams.topology.AssignmentReport;
+import dev.rtmstreams.topology.EpochProgress;
+import dev.rtmstreams.topology.ProgressListener;
+import dev.rtmstreams.topology.PrometheusEndpoint;
+import dev.rtmstreams.topology.RtmStreams;
+import dev.rtmstreams.topology.SlotCheckMode;
+import dev.rtmstreams.topology.Trigger;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running ad-attribution service: its topology under an rtm-topology {@link RtmStreams} with the configured
+ * trigger, the HTTP operations endpoint, and an orderly shutdown.
+ *
+ * <p>Lifecycle: {@link #start()} once, then {@link #awaitTermination()} until {@link #close()} (from a shutdown
+ * hook on SIGTERM) or until Kafka Streams fails. {@link #close()} is idempotent and thread-safe.
+ */
+public final class AdAttributionService implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AdAttributionService.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final AppConfig config;
+    private final DeadLetterCounter deadLetters = new DeadLetterCounter();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean failed = new AtomicBoolean();
+    private final AtomicReference<EpochProgress> lastEpoch = new AtomicReference<>();
+    private final Map<String, EpochProgress> lastEpochPerThread = new ConcurrentHashMap<>();
+    private final AtomicReference<AssignmentReport> lastAssignment = new AtomicReference<>();
+    private final AtomicInteger epochs = new AtomicInteger();
+    private volatile RtmStreams rtm;
+    private volatile PrometheusEndpoint prometheus;
+    private volatile HttpEndpoint http;
+
+    /**
+     * @param config the configuration
+     */
+    public AdAttributionService(AppConfig config) {
+        Main.trustAvroPackages();
+        this.config = config;
+    }
+
+    /** @return the Kafka Streams properties the service derives from its configuration */
+    Properties streamsProperties() {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.numStreamThreads());
+        p.putAll(config.kafkaOverrides());
+        return p;
+    }
+
+    /**
+     * Creates missing topics (with {@code --create-topics}), builds the topology, starts Kafka Streams and the HTTP
+     * endpoint.
+     *
+     * @throws IllegalStateException when already started or closed
+     * @throws RuntimeException when topics cannot be created, slots are insufficient under slot-check fail, or the
+     *     HTTP port cannot be bound
+     */
+    public synchronized void start() {
+        if (rtm != null || closed.get()) {
+            throw new IllegalStateException("the service can be started once; it is " + (closed.get() ? "closed" : "started"));
+        }
+        if (config.createTopics()) {
+            createMissingTopics();
+        }
+        Topology topology = AdAttributionTopology.build(config, deadLetters);
+        LOG.info("event=topology description={}", topology.describe().toString().replace('\n', ' '));
+        Trigger trigger = config.trigger() == AppConfig.TriggerMode.REAL_TIME
+                ? Trigger.realTime(config.checkpointInterval())
+                : Trigger.microBatch(config.microBatchInterval());
+        RtmStreams.Builder builder = RtmStreams.builder(topology, streamsProperties())
+                .trigger(trigger)
+                .slotCheck(switch (config.slotCheck()) {
+                    case FAIL -> SlotCheckMode.FAIL;
+                    case WARN -> SlotCheckMode.WARN;
+                    case OFF -> SlotCheckMode.OFF;
+                })
+                .exactlyOnce("exactly_once_v2".equals(config.processingGuarantee()))
+                .addProgressListener(new ProgressListener() {
+                    @Override
+                    public void onEpochProgress(EpochProgress progress) {
+                        lastEpoch.set(progress);
+                        lastEpochPerThread.put(progress.threadName(), progress);
+                        epochs.incrementAndGet();
+                    }
+
+                    @Override
+                    public void onAssignment(AssignmentReport report) {
+                        lastAssignment.set(report);
+                        if (!report.violations().isEmpty()) {
+                            LOG.warn("event=slot-violations violations={}", report.violations());
+                        }
+                    }
+                })
+                .addStateListener((newState, oldState) -> {
+                    LOG.info("event=state-change from={} to={}", oldState, newState);
+                    if (newState == KafkaStreams.State.ERROR) {
+                        failed.set(true);
+                        terminated.countDown();
+                    }
+                });
+        RtmStreams streams = builder.build();
+        streams.kafkaStreams().setUncaughtExceptionHandler(e -> {
+            LOG.error("event=stream-thread-failed error={}", e.toString(), e);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        this.rtm = streams;
+        this.prometheus = PrometheusEndpoint.of(streams);
+        LOG.info("event=starting application.id={} trigger={} interval={} threads={}", config.applicationId(),
+                trigger.mode(), trigger.interval(), config.numStreamThreads());
+        streams.start();
+        if (config.httpPort() >= 0) {
+            try {
+                http = HttpEndpoint.start(config.httpPort(), this::state, this::metricsText);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot bind the HTTP port " + config.httpPort() + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private void createMissingTopics() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        config.kafkaOverrides().forEach((k, v) -> {
+            if (AdminClientConfig.configNames().contains(k)) {
+                p.put(k, v);
+            }
+        });
+        try (Admin admin = Admin.create(p)) {
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            List<NewTopic> missing = new ArrayList<>();
+            for (String topic : config.topics().all()) {
+                if (!existing.contains(topic)) {
+                    missing.add(new NewTopic(topic, config.topicPartitions(), config.replicationFactor()));
+                }
+            }
+            if (missing.isEmpty()) {
+                return;
+            }
+            for (var entry : admin.createTopics(missing).values().entrySet()) {
+                try {
+                    entry.getValue().get(30, TimeUnit.SECONDS);
+                    LOG.info("event=topic-created topic={} partitions={} replication={}", entry.getKey(),
+                            config.topicPartitions(), config.replicationFactor());
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot create topics on " + config.bootstrapServers() + ": " + e, e);
+        }
+    }
+
+    /** @return the Kafka Streams state name, or {@code CREATED} before start */
+    public String state() {
+        RtmStreams r = rtm;
+        return r == null ? "CREATED" : r.state().name();
+    }
+
+    /** @return the bound HTTP port, or -1 when the HTTP endpoint is off or not started */
+    public int httpPort() {
+        HttpEndpoint h = http;
+        return h == null ? -1 : h.port();
+    }
+
+    /** @return records sent to the dead-letter topic, per source topic */
+    public Map<String, Long> deadLetterCounts() {
+        return deadLetters.snapshot();
+    }
+
+    /** @return late (dropped) join inputs counted by the click attribution join since start */
+    public long lateRecords() {
+        RtmStreams r = rtm;
+        return r == null ? 0 : IntervalJoin.lateRecordsTotal(r.metrics(), AdAttributionTopology.JOIN_NAME);
+    }
+
+    /** @return the latest checkpoint epoch report, if any */
+    public java.util.Optional<EpochProgress> latestProgress() {
+        return java.util.Optional.ofNullable(lastEpoch.get());
+    }
+
+    /**
+     * @return the Prometheus text: rtm-topology's metrics (Kafka Streams metrics, latency summaries) plus the
+     *     service's own (state, DLQ, late records, epochs, slot utilization)
+     */
+    public String metricsText() {
+        PrometheusText t = new PrometheusText();
+        String state = state();
+        t.family("adattribution_up", "gauge", "1 while Kafka Streams is RUNNING or REBALANCING.")
+                .sample("adattribution_up", Map.of("state", state), HttpEndpoint.HEALTHY_STATES.contains(state) ? 1 : 0);
+        t.family("adattribution_dlq_records_total", "counter", "Input records sent to the dead-letter topic.");
+        Map<String, Long> dlq = deadLetters.snapshot();
+        for (String topic : config.topics().inputs()) {
+            t.sample("adattribution_dlq_records_total", Map.of("source_topic", topic), dlq.getOrDefault(topic, 0L));
+        }
+        t.family("adattribution_late_records_total", "counter",
+                "Click attribution inputs behind the join's watermark: counted, not joined.")
+                .sample("adattribution_late_records_total", Map.of("join", AdAttributionTopology.JOIN_NAME), lateRecords());
+        t.family("adattribution_epochs_total", "counter", "Checkpoint epochs closed by this instance.")
+                .sample("adattribution_epochs_total", Map.of(), epochs.get());
+        if (!lastEpochPerThread.isEmpty()) {
+            t.family("adattribution_epoch_id", "gauge", "Id of the latest checkpoint epoch per stream thread.");
+            lastEpochPerThread.forEach((thread, p) -> t.sample("adattribution_epoch_id", Map.of("thread", thread), p.epochId()));
+            t.family("adattribution_epoch_input_rows", "gauge", "Input rows of the latest epoch per stream thread.");
+            lastEpochPerThread.forEach((thread, p) -> t.sample("adattribution_epoch_input_rows", Map.of("thread", thread),
+                    p.numInputRows()));
+            t.family("adattribution_epoch_watermark_ms", "gauge", "Lowest operator watermark of the latest epoch.");
+            lastEpochPerThread.forEach((thread, p) -> {
+                if (p.watermarkMs() != null) {
+                    t.sample("adattribution_epoch_watermark_ms", Map.of("thread", thread), p.watermarkMs());
+                }
+            });
+        }
+        AssignmentReport a = lastAssignment.get();
+        if (a != null) {
+            t.family("adattribution_slot_busy_fraction", "gauge",
+                    "Share of time each slot (stream thread) is busy; target " + a.targetUtilization() + ".");
+            for (AssignmentReport.Slot s : a.slots()) {
+                t.sample("adattribution_slot_busy_fraction", Map.of("thread", s.threadName()), s.busyFraction());
+            }
+            t.family("adattribution_slot_active_tasks", "gauge", "Active tasks per slot (stream thread).");
+            for (AssignmentReport.Slot s : a.slots()) {
+                t.sample("adattribution_slot_active_tasks", Map.of("thread", s.threadName()), s.activeTasks().size());
+            }
+            t.family("adattribution_slot_violations", "gauge", "Slot rule violations in the latest assignment.")
+                    .sample("adattribution_slot_violations", Map.of(), a.violations().size());
+        }
+        PrometheusEndpoint p = prometheus;
+        if (p != null) {
+            t.raw(p.scrape());
+        }
+        return t.toString();
+    }
+
+    /**
+     * Blocks until the service is closed or Kafka Streams fails.
+     *
+     * @return 0 when closed normally, 1 when Kafka Streams went to ERROR
+     * @throws InterruptedException when interrupted
+     */
+    public int awaitTermination() throws InterruptedException {
+        terminated.await();
+        return failed.get() ? 1 : 0;
+    }
+
+    /** Stops the HTTP endpoint and closes Kafka Streams (committing and flushing state). Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.info("event=closing");
+        HttpEndpoint h = http;
+        if (h != null) {
+            h.close();
+        }
+        RtmStreams r = rtm;
+        if (r != null) {
+            boolean clean = r.close(CLOSE_TIMEOUT);
+            LOG.info("event=closed clean={} epochs={} dlq={} late={}", clean, epochs.get(), deadLetters.snapshot(),
+                    r.state() == KafkaStreams.State.NOT_RUNNING ? lateRecordsSafe(r) : -1);
+        }
+        terminated.countDown();
+    }
+
+    private static long lateRecordsSafe(RtmStreams r) {
+        try {
+            return IntervalJoin.lateRecordsTotal(r.metrics(), AdAttributionTopology.JOIN_NAME);
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+}

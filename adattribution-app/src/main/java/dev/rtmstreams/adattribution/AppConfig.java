@@ -1,0 +1,410 @@
+package dev.rtmstreams.adattribution;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The immutable configuration of the ad-attribution service: Kafka connection, trigger, the
+ * pipelines' windows and the topic names. Built by {@link #builder()}, validated in
+ * {@link Builder#build()}; every option except the bootstrap servers has a default.
+ *
+ * <p>The command line ({@code run}) resolves each option from, in order of precedence, the
+ * command line, an {@code RTM_*} environment variable, the {@code --config} properties file, and
+ * finally the default documented on each builder method.
+ */
+public final class AppConfig {
+
+    /** The execution trigger of both pipelines. */
+    public enum TriggerMode {
+        /** Records are processed as they arrive; commits (checkpoints) every checkpoint interval. */
+        REAL_TIME("real-time"),
+        /** Records are processed in batches, one batch per micro-batch interval. */
+        MICRO_BATCH("micro-batch");
+
+        private final String cliName;
+
+        TriggerMode(String cliName) {
+            this.cliName = cliName;
+        }
+
+        /** @return the name used on the command line, {@code real-time} or {@code micro-batch} */
+        public String cliName() {
+            return cliName;
+        }
+
+        /**
+         * Parses a command-line name.
+         *
+         * @param value {@code real-time} or {@code micro-batch} (case-insensitive, {@code _} allowed)
+         * @return the trigger mode
+         * @throws IllegalArgumentException naming the value when it is neither
+         */
+        public static TriggerMode parse(String value) {
+            String normalized = value == null ? "" : value.trim().toLowerCase().replace('_', '-');
+            for (TriggerMode mode : values()) {
+                if (mode.cliName.equals(normalized)) {
+                    return mode;
+                }
+            }
+            throw new IllegalArgumentException("trigger must be real-time or micro-batch: '" + value + "'");
+        }
+    }
+
+    /** What to do when the stream threads cannot host every task at once (RTM's slot rule). */
+    public enum SlotCheckMode {
+        /** Refuse to start. */
+        FAIL,
+        /** Log a warning and start. */
+        WARN,
+        /** Do not check. */
+        OFF;
+
+        /**
+         * Parses {@code fail}, {@code warn} or {@code off} (case-insensitive).
+         *
+         * @param value the value
+         * @return the mode
+         * @throws IllegalArgumentException naming the value otherwise
+         */
+        public static SlotCheckMode parse(String value) {
+            String normalized = value == null ? "" : value.trim().toUpperCase();
+            for (SlotCheckMode mode : values()) {
+                if (mode.name().equals(normalized)) {
+                    return mode;
+                }
+            }
+            throw new IllegalArgumentException("slot-check must be fail, warn or off: '" + value + "'");
+        }
+    }
+
+    private final String bootstrapServers;
+    private final String applicationId;
+    private final TriggerMode trigger;
+    private final Duration checkpointInterval;
+    private final Duration microBatchInterval;
+    private final Path stateDir;
+    private final boolean createTopics;
+    private final int topicPartitions;
+    private final short replicationFactor;
+    private final int numStreamThreads;
+    private final SlotCheckMode slotCheck;
+    private final String processingGuarantee;
+    private final Duration attributionWindow;
+    private final Duration watermarkDelay;
+    private final Duration correlationWindow;
+    private final int httpPort;
+    private final Topics topics;
+    private final Map<String, String> kafkaOverrides;
+
+    private AppConfig(Builder b) {
+        this.bootstrapServers = b.bootstrapServers;
+        this.applicationId = b.applicationId;
+        this.trigger = b.trigger;
+        this.checkpointInterval = b.checkpointInterval;
+        this.microBatchInterval = b.microBatchInterval;
+        this.stateDir = b.stateDir;
+        this.createTopics = b.createTopics;
+        this.topicPartitions = b.topicPartitions;
+        this.replicationFactor = b.replicationFactor;
+        this.numStreamThreads = b.numStreamThreads;
+        this.slotCheck = b.slotCheck;
+        this.processingGuarantee = b.processingGuarantee;
+        this.attributionWindow = b.attributionWindow;
+        this.watermarkDelay = b.watermarkDelay;
+        this.correlationWindow = b.correlationWindow;
+        this.httpPort = b.httpPort;
+        this.topics = new Topics(b.impressionsTopic, b.clicksTopic, b.attributedClicksTopic, b.requestsTopic,
+                b.acksTopic, b.logRecordsTopic, b.dlqTopic, b.lateRecordsTopic);
+        this.kafkaOverrides = Map.copyOf(b.kafkaOverrides);
+    }
+
+    /** @return a builder with every default set and no bootstrap servers */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a builder initialised from this configuration */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.bootstrapServers = bootstrapServers;
+        b.applicationId = applicationId;
+        b.trigger = trigger;
+        b.checkpointInterval = checkpointInterval;
+        b.microBatchInterval = microBatchInterval;
+        b.stateDir = stateDir;
+        b.createTopics = createTopics;
+        b.topicPartitions = topicPartitions;
+        b.replicationFactor = replicationFactor;
+        b.numStreamThreads = numStreamThreads;
+        b.slotCheck = slotCheck;
+        b.processingGuarantee = processingGuarantee;
+        b.attributionWindow = attributionWindow;
+        b.watermarkDelay = watermarkDelay;
+        b.correlationWindow = correlationWindow;
+        b.httpPort = httpPort;
+        b.impressionsTopic = topics.impressions();
+        b.clicksTopic = topics.clicks();
+        b.attributedClicksTopic = topics.attributedClicks();
+        b.requestsTopic = topics.requests();
+        b.acksTopic = topics.acks();
+        b.logRecordsTopic = topics.logRecords();
+        b.dlqTopic = topics.dlq();
+        b.lateRecordsTopic = topics.lateRecords().orElse(null);
+        b.kafkaOverrides.putAll(kafkaOverrides);
+        return b;
+    }
+
+    /** @return the Kafka bootstrap servers; never null */
+    public String bootstrapServers() { return bootstrapServers; }
+    /** @return the Kafka Streams {@code application.id}; never null */
+    public String applicationId() { return applicationId; }
+    /** @return the trigger; never null */
+    public TriggerMode trigger() { return trigger; }
+    /** @return how often a real-time run checkpoints (commits); positive */
+    public Duration checkpointInterval() { return checkpointInterval; }
+    /** @return the batch interval of the micro-batch trigger; positive */
+    public Duration microBatchInterval() { return microBatchInterval; }
+    /** @return the Kafka Streams state directory; never null */
+    public Path stateDir() { return stateDir; }
+    /** @return whether missing topics are created at start */
+    public boolean createTopics() { return createTopics; }
+    /** @return partitions of topics created by {@code --create-topics}; positive */
+    public int topicPartitions() { return topicPartitions; }
+    /** @return replication factor of topics created by {@code --create-topics}; positive */
+    public short replicationFactor() { return replicationFactor; }
+    /** @return Kafka Streams stream threads (slots) of this instance; positive */
+    public int numStreamThreads() { return numStreamThreads; }
+    /** @return the slot check mode; never null */
+    public SlotCheckMode slotCheck() { return slotCheck; }
+    /** @return {@code at_least_once} or {@code exactly_once_v2} */
+    public String processingGuarantee() { return processingGuarantee; }
+    /** @return the click attribution window (click_time - impression_time upper bound, inclusive); positive */
+    public Duration attributionWindow() { return attributionWindow; }
+    /** @return the watermark delay of both join inputs; not negative */
+    public Duration watermarkDelay() { return watermarkDelay; }
+    /** @return how long request/ack state for a transaction lives after the key is first seen; positive */
+    public Duration correlationWindow() { return correlationWindow; }
+    /** @return the HTTP port of /health and /metrics; 0 = any free port, -1 = no HTTP server */
+    public int httpPort() { return httpPort; }
+    /** @return the topic names; never null */
+    public Topics topics() { return topics; }
+    /** @return extra Kafka Streams properties (from {@code kafka.*} keys of the config file); never null */
+    public Map<String, String> kafkaOverrides() { return kafkaOverrides; }
+
+    @Override
+    public String toString() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("bootstrapServers", bootstrapServers);
+        m.put("applicationId", applicationId);
+        m.put("trigger", trigger.cliName());
+        m.put("checkpointInterval", checkpointInterval);
+        m.put("microBatchInterval", microBatchInterval);
+        m.put("stateDir", stateDir);
+        m.put("createTopics", createTopics);
+        m.put("topicPartitions", topicPartitions);
+        m.put("replicationFactor", replicationFactor);
+        m.put("numStreamThreads", numStreamThreads);
+        m.put("slotCheck", slotCheck);
+        m.put("processingGuarantee", processingGuarantee);
+        m.put("attributionWindow", attributionWindow);
+        m.put("watermarkDelay", watermarkDelay);
+        m.put("correlationWindow", correlationWindow);
+        m.put("httpPort", httpPort);
+        m.put("topics", topics);
+        m.put("kafkaOverrides", kafkaOverrides);
+        return "AppConfig" + m;
+    }
+
+    /**
+     * The topic names of the service.
+     *
+     * @param impressions input impressions ({@code ad-impressions})
+     * @param clicks input clicks ({@code ad-clicks})
+     * @param attributedClicks output of click attribution ({@code attributed-clicks})
+     * @param requests input ad requests ({@code ad-requests})
+     * @param acks input ad acks ({@code ad-acks})
+     * @param logRecords output of request/ack correlation ({@code ad-log-records})
+     * @param dlq dead-letter topic for undecodable input ({@code adattribution-dlq})
+     * @param lateRecordsTopic optional topic for join inputs behind the watermark (null = none)
+     */
+    public record Topics(String impressions, String clicks, String attributedClicks, String requests, String acks,
+                         String logRecords, String dlq, String lateRecordsTopic) {
+
+        /** @return the late-records topic, empty when late records are only counted */
+        public Optional<String> lateRecords() {
+            return Optional.ofNullable(lateRecordsTopic);
+        }
+
+        /** @return the input topics */
+        public java.util.List<String> inputs() {
+            return java.util.List.of(impressions, clicks, requests, acks);
+        }
+
+        /** @return every topic the service reads or writes */
+        public java.util.List<String> all() {
+            java.util.List<String> all = new java.util.ArrayList<>(
+                    java.util.List.of(impressions, clicks, attributedClicks, requests, acks, logRecords, dlq));
+            lateRecords().ifPresent(all::add);
+            return all;
+        }
+    }
+
+    /** Builds an {@link AppConfig}; every setter returns the builder. Validation happens in {@link #build()}. */
+    public static final class Builder {
+        private String bootstrapServers;
+        private String applicationId = "adattribution";
+        private TriggerMode trigger = TriggerMode.REAL_TIME;
+        private Duration checkpointInterval = Duration.ofMinutes(5);
+        private Duration microBatchInterval = Duration.ofSeconds(1);
+        private Path stateDir = Path.of(System.getProperty("java.io.tmpdir"), "adattribution-state");
+        private boolean createTopics;
+        private int topicPartitions = 1;
+        private short replicationFactor = 1;
+        private int numStreamThreads = 2;
+        private SlotCheckMode slotCheck = SlotCheckMode.WARN;
+        private String processingGuarantee = "at_least_once";
+        private Duration attributionWindow = Duration.ofMinutes(2);
+        private Duration watermarkDelay = Duration.ofMinutes(5);
+        private Duration correlationWindow = Duration.ofMinutes(5);
+        private int httpPort = 8080;
+        private String impressionsTopic = "ad-impressions";
+        private String clicksTopic = "ad-clicks";
+        private String attributedClicksTopic = "attributed-clicks";
+        private String requestsTopic = "ad-requests";
+        private String acksTopic = "ad-acks";
+        private String logRecordsTopic = "ad-log-records";
+        private String dlqTopic = "adattribution-dlq";
+        private String lateRecordsTopic;
+        private final Map<String, String> kafkaOverrides = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        /** @param v Kafka bootstrap servers, {@code HOST:PORT[,HOST:PORT]}; required */
+        public Builder bootstrapServers(String v) { this.bootstrapServers = v; return this; }
+        /** @param v application id; default {@code adattribution} */
+        public Builder applicationId(String v) { this.applicationId = v; return this; }
+        /** @param v trigger; default real-time */
+        public Builder trigger(TriggerMode v) { this.trigger = v; return this; }
+        /** @param v checkpoint (commit) interval of real-time mode; default PT5M */
+        public Builder checkpointInterval(Duration v) { this.checkpointInterval = v; return this; }
+        /** @param v batch interval of micro-batch mode; default PT1S */
+        public Builder microBatchInterval(Duration v) { this.microBatchInterval = v; return this; }
+        /** @param v state directory; default {@code $TMPDIR/adattribution-state} */
+        public Builder stateDir(Path v) { this.stateDir = v; return this; }
+        /** @param v create missing topics at start; default false */
+        public Builder createTopics(boolean v) { this.createTopics = v; return this; }
+        /** @param v partitions of created topics; default 1 */
+        public Builder topicPartitions(int v) { this.topicPartitions = v; return this; }
+        /** @param v replication factor of created topics; default 1 */
+        public Builder replicationFactor(short v) { this.replicationFactor = v; return this; }
+        /** @param v stream threads; default 2 (one per pipeline sub-topology with 1 partition) */
+        public Builder numStreamThreads(int v) { this.numStreamThreads = v; return this; }
+        /** @param v slot check; default warn */
+        public Builder slotCheck(SlotCheckMode v) { this.slotCheck = v; return this; }
+        /** @param v {@code at_least_once} (default) or {@code exactly_once_v2} */
+        public Builder processingGuarantee(String v) { this.processingGuarantee = v; return this; }
+        /** @param v click attribution window; default PT2M */
+        public Builder attributionWindow(Duration v) { this.attributionWindow = v; return this; }
+        /** @param v watermark delay of both join sides; default PT5M */
+        public Builder watermarkDelay(Duration v) { this.watermarkDelay = v; return this; }
+        /** @param v request/ack correlation window; default PT5M */
+        public Builder correlationWindow(Duration v) { this.correlationWindow = v; return this; }
+        /** @param v HTTP port; default 8080, 0 = any free port, -1 = disabled */
+        public Builder httpPort(int v) { this.httpPort = v; return this; }
+        /** @param v impressions topic; default {@code ad-impressions} */
+        public Builder impressionsTopic(String v) { this.impressionsTopic = v; return this; }
+        /** @param v clicks topic; default {@code ad-clicks} */
+        public Builder clicksTopic(String v) { this.clicksTopic = v; return this; }
+        /** @param v attributed clicks topic; default {@code attributed-clicks} */
+        public Builder attributedClicksTopic(String v) { this.attributedClicksTopic = v; return this; }
+        /** @param v requests topic; default {@code ad-requests} */
+        public Builder requestsTopic(String v) { this.requestsTopic = v; return this; }
+        /** @param v acks topic; default {@code ad-acks} */
+        public Builder acksTopic(String v) { this.acksTopic = v; return this; }
+        /** @param v log records topic; default {@code ad-log-records} */
+        public Builder logRecordsTopic(String v) { this.logRecordsTopic = v; return this; }
+        /** @param v dead-letter topic; default {@code adattribution-dlq} */
+        public Builder dlqTopic(String v) { this.dlqTopic = v; return this; }
+        /** @param v late-records topic; default none (null or blank = none) */
+        public Builder lateRecordsTopic(String v) {
+            this.lateRecordsTopic = v == null || v.isBlank() ? null : v;
+            return this;
+        }
+        /**
+         * @param key a Kafka Streams / client property name
+         * @param value its value; overrides what the service derives from the other options
+         */
+        public Builder kafkaOverride(String key, String value) { this.kafkaOverrides.put(key, value); return this; }
+
+        /**
+         * Validates and builds.
+         *
+         * @return the configuration
+         * @throws IllegalArgumentException naming the first invalid option and its value
+         */
+        public AppConfig build() {
+            if (bootstrapServers == null || bootstrapServers.isBlank()) {
+                throw new IllegalArgumentException("bootstrap-servers is required (HOST:PORT): '" + bootstrapServers + "'");
+            }
+            requireName("application-id", applicationId);
+            Objects.requireNonNull(trigger, "trigger");
+            requirePositive("checkpoint-interval", checkpointInterval);
+            requirePositive("micro-batch-interval", microBatchInterval);
+            Objects.requireNonNull(stateDir, "state-dir");
+            if (topicPartitions < 1) {
+                throw new IllegalArgumentException("topic-partitions must be positive: " + topicPartitions);
+            }
+            if (replicationFactor < 1) {
+                throw new IllegalArgumentException("replication-factor must be positive: " + replicationFactor);
+            }
+            if (numStreamThreads < 1) {
+                throw new IllegalArgumentException("num-stream-threads must be positive: " + numStreamThreads);
+            }
+            Objects.requireNonNull(slotCheck, "slot-check");
+            if (!"at_least_once".equals(processingGuarantee) && !"exactly_once_v2".equals(processingGuarantee)) {
+                throw new IllegalArgumentException(
+                        "processing-guarantee must be at_least_once or exactly_once_v2: '" + processingGuarantee + "'");
+            }
+            requirePositive("attribution-window", attributionWindow);
+            if (watermarkDelay == null || watermarkDelay.isNegative()) {
+                throw new IllegalArgumentException("watermark-delay must not be negative: " + watermarkDelay);
+            }
+            requirePositive("correlation-window", correlationWindow);
+            if (httpPort < -1 || httpPort > 65535) {
+                throw new IllegalArgumentException("http-port must be -1 (off), 0 (any) or 1-65535: " + httpPort);
+            }
+            requireName("impressions-topic", impressionsTopic);
+            requireName("clicks-topic", clicksTopic);
+            requireName("attributed-clicks-topic", attributedClicksTopic);
+            requireName("requests-topic", requestsTopic);
+            requireName("acks-topic", acksTopic);
+            requireName("log-records-topic", logRecordsTopic);
+            requireName("dlq-topic", dlqTopic);
+            AppConfig config = new AppConfig(this);
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (String topic : config.topics.all()) {
+                if (!seen.add(topic)) {
+                    throw new IllegalArgumentException("topic names must be distinct: '" + topic + "' is used twice");
+                }
+            }
+            return config;
+        }
+
+        private static void requirePositive(String name, Duration d) {
+            if (d == null || d.isZero() || d.isNegative()) {
+                throw new IllegalArgumentException(name + " must be positive: " + d);
+            }
+        }
+
+        private static void requireName(String name, String value) {
+            if (value == null || value.isBlank() || !value.matches("[a-zA-Z0-9._-]+")) {
+                throw new IllegalArgumentException(name + " must be a non-empty name of [a-zA-Z0-9._-]: '" + value + "'");
+            }
+        }
+    }
+}

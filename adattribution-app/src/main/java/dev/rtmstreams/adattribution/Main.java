@@ -1,0 +1,101 @@
+package dev.rtmstreams.adattribution;
+
+import dev.rtmstreams.adattribution.cli.DemoCommand;
+import dev.rtmstreams.adattribution.cli.RunCommand;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Entry point of the fat jar: {@code java -jar adattribution-app.jar run|demo ...}.
+ *
+ * <p>Exit codes: 0 success, 1 runtime failure, 2 invalid command line or configuration (the
+ * message names the option and value).
+ */
+@Command(name = "adattribution-app", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "The ad-attribution service on rtm-streams: click attribution and request/ack correlation.",
+        subcommands = {RunCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    /** Avro 1.12 deserializes generated classes only from trusted packages. */
+    public static final String AVRO_TRUSTED_PACKAGES_PROPERTY = "org.apache.avro.SERIALIZABLE_PACKAGES";
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /**
+     * Runs the command line and exits the JVM with its exit code.
+     *
+     * @param args the arguments
+     */
+    public static void main(String[] args) {
+        trustAvroPackages();
+        System.exit(execute(args, System::getenv, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /**
+     * Runs the command line without exiting the JVM (for tests and embedding).
+     *
+     * @param args the arguments
+     * @param env environment lookup (returns null when unset)
+     * @param out standard output
+     * @param err standard error
+     * @return the exit code
+     */
+    public static int execute(String[] args, Function<String, String> env, PrintWriter out, PrintWriter err) {
+        trustAvroPackages();
+        CommandLine cl = new CommandLine(new Main(), new Factory(env));
+        RunCommand.addServiceOptions(cl.getSubcommands().get("run").getCommandSpec());
+        cl.setOut(out);
+        cl.setErr(err);
+        return cl.execute(args);
+    }
+
+    /** Adds {@code dev.rtmstreams} to Avro's trusted packages unless the user configured it already. */
+    public static void trustAvroPackages() {
+        String current = System.getProperty(AVRO_TRUSTED_PACKAGES_PROPERTY);
+        if (current == null || current.isBlank()) {
+            System.setProperty(AVRO_TRUSTED_PACKAGES_PROPERTY, "dev.rtmstreams");
+        } else if (!current.contains("dev.rtmstreams")) {
+            System.setProperty(AVRO_TRUSTED_PACKAGES_PROPERTY, current + ",dev.rtmstreams");
+        }
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: use 'run' or 'demo' (see --help)");
+    }
+
+    /** Creates commands with the environment injected. */
+    private static final class Factory implements CommandLine.IFactory {
+        private final Function<String, String> env;
+
+        Factory(Function<String, String> env) {
+            this.env = env;
+        }
+
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            if (cls == RunCommand.class) {
+                return cls.cast(new RunCommand(env));
+            }
+            return CommandLine.defaultFactory().create(cls);
+        }
+    }
+
+    /** Version from the jar manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"adattribution-app " + (v == null ? "0.1.0-SNAPSHOT" : v)};
+        }
+    }
+
+    /** @return an unmodifiable view used by tests: no environment */
+    static Function<String, String> noEnv() {
+        return Map.<String, String>of()::get;
+    }
+}

@@ -1,0 +1,101 @@
+package dev.rtmstreams.adattribution.cli;
+
+import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.adattribution.demo.DemoRunner;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code demo}: embedded KRaft broker + the service in real-time mode, then in micro-batch mode, each under a short
+ * paced load of the seed workload; prints the latency/throughput table and writes a report. Cleans up after itself.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run the embedded demo: a real single-node KRaft broker in this JVM, the service in real-time",
+                "then micro-batch mode, a paced load per mode, and a table of end-to-end latency",
+                "p50/p90/p95/p99/max and throughput for both modes. Needs no Docker and no running Kafka."})
+public final class DemoCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "PT60S",
+            description = "Load duration per mode (ISO-8601 or 30s/2m). Default: ${DEFAULT-VALUE}.")
+    private String duration;
+
+    @Option(names = "--rate", paramLabel = "EVENTS_PER_S", defaultValue = "2000",
+            description = "Input events per second (impressions, clicks, requests, acks together). Default: ${DEFAULT-VALUE}.")
+    private double rate;
+
+    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "PT5S",
+            description = "Start of each mode's load left out of the latency figures (JIT warm-up). Default: ${DEFAULT-VALUE}.")
+    private String warmup;
+
+    @Option(names = "--partitions", paramLabel = "N", defaultValue = "1",
+            description = "Partitions per topic; the service gets one stream thread per task (2 x N). Default: ${DEFAULT-VALUE}.")
+    private int partitions;
+
+    @Option(names = "--micro-batch-interval", paramLabel = "DURATION", defaultValue = "PT1S",
+            description = "Batch interval of the micro-batch run. Default: ${DEFAULT-VALUE}.")
+    private String microBatchInterval;
+
+    @Option(names = "--modes", paramLabel = "MODE", split = ",", defaultValue = "real-time,micro-batch",
+            description = "Modes to run, in order. Default: ${DEFAULT-VALUE}.")
+    private List<String> modes;
+
+    @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "adattribution-demo-report",
+            description = "Where the JSON report and latency distributions go. Default: ${DEFAULT-VALUE}.")
+    private Path reportDir;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Random seed of the workload. Default: ${DEFAULT-VALUE}.")
+    private long seed;
+
+    @Override
+    public Integer call() throws Exception {
+        Duration d = parse("--duration", duration);
+        Duration w = parse("--warmup", warmup);
+        Duration mb = parse("--micro-batch-interval", microBatchInterval);
+        if (!(rate > 0)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for option '--rate': must be positive: " + rate);
+        }
+        if (partitions < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "Invalid value for option '--partitions': must be positive: " + partitions);
+        }
+        if (w.compareTo(d) >= 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "Invalid value for option '--warmup': must be shorter than --duration " + d + ": " + w);
+        }
+        List<AppConfig.TriggerMode> parsedModes = new ArrayList<>();
+        for (String m : modes) {
+            try {
+                parsedModes.add(AppConfig.TriggerMode.parse(m));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "Invalid value for option '--modes': " + e.getMessage());
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        new DemoRunner(new DemoRunner.Settings(d, rate, w, partitions, reportDir, parsedModes, mb, seed), out).run();
+        return 0;
+    }
+
+    private Duration parse(String option, String value) {
+        try {
+            Duration d = ServiceOption.Durations.parse(value);
+            if (d.isZero() || d.isNegative()) {
+                throw new IllegalArgumentException("must be positive: '" + value + "'");
+            }
+            return d;
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "Invalid value for option '" + option + "': " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package dev.rtmstreams.adattribution.pipeline;
+
+import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.adattribution.avro.AdAck;
+import dev.rtmstreams.adattribution.avro.AdRequest;
+import dev.rtmstreams.adattribution.avro.AttributedClick;
+import dev.rtmstreams.adattribution.avro.Click;
+import dev.rtmstreams.adattribution.avro.Impression;
+import dev.rtmstreams.adattribution.avro.LogRecord;
+import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
+import dev.rtmstreams.join.Deduplicate;
+import dev.rtmstreams.join.IntervalJoin;
+import dev.rtmstreams.join.JoinType;
+import dev.rtmstreams.processor.TimeMode;
+import dev.rtmstreams.processor.TransformWithState;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+
+/**
+ * Builds the service's Kafka Streams topology from its configuration, on the public APIs of
+ * rtm-stateful-processor and rtm-join only (as any user would).
+ *
+ * <pre>
+ *  ad-impressions ─ decode ─ dedup(impression_id, TTL) ─┐
+ *                                                        ├ IntervalJoin ─ dedup(click_id, watermark) ─ stamp ─ attributed-clicks
+ *  ad-clicks ────── decode ─ dedup(click_id, TTL) ──────┘
+ *  ad-requests ─ decode ─┐
+ *                        ├ merge ─ TransformWithState(LogRecordProcessor, PROCESSING_TIME) ─ ad-log-records
+ *  ad-acks ───── decode ─┘
+ *  every decode step ── failures (with error headers) ─ adattribution-dlq
+ * </pre>
+ *
+ * Two sub-topologies, so {@code 2 x partitions} tasks (slots).
+ */
+public final class AdAttributionTopology {
+
+    /** Name of the click attribution join (metric tag {@code rtm-join-id}). */
+    public static final String JOIN_NAME = "click-attribution";
+    /** Name of the impression dedup operator. */
+    public static final String IMPRESSION_DEDUP_NAME = "impression-dedup";
+    /** Name of the click dedup operator. */
+    public static final String CLICK_DEDUP_NAME = "click-dedup";
+    /** Name of the attributed-click dedup operator. */
+    public static final String OUTPUT_DEDUP_NAME = "attributed-click-dedup";
+    /** Name of the request/ack correlation operator. */
+    public static final String CORRELATION_NAME = "request-ack-correlation";
+
+    private AdAttributionTopology() {
+    }
+
+    /**
+     * Builds the topology.
+     *
+     * @param config the service configuration
+     * @param deadLetters counts dead-lettered records (shared with /metrics)
+     * @return the topology
+     */
+    public static Topology build(AppConfig config, DeadLetterCounter deadLetters) {
+        StreamsBuilder builder = new StreamsBuilder();
+        AppConfig.Topics topics = config.topics();
+
+        KStream<String, Impression> impressions = decoded(builder, topics.impressions(), topics.dlq(), "impressions",
+                AdAttributionSerdes.impression()::decode, Impression::getImpressionId, "impression_id", (v, ts) -> v, deadLetters);
+        KStream<String, Click> clicks = decoded(builder, topics.clicks(), topics.dlq(), "clicks",
+                AdAttributionSerdes.click()::decode, Click::getImpressionId, "impression_id", (v, ts) -> v, deadLetters);
+
+        Serde<Impression> impressionSerde = AdAttributionSerdes.impression();
+        Serde<Click> clickSerde = AdAttributionSerdes.click();
+        // The watermark horizon of the join: how far behind the newest event a row may still take part.
+        Duration horizon = config.watermarkDelay().plus(config.attributionWindow());
+        // Input dedup is bounded by the horizon in processing time: it never drops a record as late, so
+        // lateness is decided (and counted) by the join alone, against its global watermark, as in Spark.
+        KStream<String, Impression> uniqueImpressions = impressions.process(
+                Deduplicate.<String, Impression>byKey()
+                        .withinTtl(horizon)
+                        .keySerde(Serdes.String()).valueSerde(impressionSerde)
+                        .name(IMPRESSION_DEDUP_NAME)
+                        .build(),
+                Named.as(IMPRESSION_DEDUP_NAME));
+        KStream<String, Click> uniqueClicks = clicks.process(
+                Deduplicate.<String, Click, String>byId((impressionId, click) -> click.getClickId(), Serdes.String())
+                        .withinTtl(horizon)
+                        .keySerde(Serdes.String()).valueSerde(clickSerde)
+                        .name(CLICK_DEDUP_NAME)
+                        .build(),
+                Named.as(CLICK_DEDUP_NAME));
+
+        IntervalJoin.Builder<String, Impression, Click> join = IntervalJoin.<String, Impression, Click>builder()
+                .keySerde(Serdes.String())
+                .leftSerde(impressionSerde)
+                .rightSerde(clickSerde)
+                .leftEventTime((k, imp, ts) -> Times.millis(imp.getImpressionTime()))
+                .rightEventTime((k, click, ts) -> Times.millis(click.getClickTime()))
+                .leftWatermarkDelay(config.watermarkDelay())
+                .rightWatermarkDelay(config.watermarkDelay())
+                .lowerBound(Duration.ZERO)
+                .upperBound(config.attributionWindow())
+                .joinType(JoinType.INNER)
+                .name(JOIN_NAME);
+        topics.lateRecords().ifPresent(join::lateRecordsTopic);
+        Serde<AttributedClick> attributedSerde = AdAttributionSerdes.attributedClick();
+        join.build()
+                .join(uniqueImpressions, uniqueClicks, (impressionId, imp, click) -> attribute(imp, click))
+                // Exactly one output per distinct click even when a duplicate outlives the input dedup:
+                // every non-late output has click_time >= (max output click_time) - horizon, so with the
+                // horizon as watermark delay this step never drops a valid output as late.
+                .process(Deduplicate.<String, AttributedClick, String>byId((k, a) -> a.getClickId(), Serdes.String())
+                                .withinWatermark((k, a, ts) -> Times.millis(a.getClickTime()), horizon)
+                                .keySerde(Serdes.String()).valueSerde(attributedSerde)
+                                .name(OUTPUT_DEDUP_NAME)
+                                .build(),
+                        Named.as(OUTPUT_DEDUP_NAME))
+                .processValues(StampAttributedAt::new, Named.as("stamp-attributed-at"))
+                .to(topics.attributedClicks(), Produced.with(Serdes.String(), attributedSerde)
+                        .withName("attributed-clicks-sink"));
+
+        KStream<String, CorrelationEvent> requests = decoded(builder, topics.requests(), topics.dlq(), "requests",
+                AdAttributionSerdes.adRequest()::decode, AdRequest::getTransactionId, "transaction_id",
+                CorrelationEvent::ofRequest, deadLetters);
+        KStream<String, CorrelationEvent> acks = decoded(builder, topics.acks(), topics.dlq(), "acks",
+                AdAttributionSerdes.adAck()::decode, AdAck::getTransactionId, "transaction_id",
+                CorrelationEvent::ofAck, deadLetters);
+        Duration window = config.correlationWindow();
+        TransformWithState<String, CorrelationEvent, LogRecord> correlation = TransformWithState
+                .<String, CorrelationEvent, LogRecord>builder(() -> new LogRecordProcessor(window), TimeMode.PROCESSING_TIME)
+                .name(CORRELATION_NAME)
+                .keySerde(Serdes.String())
+                .valueSerde(CorrelationEvent.serde())
+                .build();
+        requests.merge(acks, Named.as("merge-requests-acks"))
+                .process(correlation, Named.as(CORRELATION_NAME))
+                .to(topics.logRecords(), Produced.with(Serdes.String(), AdAttributionSerdes.logRecord())
+                        .withName("log-records-sink"));
+        return builder.build();
+    }
+
+    static AttributedClick attribute(Impression imp, Click click) {
+        return AttributedClick.newBuilder()
+                .setClickId(click.getClickId())
+                .setImpressionId(imp.getImpressionId())
+                .setUserId(click.getUserId())
+                .setCampaignId(imp.getCampaignId())
+                .setAdId(imp.getAdId())
+                .setPublisherId(imp.getPublisherId())
+                .setBidMicros(imp.getBidMicros())
+                .setImpressionTime(imp.getImpressionTime())
+                .setClickTime(click.getClickTime())
+                .setAttributedAt(Times.wire(0L)) // set by StampAttributedAt at emission
+                .build();
+    }
+
+    private static <T, O> KStream<String, O> decoded(StreamsBuilder builder, String topic, String dlqTopic, String name,
+                                                     DecodeProcessor.Decoder<T> decoder, Function<T, String> idOf,
+                                                     String idField, DecodeProcessor.Wrapper<T, O> wrapper,
+                                                     DeadLetterCounter deadLetters) {
+        KStream<String, Decoded<O>> decoded = builder
+                .stream(topic, Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-source"))
+                .processValues(() -> new DecodeProcessor<>(decoder, idOf, idField, wrapper, deadLetters),
+                        Named.as("decode-" + name));
+        Map<String, KStream<String, Decoded<O>>> branches = decoded
+                .split(Named.as("route-" + name + "-"))
+                .branch((k, v) -> v.isOk(), Branched.as("ok"))
+                .defaultBranch(Branched.as("dead-letter"));
+        branches.get("route-" + name + "-dead-letter")
+                .mapValues(Decoded::raw, Named.as("raw-" + name))
+                .to(dlqTopic, Produced.with(Serdes.String(), Serdes.ByteArray()).withName("dlq-" + name + "-sink"));
+        return branches.get("route-" + name + "-ok").mapValues(Decoded::value, Named.as("value-" + name));
+    }
+}

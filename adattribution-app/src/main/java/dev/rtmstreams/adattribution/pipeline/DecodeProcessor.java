@@ -1,0 +1,114 @@
+package dev.rtmstreams.adattribution.pipeline;
+
+import dev.rtmstreams.adattribution.model.AvroDecodeException;
+import dev.rtmstreams.processor.RtmException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.streams.processor.api.ContextualFixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decodes the raw value bytes of one input topic. A record that does not decode (bad bytes,
+ * unknown schema fingerprint, wrong schema), has no key or no value, or whose key is not the
+ * value's id, is passed on as {@link Decoded#failed} with the error and its source
+ * topic/partition/offset added as {@link DeadLetterHeaders}; the caller routes it to the
+ * dead-letter topic. Nothing is thrown, so one bad record never stops the service.
+ *
+ * @param <T> the decoded type
+ * @param <O> the type passed downstream
+ */
+final class DecodeProcessor<T, O> extends ContextualFixedKeyProcessor<String, byte[], Decoded<O>> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DecodeProcessor.class);
+
+    /** Decodes bytes; may throw anything. */
+    @FunctionalInterface
+    interface Decoder<T> {
+        T decode(byte[] bytes) throws Exception;
+    }
+
+    /** Builds the downstream value from the decoded value and the record timestamp. */
+    @FunctionalInterface
+    interface Wrapper<T, O> {
+        O wrap(T value, long recordTimestamp);
+    }
+
+    private final Decoder<T> decoder;
+    private final java.util.function.Function<T, String> idOf;
+    private final String idField;
+    private final Wrapper<T, O> wrapper;
+    private final DeadLetterCounter counter;
+
+    DecodeProcessor(Decoder<T> decoder, java.util.function.Function<T, String> idOf, String idField,
+                    Wrapper<T, O> wrapper, DeadLetterCounter counter) {
+        this.decoder = decoder;
+        this.idOf = idOf;
+        this.idField = idField;
+        this.wrapper = wrapper;
+        this.counter = counter;
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, byte[]> record) {
+        Exception error = null;
+        T value = null;
+        if (record.key() == null) {
+            error = new BadInputException(BadInputException.MISSING_KEY, Map.of(), "record has no key");
+        } else if (record.value() == null) {
+            error = new BadInputException(BadInputException.MISSING_VALUE, Map.of("key", record.key()),
+                    "record has no value");
+        } else {
+            try {
+                value = decoder.decode(record.value());
+                String id = idOf.apply(value);
+                if (!record.key().equals(id)) {
+                    error = new BadInputException(BadInputException.KEY_MISMATCH,
+                            Map.of("key", record.key(), idField, String.valueOf(id)),
+                            "key '" + record.key() + "' differs from " + idField + " '" + id + "'");
+                }
+            } catch (Exception e) {
+                error = e;
+            }
+        }
+        if (error == null) {
+            context().forward(record.withValue(Decoded.ok(wrapper.wrap(value, record.timestamp()))));
+            return;
+        }
+        RecordMetadata meta = context().recordMetadata().orElse(null);
+        String topic = meta == null ? "unknown" : meta.topic();
+        Headers headers = record.headers();
+        put(headers, DeadLetterHeaders.ERROR_CLASS, error.getClass().getName());
+        put(headers, DeadLetterHeaders.ERROR_MESSAGE, String.valueOf(error.getMessage()));
+        String code = errorCode(error);
+        if (code != null) {
+            put(headers, DeadLetterHeaders.ERROR_CODE, code);
+        }
+        put(headers, DeadLetterHeaders.SOURCE_TOPIC, topic);
+        put(headers, DeadLetterHeaders.SOURCE_PARTITION, meta == null ? "-1" : Integer.toString(meta.partition()));
+        put(headers, DeadLetterHeaders.SOURCE_OFFSET, meta == null ? "-1" : Long.toString(meta.offset()));
+        put(headers, DeadLetterHeaders.SOURCE_TIMESTAMP, Long.toString(record.timestamp()));
+        counter.increment(topic);
+        LOG.warn("event=dead-letter topic={} partition={} offset={} error={}", topic,
+                meta == null ? -1 : meta.partition(), meta == null ? -1 : meta.offset(), error.toString());
+        context().forward(record.withValue(Decoded.failed(record.value())));
+    }
+
+    private static String errorCode(Exception error) {
+        if (error instanceof AvroDecodeException e) {
+            return e.errorCode();
+        }
+        if (error instanceof RtmException e) {
+            return e.errorCode();
+        }
+        return null;
+    }
+
+    private static void put(Headers headers, String name, String value) {
+        headers.remove(name);
+        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+}

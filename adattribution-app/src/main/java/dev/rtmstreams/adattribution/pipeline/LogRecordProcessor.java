@@ -1,0 +1,119 @@
+package dev.rtmstreams.adattribution.pipeline;
+
+import dev.rtmstreams.adattribution.avro.AdAck;
+import dev.rtmstreams.adattribution.avro.LogRecord;
+import dev.rtmstreams.processor.ExpiredTimerInfo;
+import dev.rtmstreams.processor.ListState;
+import dev.rtmstreams.processor.OutputMode;
+import dev.rtmstreams.processor.StatefulProcessor;
+import dev.rtmstreams.processor.TimeMode;
+import dev.rtmstreams.processor.TimerValues;
+import dev.rtmstreams.processor.ValueState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Seed 000's {@code LogRecordProcessor}: correlates ad requests with their acks per
+ * {@code transaction_id}.
+ *
+ * <ul>
+ *   <li>The first request of a transaction is kept in value state ({@code request}); a later
+ *       duplicate request is ignored.</li>
+ *   <li>An ack that arrives before its request waits in list state ({@code pendingAcks}).</li>
+ *   <li>Every ack matched with the request emits one {@link LogRecord}, whichever arrives first:
+ *       an ack after the request emits at once, a request emits one record per waiting ack.</li>
+ *   <li>When a key is first seen (no state), a processing-time timer is registered at
+ *       now + correlation window; when it fires, all of the key's state is cleared, so state stays
+ *       bounded and an ack arriving after that finds no request.</li>
+ * </ul>
+ *
+ * <p>Correct under both execution contracts: rows of one call are processed in arrival order, so
+ * a micro-batch holding request and acks together emits the same records as one call per row.
+ * Requires {@link TimeMode#PROCESSING_TIME}.
+ */
+public final class LogRecordProcessor extends StatefulProcessor<String, CorrelationEvent, LogRecord> {
+
+    private final long windowMs;
+    private ValueState<CorrelationEvent> request;
+    private ListState<CorrelationEvent> pendingAcks;
+    private ValueState<Long> expiry;
+
+    /**
+     * @param correlationWindow how long a key's state lives after it is first seen; positive
+     * @throws IllegalArgumentException when the window is not positive
+     */
+    public LogRecordProcessor(Duration correlationWindow) {
+        if (correlationWindow == null || correlationWindow.isZero() || correlationWindow.isNegative()) {
+            throw new IllegalArgumentException("correlation window must be positive: " + correlationWindow);
+        }
+        this.windowMs = correlationWindow.toMillis();
+    }
+
+    @Override
+    public void init(OutputMode outputMode, TimeMode timeMode) {
+        if (timeMode != TimeMode.PROCESSING_TIME) {
+            throw new IllegalArgumentException("LogRecordProcessor needs TimeMode.PROCESSING_TIME, got " + timeMode);
+        }
+        request = getHandle().getValueState("request", CorrelationEvent.serde());
+        pendingAcks = getHandle().getListState("pendingAcks", CorrelationEvent.serde());
+        expiry = getHandle().getValueState("expiry", Serdes.Long());
+    }
+
+    @Override
+    public Iterator<LogRecord> handleInputRows(String key, Iterator<CorrelationEvent> rows, TimerValues timerValues) {
+        long now = timerValues.getCurrentProcessingTimeInMs();
+        if (!expiry.exists()) {
+            long at = now + windowMs;
+            getHandle().registerTimer(at);
+            expiry.update(at);
+        }
+        List<LogRecord> out = new ArrayList<>(1);
+        while (rows.hasNext()) {
+            CorrelationEvent event = rows.next();
+            if (event.isRequest()) {
+                if (request.exists()) {
+                    continue; // duplicate request: the first one wins
+                }
+                request.update(event);
+                if (pendingAcks.exists()) {
+                    Iterator<CorrelationEvent> acks = pendingAcks.get();
+                    while (acks.hasNext()) {
+                        out.add(logRecord(key, event, acks.next(), now));
+                    }
+                    pendingAcks.clear();
+                }
+            } else {
+                if (request.exists()) {
+                    out.add(logRecord(key, request.get(), event, now));
+                } else {
+                    pendingAcks.appendValue(event);
+                }
+            }
+        }
+        return out.isEmpty() ? Collections.emptyIterator() : out.iterator();
+    }
+
+    @Override
+    public Iterator<LogRecord> handleExpiredTimer(String key, TimerValues timerValues, ExpiredTimerInfo expiredTimerInfo) {
+        request.clear();
+        pendingAcks.clear();
+        expiry.clear();
+        return Collections.emptyIterator();
+    }
+
+    private static LogRecord logRecord(String key, CorrelationEvent request, CorrelationEvent ackEvent, long now) {
+        AdAck ack = ackEvent.ack();
+        return LogRecord.newBuilder()
+                .setTransactionId(key)
+                .setRequest(request.request())
+                .setAck(ack)
+                .setRequestRecordTime(Times.wire(request.recordTime()))
+                .setAckRecordTime(Times.wire(ackEvent.recordTime()))
+                .setMatchedAt(Times.wire(now))
+                .build();
+    }
+}

@@ -1,0 +1,223 @@
+package dev.rtmstreams.adattribution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rtmstreams.adattribution.avro.AttributedClick;
+import dev.rtmstreams.adattribution.avro.LogRecord;
+import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
+import dev.rtmstreams.adattribution.pipeline.DeadLetterHeaders;
+import dev.rtmstreams.adattribution.pipeline.Events;
+import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
+import dev.rtmstreams.testkit.TestRecords;
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End to end: a real embedded KRaft broker, the service started from its command line in a child JVM (the shaded
+ * jar when it was packaged, else {@code java -cp <test classpath> ...Main}), a known set of events with duplicates,
+ * window edges, out-of-order arrivals and undecodable bytes between good records, and the exact expected output on
+ * both output topics and the dead-letter topic. Then SIGTERM and a graceful exit.
+ */
+class AdAttributionServiceIT {
+
+    private static EmbeddedKafkaCluster kafka;
+
+    @BeforeAll
+    static void startBroker() {
+        kafka = EmbeddedKafkaCluster.builder().build().start();
+        kafka.createTopics(1, "ad-impressions", "ad-clicks", "ad-requests", "ad-acks");
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static List<String> javaCommand() {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String jar = System.getProperty("adattribution.jar");
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx512m"));
+        if (jar != null && Files.isRegularFile(Path.of(jar))) {
+            cmd.addAll(List.of("-jar", jar));
+        } else {
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        }
+        return cmd;
+    }
+
+    private static ProducerRecord<String, byte[]> rec(String topic, String key, byte[] value, long ts) {
+        return new ProducerRecord<>(topic, null, ts, key, value);
+    }
+
+    @Test
+    void shouldEmitExactlyTheExpectedRecordsOnBothOutputTopicsAndDeadLetterBadOnesWhenRunFromTheCommandLine(
+            @TempDir Path dir) throws Exception {
+        int port = freePort();
+        Path log = dir.resolve("service.log");
+        List<String> cmd = javaCommand();
+        cmd.addAll(List.of("run", "--bootstrap-servers", kafka.bootstrapServers(), "--application-id", "adattribution-it",
+                "--state-dir", dir.resolve("state").toString(), "--create-topics", "--checkpoint-interval", "PT1S",
+                "--http-port", Integer.toString(port)));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("RTM_CORRELATION_WINDOW", "PT5M"); // from the environment, as a container would
+        Process service = pb.start();
+        try {
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            awaitHealthy(http, port, service, log);
+
+            long t0 = System.currentTimeMillis();
+            long min = 60_000;
+            byte[] garbage = "not an avro record".getBytes(StandardCharsets.UTF_8);
+            List<ProducerRecord<String, byte[]>> records = List.of(
+                    // click before its impression (out of order), then the impression
+                    rec("ad-clicks", "imp-4", Events.encode(Events.click("c-6", "imp-4", t0 + 10_000)), t0),
+                    rec("ad-impressions", "imp-1", Events.encode(Events.impression("imp-1", t0)), t0),
+                    rec("ad-impressions", "imp-bad", garbage, t0),
+                    rec("ad-impressions", "imp-2", Events.encode(Events.impression("imp-2", t0)), t0),
+                    rec("ad-impressions", "imp-3", Events.encode(Events.impression("imp-3", t0)), t0),
+                    rec("ad-impressions", "imp-1", Events.encode(Events.impression("imp-1", t0)), t0), // duplicate
+                    rec("ad-impressions", "imp-4", Events.encode(Events.impression("imp-4", t0)), t0),
+                    rec("ad-clicks", "imp-1", Events.encode(Events.click("c-1", "imp-1", t0 + 1000)), t0),
+                    rec("ad-clicks", "imp-1", Events.encode(Events.click("c-1", "imp-1", t0 + 1000)), t0), // duplicate
+                    rec("ad-clicks", "imp-1", Events.encode(Events.click("c-2", "imp-1", t0 + 2 * min)), t0), // edge: in
+                    rec("ad-clicks", "imp-2", Events.encode(Events.click("c-3", "imp-2", t0 + 2 * min + 1)), t0), // out
+                    rec("ad-clicks", "imp-3", Events.encode(Events.click("c-4", "imp-3", t0 - 1)), t0), // before: out
+                    rec("ad-clicks", null, Events.encode(Events.click("c-7", "imp-2", t0 + 5)), t0), // no key
+                    rec("ad-clicks", "imp-9", Events.encode(Events.click("c-5", "imp-9", t0 + 5)), t0), // no impression
+                    rec("ad-requests", "tx-1", Events.encode(Events.request("tx-1", t0)), t0),
+                    rec("ad-acks", "tx-1", Events.encode(Events.ack("tx-1", "delivered", t0 + 5)), t0 + 5),
+                    rec("ad-acks", "tx-2", Events.encode(Events.ack("tx-2", "clicked", t0 + 5)), t0 + 5),
+                    rec("ad-acks", "tx-bad", garbage, t0 + 5),
+                    rec("ad-acks", "tx-2", Events.encode(Events.ack("tx-2", "skipped", t0 + 6)), t0 + 6),
+                    rec("ad-requests", "tx-2", Events.encode(Events.request("tx-2", t0 + 7)), t0 + 7),
+                    rec("ad-requests", "tx-3", Events.encode(Events.request("tx-3", t0 + 8)), t0 + 8),
+                    rec("ad-acks", "tx-4", Events.encode(Events.ack("tx-4", "delivered", t0 + 9)), t0 + 9));
+            TestRecords.produce(kafka, records, new StringSerializer(), new ByteArraySerializer());
+
+            List<String> attributed = attributed(3, Duration.ofSeconds(60));
+            List<String> logRecords = logRecords(3, Duration.ofSeconds(60));
+            List<ConsumerRecord<String, byte[]>> dead = TestRecords.consume(kafka, "adattribution-dlq", 3,
+                    Duration.ofSeconds(30), new StringDeserializer(), new ByteArrayDeserializer());
+            Thread.sleep(2000); // anything extra (a duplicate) would arrive by now
+
+            assertThat(attributed(4, Duration.ofSeconds(3)))
+                    .containsExactlyInAnyOrder("imp-1/c-1", "imp-1/c-2", "imp-4/c-6").isEqualTo(attributed);
+            assertThat(logRecords(4, Duration.ofSeconds(3)))
+                    .containsExactlyInAnyOrder("tx-1:delivered", "tx-2:clicked", "tx-2:skipped")
+                    .hasSameElementsAs(logRecords);
+            assertThat(dead).hasSize(3);
+            assertThat(dead).extracting(r -> header(r, DeadLetterHeaders.SOURCE_TOPIC))
+                    .containsExactlyInAnyOrder("ad-impressions", "ad-clicks", "ad-acks");
+            assertThat(dead).filteredOn(r -> "ad-impressions".equals(header(r, DeadLetterHeaders.SOURCE_TOPIC)))
+                    .singleElement().satisfies(r -> {
+                        assertThat(r.key()).isEqualTo("imp-bad");
+                        assertThat(r.value()).isEqualTo(garbage);
+                        assertThat(header(r, DeadLetterHeaders.SOURCE_PARTITION)).isEqualTo("0");
+                        assertThat(header(r, DeadLetterHeaders.SOURCE_OFFSET)).isEqualTo("1");
+                        assertThat(header(r, DeadLetterHeaders.ERROR_CODE)).isEqualTo("AVRO_DECODE_BAD_HEADER");
+                    });
+
+            String metrics = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(metrics).contains("adattribution_dlq_records_total{source_topic=\"ad-impressions\"} 1",
+                    "adattribution_dlq_records_total{source_topic=\"ad-clicks\"} 1",
+                    "adattribution_late_records_total", "adattribution_up{state=\"RUNNING\"} 1");
+        } finally {
+            service.destroy(); // SIGTERM: graceful shutdown
+            boolean exited = service.waitFor(60, TimeUnit.SECONDS);
+            if (!exited) {
+                service.destroyForcibly();
+            }
+            assertThat(exited).as("service exits after SIGTERM; log:%n%s", tail(log)).isTrue();
+        }
+        assertThat(Files.readString(log)).contains("event=closed clean=true");
+    }
+
+    private static List<String> attributed(int expected, Duration timeout) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> r : TestRecords.consume(kafka, "attributed-clicks", expected, timeout,
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            AttributedClick a = AdAttributionSerdes.attributedClick().decode(r.value());
+            assertThat(r.key()).isEqualTo(a.getImpressionId());
+            out.add(a.getImpressionId() + "/" + a.getClickId());
+        }
+        return out;
+    }
+
+    private static List<String> logRecords(int expected, Duration timeout) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> r : TestRecords.consume(kafka, "ad-log-records", expected, timeout,
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            LogRecord l = AdAttributionSerdes.logRecord().decode(r.value());
+            assertThat(r.key()).isEqualTo(l.getTransactionId());
+            out.add(l.getTransactionId() + ":" + l.getAck().getStatus());
+        }
+        return out;
+    }
+
+    private static String header(ConsumerRecord<?, ?> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    private static void awaitHealthy(HttpClient http, int port, Process service, Path log) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline) {
+            if (!service.isAlive()) {
+                throw new AssertionError("service exited with " + service.exitValue() + ":\n" + tail(log));
+            }
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/health"))
+                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("service not healthy within 90 s:\n" + tail(log));
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join(File.separator.equals("/") ? "\n" : "\r\n",
+                    lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.rtmstreams.adattribution.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rtmstreams.adattribution.AppConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigResolverTest {
+
+    @TempDir
+    Path dir;
+
+    private Path file(String content) throws Exception {
+        Path f = dir.resolve("service.properties");
+        Files.writeString(f, content);
+        return f;
+    }
+
+    private static Map<ServiceOption, String> cli(Object... kv) {
+        Map<ServiceOption, String> m = new EnumMap<>(ServiceOption.class);
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((ServiceOption) kv[i], (String) kv[i + 1]);
+        }
+        return m;
+    }
+
+    @Test
+    void shouldUseDefaultsWhenOnlyBootstrapServersAreGiven() {
+        AppConfig c = new ConfigResolver(Map.<String, String>of()::get)
+                .resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:9092"), null).config();
+
+        assertThat(c.bootstrapServers()).isEqualTo("b:9092");
+        assertThat(c.applicationId()).isEqualTo("adattribution");
+        assertThat(c.trigger()).isEqualTo(AppConfig.TriggerMode.REAL_TIME);
+        assertThat(c.checkpointInterval()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.attributionWindow()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(c.watermarkDelay()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.correlationWindow()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.createTopics()).isFalse();
+        assertThat(c.topics().all()).containsExactly("ad-impressions", "ad-clicks", "attributed-clicks", "ad-requests",
+                "ad-acks", "ad-log-records", "adattribution-dlq");
+    }
+
+    @Test
+    void shouldPreferCommandLineOverEnvironmentOverFileOverDefaultWhenAllAreSet() throws Exception {
+        Path f = file("bootstrap-servers=file:1\nattribution-window=PT3M\nwatermark-delay=PT7M\n"
+                + "correlation-window=PT9M\nkafka.linger.ms=3\n");
+        Map<String, String> env = Map.of("RTM_ATTRIBUTION_WINDOW", "PT4M", "RTM_WATERMARK_DELAY", "PT8M");
+
+        ConfigResolver.Resolved r = new ConfigResolver(env::get)
+                .resolve(cli(ServiceOption.ATTRIBUTION_WINDOW, "PT1M"), f);
+        AppConfig c = r.config();
+
+        assertThat(c.attributionWindow()).isEqualTo(Duration.ofMinutes(1));   // CLI
+        assertThat(c.watermarkDelay()).isEqualTo(Duration.ofMinutes(8));      // env
+        assertThat(c.correlationWindow()).isEqualTo(Duration.ofMinutes(9));   // file
+        assertThat(c.bootstrapServers()).isEqualTo("file:1");                 // file
+        assertThat(c.checkpointInterval()).isEqualTo(Duration.ofMinutes(5));  // default
+        assertThat(c.kafkaOverrides()).containsEntry("linger.ms", "3");
+        assertThat(r.sources()).containsEntry("attribution-window", "command line --attribution-window")
+                .containsEntry("watermark-delay", "environment variable RTM_WATERMARK_DELAY")
+                .containsEntry("checkpoint-interval", "default");
+    }
+
+    @Test
+    void shouldReadConfigFileNamedByEnvironmentWhenNoConfigOptionIsGiven() throws Exception {
+        Path f = file("bootstrap-servers=envfile:1\ntrigger=micro-batch\ncreate-topics=true\n");
+
+        AppConfig c = new ConfigResolver(Map.of("RTM_CONFIG", f.toString())::get).resolve(cli(), null).config();
+
+        assertThat(c.bootstrapServers()).isEqualTo("envfile:1");
+        assertThat(c.trigger()).isEqualTo(AppConfig.TriggerMode.MICRO_BATCH);
+        assertThat(c.createTopics()).isTrue();
+    }
+
+    @Test
+    void shouldNameFileKeyWhenFileValueIsInvalid() throws Exception {
+        Path f = file("bootstrap-servers=b:1\nhttp-port=eighty\n");
+
+        assertThatThrownBy(() -> new ConfigResolver(Map.<String, String>of()::get).resolve(cli(), f))
+                .isInstanceOf(ConfigResolver.ConfigException.class)
+                .hasMessageContaining("--http-port").hasMessageContaining("key http-port").hasMessageContaining("eighty");
+    }
+
+    @Test
+    void shouldRejectDuplicateTopicNamesWhenTwoTopicsCollide() {
+        assertThatThrownBy(() -> new ConfigResolver(Map.<String, String>of()::get).resolve(
+                cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1", ServiceOption.DLQ_TOPIC, "ad-clicks"), null))
+                .hasMessageContaining("ad-clicks");
+    }
+
+    @Test
+    void shouldParseShortDurationsWhenUnitSuffixIsUsed() {
+        assertThat(ServiceOption.Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(ServiceOption.Durations.parse("30s")).isEqualTo(Duration.ofSeconds(30));
+        assertThat(ServiceOption.Durations.parse("2m")).isEqualTo(Duration.ofMinutes(2));
+        assertThat(ServiceOption.Durations.parse("pt5m")).isEqualTo(Duration.ofMinutes(5));
+        assertThatThrownBy(() -> ServiceOption.Durations.parse("5 minutes")).hasMessageContaining("5 minutes");
+    }
+}
