@@ -89,7 +89,6 @@ final class OperatorRuntime<K, I, O> {
         if (initialized) {
             return;
         }
-        initialized = true;
         store = context.getStateStore(spec.storeName());
         topic = spec.storeName();
         Serde<K> ks = spec.keySerde() != null ? spec.keySerde() : (Serde<K>) context.keySerde();
@@ -133,6 +132,7 @@ final class OperatorRuntime<K, I, O> {
         handle.state = HandleState.CREATED;
         processor.init(spec.outputMode(), timeMode);
         handle.state = HandleState.INITIALIZED;
+        initialized = true;
         LOG.debug("operator {} task {} initialized: mode={}, timeMode={}", spec.name(), context.taskId(),
             executionMode, timeMode);
     }

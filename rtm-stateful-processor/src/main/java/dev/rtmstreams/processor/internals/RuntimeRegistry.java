@@ -27,10 +27,19 @@ public final class RuntimeRegistry {
 
     @SuppressWarnings("unchecked")
     synchronized <K, I, O> OperatorRuntime<K, I, O> acquire(OperatorSpec<K, I, O> spec, ProcessorContext<?, ?> context) {
-        Entry e = runtimes.computeIfAbsent(id(context), k -> new Entry(new OperatorRuntime<>(spec)));
-        e.refs++;
+        String id = id(context);
+        Entry e = runtimes.computeIfAbsent(id, k -> new Entry(new OperatorRuntime<>(spec)));
         OperatorRuntime<K, I, O> rt = (OperatorRuntime<K, I, O>) e.runtime;
-        rt.initOnce(context);
+        try {
+            rt.initOnce(context);
+        } catch (RuntimeException ex) {
+            // a failed init must not leave a half-initialized runtime for the task's next attempt
+            if (e.refs == 0) {
+                runtimes.remove(id);
+            }
+            throw ex;
+        }
+        e.refs++;
         return rt;
     }
 

@@ -56,6 +56,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code ttd*}: full {@link TopologyTestDriver} pipeline (changelogged store, serdes, sink-less) - what a
  *       Kafka Streams task pays per record.</li>
  * </ul>
+ * and {@code interleaved}: both direct processors fed alternately and timed separately in one loop, which gives the
+ * cost ratio robustly on a shared, loaded machine (printed per iteration and as a median).
  * Not run by {@code mvn verify}. Run:
  * <pre>
  * cd rtm-stateful-processor
@@ -192,6 +194,63 @@ public class StateOverheadBenchmark {
         s.processor.process(new Record<>(k, "v", 0L));
         s.context.resetForwards();
         return s.i;
+    }
+
+    /**
+     * Both processors side by side, fed alternately (one record each per invocation) and timed separately, so that
+     * a machine shared with other jobs slows both equally. Prints the tws/baseline cost ratio per iteration and
+     * the median at the end of the trial.
+     */
+    @State(Scope.Thread)
+    public static class Interleaved {
+        Direct baseline = new Direct();
+        Direct tws = new Direct();
+        long baselineNanos;
+        long twsNanos;
+        final java.util.List<Double> ratios = new java.util.ArrayList<>();
+
+        @Setup(Level.Trial)
+        public void setUp() throws Exception {
+            baseline.impl = "baseline";
+            tws.impl = "tws";
+            baseline.setUp();
+            tws.setUp();
+        }
+
+        @Setup(Level.Iteration)
+        public void resetCounters() {
+            baselineNanos = 0;
+            twsNanos = 0;
+        }
+
+        @TearDown(Level.Iteration)
+        public void report() {
+            double r = (double) twsNanos / baselineNanos;
+            ratios.add(r);
+            System.out.printf("  [interleaved] tws/baseline per-record cost ratio this iteration: %.3f%n", r);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws Exception {
+            java.util.List<Double> sorted = new java.util.ArrayList<>(ratios);
+            Collections.sort(sorted);
+            System.out.printf("  [interleaved] ratios (incl. warmup) %s; median %.3f%n", ratios, sorted.get(sorted.size() / 2));
+            baseline.tearDown();
+            tws.tearDown();
+        }
+    }
+
+    @Benchmark
+    @org.openjdk.jmh.annotations.OperationsPerInvocation(2)
+    public int interleaved(Interleaved s) {
+        long t0 = System.nanoTime();
+        direct(s.baseline);
+        long t1 = System.nanoTime();
+        direct(s.tws);
+        long t2 = System.nanoTime();
+        s.baselineNanos += t1 - t0;
+        s.twsNanos += t2 - t1;
+        return s.baseline.i;
     }
 
     /** TopologyTestDriver harness state. */
