@@ -2,8 +2,11 @@ package dev.rtmstreams.processor;
 
 /**
  * A {@link StatefulProcessor} that also receives initial state, as in Spark's
- * {@code StatefulProcessorWithInitialState}. {@link #handleInitialState} is called once per key of the initial
- * state, before the input rows of that key are handled.
+ * {@code StatefulProcessorWithInitialState}. {@link #handleInitialState} is called once per initial-state record.
+ * Connect the initial state with {@code initialStream.process(tws.initialStateProcessor())} (see
+ * {@link TransformWithState#initialStateProcessor()}); Kafka Streams delivers the records of both inputs in timestamp
+ * order, so initial-state records with earlier timestamps are handled before that key's input. In micro-batch mode
+ * initial state is applied when it arrives, not buffered. The handle is in state INITIALIZED during the call.
  *
  * @param <K> grouping key
  * @param <I> input row type

@@ -21,8 +21,15 @@ public final class RuntimeRegistry {
         }
     }
 
+    /** Task id plus state directory, so that several KafkaStreams instances in one JVM do not share runtimes. */
     private static String id(ProcessorContext<?, ?> context) {
-        return context.taskId() + "@" + context.stateDir().getAbsolutePath();
+        String dir;
+        try {
+            dir = context.stateDir().getAbsolutePath();
+        } catch (RuntimeException e) {
+            dir = "-"; // e.g. MockProcessorContext without a state directory
+        }
+        return context.taskId() + "@" + dir;
     }
 
     @SuppressWarnings("unchecked")
