@@ -64,10 +64,15 @@ public final class Bench {
    * @param drain longest wait for outputs after the last send
    * @param readyTimeout longest wait for a system under test to start
    * @param progress draw the progress bar
+   * @param streamThreads stream threads of the service and of the Kafka Streams peer
+   * @param peersInChildJvm run echo and kafka-streams-join in their own JVM, like the service (else in
+   *     this JVM)
+   * @param rates rates to sweep (each mode runs at each rate); empty: the workload's rate only
    */
   public record Options(WorkloadConfig workload, List<String> modes, Optional<String> bootstrapServers,
       BrokerKind broker, Path reportDir, Path appJar, List<String> appJvmOptions, List<String> appArgs,
-      int partitions, Duration warmup, Duration drain, Duration readyTimeout, boolean progress) {
+      int partitions, Duration warmup, Duration drain, Duration readyTimeout, boolean progress, int streamThreads,
+      boolean peersInChildJvm, List<Double> rates) {
     /** Validates. */
     public Options {
       Objects.requireNonNull(workload, "workload");
@@ -79,10 +84,19 @@ public final class Bench {
       if (modes.isEmpty()) {
         throw new IllegalArgumentException("modes must not be empty");
       }
+      if (streamThreads < 1) {
+        throw new IllegalArgumentException("streamThreads must be positive: " + streamThreads);
+      }
       if (partitions < 1) {
         throw new IllegalArgumentException("partitions must be positive: " + partitions);
       }
       modes = List.copyOf(modes);
+      rates = List.copyOf(rates);
+      for (double r : rates) {
+        if (!(r > 0)) {
+          throw new IllegalArgumentException("rates must be positive: " + r);
+        }
+      }
     }
   }
 
@@ -100,11 +114,22 @@ public final class Bench {
     List<Map<String, Object>> reports = new ArrayList<>();
     String nonce = o.bootstrapServers().isPresent()
         ? Long.toString(System.currentTimeMillis() % 100_000_000L, 36) + "-" : "";
-    for (String mode : o.modes()) {
-      System.err.println("== mode " + mode);
-      Map<String, Object> report = runMode(o, mode, nonce);
-      ReportWriter.writeRun(o.reportDir(), "report-" + mode, report);
-      reports.add(report);
+    List<Double> rates = o.rates().isEmpty() ? List.of(o.workload().rate()) : o.rates();
+    for (double rate : rates) {
+      Options atRate = new Options(o.workload().toBuilder().rate(rate).build(), o.modes(), o.bootstrapServers(),
+          o.broker(), o.reportDir(), o.appJar(), o.appJvmOptions(), o.appArgs(), o.partitions(), o.warmup(),
+          o.drain(), o.readyTimeout(), o.progress(), o.streamThreads(), o.peersInChildJvm(), List.of());
+      for (String mode : o.modes()) {
+        System.err.printf(Locale.ROOT, "== mode %s at %.0f events/s%n", mode, rate);
+        Map<String, Object> report = runMode(atRate, mode, nonce);
+        String name = rates.size() == 1 ? "report-" + mode : String.format(Locale.ROOT, "report-%s-%.0f", mode, rate);
+        if (rates.size() > 1) {
+          report.put("mode", String.format(Locale.ROOT, "%s@%.0f", mode, rate));
+        }
+        ReportWriter.writeRun(o.reportDir(), name, report);
+        reports.add(report);
+        ReportWriter.writeCombined(o.reportDir(), reports);
+      }
     }
     Path html = ReportWriter.writeCombined(o.reportDir(), reports);
     ReportWriter.printTable(System.out, reports);
@@ -133,11 +158,10 @@ public final class Bench {
       }
       boolean service = mode.equals("real-time") || mode.equals("micro-batch");
       TopicNames topics = TopicNames.DEFAULTS;
-      if (!nonce.isEmpty() && !service) {
-        String s = "-" + nonce + mode;
-        TopicNames d = TopicNames.DEFAULTS;
-        topics = new TopicNames(d.impressions() + s, d.clicks() + s, d.requests() + s, d.acks() + s,
-            d.attributedClicks() + s, d.logRecords() + s, d.echo() + s);
+      String suffix = "";
+      if (!nonce.isEmpty()) {
+        suffix = "-" + nonce + mode;
+        topics = TopicNames.DEFAULTS.withSuffix(suffix);
       }
       createTopics(bootstrap, topics, o.partitions());
       String appId = "loadgen-" + mode + "-" + System.currentTimeMillis();
@@ -146,23 +170,42 @@ public final class Bench {
       LoadRun.Outputs outputs;
       long t0 = System.nanoTime();
       switch (mode) {
-        case "echo": {
-          EchoPipeline echo = new EchoPipeline(bootstrap, topics, appId);
-          system = echo;
-          require(echo.awaitReady(o.readyTimeout()), mode);
-          outputs = LoadRun.Outputs.ECHO;
-          break;
-        }
+        case "echo":
         case "kafka-streams-join": {
-          KafkaStreamsJoinPipeline ksj = new KafkaStreamsJoinPipeline(bootstrap, appId, topics, window, delay);
-          system = ksj;
-          require(ksj.awaitRunning(o.readyTimeout()), mode);
-          outputs = LoadRun.Outputs.ATTRIBUTION;
+          outputs = mode.equals("echo") ? LoadRun.Outputs.ECHO : LoadRun.Outputs.ATTRIBUTION;
+          if (o.peersInChildJvm()) {
+            List<String> args = new ArrayList<>(List.of("peer", "--kind", mode, "--bootstrap-servers", bootstrap,
+                "--application-id", appId, "--attribution-window", window.toString(), "--watermark-delay",
+                delay.toString(), "--stream-threads", Integer.toString(o.streamThreads())));
+            if (!suffix.isEmpty()) {
+              args.addAll(List.of("--topic-suffix", suffix));
+            }
+            ServiceProcess peer = new ServiceProcess(ServiceProcess.selfCommand(o.appJvmOptions(), args), bootstrap,
+                appId, o.reportDir().resolve("peer-" + mode + ".log"));
+            system = peer;
+            if (!peer.awaitReady(o.readyTimeout())) {
+              throw new IllegalStateException(mode + " peer not ready within " + o.readyTimeout() + "; log tail:\n"
+                  + peer.tail(40));
+            }
+          } else if (mode.equals("echo")) {
+            EchoPipeline echo = new EchoPipeline(bootstrap, topics, appId);
+            system = echo;
+            require(echo.awaitReady(o.readyTimeout()), mode);
+          } else {
+            KafkaStreamsJoinPipeline ksj = new KafkaStreamsJoinPipeline(bootstrap, appId, topics, window, delay,
+                o.streamThreads());
+            system = ksj;
+            require(ksj.awaitRunning(o.readyTimeout()), mode);
+          }
           break;
         }
         default: {
           Path stateDir = Files.createTempDirectory("loadgen-app-state-");
-          List<String> args = new ArrayList<>(o.appArgs());
+          List<String> args = new ArrayList<>(List.of("--http-port", "0", "--num-stream-threads",
+              Integer.toString(o.streamThreads()), "--impressions-topic", topics.impressions(), "--clicks-topic",
+              topics.clicks(), "--requests-topic", topics.requests(), "--acks-topic", topics.acks(),
+              "--attributed-clicks-topic", topics.attributedClicks(), "--log-records-topic", topics.logRecords()));
+          args.addAll(o.appArgs());
           args.addAll(List.of("--attribution-window", window.toString(), "--watermark-delay", delay.toString()));
           ServiceProcess app = new ServiceProcess(o.appJar(), bootstrap, mode, appId, stateDir,
               o.reportDir().resolve("service-" + mode + ".log"), o.appJvmOptions(), args);
@@ -280,6 +323,8 @@ public final class Bench {
     m.put("broker", o.bootstrapServers().isPresent() ? "external " + bootstrap : o.broker().name().toLowerCase(
         Locale.ROOT));
     m.put("partitions", o.partitions());
+    m.put("stream_threads", o.streamThreads());
+    m.put("peers_in_child_jvm", o.peersInChildJvm());
     m.put("warmup", o.warmup().toString());
     try {
       m.put("load_average", Files.readString(Path.of("/proc/loadavg")).trim());

@@ -48,7 +48,7 @@ public final class Commands {
   @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "rtm-streams load-generator 0.1.0",
       description = "Load generator, correctness oracle and benchmark for the ad-attribution service.",
       subcommands = {RunCommand.class, RecordCommand.class, ReplayCommand.class, BenchCommand.class,
-          CommandLine.HelpCommand.class})
+          PeerCommand.class, CommandLine.HelpCommand.class})
   public static final class Top implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -77,7 +77,7 @@ public final class Commands {
     @Option(names = "--id-prefix", description = "Prefix of every generated id. Default: s<seed>-.")
     String idPrefix;
 
-    @Option(names = "--clicks-per-impression", description = "Default: 0.1 (about 90% impressions, 10% clicks).")
+    @Option(names = "--clicks-per-impression", description = "Default: 0.1 (about 90%% impressions, 10%% clicks).")
     Double clicksPerImpression;
 
     @Option(names = "--request-share", description = "Share of base events that are request/ack transactions. "
@@ -378,7 +378,7 @@ public final class Commands {
     List<String> appArgs = new ArrayList<>();
 
     @Option(names = "--partitions", description = "Partitions per topic. Default: ${DEFAULT-VALUE}.",
-        defaultValue = "4")
+        defaultValue = "2")
     int partitions;
 
     @Option(names = "--warmup", description = "Warm-up before each measured run. Default: ${DEFAULT-VALUE}.",
@@ -395,6 +395,18 @@ public final class Commands {
 
     @Option(names = "--no-progress", description = "Do not draw the progress bar.")
     boolean noProgress;
+
+    @Option(names = "--stream-threads", description = "Stream threads of the service and of the Kafka Streams peer. "
+        + "Default: ${DEFAULT-VALUE}.", defaultValue = "2")
+    int streamThreads;
+
+    @Option(names = "--rates", split = ",", description = "Sweep: run every mode at each of these rates (events/s), "
+        + "instead of --rate.")
+    List<Double> rates = new ArrayList<>();
+
+    @Option(names = "--peers-in-process", description = "Run echo and kafka-streams-join inside this JVM (default: "
+        + "each in its own JVM, like the service).")
+    boolean peersInProcess;
 
     @Mixin
     WorkloadOptions workload = new WorkloadOptions();
@@ -414,11 +426,80 @@ public final class Commands {
       }
       Bench.Options o = new Bench.Options(workload.build(0.0), modes, Optional.ofNullable(bootstrapServers), kind,
           reportDir, appJar, appJvmOptions != null ? appJvmOptions : List.of("-Xmx1g"), appArgs, partitions, warmup,
-          drain, readyTimeout, !noProgress);
+          drain, readyTimeout, !noProgress, streamThreads, !peersInProcess, rates);
       List<Map<String, Object>> reports = Bench.run(o);
       boolean ok = reports.stream().allMatch(r -> ((Number) r.get("missing")).longValue() == 0
           && ((Number) r.get("duplicates")).longValue() == 0 && ((Number) r.get("unexpected")).longValue() == 0);
       return ok ? 0 : 1;
+    }
+  }
+
+  /** {@code peer}: a benchmark peer in its own JVM (started by bench). */
+  @Command(name = "peer", hidden = true, mixinStandardHelpOptions = true,
+      description = "Run a benchmark peer (echo or kafka-streams-join) until SIGTERM; prints PEER READY once it "
+          + "processes input.")
+  public static final class PeerCommand implements Callable<Integer> {
+    @Option(names = "--kind", required = true, description = "echo or kafka-streams-join.")
+    String kind;
+
+    @Option(names = "--bootstrap-servers", required = true, description = "HOST:PORT of the cluster.")
+    String bootstrapServers;
+
+    @Option(names = "--application-id", required = true, description = "Consumer group / application id.")
+    String applicationId;
+
+    @Option(names = "--topic-suffix", defaultValue = "", description = "Suffix of every topic name.")
+    String topicSuffix;
+
+    @Option(names = "--attribution-window", defaultValue = "PT2M", description = "Default: ${DEFAULT-VALUE}.")
+    Duration window;
+
+    @Option(names = "--watermark-delay", defaultValue = "PT5M", description = "Grace period. Default: "
+        + "${DEFAULT-VALUE}.")
+    Duration watermarkDelay;
+
+    @Option(names = "--stream-threads", defaultValue = "2", description = "Default: ${DEFAULT-VALUE}.")
+    int streamThreads;
+
+    @Override
+    public Integer call() throws Exception {
+      TopicNames topics = TopicNames.DEFAULTS.withSuffix(topicSuffix);
+      AutoCloseable pipeline;
+      boolean ready;
+      switch (kind) {
+        case "echo": {
+          EchoPipeline echo = new EchoPipeline(bootstrapServers, topics, applicationId);
+          pipeline = echo;
+          ready = echo.awaitReady(Duration.ofMinutes(2));
+          break;
+        }
+        case "kafka-streams-join": {
+          KafkaStreamsJoinPipeline ksj = new KafkaStreamsJoinPipeline(bootstrapServers, applicationId, topics, window,
+              watermarkDelay, streamThreads);
+          pipeline = ksj;
+          ready = ksj.awaitRunning(Duration.ofMinutes(2));
+          break;
+        }
+        default:
+          throw new IllegalArgumentException("--kind must be echo or kafka-streams-join: " + kind);
+      }
+      java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try {
+          pipeline.close();
+        } catch (Exception e) {
+          // exiting anyway
+        }
+        stopped.countDown();
+      }, "peer-shutdown"));
+      if (!ready) {
+        System.out.println("PEER FAILED to start");
+        return 1;
+      }
+      System.out.println("PEER READY");
+      System.out.flush();
+      stopped.await();
+      return 0;
     }
   }
 }

@@ -50,7 +50,7 @@ import org.apache.kafka.streams.state.Stores;
  * the service's global watermark {@code min(max imp, max click) - delay}; a record is dropped
  * only once its window (plus grace) has closed, so "late" is looser on the slower side; the dedup
  * stores here are never pruned (fine for a benchmark run, unbounded in production).
- * Client settings: at-least-once, one stream thread, producer linger 1 ms, record cache off.
+ * Client settings: at-least-once, the bench's stream-thread count, producer linger 1 ms, record cache off.
  */
 public final class KafkaStreamsJoinPipeline implements AutoCloseable {
 
@@ -157,16 +157,17 @@ public final class KafkaStreamsJoinPipeline implements AutoCloseable {
    * @param topics topic names
    * @param window attribution window
    * @param grace grace period
+   * @param streamThreads number of stream threads
    * @throws IOException if the state directory cannot be created
    */
   public KafkaStreamsJoinPipeline(String bootstrapServers, String applicationId, TopicNames topics, Duration window,
-      Duration grace) throws IOException {
+      Duration grace, int streamThreads) throws IOException {
     this.stateDir = Files.createTempDirectory("loadgen-ksj-");
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streamThreads);
     p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
     p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);

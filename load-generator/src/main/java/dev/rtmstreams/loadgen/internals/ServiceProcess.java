@@ -80,6 +80,47 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   /**
+   * Starts any child JVM command whose readiness shows the same way (a log line containing
+   * {@code to RUNNING} or {@code READY}, or a stable consumer group {@code applicationId}).
+   *
+   * @param command the full command line
+   * @param bootstrapServers the cluster
+   * @param applicationId the consumer group to watch
+   * @param logFile where the child's stdout and stderr go
+   * @throws IOException if the process cannot be started
+   */
+  public ServiceProcess(List<String> command, String bootstrapServers, String applicationId, Path logFile)
+      throws IOException {
+    this.bootstrapServers = bootstrapServers;
+    this.applicationId = applicationId;
+    this.logFile = logFile;
+    Files.createDirectories(logFile.toAbsolutePath().getParent());
+    LOG.info("starting child JVM: {}", String.join(" ", command));
+    this.process = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.to(logFile.toFile())).start();
+  }
+
+  /**
+   * Returns the command that runs this JVM's load generator main class in a child JVM with the
+   * same class path.
+   *
+   * @param jvmOptions JVM options
+   * @param args arguments of the load generator
+   * @return the command line
+   */
+  public static List<String> selfCommand(List<String> jvmOptions, List<String> args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams");
+    cmd.addAll(jvmOptions);
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add("dev.rtmstreams.loadgen.LoadGenerator");
+    cmd.addAll(args);
+    return cmd;
+  }
+
+  /**
    * Waits until the service processes input.
    *
    * @param timeout how long to wait
@@ -107,7 +148,7 @@ public final class ServiceProcess implements AutoCloseable {
   private boolean logShowsRunning() {
     try {
       String text = Files.readString(logFile, StandardCharsets.UTF_8);
-      return text.contains("to RUNNING") || text.contains("\"state\":\"RUNNING\"");
+      return text.contains("to RUNNING") || text.contains("\"state\":\"RUNNING\"") || text.contains("PEER READY");
     } catch (IOException | RuntimeException e) {
       return false;
     }

@@ -32,6 +32,17 @@ public record TopicNames(String impressions, String clicks, String requests, Str
   }
 
   /**
+   * Returns these names with a suffix appended to each.
+   *
+   * @param suffix the suffix; not null
+   * @return the new names
+   */
+  public TopicNames withSuffix(String suffix) {
+    return new TopicNames(impressions + suffix, clicks + suffix, requests + suffix, acks + suffix,
+        attributedClicks + suffix, logRecords + suffix, echo + suffix);
+  }
+
+  /**
    * Returns the input topic of an event kind.
    *
    * @param kind the kind

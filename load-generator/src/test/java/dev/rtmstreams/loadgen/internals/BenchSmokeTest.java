@@ -22,7 +22,7 @@ class BenchSmokeTest {
         .requestShare(0).lateWarmupClicks(20).lateFraction(0.02).duplicateFraction(0.05).build();
     Bench.Options options = new Bench.Options(workload, List.of("echo", "kafka-streams-join"), Optional.empty(),
         Bench.BrokerKind.IN_PROCESS, dir, Path.of("none.jar"), List.of(), List.of(), 2, Duration.ZERO,
-        Duration.ofSeconds(30), Duration.ofSeconds(60), false);
+        Duration.ofSeconds(30), Duration.ofSeconds(60), false, 1, false, List.of());
 
     List<Map<String, Object>> reports = Bench.run(options);
 
