@@ -68,6 +68,11 @@ final class Codec {
         return Bytes.wrap(ByteBuffer.allocate(8).putLong(flip(t + 1)).array());
     }
 
+    /** @return a key sorting before every index key with event time {@code >= t} and after any earlier one */
+    static Bytes indexLowerBound(long t) {
+        return Bytes.wrap(ByteBuffer.allocate(8).putLong(flip(t)).array());
+    }
+
     static Bytes indexLowerBound() {
         return Bytes.wrap(new byte[8]);
     }

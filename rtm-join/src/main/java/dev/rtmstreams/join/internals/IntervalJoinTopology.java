@@ -52,8 +52,10 @@ public final class IntervalJoinTopology {
         stores.add(store(spec.rightBufferStore(), spec.backend(), true));
         stores.add(store(spec.leftIndexStore(), spec.backend(), false));
         stores.add(store(spec.rightIndexStore(), spec.backend(), false));
-        stores.add(store(spec.metaStore(), spec.backend(), true));
-        stores.add(store(spec.pendingStore(), spec.backend(), true));
+        // Watermarks/sequence (one key, read and written per record) and the micro-batch buffer (one interval of
+        // input) are small: in memory, changelogged - no RocksDB instance and no memtable flush per commit for them.
+        stores.add(store(spec.metaStore(), StoreBackend.IN_MEMORY, true));
+        stores.add(store(spec.pendingStore(), StoreBackend.IN_MEMORY, true));
 
         KStream<K, Object> leftOut = l.process(
             new JoinSideProcessor.Supplier<>(true, spec, joiner, spec.leftEventTime(), stores),

@@ -42,6 +42,7 @@ final class JoinCore<K, L, R, VR> {
     private static final Bytes META_KEY = Bytes.wrap("meta".getBytes(StandardCharsets.UTF_8));
     private static final byte[] EMPTY = new byte[0];
     private static final long SEQ_BLOCK = 4096;
+    private static final int EVICT_EVERY = 16;
 
     private final JoinSpec<K, L, R> spec;
     private final ValueJoiner3<K, L, R, VR> joiner;
@@ -64,6 +65,7 @@ final class JoinCore<K, L, R, VR> {
     private long nextSeq;
     private long seqEnd;
     private boolean seqAllocated;
+    private int sinceEviction;
 
     JoinCore(JoinSpec<K, L, R> spec, ValueJoiner3<K, L, R, VR> joiner, ProcessorContext<K, Object> context) {
         this.spec = spec;
@@ -104,7 +106,12 @@ final class JoinCore<K, L, R, VR> {
         if (dirty) {
             meta.put(META_KEY, m.encode());
         }
-        evict(left, m.global, spec.maxEvictionsPerPass());
+        // Record-triggered eviction runs every EVICT_EVERY records of this side (one index iterator per pass); the
+        // wall-clock punctuator covers idle sides. Lazy eviction never changes the output, only the state size.
+        if (++sinceEviction >= EVICT_EVERY) {
+            sinceEviction = 0;
+            evict(left, m.global, spec.maxEvictionsPerPass());
+        }
     }
 
     /** Punctuation under the real-time contract: one bounded eviction pass over this side. */
@@ -263,7 +270,10 @@ final class JoinCore<K, L, R, VR> {
         boolean emit = left ? spec.joinType().emitsUnmatchedLeft() : spec.joinType().emitsUnmatchedRight();
         List<Bytes> evicted = new ArrayList<>();
         boolean more;
-        try (KeyValueIterator<Bytes, byte[]> it = index.range(Codec.indexLowerBound(), Codec.indexUpperBound(maxTime))) {
+        // Start at the known lower bound, not at the index start: RocksDB would otherwise skip over the tombstones of
+        // every row evicted so far on each pass.
+        Bytes from = lowest[s] == Long.MIN_VALUE ? Codec.indexLowerBound() : Codec.indexLowerBound(lowest[s]);
+        try (KeyValueIterator<Bytes, byte[]> it = index.range(from, Codec.indexUpperBound(maxTime))) {
             while (evicted.size() < budget && it.hasNext()) {
                 evicted.add(it.next().key);
             }
@@ -271,14 +281,21 @@ final class JoinCore<K, L, R, VR> {
         }
         for (Bytes indexKey : evicted) {
             Bytes bufferKey = Codec.bufferKeyFromIndexKey(indexKey.get());
-            byte[] row = buffer.delete(bufferKey);
-            index.delete(indexKey);
+            byte[] row = null;
+            if (emit) {
+                row = buffer.delete(bufferKey);
+            } else {
+                buffer.put(bufferKey, null); // delete without reading the old value
+            }
+            index.put(indexKey, null);
             if (emit && row != null && !Codec.matched(row)) {
                 emitUnmatched(left, bufferKey.get(), row);
             }
         }
         if (!more) {
             lowest[s] = maxTime == Long.MAX_VALUE ? maxTime : maxTime + 1;
+        } else if (!evicted.isEmpty()) {
+            lowest[s] = Codec.indexKeyTime(evicted.get(evicted.size() - 1).get());
         }
         return evicted.size();
     }

@@ -1,0 +1,118 @@
+package dev.rtmstreams.join;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
+import dev.rtmstreams.testkit.TestRecords;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Against a real embedded KRaft broker: stop the application, wipe its local state, restart it; buffered rows and
+ * the watermark come back from the changelog topics and matching continues.
+ */
+class IntervalJoinRestartTest {
+
+    private static final long T0 = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
+    private static EmbeddedKafkaCluster kafka;
+
+    @BeforeAll
+    static void startBroker() {
+        kafka = EmbeddedKafkaCluster.builder().build().start();
+        kafka.createTopics(1, "imps", "clicks", "attributed");
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private static Topology topology() {
+        StreamsBuilder sb = new StreamsBuilder();
+        IntervalJoin.<String, String, String>builder()
+            .keySerde(Serdes.String()).leftSerde(Serdes.String()).rightSerde(Serdes.String())
+            .lowerBound(Duration.ZERO).upperBound(Duration.ofMinutes(2))
+            .leftWatermarkDelay(Duration.ofMinutes(5)).rightWatermarkDelay(Duration.ofMinutes(5))
+            .name("attribution").build()
+            .join(sb.stream("imps", Consumed.with(Serdes.String(), Serdes.String())),
+                sb.stream("clicks", Consumed.with(Serdes.String(), Serdes.String())),
+                (k, imp, click) -> imp + "," + click)
+            .to("attributed", Produced.with(Serdes.String(), Serdes.String()));
+        return sb.build();
+    }
+
+    private static KafkaStreams start(Path stateDir) {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "join-restart-test");
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        KafkaStreams streams = new KafkaStreams(topology(), p);
+        streams.start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
+        return streams;
+    }
+
+    private static void send(String topic, String key, String value, long ts) {
+        TestRecords.produce(kafka, List.of(new ProducerRecord<>(topic, null, ts, key, value)), new StringSerializer(),
+            new StringSerializer());
+    }
+
+    private static List<String> awaitOutput(int n) {
+        List<ConsumerRecord<String, String>> out = TestRecords.consumeStrings(kafka, "attributed", n, Duration.ofSeconds(60));
+        return out.stream().map(ConsumerRecord::value).toList();
+    }
+
+    @Test
+    void shouldRestoreBufferedRowsAndWatermarkFromTheChangelogWhenRestartedWithWipedLocalState() throws Exception {
+        Path stateDir = Files.createTempDirectory("rtm-join-restart");
+        KafkaStreams first = start(stateDir);
+        send("imps", "imp1", "I1", T0);
+        send("imps", "imp2", "I2", T0 + Duration.ofMinutes(9).toMillis());   // stays buffered
+        send("imps", "a", "A", T0 + Duration.ofMinutes(10).toMillis());
+        send("clicks", "a", "A'", T0 + Duration.ofMinutes(10).toMillis());  // global watermark = 5 min
+        assertThat(awaitOutput(1)).containsExactly("A,A'");
+        first.close(Duration.ofSeconds(30));
+        first.cleanUp(); // wipe local state: everything must come back from the changelogs
+
+        KafkaStreams second = start(stateDir);
+        try {
+            send("clicks", "imp2", "C2", T0 + Duration.ofMinutes(10).toMillis());   // matches the restored I2
+            assertThat(awaitOutput(2)).containsExactly("A,A'", "I2,C2");
+
+            // behind the restored watermark (5 min): late, although it is inside I1's bound
+            send("clicks", "imp1", "C1-late", T0 + Duration.ofMinutes(1).toMillis());
+            send("imps", "s", "S", T0 + Duration.ofMinutes(12).toMillis());
+            send("clicks", "s", "S'", T0 + Duration.ofMinutes(12).toMillis());
+            assertThat(awaitOutput(3)).containsExactly("A,A'", "I2,C2", "S,S'");
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(IntervalJoin.lateRecordsTotal(second.metrics(), "attribution")).isEqualTo(1));
+        } finally {
+            second.close(Duration.ofSeconds(30));
+            second.cleanUp();
+        }
+    }
+}
