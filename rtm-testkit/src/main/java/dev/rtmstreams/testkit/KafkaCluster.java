@@ -18,8 +18,9 @@ import org.apache.kafka.common.TopicPartition;
  * (topic metadata has propagated and every partition has a leader). They use a short-lived
  * {@link Admin} client per call, so they may be called from any thread.
  *
- * <p>All methods require the cluster to be running and throw {@link IllegalStateException}
- * otherwise.
+ * <p>The helpers need a reachable broker: they throw {@link IllegalStateException} when the broker
+ * does not answer within {@link #DEFAULT_ADMIN_TIMEOUT}, or (in-process cluster) when the cluster is
+ * not started or already closed.
  */
 public interface KafkaCluster extends AutoCloseable {
 
@@ -30,7 +31,8 @@ public interface KafkaCluster extends AutoCloseable {
    * Returns the bootstrap servers of the cluster's client listener, e.g. {@code localhost:41234}.
    *
    * @return the {@code bootstrap.servers} value for clients; never null
-   * @throws IllegalStateException if the cluster is not running
+   * @throws IllegalStateException if the address is not known: an in-process cluster that is not
+   *     started or already closed (a child-process broker knows its fixed address from build on)
    */
   String bootstrapServers();
 
