@@ -31,9 +31,9 @@ import org.apache.kafka.streams.kstream.Produced;
  * rtm-stateful-processor and rtm-join only (as any user would).
  *
  * <pre>
- *  ad-impressions ─ decode ─ dedup(impression_id, TTL) ─┐
- *                                                        ├ IntervalJoin ─ dedup(click_id, watermark) ─ stamp ─ attributed-clicks
- *  ad-clicks ────── decode ─ dedup(click_id, TTL) ──────┘
+ *  ad-impressions ─ decode ─┐
+ *                           ├ IntervalJoin(impression_id, 0..window, wm delay) ─ dedup(click_id, horizon) ─ stamp ─ attributed-clicks
+ *  ad-clicks ────── decode ─┘
  *  ad-requests ─ decode ─┐
  *                        ├ merge ─ TransformWithState(LogRecordProcessor, PROCESSING_TIME) ─ ad-log-records
  *  ad-acks ───── decode ─┘
@@ -46,10 +46,6 @@ public final class AdAttributionTopology {
 
     /** Name of the click attribution join (metric tag {@code rtm-join-id}). */
     public static final String JOIN_NAME = "click-attribution";
-    /** Name of the impression dedup operator. */
-    public static final String IMPRESSION_DEDUP_NAME = "impression-dedup";
-    /** Name of the click dedup operator. */
-    public static final String CLICK_DEDUP_NAME = "click-dedup";
     /** Name of the attributed-click dedup operator. */
     public static final String OUTPUT_DEDUP_NAME = "attributed-click-dedup";
     /** Name of the request/ack correlation operator. */
@@ -78,23 +74,6 @@ public final class AdAttributionTopology {
         Serde<Click> clickSerde = AdAttributionSerdes.click();
         // The watermark horizon of the join: how far behind the newest event a row may still take part.
         Duration horizon = config.watermarkDelay().plus(config.attributionWindow());
-        // Input dedup is bounded by the horizon in processing time: it never drops a record as late, so
-        // lateness is decided (and counted) by the join alone, against its global watermark, as in Spark.
-        KStream<String, Impression> uniqueImpressions = impressions.process(
-                Deduplicate.<String, Impression>byKey()
-                        .withinTtl(horizon)
-                        .keySerde(Serdes.String()).valueSerde(impressionSerde)
-                        .name(IMPRESSION_DEDUP_NAME)
-                        .build(),
-                Named.as(IMPRESSION_DEDUP_NAME));
-        KStream<String, Click> uniqueClicks = clicks.process(
-                Deduplicate.<String, Click, String>byId((impressionId, click) -> click.getClickId(), Serdes.String())
-                        .withinTtl(horizon)
-                        .keySerde(Serdes.String()).valueSerde(clickSerde)
-                        .name(CLICK_DEDUP_NAME)
-                        .build(),
-                Named.as(CLICK_DEDUP_NAME));
-
         IntervalJoin.Builder<String, Impression, Click> join = IntervalJoin.<String, Impression, Click>builder()
                 .keySerde(Serdes.String())
                 .leftSerde(impressionSerde)
@@ -110,10 +89,13 @@ public final class AdAttributionTopology {
         topics.lateRecords().ifPresent(join::lateRecordsTopic);
         Serde<AttributedClick> attributedSerde = AdAttributionSerdes.attributedClick();
         join.build()
-                .join(uniqueImpressions, uniqueClicks, (impressionId, imp, click) -> attribute(imp, click))
-                // Exactly one output per distinct click even when a duplicate outlives the input dedup:
-                // every non-late output has click_time >= (max output click_time) - horizon, so with the
-                // horizon as watermark delay this step never drops a valid output as late.
+                .join(impressions, clicks, (impressionId, imp, click) -> attribute(imp, click))
+                // Duplicates (of impressions or of clicks) are removed here, on the join output, by click_id:
+                // exactly one AttributedClick per distinct click. Every non-late output has
+                // click_time >= (max output click_time) - horizon, so with the horizon as watermark delay this
+                // step never drops a valid output as late, and it remembers a click_id for as long as the join
+                // could still emit that click. (Deduplicating the inputs instead would make Kafka Streams
+                // repartition both join inputs: Deduplicate is a key-changing ProcessorSupplier.)
                 .process(Deduplicate.<String, AttributedClick, String>byId((k, a) -> a.getClickId(), Serdes.String())
                                 .withinWatermark((k, a, ts) -> Times.millis(a.getClickTime()), horizon)
                                 .keySerde(Serdes.String()).valueSerde(attributedSerde)

@@ -1,0 +1,110 @@
+package dev.rtmstreams.adattribution.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rtmstreams.adattribution.avro.AttributedClick;
+import dev.rtmstreams.join.IntervalJoin;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * Click attribution against a reference model of Spark's watermark join semantics: random impressions and clicks
+ * (few ids, so matches, duplicates and window-edge cases are common; event times spread over 20 minutes in random
+ * order, so some records are late). Model: global watermark = min over both inputs of (max event time - delay),
+ * defined once both inputs have a record; a record strictly below it on arrival is late (counted, not joined);
+ * output = each distinct click_id for which some non-late impression with the same impression_id satisfies
+ * impression_time <= click_time <= impression_time + window.
+ */
+class ClickAttributionModelPropertyTest {
+
+    private static final long T = DriverFixture.START.toEpochMilli();
+    private static final long MIN = 60_000L;
+    private static final long WINDOW = 2 * MIN;
+    private static final long DELAY = 5 * MIN;
+
+    record Ev(boolean impression, String impressionId, String clickId, long time) {
+    }
+
+    @Provide
+    Arbitrary<List<Ev>> events() {
+        Arbitrary<String> impIds = Arbitraries.of("i1", "i2", "i3", "i4");
+        Arbitrary<String> clickIds = Arbitraries.of("c1", "c2", "c3", "c4", "c5", "c6");
+        // times on a 30 s grid plus window-edge offsets, so inclusive bounds are hit often
+        Arbitrary<Long> times = Arbitraries.longs().between(0, 40).map(k -> T + k * 30_000L)
+                .flatMap(t -> Arbitraries.of(0L, 0L, 0L, 1L, -1L).map(d -> t + d));
+        Arbitrary<Ev> ev = Combinators.combine(Arbitraries.of(true, false), impIds, clickIds, times)
+                .as((isImp, imp, clk, t) -> new Ev(isImp, imp, isImp ? null : clk, t));
+        return ev.list().ofMinSize(1).ofMaxSize(40);
+    }
+
+    @Property(tries = 20)
+    void shouldMatchReferenceModelWhenEventsArriveInAnyOrderWithDuplicatesAndLateRecords(@ForAll("events") List<Ev> events)
+            throws Exception {
+        // model
+        long maxImp = Long.MIN_VALUE;
+        long maxClick = Long.MIN_VALUE;
+        List<Ev> imps = new ArrayList<>();
+        List<Ev> clicks = new ArrayList<>();
+        Set<String> expected = new HashSet<>();
+        long late = 0;
+        for (Ev e : events) {
+            boolean defined = maxImp != Long.MIN_VALUE && maxClick != Long.MIN_VALUE;
+            long wm = defined ? Math.min(maxImp, maxClick) - DELAY : Long.MIN_VALUE;
+            if (e.time() < wm) {
+                late++;
+                continue;
+            }
+            if (e.impression()) {
+                maxImp = Math.max(maxImp, e.time());
+                imps.add(e);
+                for (Ev c : clicks) {
+                    if (matches(e, c)) {
+                        expected.add(c.clickId() + "@" + c.impressionId());
+                    }
+                }
+            } else {
+                maxClick = Math.max(maxClick, e.time());
+                clicks.add(e);
+                for (Ev i : imps) {
+                    if (matches(i, e)) {
+                        expected.add(e.clickId() + "@" + e.impressionId());
+                    }
+                }
+            }
+        }
+
+        Path dir = Files.createTempDirectory("attribution-model");
+        try (DriverFixture f = new DriverFixture(DriverFixture.defaults(), "real-time", dir)) {
+            for (Ev e : events) {
+                if (e.impression()) {
+                    f.impressions.pipeInput(e.impressionId(), Events.encode(Events.impression(e.impressionId(), e.time())),
+                            e.time());
+                } else {
+                    f.clicks.pipeInput(e.impressionId(),
+                            Events.encode(Events.click(e.clickId(), e.impressionId(), e.time())), e.time());
+                }
+            }
+            List<String> actual = f.attributed.readValuesToList().stream()
+                    .map((AttributedClick a) -> a.getClickId() + "@" + a.getImpressionId()).toList();
+            // click ids are reused across impression ids here, so (click, impression) is the distinct unit
+            assertThat(actual).doesNotHaveDuplicates();
+            assertThat(new HashSet<>(actual)).isEqualTo(expected);
+            assertThat(IntervalJoin.lateRecordsTotal(f.driver.metrics(), AdAttributionTopology.JOIN_NAME)).isEqualTo(late);
+        }
+    }
+
+    private static boolean matches(Ev imp, Ev click) {
+        return imp.impressionId().equals(click.impressionId()) && imp.time() <= click.time()
+                && click.time() <= imp.time() + WINDOW;
+    }
+}
