@@ -19,7 +19,7 @@ import net.jqwik.api.constraints.IntRange;
  * Randomized event sequences through the real join (TopologyTestDriver) against a naive nested-loop oracle that
  * applies the same watermark and lateness rules, for every join type, both policies and both execution contracts.
  */
-class IntervalJoinOracleProperties {
+class IntervalJoinOraclePropertyTest {
 
     record Event(boolean left, String key, long time, boolean batchEndsAfter) {
     }
