@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,7 +71,6 @@ public final class EpochRuntime implements AutoCloseable {
     private final double targetUtilization;
     private final int tasksPerSlot;
     private final List<ProgressListener> listeners = new CopyOnWriteArrayList<>();
-    private final ConcurrentHashMap<Thread, ThreadState> threads = new ConcurrentHashMap<>();
     private final ThreadLocal<ThreadState> local = new ThreadLocal<>();
     private final AtomicLong epochIds = new AtomicLong();
     private final ExecutorService progressExecutor;
@@ -143,7 +141,6 @@ public final class EpochRuntime implements AutoCloseable {
             Thread t = Thread.currentThread();
             s = new ThreadState(t.getName(), time.milliseconds());
             local.set(s);
-            threads.put(t, s);
             registerGauges(s);
         }
         return s;
