@@ -191,6 +191,7 @@ public final class IntervalJoin<K, L, R> {
         private ExecutionMode executionMode;
         private Duration evictionInterval;
         private int maxEvictionsPerPass = 1_000;
+        private boolean repartitionIfKeyChanged = true;
 
         private Builder() {
         }
@@ -307,6 +308,18 @@ public final class IntervalJoin<K, L, R> {
             return this;
         }
 
+        /**
+         * @param repartition whether an input that Kafka Streams marks as possibly re-keyed (after {@code selectKey},
+         *     {@code map}, {@code flatMap} or {@code process}) is repartitioned before the join (default true, as the
+         *     built-in joins). Set false when the key is known to be unchanged, e.g. after
+         *     {@code process(Deduplicate...)}, to avoid a needless repartition topic.
+         * @return this
+         */
+        public Builder<K, L, R> repartitionIfKeyChanged(boolean repartition) {
+            this.repartitionIfKeyChanged = repartition;
+            return this;
+        }
+
         /** @param max maximum rows evicted per side per eviction pass (default 1000); positive @return this */
         public Builder<K, L, R> maxEvictionsPerPass(int max) {
             this.maxEvictionsPerPass = max;
@@ -357,7 +370,8 @@ public final class IntervalJoin<K, L, R> {
             return new IntervalJoin<>(new JoinSpec<>(name, keySerde, leftSerde, rightSerde, leftEventTime, rightEventTime,
                 leftWatermarkDelay.toMillis(), rightWatermarkDelay.toMillis(), lowerBound.toMillis(),
                 upperBound.toMillis(), joinType, watermarkPolicy, lateRecordsTopic, storeBackend, executionMode,
-                evictionInterval == null ? -1L : evictionInterval.toMillis(), maxEvictionsPerPass));
+                evictionInterval == null ? -1L : evictionInterval.toMillis(), maxEvictionsPerPass,
+                repartitionIfKeyChanged));
         }
 
         private static void require(Object value, String option) {

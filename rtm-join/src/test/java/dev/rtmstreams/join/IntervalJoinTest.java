@@ -262,6 +262,26 @@ class IntervalJoinTest {
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keySerde");
     }
 
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void shouldRepartitionADedupedInputOnlyWhenAskedToWhenKeyMayHaveChanged(boolean repartition) {
+        org.apache.kafka.streams.StreamsBuilder sb = new org.apache.kafka.streams.StreamsBuilder();
+        org.apache.kafka.streams.kstream.KStream<String, String> imps = sb.stream("imps",
+                org.apache.kafka.streams.kstream.Consumed.with(Serdes.String(), Serdes.String()))
+            .process(Deduplicate.<String, String>byKey().withinTtl(ofMinutes(10)).keySerde(Serdes.String())
+                .valueSerde(Serdes.String()).build());
+        org.apache.kafka.streams.kstream.KStream<String, String> clicks = sb.stream("clicks",
+            org.apache.kafka.streams.kstream.Consumed.with(Serdes.String(), Serdes.String()));
+        IntervalJoin.<String, String, String>builder().keySerde(Serdes.String()).leftSerde(Serdes.String())
+            .rightSerde(Serdes.String()).lowerBound(Duration.ZERO).upperBound(ofMinutes(2))
+            .repartitionIfKeyChanged(repartition).build()
+            .join(imps, clicks, (k, l, r) -> l + r);
+
+        String description = sb.build().describe().toString();
+
+        assertThat(description.contains("-repartition")).isEqualTo(repartition);
+    }
+
     private static Duration ofHours(long h) {
         return Duration.ofHours(h);
     }

@@ -37,11 +37,11 @@ public final class IntervalJoinTopology {
                                                       ValueJoiner3<K, L, R, VR> joiner) {
         KStream<K, L> l = left;
         KStream<K, R> r = right;
-        if (repartitionRequired(l)) {
+        if (spec.repartitionIfKeyChanged() && repartitionRequired(l)) {
             l = l.repartition(Repartitioned.<K, L>as(spec.name() + "-left").withKeySerde(spec.keySerde())
                 .withValueSerde(spec.leftSerde()));
         }
-        if (repartitionRequired(r)) {
+        if (spec.repartitionIfKeyChanged() && repartitionRequired(r)) {
             r = r.repartition(Repartitioned.<K, R>as(spec.name() + "-right").withKeySerde(spec.keySerde())
                 .withValueSerde(spec.rightSerde()));
         }

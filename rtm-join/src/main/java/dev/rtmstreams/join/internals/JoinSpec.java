@@ -28,7 +28,8 @@ public record JoinSpec<K, L, R>(
     StoreBackend backend,
     ExecutionMode executionMode,
     long evictionIntervalMs,
-    int maxEvictionsPerPass) {
+    int maxEvictionsPerPass,
+    boolean repartitionIfKeyChanged) {
 
     /** @return changelogged store of the left rows */
     public String leftBufferStore() {
