@@ -35,9 +35,10 @@ import org.slf4j.LoggerFactory;
  * <p>Logging: the broker logs through slf4j, so its lines appear in the application's log; its
  * loggers are set to WARN unless configured (see {@link Builder#brokerLogLevel(String)}).
  *
- * <p>Defaults suited to a single node: replication factors of the internal topics are at most
- * the broker count, {@code group.initial.rebalance.delay.ms=0}. Extra broker properties set in
- * the builder override them.
+ * <p>Defaults suited to tests: replication factors of the internal topics are at most the broker
+ * count, {@code group.initial.rebalance.delay.ms=0}, and no time-based retention
+ * ({@code log.retention.ms=-1}, so records with old or synthetic timestamps are not deleted while a
+ * test runs). Extra broker properties set in the builder override them.
  *
  * <p>Thread-safety: {@code start} and {@code close} are synchronized; the accessors may be called
  * from any thread.
@@ -147,6 +148,9 @@ public final class EmbeddedKafkaCluster implements KafkaCluster {
     props.put("group.initial.rebalance.delay.ms", "0");
     props.put("default.replication.factor", replication);
     props.put("min.insync.replicas", "1");
+    // tests use old or synthetic event timestamps (e.g. 10 000 ms): with time-based retention the broker's
+    // first retention check (30 s after start) would delete such records from under a running test
+    props.put("log.retention.ms", "-1");
     return props;
   }
 

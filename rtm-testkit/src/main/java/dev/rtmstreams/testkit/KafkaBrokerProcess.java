@@ -415,7 +415,8 @@ public final class KafkaBrokerProcess implements KafkaCluster {
 
     /**
      * Adds a broker property, overriding the single-node defaults (listeners, replication
-     * factors 1, {@code group.initial.rebalance.delay.ms=0}).
+     * factors 1, {@code group.initial.rebalance.delay.ms=0}, {@code log.retention.ms=-1}, broker
+     * session timeout 3 s so a killed broker restarts without waiting for its old session).
      *
      * @param name a broker config name; not null
      * @param value its value; not null

@@ -10,9 +10,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -102,6 +104,23 @@ class EmbeddedKafkaClusterTest {
     assertThat(kafka.isRunning()).isTrue();
     assertThat(kafka.bootstrapServers()).startsWith("localhost:");
     assertThat(Files.isDirectory(kafka.logDir())).isTrue();
+  }
+
+  @Test
+  void shouldKeepRecordsWithOldTimestampsWhenTopicUsesBrokerDefaults() throws Exception {
+    kafka.createTopic("old-timestamps", 1);
+    TestRecords.produce(kafka, List.of(new ProducerRecord<>("old-timestamps", null, 10_000L, "k", "v")),
+        new StringSerializer(), new StringSerializer());
+
+    ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "old-timestamps");
+    try (Admin admin = kafka.createAdminClient()) {
+      Config config = admin.describeConfigs(List.of(topic)).all().get().get(topic);
+      assertThat(config.get("retention.ms").value())
+          .as("no time-based retention: the first retention check would delete a record from 1970")
+          .isEqualTo("-1");
+    }
+    assertThat(TestRecords.consumeStrings(kafka, "old-timestamps", 1, Duration.ofSeconds(10)))
+        .extracting(ConsumerRecord::timestamp).containsExactly(10_000L);
   }
 
   @Test

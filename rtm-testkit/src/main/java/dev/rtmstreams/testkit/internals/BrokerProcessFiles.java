@@ -63,6 +63,8 @@ public final class BrokerProcessFiles {
     props.put("share.coordinator.state.topic.min.isr", "1");
     props.put("group.initial.rebalance.delay.ms", "0");
     props.put("log.cleaner.dedupe.buffer.size", "2097152");
+    // records with old or synthetic timestamps must not be deleted by the retention check
+    props.put("log.retention.ms", "-1");
     // a killed broker's old registration blocks the restarted one until the session expires
     // (default 9 s); heartbeats stay local, so a short session is safe
     props.put("broker.heartbeat.interval.ms", "500");
