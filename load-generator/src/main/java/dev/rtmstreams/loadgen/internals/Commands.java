@@ -177,7 +177,8 @@ public final class Commands {
 
   /** Options of runs against a cluster. */
   public static final class RunOptions {
-    @Option(names = "--drain", description = "Longest wait for outputs after the last send. Default: ${DEFAULT-VALUE}.",
+    @Option(names = "--drain", description = "After the last send, stop waiting for missing outputs once none has "
+        + "arrived for this long (at most 10 min or 10 x drain in all). Default: ${DEFAULT-VALUE}.",
         defaultValue = "PT30S")
     Duration drain;
 
@@ -385,8 +386,9 @@ public final class Commands {
         defaultValue = "PT10S")
     Duration warmup;
 
-    @Option(names = "--drain", description = "Longest wait for outputs after the last send. Default: "
-        + "${DEFAULT-VALUE}.", defaultValue = "PT30S")
+    @Option(names = "--drain", description = "After the last send, stop waiting for missing outputs once none has "
+        + "arrived for this long (at most 10 min or 10 x drain in all). Default: ${DEFAULT-VALUE}.",
+        defaultValue = "PT30S")
     Duration drain;
 
     @Option(names = "--ready-timeout", description = "Longest wait for a mode to start. Default: ${DEFAULT-VALUE}.",

@@ -60,7 +60,9 @@ public final class LoadRun {
    * @param window attribution window for the oracle
    * @param watermarkDelay watermark delay for the oracle
    * @param speed replay speed factor (1 = the recorded schedule)
-   * @param drain the longest wait for outputs after the last send
+   * @param drain how long to keep waiting after the last send while no new output arrives (an idle
+   *     timeout: a backlogged system that still emits outputs is waited for, up to 10 minutes or
+   *     10 x drain, whichever is longer)
    * @param settle how long to keep listening for duplicates once all expected outputs arrived
    * @param behindTolerance lag behind schedule that counts as not keeping up
    * @param progress whether to draw the progress bar
@@ -225,9 +227,13 @@ public final class LoadRun {
       sendEndNanos = System.nanoTime();
     }
     phase[0] = "draining";
-    long drainDeadline = sendEndNanos + settings.drain().toNanos();
+    long hardDeadline = sendEndNanos + Math.max(Duration.ofMinutes(10).toNanos(), 10 * settings.drain().toNanos());
     long allSeenAt = 0;
-    while (System.nanoTime() < drainDeadline) {
+    while (System.nanoTime() < hardDeadline) {
+      long idleSince = Math.max(sendEndNanos, lastOutputNanos.get());
+      if (matcher.missing() != 0 && System.nanoTime() - idleSince > settings.drain().toNanos()) {
+        break;
+      }
       if (matcher.missing() == 0) {
         if (allSeenAt == 0) {
           allSeenAt = System.nanoTime();
