@@ -40,9 +40,11 @@ import org.apache.kafka.streams.kstream.Produced;
  * the figures are e2eLatencyMs from the epoch reports (warm-up epochs dropped): median over epochs of the epoch p50,
  * median and max over epochs of the epoch p99.
  * <pre>
- * mvn -B -q -pl rtm-topology test-compile dependency:build-classpath -Dmdep.includeScope=test \
+ * mvn -B -q -pl rtm-topology test-compile \
+ *     org.apache.maven.plugins:maven-dependency-plugin:3.9.0:build-classpath -Dmdep.includeScope=test \
  *     -Dmdep.outputFile=target/test-classpath.txt
- * cd rtm-topology &amp;&amp; java -cp target/test-classes:target/classes:$(cat target/test-classpath.txt) \
+ * cd rtm-topology &amp;&amp; java -Dlogback.configurationFile=src/test/resources/logback-test.xml \
+ *     -cp target/test-classes:target/classes:$(cat target/test-classpath.txt) \
  *     dev.rtmstreams.topology.bench.E2eLatencyBenchmark 2000 20
  * </pre>
  * Arguments: records per second (default 2000), seconds per run (default 20). A discarded 10 s warm-up run comes
