@@ -1,0 +1,41 @@
+package dev.rtmstreams.loadgen.internals;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rtmstreams.loadgen.WorkloadConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A short bench of the real service (adattribution-app's fat jar, started as a child JVM with its
+ * command line) in real-time mode against an embedded broker. The reactor builds
+ * adattribution-app before this module, so in a full {@code mvn verify} the jar exists; when this
+ * module is built alone without it, the test is skipped (reported as skipped, not passed).
+ */
+class ServiceBenchSmokeTest {
+
+  private static final Path APP_JAR = Path.of("..", "adattribution-app", "target", "adattribution-app.jar");
+
+  @Test
+  void shouldMatchTheOracleExactlyWhenBenchingTheServiceInRealTimeMode(@TempDir Path dir) throws Exception {
+    Assumptions.assumeTrue(Files.isRegularFile(APP_JAR), "needs " + APP_JAR.toAbsolutePath());
+    WorkloadConfig workload = WorkloadConfig.builder().seed(5).rate(300).duration(Duration.ofSeconds(6))
+        .requestShare(0.2).lateWarmupClicks(20).lateFraction(0.02).duplicateFraction(0.05).build();
+    Bench.Options options = new Bench.Options(workload, List.of("real-time"), Optional.empty(),
+        Bench.BrokerKind.IN_PROCESS, dir, APP_JAR, List.of("-Xmx512m"), List.of(), 2, Duration.ZERO,
+        Duration.ofSeconds(30), Duration.ofSeconds(120), false, 1, false, List.of());
+
+    Map<String, Object> r = Bench.run(options).get(0);
+
+    assertThat((Long) r.get("expected")).isGreaterThan(50L);
+    assertThat(r).containsEntry("missing", 0L).containsEntry("duplicates", 0L).containsEntry("unexpected", 0L);
+    assertThat((Long) r.get("late_inputs_dropped_by_oracle")).isPositive();
+  }
+}
