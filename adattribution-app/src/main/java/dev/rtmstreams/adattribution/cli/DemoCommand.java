@@ -53,6 +53,10 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Where the JSON report and latency distributions go. Default: ${DEFAULT-VALUE}.")
     private Path reportDir;
 
+    @Option(names = "--kafka", paramLabel = "KEY=VALUE",
+            description = "Extra Kafka Streams / client property for the service, repeatable (e.g. producer.linger.ms=1).")
+    private java.util.Map<String, String> kafkaOverrides = new java.util.LinkedHashMap<>();
+
     @Option(names = "--seed", defaultValue = "42", description = "Random seed of the workload. Default: ${DEFAULT-VALUE}.")
     private long seed;
 
@@ -82,7 +86,7 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         PrintWriter out = spec.commandLine().getOut();
-        new DemoRunner(new DemoRunner.Settings(d, rate, w, partitions, reportDir, parsedModes, mb, seed), out).run();
+        new DemoRunner(new DemoRunner.Settings(d, rate, w, partitions, reportDir, parsedModes, mb, seed, kafkaOverrides), out).run();
         return 0;
     }
 

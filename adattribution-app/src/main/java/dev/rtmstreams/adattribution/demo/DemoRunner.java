@@ -59,7 +59,8 @@ public final class DemoRunner {
 
     /** Demo parameters. */
     public record Settings(Duration duration, double rate, Duration warmup, int partitions, Path reportDir,
-                           List<AppConfig.TriggerMode> modes, Duration microBatchInterval, long seed) {
+                           List<AppConfig.TriggerMode> modes, Duration microBatchInterval, long seed,
+                           Map<String, String> kafkaOverrides) {
     }
 
     /** Results of one mode. */
@@ -119,7 +120,9 @@ public final class DemoRunner {
 
     private ModeResult runMode(EmbeddedKafkaCluster kafka, AppConfig.TriggerMode mode, Path stateDir) throws Exception {
         String prefix = mode == AppConfig.TriggerMode.REAL_TIME ? "rt." : "mb.";
-        AppConfig config = AppConfig.builder()
+        AppConfig.Builder builder = AppConfig.builder();
+        settings.kafkaOverrides().forEach(builder::kafkaOverride);
+        AppConfig config = builder
                 .bootstrapServers(kafka.bootstrapServers())
                 .applicationId("adattribution-demo-" + mode.cliName())
                 .trigger(mode)

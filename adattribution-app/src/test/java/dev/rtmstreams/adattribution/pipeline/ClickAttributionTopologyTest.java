@@ -137,4 +137,20 @@ class ClickAttributionTopologyTest {
         assertThat(attributedClickIds()).containsExactly("click-9", "click-1");
         assertThat(IntervalJoin.lateRecordsTotal(f.driver.metrics(), AdAttributionTopology.JOIN_NAME)).isZero();
     }
+
+    @Test
+    void shouldEmitSameAttributedClicksInMicroBatchModeWhenTheBatchCloses(@TempDir Path mbDir) {
+        try (DriverFixture mb = new DriverFixture(DriverFixture.defaults(), "micro-batch", mbDir)) {
+            mb.impressions.pipeInput("imp-1", encode(Events.impression("imp-1", T)), T);
+            mb.clicks.pipeInput("imp-1", encode(Events.click("click-1", "imp-1", T + MIN)), T + MIN);
+            mb.clicks.pipeInput("imp-1", encode(Events.click("click-1", "imp-1", T + MIN)), T + MIN);
+            mb.clicks.pipeInput("imp-1", encode(Events.click("click-2", "imp-1", T + 3 * MIN)), T + 3 * MIN);
+            assertThat(mb.attributed.isEmpty()).as("nothing before the batch ends").isTrue();
+
+            mb.advance(Duration.ofSeconds(2));
+
+            assertThat(mb.attributed.readValuesToList()).extracting(AttributedClick::getClickId)
+                    .containsExactly("click-1");
+        }
+    }
 }
