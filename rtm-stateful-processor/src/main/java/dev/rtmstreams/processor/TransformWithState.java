@@ -3,6 +3,7 @@ package dev.rtmstreams.processor;
 import dev.rtmstreams.processor.internals.InitialStateProcessor;
 import dev.rtmstreams.processor.internals.OperatorSpec;
 import dev.rtmstreams.processor.internals.RuntimeRegistry;
+import dev.rtmstreams.processor.internals.TransformWithStateFixedKeyProcessor;
 import dev.rtmstreams.processor.internals.TransformWithStateProcessor;
 import java.time.Duration;
 import java.util.Locale;
@@ -12,6 +13,8 @@ import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
@@ -36,6 +39,9 @@ import org.apache.kafka.streams.state.Stores;
  *     .watermarkDelay(Duration.ofMinutes(5))
  *     .build();
  * topology.addProcessor("attribution", tws, "clicks-source");   // stores are connected automatically
+ *
+ * // key-preserving: a groupByKey/join downstream needs no repartition topic
+ * KStream<String, Long> kept = input.processValues(counter.asFixedKey(), Named.as("count"));
  * }</pre>
  *
  * <p>The operator declares its own changelogged state store (see {@link #storeName()}), connected through
@@ -54,9 +60,24 @@ import org.apache.kafka.streams.state.Stores;
  * <p><b>Execution contracts</b> ({@link ExecutionMode}, from the builder or {@code rtm.execution.mode}):
  * real-time calls {@code handleInputRows} once per record and forwards output at once with the input record's
  * timestamp; micro-batch buffers rows in the store for the interval and then calls it once per key with all of
- * that key's rows (output timestamp: the latest row's timestamp). Timer output has the timer time as timestamp in
- * event time and the current processing time in processing time. {@link QueryInfo#getBatchId()} counts micro-batches
+ * that key's rows (output timestamp: the latest row's timestamp; output headers: a copy of the headers of the key's
+ * last-arrived row in the batch; the buffer persists each row's timestamp and headers, so they survive a restore).
+ * Real-time output carries the input record's timestamp and a copy of its headers. Timer output has no headers and
+ * the timer time as timestamp in event time, the current processing time in processing time. {@link QueryInfo#getBatchId()} counts micro-batches
  * in micro-batch mode and wall-clock epochs of {@code commit.interval.ms} in real-time mode (persisted).
+ *
+ * <p><b>Key-changing or key-preserving.</b> As a {@link ProcessorSupplier} ({@code KStream#process}) the output
+ * is marked key-changing by Kafka Streams, so a later {@code groupByKey}, {@code join} or {@code IntervalJoin}
+ * repartitions. The output key is always the grouping key, i.e. the input key; use {@link #asFixedKey()} with
+ * {@code KStream#processValues} to tell Kafka Streams so and avoid that repartition. Both run the same operator
+ * (same stores, state, timers and behaviour); use one of them per operator instance, not both.
+ *
+ * <p><b>Metrics.</b> Per task, in group {@value RtmProcessorMetrics#GROUP} with tags {@code thread-id},
+ * {@code task-id} and {@code rtm-processor-id} (= {@link #name()}): gauge {@value RtmProcessorMetrics#WATERMARK}
+ * (event time only), counters {@value RtmProcessorMetrics#LATE_RECORDS_TOTAL},
+ * {@value RtmProcessorMetrics#NULL_KEY_RECORDS_TOTAL}, {@value RtmProcessorMetrics#TIMERS_FIRED_TOTAL},
+ * {@value RtmProcessorMetrics#TTL_EXPIRED_REMOVED_TOTAL}, gauge {@value RtmProcessorMetrics#STORE_ENTRIES}; see
+ * {@link RtmProcessorMetrics}. Records with a null key are dropped and counted.
  *
  * <p><b>Initial state.</b> For a {@link StatefulProcessorWithInitialState}, connect a stream of initial state keyed
  * by the grouping key with {@link #initialStateProcessor()}: {@code initial.process(tws.initialStateProcessor())}
@@ -109,6 +130,37 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
     @Override
     public Processor<K, I, K, O> get() {
         return new TransformWithStateProcessor<>(spec);
+    }
+
+    /**
+     * The key-preserving form of this operator, for {@code KStream#processValues}: same stores, state, timers and
+     * behaviour as {@link #get()}, but Kafka Streams knows the output key equals the input key (the grouping key), so
+     * a {@code groupByKey()} or {@code join} downstream does not create a repartition topic.
+     *
+     * <pre>{@code
+     * KStream<String, Long> counts = input.processValues(tws.asFixedKey(), Named.as("count"));
+     * counts.groupByKey().reduce(Long::sum);   // no repartition
+     * }</pre>
+     *
+     * <p>Use either this or the operator itself ({@code KStream#process}) in a topology, not both: they share the
+     * operator's store. The initial-state input ({@link #initialStateProcessor()}) works with both.
+     *
+     * @return a supplier creating one fixed-key processor per task (a new supplier object per call, sharing this
+     *     operator's store builder)
+     */
+    public FixedKeyProcessorSupplier<K, I, O> asFixedKey() {
+        TransformWithState<K, I, O> self = this;
+        return new FixedKeyProcessorSupplier<>() {
+            @Override
+            public FixedKeyProcessor<K, I, O> get() {
+                return new TransformWithStateFixedKeyProcessor<>(self.spec);
+            }
+
+            @Override
+            public Set<StoreBuilder<?>> stores() {
+                return self.stores();
+            }
+        };
     }
 
     /** @return the operator's store (the same builder instance every call) */

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.BytesDeserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -23,6 +24,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -43,6 +45,7 @@ final class Harness<I, O> implements AutoCloseable {
     private final Serde<I> inSerde;
     private final Serde<O> outSerde;
     private final Properties extra;
+    private final boolean fixedKey;
     private Path stateDir;
     private final List<Path> dirs = new ArrayList<>();
     private final List<KeyValue<Bytes, byte[]>> changelog = new ArrayList<>();
@@ -53,6 +56,13 @@ final class Harness<I, O> implements AutoCloseable {
     TestOutputTopic<String, O> out;
 
     Harness(TransformWithState<String, I, O> tws, Serde<I> inSerde, Serde<O> outSerde, Properties extra) {
+        this(tws, inSerde, outSerde, extra, false);
+    }
+
+    /** @param fixedKey true: wire the operator with {@code processValues(tws.asFixedKey())} instead of {@code process} */
+    Harness(TransformWithState<String, I, O> tws, Serde<I> inSerde, Serde<O> outSerde, Properties extra,
+            boolean fixedKey) {
+        this.fixedKey = fixedKey;
         this.tws = tws;
         this.inSerde = inSerde;
         this.outSerde = outSerde;
@@ -85,9 +95,10 @@ final class Harness<I, O> implements AutoCloseable {
 
     private void open() {
         StreamsBuilder b = new StreamsBuilder();
-        b.stream("in", Consumed.with(Serdes.String(), inSerde))
-            .process(tws, Named.as("tws"))
-            .to("out", Produced.with(Serdes.String(), outSerde));
+        KStream<String, I> input = b.stream("in", Consumed.with(Serdes.String(), inSerde));
+        KStream<String, O> output = fixedKey ? input.processValues(tws.asFixedKey(), Named.as("tws"))
+            : input.process(tws, Named.as("tws"));
+        output.to("out", Produced.with(Serdes.String(), outSerde));
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "harness");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
@@ -106,6 +117,10 @@ final class Harness<I, O> implements AutoCloseable {
 
     void pipe(String key, I value, long timestampMs) {
         in.pipeInput(key, value, timestampMs);
+    }
+
+    void pipe(String key, I value, long timestampMs, Headers headers) {
+        in.pipeInput(new TestRecord<>(key, value, headers, timestampMs));
     }
 
     /** Moves the wall clock while the driver is "down": use before {@link #restartFromChangelog()}. */

@@ -2,6 +2,9 @@ package dev.rtmstreams.processor.internals;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Byte layout of the single changelogged {@code KeyValueStore<Bytes, byte[]>} of one operator.
@@ -14,7 +17,7 @@ import java.util.Arrays;
  * 0x03 TIMER     [time i64][groupingKey]                                      -> empty
  * 0x04 TIMER/KEY [keyLen i32][groupingKey][time i64]                          -> empty
  * 0x05 META      [id byte]                                                    -> i64
- * 0x06 BUFFER    [seq i64]                                                    -> [keyLen][key][timestamp][value]
+ * 0x06 BUFFER    [seq i64]                                    -> [keyLen][key][timestamp][valueLen][value]([headers])
  * </pre>
  */
 final class Layout {
@@ -133,6 +136,88 @@ final class Layout {
         out[0] = BUFFER;
         putTime(out, 1, seq);
         return out;
+    }
+
+    /**
+     * A decoded micro-batch buffer entry.
+     *
+     * @param key serialized grouping key
+     * @param timestamp record timestamp
+     * @param value serialized row, or null for a null row
+     * @param headers the record's headers (empty for entries written before headers were kept), never null
+     */
+    record BufferEntry(byte[] key, long timestamp, byte[] value, Headers headers) {
+    }
+
+    /**
+     * {@code [keyLen i32][key][timestamp i64][valueLen i32, -1 = null][value]} followed, when the record has headers,
+     * by {@code [count i32]} and per header {@code [nameLen i32][name utf8][valueLen i32, -1 = null][value]}. Entries
+     * without the header part (the format before headers were kept) decode with empty headers.
+     */
+    static byte[] encodeBufferEntry(byte[] key, long timestamp, byte[] value, Headers headers) {
+        Header[] hs = headers == null ? new Header[0] : headers.toArray();
+        byte[][] names = new byte[hs.length][];
+        int size = 4 + key.length + 8 + 4 + (value == null ? 0 : value.length);
+        if (hs.length > 0) {
+            size += 4;
+            for (int i = 0; i < hs.length; i++) {
+                names[i] = hs[i].key().getBytes(StandardCharsets.UTF_8);
+                size += 8 + names[i].length + (hs[i].value() == null ? 0 : hs[i].value().length);
+            }
+        }
+        byte[] out = new byte[size];
+        int p = 0;
+        putInt(out, p, key.length);
+        System.arraycopy(key, 0, out, p + 4, key.length);
+        p += 4 + key.length;
+        putLong(out, p, timestamp);
+        p += 8;
+        p = putBytes(out, p, value);
+        if (hs.length > 0) {
+            putInt(out, p, hs.length);
+            p += 4;
+            for (int i = 0; i < hs.length; i++) {
+                p = putBytes(out, p, names[i]);
+                p = putBytes(out, p, hs[i].value());
+            }
+        }
+        return out;
+    }
+
+    static BufferEntry decodeBufferEntry(byte[] e) {
+        int kl = getInt(e, 0);
+        byte[] key = Arrays.copyOfRange(e, 4, 4 + kl);
+        long ts = getLong(e, 4 + kl);
+        int p = 12 + kl;
+        int vl = getInt(e, p);
+        byte[] value = vl < 0 ? null : Arrays.copyOfRange(e, p + 4, p + 4 + vl);
+        p += 4 + Math.max(vl, 0);
+        RecordHeaders headers = new RecordHeaders();
+        if (p < e.length) {
+            int n = getInt(e, p);
+            p += 4;
+            for (int i = 0; i < n; i++) {
+                int nl = getInt(e, p);
+                String name = new String(e, p + 4, nl, StandardCharsets.UTF_8);
+                p += 4 + nl;
+                int hl = getInt(e, p);
+                byte[] hv = hl < 0 ? null : Arrays.copyOfRange(e, p + 4, p + 4 + hl);
+                p += 4 + Math.max(hl, 0);
+                headers.add(name, hv);
+            }
+        }
+        return new BufferEntry(key, ts, value, headers);
+    }
+
+    /** Writes {@code [len i32, -1 = null][bytes]} at {@code off}; @return the offset after it */
+    private static int putBytes(byte[] out, int off, byte[] bytes) {
+        if (bytes == null) {
+            putInt(out, off, -1);
+            return off + 4;
+        }
+        putInt(out, off, bytes.length);
+        System.arraycopy(bytes, 0, out, off + 4, bytes.length);
+        return off + 4 + bytes.length;
     }
 
     static void putInt(byte[] b, int off, int v) {

@@ -160,17 +160,30 @@ final class ListStateImpl<T> implements ListState<T>, StateVariable {
     }
 
     @Override
-    public void removeExpired(byte[] primaryKey, long now) {
+    public int removeExpired(byte[] primaryKey, long now) {
         Bytes k = Bytes.wrap(primaryKey);
         byte[] stored = handle.runtime.store.get(k);
         if (stored == null) {
-            return;
+            return 0;
         }
         List<byte[]> live = liveRecords(stored, now);
+        int removed = count(stored) - live.size();
         if (live.isEmpty()) {
             handle.runtime.store.delete(k);
-        } else if (join(live).length != stored.length) {
+        } else if (removed > 0) {
             handle.runtime.store.put(k, join(live));
         }
+        return removed;
+    }
+
+    /** @return the number of elements (live or not) of a stored list */
+    private static int count(byte[] stored) {
+        int n = 0;
+        int pos = 0;
+        while (pos < stored.length) {
+            pos += 12 + Layout.getInt(stored, pos + 8);
+            n++;
+        }
+        return n;
     }
 }

@@ -2,6 +2,7 @@ package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmProcessorConfig;
+import dev.rtmstreams.processor.RtmProcessorMetrics;
 import dev.rtmstreams.processor.StatefulProcessor;
 import dev.rtmstreams.processor.StatefulProcessorWithInitialState;
 import dev.rtmstreams.processor.TimeMode;
@@ -12,14 +13,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
@@ -73,7 +74,11 @@ final class OperatorRuntime<K, I, O> {
     private byte[] currentKeySuffix;
     private long currentProcessingTime;
 
-    private ProcessorContext<K, O> forwardContext;
+    private ProcessingContext timeContext;
+    private Output<K, O> output;
+    private OperatorMetrics metrics;
+    /** Watermark published to the metric reader threads; Long.MIN_VALUE: none yet. */
+    private volatile long publishedWatermark = Long.MIN_VALUE;
     UUID queryId;
     UUID runId;
     private long droppedLate;
@@ -85,7 +90,7 @@ final class OperatorRuntime<K, I, O> {
     }
 
     @SuppressWarnings("unchecked")
-    void initOnce(ProcessorContext<?, ?> context) {
+    void initOnce(ProcessingContext context) {
         if (initialized) {
             return;
         }
@@ -133,6 +138,7 @@ final class OperatorRuntime<K, I, O> {
         processor.init(spec.outputMode(), timeMode);
         handle.state = HandleState.INITIALIZED;
         initialized = true;
+        registerMetrics(context);
         LOG.debug("operator {} task {} initialized: mode={}, timeMode={}", spec.name(), context.taskId(),
             executionMode, timeMode);
     }
@@ -150,6 +156,7 @@ final class OperatorRuntime<K, I, O> {
         if (wm != null) {
             hasWatermark = true;
             watermark = Layout.getLong(wm, 0);
+            publishedWatermark = watermark;
             maxEventTime = Math.max(maxEventTime, watermark + watermarkDelayMs);
         }
         byte[] b = store.get(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)));
@@ -172,8 +179,27 @@ final class OperatorRuntime<K, I, O> {
         }
     }
 
-    void setForwardContext(ProcessorContext<K, O> context) {
-        this.forwardContext = context;
+    private void registerMetrics(ProcessingContext context) {
+        metrics = new OperatorMetrics(context.metrics(), Thread.currentThread().getName(), context.taskId().toString(),
+            spec.name());
+        if (timeMode == TimeMode.EVENT_TIME) {
+            metrics.gauge(RtmProcessorMetrics.WATERMARK, "event-time watermark of the task in epoch ms", () -> {
+                long w = publishedWatermark;
+                return w == Long.MIN_VALUE ? Double.NaN : (double) w;
+            });
+        }
+        KeyValueStore<Bytes, byte[]> s = store;
+        metrics.gauge(RtmProcessorMetrics.STORE_ENTRIES, "approximate number of entries in the operator store",
+            () -> (double) s.approximateNumEntries());
+    }
+
+    /**
+     * @param context the context of the processor that forwards (source of the wall clock)
+     * @param output where output records go
+     */
+    void setOutput(ProcessingContext context, Output<K, O> output) {
+        this.timeContext = context;
+        this.output = output;
     }
 
     // ---------------------------------------------------------------- current key and time
@@ -220,18 +246,21 @@ final class OperatorRuntime<K, I, O> {
 
     // ---------------------------------------------------------------- real-time contract
 
-    void processRealTime(Record<K, I> record) {
+    /**
+     * Real-time contract: one {@code handleInputRows} call with this row; output forwarded at once with the input's
+     * timestamp and headers.
+     */
+    void processRealTime(K key, I value, long timestamp, Headers headers) {
         loadMeta();
-        K key = record.key();
         if (key == null) {
             dropNullKey();
             return;
         }
-        long now = forwardContext.currentSystemTimeMs();
+        long now = timeContext.currentSystemTimeMs();
         lastInputWallClock = now;
         long eventTime = 0;
         if (timeMode == TimeMode.EVENT_TIME) {
-            eventTime = spec.eventTimeExtractor().extract(key, record.value(), record.timestamp());
+            eventTime = spec.eventTimeExtractor().extract(key, value, timestamp);
             if (isLate(eventTime)) {
                 return;
             }
@@ -241,8 +270,8 @@ final class OperatorRuntime<K, I, O> {
         setKey(keyBytes, now);
         handle.state = HandleState.DATA_PROCESSED;
         try {
-            Iterator<O> out = processor.handleInputRows(key, new SingleRowIterator<>(record.value()), tv);
-            forwardAll(out, record);
+            Iterator<O> out = processor.handleInputRows(key, new SingleRowIterator<>(value), tv);
+            forwardAll(out, key, timestamp, headers);
         } finally {
             clearKey();
         }
@@ -257,6 +286,7 @@ final class OperatorRuntime<K, I, O> {
     private boolean isLate(long eventTime) {
         if (hasWatermark && eventTime < watermark) {
             droppedLate++;
+            metrics.lateRecords.record();
             if (LOG.isDebugEnabled()) {
                 LOG.debug("operator {} dropped a late record: eventTime={} < watermark={} ({} so far)", spec.name(),
                     eventTime, watermark, droppedLate);
@@ -268,17 +298,18 @@ final class OperatorRuntime<K, I, O> {
 
     private void dropNullKey() {
         droppedNullKey++;
+        metrics.nullKeyRecords.record();
         if (droppedNullKey == 1 || droppedNullKey % 10_000 == 0) {
             LOG.warn("operator {} dropped {} record(s) with a null grouping key", spec.name(), droppedNullKey);
         }
     }
 
-    private void forwardAll(Iterator<O> out, Record<K, I> input) {
+    private void forwardAll(Iterator<O> out, K key, long timestamp, Headers headers) {
         if (out == null) {
             throw new IllegalStateException("handleInputRows of operator " + spec.name() + " returned null");
         }
         while (out.hasNext()) {
-            forwardContext.forward(input.withValue(out.next()));
+            output.forward(key, out.next(), timestamp, headers);
         }
     }
 
@@ -294,6 +325,7 @@ final class OperatorRuntime<K, I, O> {
         if (!hasWatermark || candidate > watermark) {
             hasWatermark = true;
             watermark = candidate;
+            publishedWatermark = candidate;
             store.put(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)), Layout.longValue(candidate));
         }
     }
@@ -419,6 +451,7 @@ final class OperatorRuntime<K, I, O> {
             setKey(keyBytes, now);
             handle.state = HandleState.TIMER_PROCESSED;
             long outputTs = timeMode == TimeMode.EVENT_TIME ? t : now;
+            metrics.timersFired.record();
             try {
                 Iterator<O> out = processor.handleExpiredTimer(key,
                     new TimerValuesImpl(now, watermarkForTimerValues()), new TimerValuesImpl.Expired(t));
@@ -426,7 +459,7 @@ final class OperatorRuntime<K, I, O> {
                     throw new IllegalStateException("handleExpiredTimer of operator " + spec.name() + " returned null");
                 }
                 while (out.hasNext()) {
-                    forwardContext.forward(new Record<>(key, out.next(), outputTs));
+                    output.forward(key, out.next(), outputTs, null);
                 }
             } finally {
                 clearKey();
@@ -458,38 +491,37 @@ final class OperatorRuntime<K, I, O> {
                 }
             }
         }
+        int removed = 0;
         for (byte[] k : index) {
             byte[] primary = java.util.Arrays.copyOfRange(k, 9, k.length);
             StateVariable var = handle.variables.get(Layout.stateNameOf(primary, 0));
             if (var != null) {
-                var.removeExpired(primary, now);
+                removed += var.removeExpired(primary, now);
             }
             store.delete(Bytes.wrap(k));
+        }
+        if (removed > 0) {
+            metrics.ttlExpiredRemoved.record(removed);
         }
         return index.size();
     }
 
     // ---------------------------------------------------------------- micro-batch contract
 
-    void bufferRecord(Record<K, I> record) {
+    /**
+     * Micro-batch contract: appends the row, with its record timestamp and headers, to the persisted buffer (see
+     * {@link Layout#encodeBufferEntry}).
+     */
+    void bufferRecord(K key, I value, long timestamp, Headers headers) {
         loadMeta();
-        if (record.key() == null) {
+        if (key == null) {
             dropNullKey();
             return;
         }
-        lastInputWallClock = forwardContext.currentSystemTimeMs();
-        byte[] k = keySerializer.serialize(topic, record.key());
-        byte[] v = record.value() == null ? null : valueSerializer.serialize(topic, record.value());
-        int vl = v == null ? -1 : v.length;
-        byte[] entry = new byte[4 + k.length + 8 + 4 + Math.max(vl, 0)];
-        Layout.putInt(entry, 0, k.length);
-        System.arraycopy(k, 0, entry, 4, k.length);
-        Layout.putLong(entry, 4 + k.length, record.timestamp());
-        Layout.putInt(entry, 12 + k.length, vl);
-        if (v != null) {
-            System.arraycopy(v, 0, entry, 16 + k.length, v.length);
-        }
-        store.put(Bytes.wrap(Layout.bufferKey(nextSeq++)), entry);
+        lastInputWallClock = timeContext.currentSystemTimeMs();
+        byte[] k = keySerializer.serialize(topic, key);
+        byte[] v = value == null ? null : valueSerializer.serialize(topic, value);
+        store.put(Bytes.wrap(Layout.bufferKey(nextSeq++)), Layout.encodeBufferEntry(k, timestamp, v, headers));
     }
 
     private long lastBufferSeq() {
@@ -504,6 +536,8 @@ final class OperatorRuntime<K, I, O> {
         final K key;
         final List<I> rows = new ArrayList<>();
         long timestamp = Long.MIN_VALUE;
+        /** Headers of the key's latest (last arrived) row in this batch. */
+        Headers headers;
 
         KeyRows(byte[] keyBytes, K key) {
             this.keyBytes = keyBytes;
@@ -534,13 +568,10 @@ final class OperatorRuntime<K, I, O> {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> kv = it.next();
                 bufferKeys.add(kv.key);
-                byte[] e = kv.value;
-                int kl = Layout.getInt(e, 0);
-                byte[] kb = java.util.Arrays.copyOfRange(e, 4, 4 + kl);
-                long ts = Layout.getLong(e, 4 + kl);
-                int vl = Layout.getInt(e, 12 + kl);
-                I value = vl < 0 ? null : valueDeserializer.deserialize(topic,
-                    java.util.Arrays.copyOfRange(e, 16 + kl, 16 + kl + vl));
+                Layout.BufferEntry e = Layout.decodeBufferEntry(kv.value);
+                byte[] kb = e.key();
+                long ts = e.timestamp();
+                I value = e.value() == null ? null : valueDeserializer.deserialize(topic, e.value());
                 KeyRows<K, I> kr = byKey.computeIfAbsent(Bytes.wrap(kb),
                     b -> new KeyRows<>(kb, keyDeserializer.deserialize(topic, kb)));
                 if (timeMode == TimeMode.EVENT_TIME) {
@@ -552,6 +583,7 @@ final class OperatorRuntime<K, I, O> {
                 }
                 kr.rows.add(value);
                 kr.timestamp = Math.max(kr.timestamp, ts);
+                kr.headers = e.headers();
             }
         }
         TimerValuesImpl tv = new TimerValuesImpl(now, watermarkForTimerValues());
@@ -567,7 +599,7 @@ final class OperatorRuntime<K, I, O> {
                     throw new IllegalStateException("handleInputRows of operator " + spec.name() + " returned null");
                 }
                 while (out.hasNext()) {
-                    forwardContext.forward(new Record<>(kr.key, out.next(), kr.timestamp));
+                    output.forward(kr.key, out.next(), kr.timestamp, kr.headers);
                 }
             } finally {
                 clearKey();
@@ -595,6 +627,9 @@ final class OperatorRuntime<K, I, O> {
             return;
         }
         closed = true;
+        if (metrics != null) {
+            metrics.close();
+        }
         try {
             if (processor != null) {
                 processor.close();

@@ -2,11 +2,12 @@ package dev.rtmstreams.processor.internals;
 
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessingContext;
 
 /**
  * The per-task {@link OperatorRuntime}s of one operator, shared by its main processor and its initial-state
- * processor (both run in the same task because they share the operator's store). Reference counted.
+ * processor (both run in the same task because they share the operator's store). Reference counted. Accepts the
+ * contexts of key-changing and fixed-key processors alike.
  */
 public final class RuntimeRegistry {
 
@@ -22,7 +23,7 @@ public final class RuntimeRegistry {
     }
 
     /** Task id plus state directory, so that several KafkaStreams instances in one JVM do not share runtimes. */
-    private static String id(ProcessorContext<?, ?> context) {
+    private static String id(ProcessingContext context) {
         String dir;
         try {
             dir = context.stateDir().getAbsolutePath();
@@ -33,7 +34,7 @@ public final class RuntimeRegistry {
     }
 
     @SuppressWarnings("unchecked")
-    synchronized <K, I, O> OperatorRuntime<K, I, O> acquire(OperatorSpec<K, I, O> spec, ProcessorContext<?, ?> context) {
+    synchronized <K, I, O> OperatorRuntime<K, I, O> acquire(OperatorSpec<K, I, O> spec, ProcessingContext context) {
         String id = id(context);
         Entry e = runtimes.computeIfAbsent(id, k -> new Entry(new OperatorRuntime<>(spec)));
         OperatorRuntime<K, I, O> rt = (OperatorRuntime<K, I, O>) e.runtime;
@@ -50,7 +51,7 @@ public final class RuntimeRegistry {
         return rt;
     }
 
-    synchronized void release(ProcessorContext<?, ?> context) {
+    synchronized void release(ProcessingContext context) {
         String id = id(context);
         Entry e = runtimes.get(id);
         if (e != null && --e.refs == 0) {

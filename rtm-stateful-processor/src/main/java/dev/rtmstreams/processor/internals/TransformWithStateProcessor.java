@@ -10,7 +10,8 @@ import org.apache.kafka.streams.processor.api.Record;
 /**
  * The Kafka Streams {@link Processor} of a {@code TransformWithState} operator: one per task. Delegates to the
  * task's {@link OperatorRuntime} and schedules its wall-clock punctuator (timer resolution in real-time mode,
- * micro-batch interval in micro-batch mode).
+ * micro-batch interval in micro-batch mode). Kafka Streams treats its output as key-changing; see
+ * {@link TransformWithStateFixedKeyProcessor} for the key-preserving variant.
  */
 public final class TransformWithStateProcessor<K, I, O> implements Processor<K, I, K, O> {
 
@@ -28,23 +29,30 @@ public final class TransformWithStateProcessor<K, I, O> implements Processor<K, 
     public void init(ProcessorContext<K, O> context) {
         this.context = context;
         this.runtime = spec.registry().acquire(spec, context);
-        runtime.setForwardContext(context);
-        microBatch = runtime.executionMode == ExecutionMode.MICRO_BATCH;
-        if (microBatch) {
+        runtime.setOutput(context, (key, value, timestamp, headers) ->
+            context.forward(new Record<>(key, value, timestamp, headers)));
+        microBatch = schedulePunctuator(runtime, context);
+    }
+
+    /** Schedules the runtime's wall-clock punctuator. @return true in micro-batch mode */
+    static boolean schedulePunctuator(OperatorRuntime<?, ?, ?> runtime,
+                                      org.apache.kafka.streams.processor.api.ProcessingContext context) {
+        if (runtime.executionMode == ExecutionMode.MICRO_BATCH) {
             context.schedule(Duration.ofMillis(runtime.microBatchIntervalMs), PunctuationType.WALL_CLOCK_TIME,
                 runtime::runMicroBatch);
-        } else {
-            context.schedule(Duration.ofMillis(runtime.timerResolutionMs), PunctuationType.WALL_CLOCK_TIME,
-                runtime::punctuateRealTime);
+            return true;
         }
+        context.schedule(Duration.ofMillis(runtime.timerResolutionMs), PunctuationType.WALL_CLOCK_TIME,
+            runtime::punctuateRealTime);
+        return false;
     }
 
     @Override
     public void process(Record<K, I> record) {
         if (microBatch) {
-            runtime.bufferRecord(record);
+            runtime.bufferRecord(record.key(), record.value(), record.timestamp(), record.headers());
         } else {
-            runtime.processRealTime(record);
+            runtime.processRealTime(record.key(), record.value(), record.timestamp(), record.headers());
         }
     }
 

@@ -1,0 +1,122 @@
+package dev.rtmstreams.processor;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+
+/**
+ * Names of the metrics every {@link TransformWithState} operator registers per task through Kafka Streams'
+ * {@code StreamsMetrics} (so they appear in {@code KafkaStreams#metrics()}, {@code TopologyTestDriver#metrics()}
+ * and any configured metrics reporter), plus helpers to read them.
+ *
+ * <p>All metrics are in group {@value #GROUP} and carry the tags {@value #THREAD_ID_TAG} (the stream thread),
+ * {@value #TASK_ID_TAG} (the Kafka Streams task) and {@value #PROCESSOR_ID_TAG} (the operator's
+ * {@link TransformWithState#name() name}). They are registered when the operator's task initializes and removed
+ * when it closes (e.g. when the task migrates away on rebalance). Recording level: {@code INFO}.
+ *
+ * <table>
+ *   <caption>Metrics</caption>
+ *   <tr><th>name</th><th>kind</th><th>meaning</th></tr>
+ *   <tr><td>{@value #WATERMARK}</td><td>gauge</td><td>the task's event-time watermark in epoch ms; registered only
+ *       in {@link TimeMode#EVENT_TIME}; {@code NaN} until the first watermark exists</td></tr>
+ *   <tr><td>{@value #LATE_RECORDS_TOTAL}</td><td>cumulative count</td><td>records dropped because their event time
+ *       was below the watermark</td></tr>
+ *   <tr><td>{@value #NULL_KEY_RECORDS_TOTAL}</td><td>cumulative count</td><td>records dropped because their grouping
+ *       key was {@code null} (input and initial-state records)</td></tr>
+ *   <tr><td>{@value #TIMERS_FIRED_TOTAL}</td><td>cumulative count</td><td>timers passed to
+ *       {@code handleExpiredTimer}</td></tr>
+ *   <tr><td>{@value #TTL_EXPIRED_REMOVED_TOTAL}</td><td>cumulative count</td><td>expired state values, list elements
+ *       and map entries physically removed by the TTL cleanup</td></tr>
+ *   <tr><td>{@value #STORE_ENTRIES}</td><td>gauge</td><td>approximate number of entries in the operator's store
+ *       (state rows plus timers, TTL index, micro-batch buffer and a few metadata entries; RocksDB's estimate, exact
+ *       for the in-memory backend); {@code NaN} when the store cannot be read</td></tr>
+ * </table>
+ *
+ * <p>Values are doubles (Kafka metrics); epoch-ms watermarks are exact in a double.
+ */
+public final class RtmProcessorMetrics {
+
+    /** Metric group of all operator metrics. */
+    public static final String GROUP = "stream-rtm-processor-metrics";
+    /** Tag: stream thread name (as in Kafka Streams' own thread and task metrics). */
+    public static final String THREAD_ID_TAG = "thread-id";
+    /** Tag: Kafka Streams task id, e.g. {@code 0_1}. */
+    public static final String TASK_ID_TAG = "task-id";
+    /** Tag: the operator's name ({@link TransformWithState#name()}). */
+    public static final String PROCESSOR_ID_TAG = "rtm-processor-id";
+
+    /** Gauge: current event-time watermark of the task in epoch ms (event-time operators only). */
+    public static final String WATERMARK = "watermark";
+    /** Counter: records dropped as late (event time below the watermark). */
+    public static final String LATE_RECORDS_TOTAL = "late-records-total";
+    /** Counter: records dropped because their grouping key was null. */
+    public static final String NULL_KEY_RECORDS_TOTAL = "null-key-records-total";
+    /** Counter: timers fired ({@code handleExpiredTimer} calls). */
+    public static final String TIMERS_FIRED_TOTAL = "timers-fired-total";
+    /** Counter: expired values, list elements and map entries physically removed by TTL cleanup. */
+    public static final String TTL_EXPIRED_REMOVED_TOTAL = "ttl-expired-removed-total";
+    /** Gauge: approximate number of entries in the operator's state store. */
+    public static final String STORE_ENTRIES = "state-store-entries";
+
+    private RtmProcessorMetrics() {
+    }
+
+    /**
+     * Sums a counter of one operator over all its tasks and threads.
+     *
+     * @param metrics e.g. {@code kafkaStreams.metrics()} or {@code topologyTestDriver.metrics()}; not null
+     * @param operatorName the operator's name; not null
+     * @param metricName one of the counter names of this class; not null
+     * @return the sum, {@code 0} when the operator registered no such metric (yet)
+     */
+    public static long total(Map<MetricName, ? extends Metric> metrics, String operatorName, String metricName) {
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(operatorName, "operatorName");
+        Objects.requireNonNull(metricName, "metricName");
+        double sum = 0;
+        for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
+            if (matches(e.getKey(), operatorName, metricName)) {
+                double v = value(e.getValue());
+                if (!Double.isNaN(v)) {
+                    sum += v;
+                }
+            }
+        }
+        return (long) sum;
+    }
+
+    /**
+     * The lowest {@value #WATERMARK} of one operator over all its tasks that have a watermark.
+     *
+     * @param metrics e.g. {@code kafkaStreams.metrics()} or {@code topologyTestDriver.metrics()}; not null
+     * @param operatorName the operator's name; not null
+     * @return the watermark in epoch ms, empty when no task of the operator has one (yet)
+     */
+    public static OptionalLong watermark(Map<MetricName, ? extends Metric> metrics, String operatorName) {
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(operatorName, "operatorName");
+        OptionalLong min = OptionalLong.empty();
+        for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
+            if (matches(e.getKey(), operatorName, WATERMARK)) {
+                double v = value(e.getValue());
+                if (!Double.isNaN(v) && !Double.isInfinite(v)
+                    && (min.isEmpty() || (long) v < min.getAsLong())) {
+                    min = OptionalLong.of((long) v);
+                }
+            }
+        }
+        return min;
+    }
+
+    private static boolean matches(MetricName n, String operatorName, String metricName) {
+        return GROUP.equals(n.group()) && metricName.equals(n.name())
+            && operatorName.equals(n.tags().get(PROCESSOR_ID_TAG));
+    }
+
+    private static double value(Metric m) {
+        Object v = m.metricValue();
+        return v instanceof Number num ? num.doubleValue() : Double.NaN;
+    }
+}
