@@ -223,8 +223,10 @@ public final class Bench {
       if (!o.warmup().isZero()) {
         WorkloadConfig warm = o.workload().toBuilder().idPrefix("w" + prefix).duration(o.warmup()).lateFraction(0)
             .build();
+        // the warm-up waits (idle timeout = ready timeout) until the system has really produced its outputs,
+        // so the measured run starts on a system that processes input and has no backlog
         LoadRun.Settings ws = settings(o, bootstrap, topics, mode + "-warmup", outputs, "w" + prefix,
-            Duration.ofSeconds(10));
+            o.readyTimeout());
         Map<String, Object> wr = LoadRun.execute(WorkloadGenerator.generate(warm, System.currentTimeMillis()),
             warm.rate(), ws, Map.of());
         System.err.printf(Locale.ROOT, "   warm-up: %s outputs of %s, missing %s%n", wr.get("matched"),

@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * command line, as an operator would:
  * {@code java -Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams -jar adattribution-app.jar run
  * --bootstrap-servers B --trigger T --create-topics --application-id ID --state-dir DIR}.
- * Its output goes to a log file. Ready when its log shows a transition to RUNNING or its consumer
- * group is stable with members; stopped with SIGTERM (then killed after a timeout).
+ * Its output goes to a log file. Ready when its log shows a transition to RUNNING (or, for a child
+ * that logs no state transitions, when its consumer group is stable with assigned members);
+ * stopped with SIGTERM (then killed after a timeout).
  */
 public final class ServiceProcess implements AutoCloseable {
 
@@ -136,7 +137,9 @@ public final class ServiceProcess implements AutoCloseable {
           throw new IllegalStateException("service exited with " + process.exitValue() + " while starting; log: "
               + logFile + "\n" + tail(40));
         }
-        if (logShowsRunning() || groupStable(admin)) {
+        String log = readLog();
+        boolean logsStates = log.contains("REBALANCING");
+        if (logShowsRunning(log) || (!logsStates && groupStable(admin))) {
           return true;
         }
         Thread.sleep(200);
@@ -145,13 +148,17 @@ public final class ServiceProcess implements AutoCloseable {
     return false;
   }
 
-  private boolean logShowsRunning() {
+  private String readLog() {
     try {
-      String text = Files.readString(logFile, StandardCharsets.UTF_8);
-      return text.contains("to RUNNING") || text.contains("\"state\":\"RUNNING\"") || text.contains("PEER READY");
+      return Files.readString(logFile, StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException e) {
-      return false;
+      return "";
     }
+  }
+
+  private static boolean logShowsRunning(String text) {
+    return text.contains("to RUNNING") || text.contains("to=RUNNING") || text.contains("\"state\":\"RUNNING\"")
+        || text.contains("PEER READY");
   }
 
   private boolean groupStable(Admin admin) {
