@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Nothing outside {@code dev.rtmstreams.processor} (this module's packages) may use its internals (inline rule until
  * rtm-testkit's ArchitectureRules exists; tests of other packages here, e.g. the seed ports, count as outside), and
- * inside the module only the two API entry points that must construct internals do.
+ * inside the module only the two API entry points that must construct internals do (and the module's public test
+ * harness, package {@code testing}, which reads the operator store through {@code internals.StoreInspector}).
  */
 class ArchitectureTest {
 
@@ -18,7 +19,8 @@ class ArchitectureTest {
     void shouldNotAccessInternalsWhenOutsideThisModule() {
         // this module's main and test classes (importing packages from the whole classpath is slow)
         JavaClasses classes = new ClassFileImporter().importPaths(Paths.get("target/classes"), Paths.get("target/test-classes"));
-        noClasses().that().resideOutsideOfPackages("dev.rtmstreams.processor", "dev.rtmstreams.processor.internals")
+        noClasses().that().resideOutsideOfPackages("dev.rtmstreams.processor", "dev.rtmstreams.processor.internals",
+                "dev.rtmstreams.processor.testing")
             .should().dependOnClassesThat().resideInAPackage("dev.rtmstreams.processor.internals")
             .allowEmptyShould(true)
             .check(classes);

@@ -1,0 +1,41 @@
+package dev.rtmstreams.processor.internals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.kafka.common.serialization.BytesSerializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/** Read-only views of an operator store for test tooling (the public test harness). */
+public final class StoreInspector {
+
+    private StoreInspector() {
+    }
+
+    /**
+     * @param store the operator's store
+     * @param keyBytes the serialized grouping key
+     * @return the key's pending timers in ascending time order
+     */
+    public static List<Long> timers(ReadOnlyKeyValueStore<Bytes, byte[]> store, byte[] keyBytes) {
+        byte[] prefix = Layout.timerByKeyPrefix(keyBytes);
+        List<Long> out = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(Bytes.wrap(prefix), new BytesSerializer())) {
+            while (it.hasNext()) {
+                byte[] k = it.next().key.get();
+                if (k.length == prefix.length + 8) {
+                    out.add(Layout.getTime(k, prefix.length));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** @return the persisted watermark, empty when the operator has none */
+    public static OptionalLong watermark(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
+        byte[] wm = store.get(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)));
+        return wm == null ? OptionalLong.empty() : OptionalLong.of(Layout.getLong(wm, 0));
+    }
+}
