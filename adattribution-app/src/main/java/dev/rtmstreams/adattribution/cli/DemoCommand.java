@@ -29,7 +29,7 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Load duration per mode (ISO-8601 or 30s/2m). Default: ${DEFAULT-VALUE}.")
     private String duration;
 
-    @Option(names = "--rate", paramLabel = "EVENTS_PER_S", defaultValue = "2000",
+    @Option(names = "--rate", paramLabel = "EVENTS_PER_S", defaultValue = "1000",
             description = "Input events per second (impressions, clicks, requests, acks together). Default: ${DEFAULT-VALUE}.")
     private double rate;
 
