@@ -11,10 +11,17 @@ import java.util.Properties;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 class MetricsTest {
@@ -130,5 +137,33 @@ class MetricsTest {
         assertThat(driver.metrics().keySet()).anyMatch(n -> n.group().equals(RtmProcessorMetrics.GROUP));
         driver.close();
         assertThat(driver.metrics().keySet()).noneMatch(n -> n.group().equals(RtmProcessorMetrics.GROUP));
+    }
+
+    @Test
+    void shouldReadNewRuntimeWhenTaskIsReinitializedWithoutClose() {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "metrics-reinit");
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        MockProcessorContext<String, String> ctx = new MockProcessorContext<>(p, new TaskId(0, 0), null);
+        ctx.setCurrentSystemTimeMs(0L);
+        KeyValueStore<Bytes, byte[]> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("reinit-state"),
+            Serdes.Bytes(), Serdes.ByteArray()).withLoggingDisabled().build();
+        store.init(ctx.getStateStoreContext(), store);
+        ctx.addStateStore(store);
+        Processor<String, String, String, String> first = builder().get();
+        first.init(ctx);
+        first.process(new Record<>("a", "x", 1000L));
+        // the task comes back on this thread without the old processor having been closed (unclean close)
+        Processor<String, String, String, String> second = builder().get();
+        second.init(ctx);
+        second.process(new Record<>("a", "x", 5000L));
+        assertThat(named(ctx.metrics().metrics(), RtmProcessorMetrics.WATERMARK)).hasSize(1);
+        assertThat(RtmProcessorMetrics.watermark(ctx.metrics().metrics(), "reinit")).isEqualTo(OptionalLong.of(5000));
+        second.close();
+    }
+
+    private static TransformWithState<String, String, String> builder() {
+        return TransformWithState.builder(ScriptProcessor.supplier(null, null, null, null), TimeMode.EVENT_TIME)
+            .name("reinit").keySerde(Serdes.String()).build();
     }
 }

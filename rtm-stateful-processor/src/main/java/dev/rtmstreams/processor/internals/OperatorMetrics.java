@@ -48,9 +48,22 @@ final class OperatorMetrics {
             "expired state values, list elements and map entries physically removed by TTL cleanup");
     }
 
+    /**
+     * A new, empty sensor: a sensor of the same name left behind by an earlier incarnation of this task on this
+     * thread (e.g. one that was not closed cleanly) is removed first, so no metric keeps reading a dead runtime.
+     */
+    private Sensor freshSensor(String name) {
+        Sensor s = streamsMetrics.addSensor(sensorPrefix + name, Sensor.RecordingLevel.INFO);
+        if (s.hasMetrics()) {
+            streamsMetrics.removeSensor(s);
+            s = streamsMetrics.addSensor(sensorPrefix + name, Sensor.RecordingLevel.INFO);
+        }
+        return s;
+    }
+
     /** A counter of events: each {@code record()} adds one. */
     private Sensor counter(String name, String description) {
-        Sensor s = streamsMetrics.addSensor(sensorPrefix + name, Sensor.RecordingLevel.INFO);
+        Sensor s = freshSensor(name);
         s.add(new MetricName(name, RtmProcessorMetrics.GROUP, description, tags), new CumulativeCount());
         sensors.add(s);
         return s;
@@ -58,7 +71,7 @@ final class OperatorMetrics {
 
     /** A counter of amounts: each {@code record(n)} adds {@code n}. */
     private Sensor sum(String name, String description) {
-        Sensor s = streamsMetrics.addSensor(sensorPrefix + name, Sensor.RecordingLevel.INFO);
+        Sensor s = freshSensor(name);
         s.add(new MetricName(name, RtmProcessorMetrics.GROUP, description, tags), new CumulativeSum());
         sensors.add(s);
         return s;
@@ -66,7 +79,7 @@ final class OperatorMetrics {
 
     /** Registers a gauge whose value is computed by {@code value} whenever the metric is read. */
     void gauge(String name, String description, DoubleSupplier value) {
-        Sensor s = streamsMetrics.addSensor(sensorPrefix + name, Sensor.RecordingLevel.INFO);
+        Sensor s = freshSensor(name);
         s.add(new MetricName(name, RtmProcessorMetrics.GROUP, description, tags), new MeasurableStat() {
             @Override
             public void record(MetricConfig config, double v, long timeMs) {
