@@ -128,17 +128,23 @@ public final class IntervalJoin<K, L, R> {
         return spec.name();
     }
 
-    /** @return the names of the state stores the join creates (left/right buffers and indexes, metadata, pending) */
+    /** @return the names of the state stores the join creates (left/right buffers, metadata, micro-batch pending) */
     public java.util.List<String> storeNames() {
         return spec.storeNames();
     }
 
-    /** @return the name of the changelogged buffer store holding the left rows */
+    /**
+     * @return the name of the changelogged buffer store holding the left rows (keys starting with byte 0) and their
+     *     time index (keys starting with byte 1)
+     */
     public String leftBufferStoreName() {
         return spec.leftBufferStore();
     }
 
-    /** @return the name of the changelogged buffer store holding the right rows */
+    /**
+     * @return the name of the changelogged buffer store holding the right rows (keys starting with byte 0) and their
+     *     time index (keys starting with byte 1)
+     */
     public String rightBufferStoreName() {
         return spec.rightBufferStore();
     }

@@ -87,7 +87,8 @@ class IntervalJoinTest {
             h.tick(ofSeconds(1)); // punctuator evicts the left side too
             assertThat(h.leftRows()).isEqualTo(1);   // only I2 left; I1 evicted
             assertThat(h.rightRows()).isEqualTo(1);  // C1 (1m) evicted: wm 2m+1ms > 1m - 0
-            assertThat(h.storeSize(JoinHarness.NAME + "-left-time-index")).isEqualTo(1);
+            assertThat(h.leftIndexEntries()).isEqualTo(1);
+            assertThat(h.rightIndexEntries()).isEqualTo(1);
 
             // a click that would have matched I1 is now behind the watermark: nothing, counted as late
             h.right("imp1", "C-late", t(ofMinutes(2)));

@@ -102,12 +102,34 @@ final class JoinHarness implements AutoCloseable {
         return n;
     }
 
+    /** Counts the entries of a buffer store whose key starts with {@code prefix} (0 = rows, 1 = time index). */
+    long bufferEntries(String storeName, int prefix) {
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(storeName);
+        long n = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+            while (it.hasNext()) {
+                if (it.next().key.get()[0] == prefix) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
     long leftRows() {
-        return storeSize(join.leftBufferStoreName());
+        return bufferEntries(join.leftBufferStoreName(), 0);
     }
 
     long rightRows() {
-        return storeSize(join.rightBufferStoreName());
+        return bufferEntries(join.rightBufferStoreName(), 0);
+    }
+
+    long leftIndexEntries() {
+        return bufferEntries(join.leftBufferStoreName(), 1);
+    }
+
+    long rightIndexEntries() {
+        return bufferEntries(join.rightBufferStoreName(), 1);
     }
 
     long lateCount() {

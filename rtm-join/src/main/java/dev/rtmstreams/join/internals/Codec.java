@@ -7,11 +7,15 @@ import org.apache.kafka.common.utils.Bytes;
 /**
  * Byte layouts of the join's stores. Times are stored big-endian with the sign bit flipped, so the unsigned
  * lexicographic order of RocksDB and of {@link Bytes} equals numeric order.
+ *
+ * <p>Each side's buffer store holds two kinds of entries in one (changelogged) key space, so that both matching and
+ * eviction are range scans over a single store (one RocksDB instance per side, as the built-in join's window store):
  * <ul>
- *   <li>buffer key: {@code [keyLen:int][key bytes][eventTime:8][seq:8]} - a range scan over one key and a time
+ *   <li>row key: {@code [0x00][keyLen:int][key bytes][eventTime:8][seq:8]} - a range scan over one key and a time
  *       interval finds candidate matches (length prefix: no key is a prefix-collision of another);</li>
- *   <li>buffer value: {@code [flags:1][recordTimestamp:8][value bytes]}, flag bit 0 = matched (outer joins);</li>
- *   <li>index key: {@code [eventTime:8][keyLen:int][key bytes][seq:8]} - time-ordered, for incremental eviction;</li>
+ *   <li>row value: {@code [flags:1][recordTimestamp:8][value bytes]}, flag bit 0 = matched (outer joins);</li>
+ *   <li>index key: {@code [0x01][eventTime:8][keyLen:int][key bytes][seq:8]}, empty value - time-ordered, for
+ *       incremental eviction; written and deleted in the same batch as its row, so it is restored with it;</li>
  *   <li>meta value: {@code [leftMax:8][rightMax:8][globalWatermark:8][seqHigh:8]}.</li>
  * </ul>
  */
@@ -19,6 +23,8 @@ final class Codec {
 
     static final byte MATCHED = 1;
     static final long NONE = Long.MIN_VALUE;
+    static final byte ROW = 0;
+    static final byte INDEX = 1;
 
     private Codec() {
     }
@@ -27,54 +33,114 @@ final class Codec {
         return t ^ Long.MIN_VALUE;
     }
 
+    private static void putLong(byte[] b, int at, long v) {
+        for (int i = 7; i >= 0; i--) {
+            b[at + i] = (byte) v;
+            v >>>= 8;
+        }
+    }
+
+    private static long getLong(byte[] b, int at) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (b[at + i] & 0xFF);
+        }
+        return v;
+    }
+
+    private static void putInt(byte[] b, int at, int v) {
+        b[at] = (byte) (v >>> 24);
+        b[at + 1] = (byte) (v >>> 16);
+        b[at + 2] = (byte) (v >>> 8);
+        b[at + 3] = (byte) v;
+    }
+
+    private static int getInt(byte[] b, int at) {
+        return ((b[at] & 0xFF) << 24) | ((b[at + 1] & 0xFF) << 16) | ((b[at + 2] & 0xFF) << 8) | (b[at + 3] & 0xFF);
+    }
+
+    /** @return {@code [0x00][keyLen][key][flip(eventTime)][seq]} */
     static Bytes bufferKey(byte[] key, long eventTime, long seq) {
-        ByteBuffer b = ByteBuffer.allocate(4 + key.length + 16);
-        b.putInt(key.length).put(key).putLong(flip(eventTime)).putLong(seq);
-        return Bytes.wrap(b.array());
+        byte[] b = new byte[1 + 4 + key.length + 16];
+        b[0] = ROW;
+        putInt(b, 1, key.length);
+        System.arraycopy(key, 0, b, 5, key.length);
+        putLong(b, 5 + key.length, flip(eventTime));
+        putLong(b, 13 + key.length, seq);
+        return Bytes.wrap(b);
+    }
+
+    static boolean isRowKey(byte[] storeKey) {
+        return storeKey.length > 0 && storeKey[0] == ROW;
     }
 
     static long bufferKeyTime(byte[] bufferKey) {
-        return flip(ByteBuffer.wrap(bufferKey, bufferKey.length - 16, 8).getLong());
+        return flip(getLong(bufferKey, bufferKey.length - 16));
     }
 
     static byte[] bufferKeyUserKey(byte[] bufferKey) {
-        int len = ByteBuffer.wrap(bufferKey, 0, 4).getInt();
-        return Arrays.copyOfRange(bufferKey, 4, 4 + len);
+        int len = getInt(bufferKey, 1);
+        return Arrays.copyOfRange(bufferKey, 5, 5 + len);
     }
 
-    static Bytes indexKeyFromBufferKey(byte[] bufferKey, long eventTime) {
-        ByteBuffer b = ByteBuffer.allocate(8 + bufferKey.length - 16 + 8);
-        b.putLong(flip(eventTime)).put(bufferKey, 0, bufferKey.length - 16).put(bufferKey, bufferKey.length - 8, 8);
-        return Bytes.wrap(b.array());
+    /** @return the index key of a row key: {@code [0x01][time][keyLen][key][seq]} */
+    static Bytes indexKeyFromBufferKey(byte[] bufferKey) {
+        int n = bufferKey.length;
+        byte[] b = new byte[n];
+        b[0] = INDEX;
+        System.arraycopy(bufferKey, n - 16, b, 1, 8);          // time
+        System.arraycopy(bufferKey, 1, b, 9, n - 17);          // keyLen + key
+        System.arraycopy(bufferKey, n - 8, b, n - 8, 8);       // seq
+        return Bytes.wrap(b);
     }
 
     static long indexKeyTime(byte[] indexKey) {
-        return flip(ByteBuffer.wrap(indexKey, 0, 8).getLong());
+        return flip(getLong(indexKey, 1));
     }
 
+    /** @return the row key of an index key */
     static Bytes bufferKeyFromIndexKey(byte[] indexKey) {
-        ByteBuffer b = ByteBuffer.allocate(indexKey.length);
-        b.put(indexKey, 8, indexKey.length - 16).put(indexKey, 0, 8).put(indexKey, indexKey.length - 8, 8);
-        return Bytes.wrap(b.array());
+        int n = indexKey.length;
+        byte[] b = new byte[n];
+        b[0] = ROW;
+        System.arraycopy(indexKey, 9, b, 1, n - 17);           // keyLen + key
+        System.arraycopy(indexKey, 1, b, n - 16, 8);           // time
+        System.arraycopy(indexKey, n - 8, b, n - 8, 8);        // seq
+        return Bytes.wrap(b);
     }
 
     /** @return a key sorting after every index key with event time {@code <= t} and before any later one */
     static Bytes indexUpperBound(long t) {
         if (t == Long.MAX_VALUE) {
-            byte[] all = new byte[9];
+            byte[] all = new byte[10];
             Arrays.fill(all, (byte) 0xFF);
+            all[0] = INDEX;
             return Bytes.wrap(all);
         }
-        return Bytes.wrap(ByteBuffer.allocate(8).putLong(flip(t + 1)).array());
+        return indexLowerBound(t + 1);
     }
 
     /** @return a key sorting before every index key with event time {@code >= t} and after any earlier one */
     static Bytes indexLowerBound(long t) {
-        return Bytes.wrap(ByteBuffer.allocate(8).putLong(flip(t)).array());
+        byte[] b = new byte[9];
+        b[0] = INDEX;
+        putLong(b, 1, flip(t));
+        return Bytes.wrap(b);
     }
 
+    /** @return a key sorting before every index key */
     static Bytes indexLowerBound() {
-        return Bytes.wrap(new byte[8]);
+        return Bytes.wrap(new byte[] {INDEX});
+    }
+
+    /** @return the first key after all row keys (rows are {@code [ROW_START, ROW_END)}) */
+    static Bytes rowsEnd() {
+        return Bytes.wrap(new byte[] {INDEX});
+    }
+
+    /** @return a key sorting before every row key */
+    static Bytes rowsStart() {
+        return Bytes.wrap(new byte[] {ROW});
     }
 
     static byte[] bufferValue(byte flags, long recordTs, byte[] value) {
@@ -92,7 +158,7 @@ final class Codec {
     }
 
     static long recordTs(byte[] bufferValue) {
-        return ByteBuffer.wrap(bufferValue, 1, 8).getLong();
+        return getLong(bufferValue, 1);
     }
 
     static byte[] payload(byte[] bufferValue) {

@@ -21,7 +21,7 @@ import org.apache.kafka.streams.state.Stores;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Wires an interval join into a DSL topology: two side processors sharing six stores, merged into one stream. */
+/** Wires an interval join into a DSL topology: two side processors sharing four stores, merged into one stream. */
 public final class IntervalJoinTopology {
 
     private static final Logger LOG = LoggerFactory.getLogger(IntervalJoinTopology.class);
@@ -50,8 +50,6 @@ public final class IntervalJoinTopology {
         Set<StoreBuilder<?>> stores = new LinkedHashSet<>();
         stores.add(store(spec.leftBufferStore(), spec.backend(), true));
         stores.add(store(spec.rightBufferStore(), spec.backend(), true));
-        stores.add(store(spec.leftIndexStore(), spec.backend(), false));
-        stores.add(store(spec.rightIndexStore(), spec.backend(), false));
         // Watermarks/sequence (one key, read and written per record) and the micro-batch buffer (one interval of
         // input) are small: in memory, changelogged - no RocksDB instance and no memtable flush per commit for them.
         stores.add(store(spec.metaStore(), StoreBackend.IN_MEMORY, true));

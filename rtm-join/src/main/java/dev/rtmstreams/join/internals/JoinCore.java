@@ -49,8 +49,6 @@ final class JoinCore<K, L, R, VR> {
     private final ProcessorContext<K, Object> context;
     private final KeyValueStore<Bytes, byte[]> leftBuffer;
     private final KeyValueStore<Bytes, byte[]> rightBuffer;
-    private final KeyValueStore<Bytes, byte[]> leftIndex;
-    private final KeyValueStore<Bytes, byte[]> rightIndex;
     private final KeyValueStore<Bytes, byte[]> meta;
     private final KeyValueStore<Bytes, byte[]> pending;
     private final Serializer<K> keySerializer;
@@ -60,6 +58,9 @@ final class JoinCore<K, L, R, VR> {
     private final Serializer<R> rightSerializer;
     private final Deserializer<R> rightDeserializer;
     private final Sensor[] lateSensors = new Sensor[2];
+    /** Serde "topics" (the buffer store names), computed once: JoinSpec builds the names on each call. */
+    private final String leftTopic;
+    private final String rightTopic;
     /** Per side (0 = left, 1 = right): a lower bound of the smallest buffered event time. */
     private final long[] lowest = {Long.MIN_VALUE, Long.MIN_VALUE};
     private long nextSeq;
@@ -73,8 +74,6 @@ final class JoinCore<K, L, R, VR> {
         this.context = context;
         this.leftBuffer = context.getStateStore(spec.leftBufferStore());
         this.rightBuffer = context.getStateStore(spec.rightBufferStore());
-        this.leftIndex = context.getStateStore(spec.leftIndexStore());
-        this.rightIndex = context.getStateStore(spec.rightIndexStore());
         this.meta = context.getStateStore(spec.metaStore());
         this.pending = context.getStateStore(spec.pendingStore());
         this.keySerializer = spec.keySerde().serializer();
@@ -83,6 +82,8 @@ final class JoinCore<K, L, R, VR> {
         this.leftDeserializer = spec.leftSerde().deserializer();
         this.rightSerializer = spec.rightSerde().serializer();
         this.rightDeserializer = spec.rightSerde().deserializer();
+        this.leftTopic = spec.leftBufferStore();
+        this.rightTopic = spec.rightBufferStore();
     }
 
     // ---------------------------------------------------------------- real-time contract
@@ -239,8 +240,10 @@ final class JoinCore<K, L, R, VR> {
         seqAllocated = false;
         Bytes bufferKey = Codec.bufferKey(keyBytes, eventTime, seq);
         byte flags = matched ? Codec.MATCHED : 0;
-        (left ? leftBuffer : rightBuffer).put(bufferKey, Codec.bufferValue(flags, recordTs, valueBytes));
-        (left ? leftIndex : rightIndex).put(Codec.indexKeyFromBufferKey(bufferKey.get(), eventTime), EMPTY);
+        // Row and its time-index entry in one batch (one RocksDB write batch, both changelogged, restored together).
+        (left ? leftBuffer : rightBuffer).putAll(List.of(
+            KeyValue.pair(bufferKey, Codec.bufferValue(flags, recordTs, valueBytes)),
+            KeyValue.pair(Codec.indexKeyFromBufferKey(bufferKey.get()), EMPTY)));
         int s = left ? 0 : 1;
         if (eventTime < lowest[s]) {
             lowest[s] = eventTime;
@@ -266,31 +269,34 @@ final class JoinCore<K, L, R, VR> {
             return 0;
         }
         KeyValueStore<Bytes, byte[]> buffer = left ? leftBuffer : rightBuffer;
-        KeyValueStore<Bytes, byte[]> index = left ? leftIndex : rightIndex;
         boolean emit = left ? spec.joinType().emitsUnmatchedLeft() : spec.joinType().emitsUnmatchedRight();
         List<Bytes> evicted = new ArrayList<>();
         boolean more;
         // Start at the known lower bound, not at the index start: RocksDB would otherwise skip over the tombstones of
         // every row evicted so far on each pass.
         Bytes from = lowest[s] == Long.MIN_VALUE ? Codec.indexLowerBound() : Codec.indexLowerBound(lowest[s]);
-        try (KeyValueIterator<Bytes, byte[]> it = index.range(from, Codec.indexUpperBound(maxTime))) {
+        try (KeyValueIterator<Bytes, byte[]> it = buffer.range(from, Codec.indexUpperBound(maxTime))) {
             while (evicted.size() < budget && it.hasNext()) {
                 evicted.add(it.next().key);
             }
             more = it.hasNext();
         }
-        for (Bytes indexKey : evicted) {
-            Bytes bufferKey = Codec.bufferKeyFromIndexKey(indexKey.get());
-            byte[] row = null;
-            if (emit) {
-                row = buffer.delete(bufferKey);
-            } else {
-                buffer.put(bufferKey, null); // delete without reading the old value
+        if (!evicted.isEmpty()) {
+            // Deletes of rows and index entries in one batch; rows are read first only when an outer join must emit
+            // them unmatched.
+            List<KeyValue<Bytes, byte[]>> deletes = new ArrayList<>(2 * evicted.size());
+            for (Bytes indexKey : evicted) {
+                Bytes bufferKey = Codec.bufferKeyFromIndexKey(indexKey.get());
+                if (emit) {
+                    byte[] row = buffer.get(bufferKey);
+                    if (row != null && !Codec.matched(row)) {
+                        emitUnmatched(left, bufferKey.get(), row);
+                    }
+                }
+                deletes.add(KeyValue.pair(bufferKey, null));
+                deletes.add(KeyValue.pair(indexKey, null));
             }
-            index.put(indexKey, null);
-            if (emit && row != null && !Codec.matched(row)) {
-                emitUnmatched(left, bufferKey.get(), row);
-            }
+            buffer.putAll(deletes);
         }
         if (!more) {
             lowest[s] = maxTime == Long.MAX_VALUE ? maxTime : maxTime + 1;
@@ -311,26 +317,17 @@ final class JoinCore<K, L, R, VR> {
         context.forward(new Record<K, Object>(key, out, Codec.recordTs(row)));
     }
 
-    /** Rebuilds this side's (non-logged) time index from its changelogged buffer; called at task init. */
-    void rebuildIndex(boolean left) {
+    /**
+     * Sets this side's eviction hint from the oldest index entry (one seek); called at task init, after the buffer
+     * (rows and their index entries, both changelogged) has been restored.
+     */
+    void initEvictionHint(boolean left) {
         KeyValueStore<Bytes, byte[]> buffer = left ? leftBuffer : rightBuffer;
-        KeyValueStore<Bytes, byte[]> index = left ? leftIndex : rightIndex;
-        List<Bytes> stale = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = index.all()) {
-            while (it.hasNext()) {
-                stale.add(it.next().key);
-            }
-        }
-        for (Bytes k : stale) {
-            index.delete(k);
-        }
         long min = Long.MAX_VALUE;
-        try (KeyValueIterator<Bytes, byte[]> it = buffer.all()) {
-            while (it.hasNext()) {
-                byte[] k = it.next().key.get();
-                long t = Codec.bufferKeyTime(k);
-                index.put(Codec.indexKeyFromBufferKey(k, t), EMPTY);
-                min = Math.min(min, t);
+        try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.indexLowerBound(),
+            Codec.indexUpperBound(Long.MAX_VALUE))) {
+            if (it.hasNext()) {
+                min = Codec.indexKeyTime(it.next().key.get());
             }
         }
         lowest[left ? 0 : 1] = min;
@@ -409,7 +406,7 @@ final class JoinCore<K, L, R, VR> {
     }
 
     private String topic(boolean left) {
-        return left ? spec.leftBufferStore() : spec.rightBufferStore();
+        return left ? leftTopic : rightTopic;
     }
 
     void close() {

@@ -52,7 +52,7 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
             ? ExecutionMode.fromConfig(String.valueOf(configs.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG)))
             : ExecutionMode.REAL_TIME;
         core = new JoinCore<>(spec, joiner, context);
-        core.rebuildIndex(left);
+        core.initEvictionHint(left);
         if (mode == ExecutionMode.REAL_TIME) {
             long interval = spec.evictionIntervalMs() > 0 ? spec.evictionIntervalMs()
                 : longConfig(configs, RtmProcessorConfig.TIMER_RESOLUTION_MS_CONFIG,
@@ -62,7 +62,7 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
         } else if (left) {
             // Micro-batch: the left processor runs each batch for both sides (arrival order across sides is kept by
             // the shared pending store).
-            core.rebuildIndex(false);
+            core.initEvictionHint(false);
             long interval = longConfig(configs, RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG,
                 RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS);
             punctuator = context.schedule(Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME,

@@ -31,24 +31,14 @@ public record JoinSpec<K, L, R>(
     int maxEvictionsPerPass,
     boolean repartitionIfKeyChanged) {
 
-    /** @return changelogged store of the left rows */
+    /** @return changelogged store of the left rows and their time index */
     public String leftBufferStore() {
         return name + "-left-buffer";
     }
 
-    /** @return changelogged store of the right rows */
+    /** @return changelogged store of the right rows and their time index */
     public String rightBufferStore() {
         return name + "-right-buffer";
-    }
-
-    /** @return non-logged time index of the left rows (rebuilt from the buffer at task init) */
-    public String leftIndexStore() {
-        return name + "-left-time-index";
-    }
-
-    /** @return non-logged time index of the right rows (rebuilt from the buffer at task init) */
-    public String rightIndexStore() {
-        return name + "-right-time-index";
     }
 
     /** @return changelogged store of watermarks and the sequence allocator */
@@ -63,7 +53,6 @@ public record JoinSpec<K, L, R>(
 
     /** @return all store names */
     public List<String> storeNames() {
-        return List.of(leftBufferStore(), rightBufferStore(), leftIndexStore(), rightIndexStore(), metaStore(),
-            pendingStore());
+        return List.of(leftBufferStore(), rightBufferStore(), metaStore(), pendingStore());
     }
 }

@@ -25,7 +25,8 @@ import org.apache.kafka.streams.kstream.StreamJoined;
  * Inner-join throughput of {@link IntervalJoin} vs Kafka Streams' built-in {@code KStream#join} with
  * {@code JoinWindows.ofTimeDifferenceAndGrace(2 min, 5 min).before(0)} (same condition:
  * {@code imp.ts <= click.ts <= imp.ts + 2 min}) on the same input, both on RocksDB, record caches off, through
- * TopologyTestDriver in one JVM. Runs are interleaved (A B A B ...) after warm-up; prints records/s and µs/record.
+ * TopologyTestDriver in one JVM. Runs are interleaved (A B A B ...) after warm-up; prints records/s (wall clock) and
+ * process CPU µs/record (all threads, so less sensitive to other load on a shared machine).
  * Not a CI test. Args: [records per run, default 100000] [measured rounds, default 3].
  */
 public final class JoinThroughputBenchmark {
@@ -50,9 +51,12 @@ public final class JoinThroughputBenchmark {
         run("builtin", input);
         List<Double> rtm = new ArrayList<>();
         List<Double> builtin = new ArrayList<>();
+        List<Double> cpuRatios = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {
             builtin.add(run("builtin", input));
+            double builtinCpu = lastCpuNanos;
             rtm.add(run("rtm", input));
+            cpuRatios.add(builtinCpu / lastCpuNanos);
         }
         double rtmBest = rtm.stream().mapToDouble(d -> d).max().orElse(0);
         double builtinBest = builtin.stream().mapToDouble(d -> d).max().orElse(0);
@@ -64,6 +68,8 @@ public final class JoinThroughputBenchmark {
             builtinMedian, 1e6 / builtinMedian, builtinBest, builtin);
         System.out.printf("ratio IntervalJoin/builtin: median %.3f, best %.3f%n", rtmMedian / builtinMedian,
             rtmBest / builtinBest);
+        System.out.printf("ratio of process-CPU throughput (builtin cpu / IntervalJoin cpu, per round): median %.3f,"
+            + " rounds %s%n", median(cpuRatios), cpuRatios);
     }
 
     private static double median(List<Double> xs) {
@@ -97,6 +103,14 @@ public final class JoinThroughputBenchmark {
         return out.subList(0, n);
     }
 
+    /** Process CPU time (all threads, including RocksDB's native threads) of the last run, in ns. */
+    private static double lastCpuNanos;
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
     private static double run(String which, List<Input> input) throws Exception {
         StreamsBuilder sb = new StreamsBuilder();
         KStream<String, String> imps = sb.stream("imps", Consumed.with(Serdes.String(), Serdes.String()));
@@ -128,6 +142,7 @@ public final class JoinThroughputBenchmark {
             TestInputTopic<String, String> in2 = d.createInputTopic("clicks", Serdes.String().serializer(), Serdes.String().serializer());
             TestOutputTopic<String, String> out = d.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
             long start = System.nanoTime();
+            long cpuStart = processCpuNanos();
             int i = 0;
             outputs = 0;
             for (Input r : input) {
@@ -137,11 +152,12 @@ public final class JoinThroughputBenchmark {
                 }
             }
             elapsed = System.nanoTime() - start;
+            lastCpuNanos = processCpuNanos() - cpuStart;
             outputs += out.getQueueSize();
         }
         double rate = input.size() / (elapsed / 1e9);
-        System.out.printf("  %-8s %d records in %.2f s = %.0f rec/s (%d join outputs)%n", which, input.size(),
-            elapsed / 1e9, rate, outputs);
+        System.out.printf("  %-8s %d records in %.2f s = %.0f rec/s, process cpu %.1f us/rec (%d join outputs)%n",
+            which, input.size(), elapsed / 1e9, rate, lastCpuNanos / 1e3 / input.size(), outputs);
         return rate;
     }
 }
