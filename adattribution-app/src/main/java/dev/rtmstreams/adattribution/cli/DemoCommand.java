@@ -17,9 +17,9 @@ import picocli.CommandLine.Option;
  * paced load of the seed workload; prints the latency/throughput table and writes a report. Cleans up after itself.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run the embedded demo: a real single-node KRaft broker in this JVM, the service in real-time",
-                "then micro-batch mode, a paced load per mode, and a table of end-to-end latency",
-                "p50/p90/p95/p99/max and throughput for both modes. Needs no Docker and no running Kafka."})
+        description = "Run the embedded demo: a real single-node KRaft broker in this JVM, the service in real-time"
+                + " then micro-batch mode, a paced load per mode, and a table of end-to-end latency p50/p90/p95/p99/max"
+                + " and throughput for both modes. Needs no Docker and no running Kafka.")
 public final class DemoCommand implements Callable<Integer> {
 
     @CommandLine.Spec

@@ -229,7 +229,9 @@ public final class DemoRunner {
             start = System.nanoTime();
             measureFromNanos[0] = start + settings.warmup().toNanos();
             long durationNanos = settings.duration().toNanos();
-            double intervalNanos = 1e9 / settings.rate();
+            // The loop paces impressions and requests; clicks (10% of impressions) and acks (one per request)
+            // follow them, so the base rate is scaled for the total to match --rate.
+            double intervalNanos = 1e9 / (settings.rate() / (1 + 0.95 * 0.1 + 0.05));
             long i = 0;
             String run = mode.cliName();
             while (true) {
