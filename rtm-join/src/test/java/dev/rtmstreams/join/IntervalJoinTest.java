@@ -248,6 +248,30 @@ class IntervalJoinTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(ExecutionMode.class)
+    void shouldCarryTheHeadersOfTheCompletingRecordWhenPairIsEmitted(ExecutionMode mode) {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.executionMode(mode)))) {
+            org.apache.kafka.common.header.internals.RecordHeaders leftHeaders =
+                new org.apache.kafka.common.header.internals.RecordHeaders();
+            leftHeaders.add("rtm.lat", "left".getBytes(StandardCharsets.UTF_8));
+            org.apache.kafka.common.header.internals.RecordHeaders rightHeaders =
+                new org.apache.kafka.common.header.internals.RecordHeaders();
+            rightHeaders.add("rtm.lat", "right".getBytes(StandardCharsets.UTF_8));
+            rightHeaders.add("empty", null);
+            h.left.pipeInput(new TestRecord<>("imp1", "I1", leftHeaders, t(Duration.ZERO)));
+            h.right.pipeInput(new TestRecord<>("imp1", "C1", rightHeaders, t(ofMinutes(1))));
+            h.tick(ofSeconds(1)); // micro-batch: the batch runs here
+
+            List<TestRecord<String, String>> records = h.out.readRecordsToList();
+            assertThat(records).extracting(TestRecord::value).containsExactly("I1,C1");
+            assertThat(new String(records.get(0).headers().lastHeader("rtm.lat").value(), StandardCharsets.UTF_8))
+                .isEqualTo("right");
+            assertThat(records.get(0).headers().lastHeader("empty")).isNotNull();
+            assertThat(records.get(0).headers().lastHeader("empty").value()).isNull();
+        }
+    }
+
     @Test
     void shouldRejectInvalidOptionsNamingTheValueWhenBuilt() {
         assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder().keySerde(Serdes.String())

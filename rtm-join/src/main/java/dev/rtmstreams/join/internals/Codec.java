@@ -165,6 +165,54 @@ final class Codec {
         return Arrays.copyOfRange(bufferValue, 9, bufferValue.length);
     }
 
+    /**
+     * Encodes record headers for the micro-batch pending store: {@code [count:int]} then per header
+     * {@code [nameLen:int][name UTF-8][valueLen:int, -1 = null][value]}.
+     */
+    static byte[] encodeHeaders(org.apache.kafka.common.header.Headers headers) {
+        if (headers == null) {
+            return new byte[] {0, 0, 0, 0};
+        }
+        org.apache.kafka.common.header.Header[] all = headers.toArray();
+        int size = 4;
+        byte[][] names = new byte[all.length][];
+        for (int i = 0; i < all.length; i++) {
+            names[i] = all[i].key().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            size += 8 + names[i].length + (all[i].value() == null ? 0 : all[i].value().length);
+        }
+        ByteBuffer b = ByteBuffer.allocate(size).putInt(all.length);
+        for (int i = 0; i < all.length; i++) {
+            b.putInt(names[i].length).put(names[i]);
+            byte[] v = all[i].value();
+            if (v == null) {
+                b.putInt(-1);
+            } else {
+                b.putInt(v.length).put(v);
+            }
+        }
+        return b.array();
+    }
+
+    /** @return the headers encoded by {@link #encodeHeaders} */
+    static org.apache.kafka.common.header.Headers decodeHeaders(byte[] encoded) {
+        org.apache.kafka.common.header.internals.RecordHeaders h =
+            new org.apache.kafka.common.header.internals.RecordHeaders();
+        ByteBuffer b = ByteBuffer.wrap(encoded);
+        int n = b.getInt();
+        for (int i = 0; i < n; i++) {
+            byte[] name = new byte[b.getInt()];
+            b.get(name);
+            int len = b.getInt();
+            byte[] v = null;
+            if (len >= 0) {
+                v = new byte[len];
+                b.get(v);
+            }
+            h.add(new String(name, java.nio.charset.StandardCharsets.UTF_8), v);
+        }
+        return h;
+    }
+
     static long saturatedAdd(long a, long b) {
         long r = a + b;
         if (((a ^ r) & (b ^ r)) < 0) {

@@ -132,9 +132,11 @@ final class JoinCore<K, L, R, VR> {
             seqAllocated = false;
             meta.put(META_KEY, m.encode());
         }
-        ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 4 + keyBytes.length + valueBytes.length);
+        byte[] headerBytes = Codec.encodeHeaders(record.headers());
+        ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 4 + keyBytes.length + 4 + headerBytes.length
+            + valueBytes.length);
         b.put((byte) (left ? 0 : 1)).putLong(record.timestamp()).putLong(eventTime).putInt(keyBytes.length)
-            .put(keyBytes).put(valueBytes);
+            .put(keyBytes).putInt(headerBytes.length).put(headerBytes).put(valueBytes);
         pending.put(Bytes.wrap(ByteBuffer.allocate(8).putLong(seq).array()), b.array());
     }
 
@@ -157,15 +159,18 @@ final class JoinCore<K, L, R, VR> {
                 long eventTime = b.getLong();
                 byte[] keyBytes = new byte[b.getInt()];
                 b.get(keyBytes);
+                byte[] headerBytes = new byte[b.getInt()];
+                b.get(headerBytes);
+                Headers headers = Codec.decodeHeaders(headerBytes);
                 byte[] valueBytes = new byte[b.remaining()];
                 b.get(valueBytes);
                 K key = keyDeserializer.deserialize(topic(left), keyBytes);
                 if (isLate(eventTime, batchWatermark)) {
-                    late(left, key, valueBytes, recordTs, null);
+                    late(left, key, valueBytes, recordTs, headers);
                 } else {
                     Object value = left ? leftDeserializer.deserialize(topic(true), valueBytes)
                         : rightDeserializer.deserialize(topic(false), valueBytes);
-                    joinAndInsert(left, key, keyBytes, value, eventTime, valueBytes, recordTs, null, m);
+                    joinAndInsert(left, key, keyBytes, value, eventTime, valueBytes, recordTs, headers, m);
                 }
                 m.observe(left, eventTime);
             }
