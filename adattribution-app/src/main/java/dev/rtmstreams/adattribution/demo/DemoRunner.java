@@ -363,8 +363,15 @@ public final class DemoRunner {
                 && results.get(1).attribution().getTotalCount() > 0) {
             double p99a = results.get(0).attribution().getValueAtPercentile(99);
             double p99b = results.get(1).attribution().getValueAtPercentile(99);
-            out.printf(Locale.ROOT, "p99 click attribution: %s is %.1fx lower than %s (same machine, same run).%n",
-                    results.get(0).mode().cliName(), p99b / Math.max(1, p99a), results.get(1).mode().cliName());
+            String a = results.get(0).mode().cliName();
+            String b = results.get(1).mode().cliName();
+            if (p99a <= p99b) {
+                out.printf(Locale.ROOT, "p99 click attribution: %s is %.1fx lower than %s (same machine, same run).%n",
+                        a, p99b / Math.max(1, p99a), b);
+            } else {
+                out.printf(Locale.ROOT, "p99 click attribution: %s is %.1fx HIGHER than %s (same machine, same run):"
+                        + " it did not keep up with the load; try a lower --rate.%n", a, p99a / Math.max(1, p99b), b);
+            }
         }
         out.flush();
     }
