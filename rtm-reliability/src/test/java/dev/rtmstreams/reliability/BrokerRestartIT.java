@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.TestInfo;
 
 /**
  * The broker-restart scenario, short: the chaos command starts its own child-JVM broker
@@ -15,8 +15,8 @@ class BrokerRestartIT {
 
   @Test
   @SuppressWarnings("unchecked")
-  void shouldRecoverWithoutLosingRecordsWhenTheBrokerIsStoppedAndStartedUnderLoad(@TempDir Path dir)
-      throws Exception {
+  void shouldRecoverWithoutLosingRecordsWhenTheBrokerIsStoppedAndStartedUnderLoad(TestInfo info) throws Exception {
+    Path dir = ChaosScenariosIT.reportDirFor(info);
     Map<String, Object> r = ChaosScenariosIT.runChaos(dir, ChaosScenariosIT.shortRun("broker-restart", dir,
         "--downtime", "PT2S"));
 

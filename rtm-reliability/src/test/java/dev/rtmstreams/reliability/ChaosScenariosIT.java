@@ -12,7 +12,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
 
 /**
  * Short versions of the chaos scenarios through the {@code chaos} command line, against one
@@ -24,8 +25,19 @@ class ChaosScenariosIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static EmbeddedKafkaCluster kafka;
 
-  @TempDir
   Path dir;
+
+  @BeforeEach
+  void reportDir(TestInfo info) throws Exception {
+    dir = reportDirFor(info);
+  }
+
+  /** Reports stay under target/chaos-it/ for diagnosis (the service logs and the oracle's samples). */
+  static Path reportDirFor(TestInfo info) throws Exception {
+    Path d = Path.of("target", "chaos-it", info.getTestMethod().orElseThrow().getName());
+    Files.createDirectories(d);
+    return d;
+  }
 
   @BeforeAll
   static void startBroker() {
@@ -45,11 +57,16 @@ class ChaosScenariosIT {
     return jar.toString();
   }
 
+  /**
+   * A short run. The correlation window (processing-time timers) must exceed the longest outage
+   * (restart or broker downtime) or request/ack matches straddling it are lost by design, see
+   * RELIABILITY.md.
+   */
   static List<String> shortRun(String scenario, Path dir, String... extra) {
     List<String> args = new ArrayList<>(List.of("--scenario", scenario, "--duration", "PT10S", "--rate", "200",
         "--report-dir", dir.toString(), "--app-jar", appJar(), "--app-jvm-option", "-Xmx384m",
         "--app-jvm-option", "-XX:TieredStopAtLevel=1", "--checkpoint-interval", "PT1S", "--correlation-window",
-        "PT30S", "--drain", "PT90S"));
+        "PT60S", "--drain", "PT90S"));
     if (!List.of(extra).contains("--downtime")) {
       args.addAll(List.of("--downtime", "PT0.5S"));
     }

@@ -24,6 +24,8 @@ public final class MetricsSampler implements AutoCloseable {
       "rocksdb_memtable_bytes", "rocksdb_block_cache_bytes", "rocksdb_table_readers_bytes", "heap_used_bytes",
       "rss_bytes");
 
+  private static final String STATE = "kafka_streams_stream_state_metrics_";
+
   private final ServiceInstance instance;
   private final Duration interval;
   private final List<double[]> rows = new ArrayList<>();
@@ -61,10 +63,11 @@ public final class MetricsSampler implements AutoCloseable {
     double[] row = new double[SERIES.size()];
     row[0] = (System.nanoTime() - t0) / 1e9;
     row[1] = dirSize(instance.stateDir());
-    row[2] = text == null ? -1 : sum(text, "estimate_num_keys");
-    row[3] = text == null ? -1 : sum(text, "size_all_mem_tables");
-    row[4] = text == null ? -1 : sum(text, "block_cache_usage");
-    row[5] = text == null ? -1 : sum(text, "estimate_table_readers_mem");
+    row[2] = text == null ? -1 : sum(text, STATE + "estimate_num_keys");
+    row[3] = text == null ? -1 : sum(text, STATE + "cur_size_all_mem_tables");
+    // one block cache may be shared by every store: each store reports the same usage, so take the max
+    row[4] = text == null ? -1 : max(text, STATE + "block_cache_usage");
+    row[5] = text == null ? -1 : sum(text, STATE + "estimate_table_readers_mem");
     row[6] = instance.heapUsedBytes();
     row[7] = instance.rssBytes();
     synchronized (rows) {
@@ -73,13 +76,28 @@ public final class MetricsSampler implements AutoCloseable {
   }
 
   /**
-   * Sums every sample of every metric whose name contains the fragment (Prometheus text format).
+   * Sums every sample of the metric family with this exact name (Prometheus text format).
    *
    * @param text the exposition text
-   * @param fragment part of the metric name
+   * @param metric the metric name
    * @return the sum, or -1 when no such metric
    */
-  static double sum(String text, String fragment) {
+  static double sum(String text, String metric) {
+    return aggregate(text, metric, false);
+  }
+
+  /**
+   * Returns the largest sample of the metric family with this exact name.
+   *
+   * @param text the exposition text
+   * @param metric the metric name
+   * @return the maximum, or -1 when no such metric
+   */
+  static double max(String text, String metric) {
+    return aggregate(text, metric, true);
+  }
+
+  private static double aggregate(String text, String fragment, boolean max) {
     double total = 0;
     boolean found = false;
     for (String line : text.split("\n")) {
@@ -89,13 +107,13 @@ public final class MetricsSampler implements AutoCloseable {
       int brace = line.indexOf('{');
       int space = line.lastIndexOf(' ');
       String name = line.substring(0, brace >= 0 ? brace : Math.max(0, line.indexOf(' ')));
-      if (!name.contains(fragment) || space < 0) {
+      if (!name.equals(fragment) || space < 0) {
         continue;
       }
       try {
         double v = Double.parseDouble(line.substring(space + 1).trim());
         if (!Double.isNaN(v) && !Double.isInfinite(v)) {
-          total += v;
+          total = max ? (found ? Math.max(total, v) : v) : total + v;
           found = true;
         }
       } catch (NumberFormatException e) {

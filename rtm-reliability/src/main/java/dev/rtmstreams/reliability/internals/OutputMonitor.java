@@ -150,17 +150,29 @@ public final class OutputMonitor implements AutoCloseable {
    *
    * @param faultNanos when the fault was injected ({@link System#nanoTime()})
    * @param slack outputs already in flight at the fault may still arrive this long after it
+   * When no partition had output before the fault (the service lagged behind its input by more
+   * than the time to the fault), it is the time from the fault to the first output after it.
+   *
    * @return milliseconds from the fault until outputs flowed again on every partition; -1 if some
-   *     partition never recovered
+   *     partition never recovered (or nothing was ever output after the fault)
    */
   public long recoveryMillis(long faultNanos, Duration slack) {
     long worst = 0;
+    boolean anyBefore = false;
+    long firstAfter = Long.MAX_VALUE;
     long slackEnd = faultNanos + slack.toNanos();
     for (LongList l : arrivals.values()) {
       long[] a = l.snapshot();
+      for (long t : a) {
+        if (t > faultNanos) {
+          firstAfter = Math.min(firstAfter, t);
+          break;
+        }
+      }
       if (a.length == 0 || a[0] > faultNanos) {
         continue; // no traffic on this partition before the fault
       }
+      anyBefore = true;
       long bestGap = -1;
       long end = -1;
       for (int i = 1; i < a.length; i++) {
@@ -173,6 +185,9 @@ public final class OutputMonitor implements AutoCloseable {
         return -1;
       }
       worst = Math.max(worst, (end - faultNanos) / 1_000_000L);
+    }
+    if (!anyBefore) {
+      return firstAfter == Long.MAX_VALUE ? -1 : (firstAfter - faultNanos) / 1_000_000L;
     }
     return worst;
   }

@@ -23,7 +23,13 @@ class MetricsSamplerTest {
 
   @Test
   void shouldSkipNotANumberWhenSumming() {
-    assertThat(MetricsSampler.sum(TEXT, "estimate_num_keys")).isEqualTo(1500.0);
+    assertThat(MetricsSampler.sum(TEXT, "kafka_stream_state_estimate_num_keys")).isEqualTo(1500.0);
+  }
+
+  @Test
+  void shouldNotMatchALongerNameWhenAFamilyEndsWithTheName() {
+    assertThat(MetricsSampler.sum(TEXT, "size_all_mem_tables")).isEqualTo(-1.0);
+    assertThat(MetricsSampler.max(TEXT, "adattribution_slot_active_tasks")).isEqualTo(2.0);
   }
 
   @Test
