@@ -157,12 +157,27 @@ public final class OutputMonitor implements AutoCloseable {
    *     partition never recovered (or nothing was ever output after the fault)
    */
   public long recoveryMillis(long faultNanos, Duration slack) {
+    List<long[]> all = new ArrayList<>();
+    for (LongList l : arrivals.values()) {
+      all.add(l.snapshot());
+    }
+    return recoveryMillis(all, faultNanos, slack.toNanos());
+  }
+
+  /**
+   * The computation of {@link #recoveryMillis(long, Duration)} on arrival times.
+   *
+   * @param partitions per output partition its ascending arrival times (nanos)
+   * @param faultNanos the fault
+   * @param slackNanos in-flight slack after the fault
+   * @return the recovery in ms, or -1
+   */
+  static long recoveryMillis(List<long[]> partitions, long faultNanos, long slackNanos) {
     long worst = 0;
     boolean anyBefore = false;
     long firstAfter = Long.MAX_VALUE;
-    long slackEnd = faultNanos + slack.toNanos();
-    for (LongList l : arrivals.values()) {
-      long[] a = l.snapshot();
+    long slackEnd = faultNanos + slackNanos;
+    for (long[] a : partitions) {
       for (long t : a) {
         if (t > faultNanos) {
           firstAfter = Math.min(firstAfter, t);
