@@ -74,6 +74,24 @@ class TriggerTest {
         assertThat(c.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG)).isEqualTo("micro-batch");
         assertThat(c.get(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG)).isEqualTo("500");
         assertThat(c).doesNotContainKey("producer.linger.ms");
+        assertThat(c).doesNotContainKey(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG);
+    }
+
+    @Test
+    void shouldNotHoldTasksForQuietPartitionsWhenRealTimeTrigger() {
+        rtm = RtmStreams.builder(topology(), props()).trigger(Trigger.realTime()).build();
+
+        assertThat(rtm.effectiveConfig().get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("-1");
+    }
+
+    @Test
+    void shouldKeepUserMaxTaskIdleWhenSetInRealTimeMode() {
+        Properties p = props();
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0");
+
+        rtm = RtmStreams.builder(topology(), p).trigger(Trigger.realTime()).build();
+
+        assertThat(rtm.effectiveConfig().get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("0");
     }
 
     @Test

@@ -20,6 +20,16 @@ public final class TriggerConfigurer {
     static final String REAL_TIME_POLL_MS = "20";
     /** Broker-side wait when a fetch finds no data; with fetch.min.bytes=1 data is returned at once anyway. */
     static final String REAL_TIME_FETCH_MAX_WAIT_MS = "50";
+    /**
+     * {@code max.task.idle.ms} in real-time mode: -1 (disabled) processes each buffered record at once instead of
+     * holding a multi-partition task (e.g. both inputs of a join) until every input partition has buffered data.
+     * With Kafka Streams' default (0) a task whose other input partition has fetched lag but nothing buffered yet
+     * is not processable: under load its records wait for the next fetch of the quiet partition, and each such
+     * check builds debug strings ({@code String.format}) in {@code PartitionGroup#readyToProcess}; profiled as the
+     * largest per-iteration cost of the real-time stream thread. Event-time correctness does not depend on it:
+     * rtm operators judge lateness against a watermark that is the minimum over their inputs.
+     */
+    static final String REAL_TIME_MAX_TASK_IDLE_MS = "-1";
 
     private TriggerConfigurer() {
     }
@@ -60,6 +70,9 @@ public final class TriggerConfigurer {
                     REAL_TIME_FETCH_MAX_WAIT_MS, v -> Long.parseLong(v) > 500, "a large fetch.max.wait.ms");
             if (!p.containsKey(StreamsConfig.POLL_MS_CONFIG)) {
                 p.put(StreamsConfig.POLL_MS_CONFIG, REAL_TIME_POLL_MS);
+            }
+            if (!p.containsKey(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)) {
+                p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, REAL_TIME_MAX_TASK_IDLE_MS);
             }
         } else {
             requireUnsetOr(p, RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH,
