@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -77,6 +78,15 @@ class IntervalJoinRestartTest {
         return streams;
     }
 
+    /**
+     * Closes with an explicit LeaveGroup, so the restarted member does not wait for the old member's session to
+     * time out (Kafka Streams otherwise does not leave the group on close).
+     */
+    private static void closeLeavingGroup(KafkaStreams streams) {
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+            .withTimeout(Duration.ofSeconds(30)));
+    }
+
     private static void send(String topic, String key, String value, long ts) {
         TestRecords.produce(kafka, List.of(new ProducerRecord<>(topic, null, ts, key, value)), new StringSerializer(),
             new StringSerializer());
@@ -96,7 +106,7 @@ class IntervalJoinRestartTest {
         send("imps", "a", "A", T0 + Duration.ofMinutes(10).toMillis());
         send("clicks", "a", "A'", T0 + Duration.ofMinutes(10).toMillis());  // global watermark = 5 min
         assertThat(awaitOutput(1)).containsExactly("A,A'");
-        first.close(Duration.ofSeconds(30));
+        closeLeavingGroup(first);
         first.cleanUp(); // wipe local state: everything must come back from the changelogs
 
         KafkaStreams second = start(stateDir);
@@ -112,7 +122,7 @@ class IntervalJoinRestartTest {
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(IntervalJoin.lateRecordsTotal(second.metrics(), "attribution")).isEqualTo(1));
         } finally {
-            second.close(Duration.ofSeconds(30));
+            closeLeavingGroup(second);
             second.cleanUp();
         }
     }
