@@ -19,6 +19,9 @@ import dev.rtmstreams.loadgen.internals.Commands;
  */
 public final class LoadGenerator {
 
+  /** Avro 1.12 decodes generated classes only from trusted packages (ENVIRONMENT.md). */
+  static final String AVRO_SERIALIZABLE_PACKAGES = "org.apache.avro.SERIALIZABLE_PACKAGES";
+
   private LoadGenerator() {}
 
   /**
@@ -27,6 +30,12 @@ public final class LoadGenerator {
    * @param args command-line arguments
    */
   public static void main(String[] args) {
+    // Without it every output of the service is "undecodable" when the jar is started with plain java -jar: the
+    // oracle then reports all outputs missing and unexpected. Set before any Avro class is loaded; a value given
+    // with -D wins.
+    if (System.getProperty(AVRO_SERIALIZABLE_PACKAGES) == null) {
+      System.setProperty(AVRO_SERIALIZABLE_PACKAGES, "dev.rtmstreams");
+    }
     System.exit(execute(args));
   }
 
