@@ -4,10 +4,16 @@ import dev.rtmstreams.join.internals.IntervalJoinTopology;
 import dev.rtmstreams.join.internals.JoinSpec;
 import dev.rtmstreams.processor.EventTimeExtractor;
 import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.processor.RtmException;
 import dev.rtmstreams.processor.StoreBackend;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.Serde;
@@ -38,6 +44,15 @@ import org.apache.kafka.streams.kstream.KStream;
  *       watermark is the min (or max, see {@link WatermarkPolicy}) of the two, is undefined until both inputs have
  *       seen a record (policy MIN), never moves backwards and is kept in a changelogged store, so it survives
  *       restarts and rebalances. It is tracked per Kafka Streams task (per partition).</li>
+ *   <li><b>Idle inputs:</b> with a watermark idle timeout ({@code rtm.watermark.idle.timeout.ms} in the application
+ *       config, or {@link Builder#watermarkIdleTimeout(Duration)}; default 0 = disabled) and policy MIN, an input of a
+ *       task that has received no record for longer than the timeout of wall-clock time
+ *       ({@code ProcessorContext#currentSystemTimeMs}) is idle and left out of the min (as Flink's idleness): the
+ *       other input's watermark alone then drives the global watermark, eviction and outer-join emission (checked
+ *       per record and on the eviction punctuator, or at each micro-batch end). If both inputs are idle the global
+ *       watermark holds. An idle input becomes active again with its next record; the global watermark never moves
+ *       backwards, so that input's records behind it are late (dropped and counted). Idleness is kept in memory: a
+ *       task starting after a restart or rebalance treats both inputs as active from then on.</li>
  *   <li><b>Late records:</b> a record whose event time is strictly below the global watermark when it arrives is
  *       late: it is dropped, never joined, counted in the metric {@value #LATE_RECORDS_TOTAL} (group
  *       {@value #METRICS_GROUP}) and, if {@link Builder#lateRecordsTopic(String)} is set, written to that topic.</li>
@@ -62,7 +77,8 @@ import org.apache.kafka.streams.kstream.KStream;
  *       and repartitions an input whose key may have changed upstream (see
  *       {@link Builder#repartitionIfKeyChanged(boolean)}). Known gap: with source topics of 2 and 3 partitions on
  *       the embedded 4.4 broker, no startup failure was observed within 60 s, so make sure the input topics have the
- *       same partition count.</li>
+ *       same partition count: check them before starting with
+ *       {@link #verifyCopartitioned(Admin, String, String)}.</li>
  * </ul>
  *
  * <p>Instances are immutable; build them with {@link #builder()}. One instance may be used for one join per
@@ -128,7 +144,10 @@ public final class IntervalJoin<K, L, R> {
         return spec.name();
     }
 
-    /** @return the names of the state stores the join creates (left/right buffers, metadata, micro-batch pending) */
+    /**
+     * @return the names of the state stores the join creates (left/right buffers, metadata, micro-batch pending, and
+     *     the in-memory, not changelogged last-arrival store of the watermark idle timeout)
+     */
     public java.util.List<String> storeNames() {
         return spec.storeNames();
     }
@@ -147,6 +166,54 @@ public final class IntervalJoin<K, L, R> {
      */
     public String rightBufferStoreName() {
         return spec.rightBufferStore();
+    }
+
+    /** Error code of {@link #verifyCopartitioned(Admin, String, String)} when the partition counts differ. */
+    public static final String JOIN_INPUTS_NOT_COPARTITIONED = "JOIN_INPUTS_NOT_COPARTITIONED";
+
+    /**
+     * Checks that the two input topics of a join have the same partition count (the part of co-partitioning a broker
+     * can check; both must also be written with the same partitioner, e.g. Kafka's default). Call it before starting
+     * the application, e.g. {@code IntervalJoin.verifyCopartitioned(admin, "impressions", "clicks")}: Kafka Streams
+     * 4.4 was not seen to reject source topics of different partition counts for this join, and the join would then
+     * silently miss the pairs whose rows land in different tasks.
+     *
+     * @param admin admin client of the cluster holding both topics (not closed by this method)
+     * @param leftTopic the left input topic
+     * @param rightTopic the right input topic
+     * @throws RtmException with code {@value #JOIN_INPUTS_NOT_COPARTITIONED} and parameters {@code leftTopic},
+     *     {@code leftPartitions}, {@code rightTopic}, {@code rightPartitions} when the partition counts differ
+     * @throws IllegalStateException when a topic cannot be described (e.g. it does not exist), naming both topics
+     * @throws NullPointerException when an argument is null
+     */
+    public static void verifyCopartitioned(Admin admin, String leftTopic, String rightTopic) {
+        Objects.requireNonNull(admin, "admin");
+        Objects.requireNonNull(leftTopic, "leftTopic");
+        Objects.requireNonNull(rightTopic, "rightTopic");
+        Map<String, TopicDescription> topics;
+        try {
+            topics = admin.describeTopics(List.of(leftTopic, rightTopic)).allTopicNames().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing the join inputs '" + leftTopic + "' and '"
+                + rightTopic + "'", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot describe the join inputs '" + leftTopic + "' and '" + rightTopic
+                + "': " + e.getCause(), e.getCause());
+        }
+        int leftPartitions = topics.get(leftTopic).partitions().size();
+        int rightPartitions = topics.get(rightTopic).partitions().size();
+        if (leftPartitions != rightPartitions) {
+            Map<String, String> parameters = new LinkedHashMap<>();
+            parameters.put("leftTopic", leftTopic);
+            parameters.put("leftPartitions", Integer.toString(leftPartitions));
+            parameters.put("rightTopic", rightTopic);
+            parameters.put("rightPartitions", Integer.toString(rightPartitions));
+            throw new RtmException(JOIN_INPUTS_NOT_COPARTITIONED, parameters, "the inputs of an interval join must be"
+                + " co-partitioned, but topic '" + leftTopic + "' has " + leftPartitions + " partitions and topic '"
+                + rightTopic + "' has " + rightPartitions + "; repartition one of them (e.g. KStream#repartition with"
+                + " Repartitioned#withNumberOfPartitions) or recreate it with the same partition count");
+        }
     }
 
     /**
@@ -200,6 +267,7 @@ public final class IntervalJoin<K, L, R> {
         private Duration evictionInterval;
         private int maxEvictionsPerPass = 1_000;
         private boolean repartitionIfKeyChanged = true;
+        private Duration watermarkIdleTimeout;
 
         private Builder() {
         }
@@ -328,6 +396,22 @@ public final class IntervalJoin<K, L, R> {
             return this;
         }
 
+        /**
+         * Watermark idle timeout (Flink-style idleness; overrides {@code rtm.watermark.idle.timeout.ms} from the
+         * application config). Under {@link WatermarkPolicy#MIN}, an input of a task that has received no record for
+         * longer than {@code timeout} of wall-clock time ({@code ProcessorContext#currentSystemTimeMs}) is left out of
+         * the min, so the other input's watermark alone drives the global watermark, eviction and outer-join
+         * emission. A record on the idle input makes it active again; the global watermark never moves backwards, so
+         * its records behind the global watermark are late. Has no effect under {@link WatermarkPolicy#MAX}.
+         *
+         * @param timeout positive, or zero to disable (default: the config, disabled when unset)
+         * @return this
+         */
+        public Builder<K, L, R> watermarkIdleTimeout(Duration timeout) {
+            this.watermarkIdleTimeout = timeout;
+            return this;
+        }
+
         /** @param max maximum rows evicted per side per eviction pass (default 1000); positive @return this */
         public Builder<K, L, R> maxEvictionsPerPass(int max) {
             this.maxEvictionsPerPass = max;
@@ -372,6 +456,10 @@ public final class IntervalJoin<K, L, R> {
             if (evictionInterval != null && (evictionInterval.isZero() || evictionInterval.isNegative())) {
                 throw new IllegalArgumentException("evictionInterval must be positive: " + evictionInterval);
             }
+            if (watermarkIdleTimeout != null && watermarkIdleTimeout.isNegative()) {
+                throw new IllegalArgumentException("watermarkIdleTimeout must not be negative: "
+                    + watermarkIdleTimeout);
+            }
             if (maxEvictionsPerPass <= 0) {
                 throw new IllegalArgumentException("maxEvictionsPerPass must be positive: " + maxEvictionsPerPass);
             }
@@ -379,7 +467,8 @@ public final class IntervalJoin<K, L, R> {
                 leftWatermarkDelay.toMillis(), rightWatermarkDelay.toMillis(), lowerBound.toMillis(),
                 upperBound.toMillis(), joinType, watermarkPolicy, lateRecordsTopic, storeBackend, executionMode,
                 evictionInterval == null ? -1L : evictionInterval.toMillis(), maxEvictionsPerPass,
-                repartitionIfKeyChanged));
+                repartitionIfKeyChanged,
+                watermarkIdleTimeout == null ? -1L : watermarkIdleTimeout.toMillis()));
         }
 
         private static void require(Object value, String option) {

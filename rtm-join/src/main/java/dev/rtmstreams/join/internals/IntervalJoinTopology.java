@@ -54,6 +54,9 @@ public final class IntervalJoinTopology {
         // input) are small: in memory, changelogged - no RocksDB instance and no memtable flush per commit for them.
         stores.add(store(spec.metaStore(), StoreBackend.IN_MEMORY, true));
         stores.add(store(spec.pendingStore(), StoreBackend.IN_MEMORY, true));
+        // Last arrival per input (wall clock) for the watermark idle timeout: a fresh incarnation of the task starts
+        // with both inputs active, as Flink's idleness, so it is not changelogged.
+        stores.add(store(spec.activityStore(), StoreBackend.IN_MEMORY, false));
 
         KStream<K, Object> leftOut = l.process(
             new JoinSideProcessor.Supplier<>(true, spec, joiner, spec.leftEventTime(), stores),

@@ -51,6 +51,11 @@ final class JoinCore<K, L, R, VR> {
     private final KeyValueStore<Bytes, byte[]> rightBuffer;
     private final KeyValueStore<Bytes, byte[]> meta;
     private final KeyValueStore<Bytes, byte[]> pending;
+    /** Last arrival (wall clock) per input of this task; only used when {@link #idleTimeoutMs} is positive. */
+    private final KeyValueStore<Bytes, byte[]> activity;
+    /** Watermark idle timeout in ms; 0 = disabled. */
+    private final long idleTimeoutMs;
+    private long lastMarked = Long.MIN_VALUE;
     private final Serializer<K> keySerializer;
     private final Deserializer<K> keyDeserializer;
     private final Serializer<L> leftSerializer;
@@ -68,8 +73,11 @@ final class JoinCore<K, L, R, VR> {
     private boolean seqAllocated;
     private int sinceEviction;
 
-    JoinCore(JoinSpec<K, L, R> spec, ValueJoiner3<K, L, R, VR> joiner, ProcessorContext<K, Object> context) {
+    JoinCore(JoinSpec<K, L, R> spec, ValueJoiner3<K, L, R, VR> joiner, ProcessorContext<K, Object> context,
+             long idleTimeoutMs) {
         this.spec = spec;
+        this.idleTimeoutMs = idleTimeoutMs;
+        this.activity = context.getStateStore(spec.activityStore());
         this.joiner = joiner;
         this.context = context;
         this.leftBuffer = context.getStateStore(spec.leftBufferStore());
@@ -90,6 +98,7 @@ final class JoinCore<K, L, R, VR> {
 
     /** Handles one input record of one side under the real-time contract: late check, probe, insert, evict. */
     void processRealTime(boolean left, Record<K, ?> record, long eventTime) {
+        markActive(left);
         byte[] valueBytes = serializeValue(left, record.value());
         Meta m = readMeta();
         boolean dirty;
@@ -117,13 +126,49 @@ final class JoinCore<K, L, R, VR> {
 
     /** Punctuation under the real-time contract: one bounded eviction pass over this side. */
     void punctuateRealTime(boolean left) {
-        evict(left, readMeta().global, spec.maxEvictionsPerPass());
+        Meta m = readMeta();
+        // With an idle timeout, an input can become idle without any record arriving: re-evaluate the watermark.
+        if (idleTimeoutMs > 0 && advanceGlobal(m)) {
+            meta.put(META_KEY, m.encode());
+        }
+        evict(left, m.global, spec.maxEvictionsPerPass());
     }
+
+    // ---------------------------------------------------------------- idleness
+
+    private static final Bytes[] SIDE_KEYS = {Bytes.wrap(new byte[] {0}), Bytes.wrap(new byte[] {1})};
+
+    /**
+     * Records that this side has seen input now (wall clock); at most one store write per distinct wall-clock value.
+     * An input without an entry yet (fresh task incarnation) counts as active from the first time it is checked.
+     */
+    void markActive(boolean left) {
+        if (idleTimeoutMs <= 0) {
+            return;
+        }
+        long now = context.currentSystemTimeMs();
+        if (now != lastMarked) {
+            lastMarked = now;
+            activity.put(SIDE_KEYS[left ? 0 : 1], ByteBuffer.allocate(8).putLong(now).array());
+        }
+    }
+
+    /** @return whether the side has received no record for longer than the idle timeout */
+    private boolean idle(int side, long now) {
+        byte[] v = activity.get(SIDE_KEYS[side]);
+        if (v == null) {
+            activity.put(SIDE_KEYS[side], ByteBuffer.allocate(8).putLong(now).array());
+            return false;
+        }
+        return now - ByteBuffer.wrap(v).getLong() > idleTimeoutMs;
+    }
+
 
     // ---------------------------------------------------------------- micro-batch contract
 
     /** Buffers one input record in the changelogged pending store until the next micro-batch. */
     void bufferForMicroBatch(boolean left, Record<K, ?> record, long eventTime) {
+        markActive(left);
         byte[] keyBytes = keySerializer.serialize(topic(left), record.key());
         byte[] valueBytes = serializeValue(left, record.value());
         Meta m = readMeta();
@@ -378,7 +423,22 @@ final class JoinCore<K, L, R, VR> {
         long rw = m.rightMax == Codec.NONE ? Codec.NONE : Codec.saturatedAdd(m.rightMax, -spec.rightDelayMs());
         long candidate;
         if (spec.policy() == WatermarkPolicy.MIN) {
-            candidate = (lw == Codec.NONE || rw == Codec.NONE) ? Codec.NONE : Math.min(lw, rw);
+            boolean leftIdle = false;
+            boolean rightIdle = false;
+            if (idleTimeoutMs > 0) {
+                long now = context.currentSystemTimeMs();
+                leftIdle = idle(0, now);
+                rightIdle = idle(1, now);
+            }
+            if (leftIdle && rightIdle) {
+                candidate = Codec.NONE;     // all inputs idle: hold the watermark (as Flink)
+            } else if (leftIdle) {
+                candidate = rw;             // idle input left out of the min
+            } else if (rightIdle) {
+                candidate = lw;
+            } else {
+                candidate = (lw == Codec.NONE || rw == Codec.NONE) ? Codec.NONE : Math.min(lw, rw);
+            }
         } else {
             candidate = Math.max(lw, rw);
         }

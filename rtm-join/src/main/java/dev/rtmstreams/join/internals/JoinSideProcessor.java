@@ -51,7 +51,10 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
             : configs.containsKey(RtmProcessorConfig.EXECUTION_MODE_CONFIG)
             ? ExecutionMode.fromConfig(String.valueOf(configs.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG)))
             : ExecutionMode.REAL_TIME;
-        core = new JoinCore<>(spec, joiner, context);
+        long idleTimeoutMs = spec.idleTimeoutMs() >= 0 ? spec.idleTimeoutMs()
+            : nonNegativeConfig(configs, RtmProcessorConfig.WATERMARK_IDLE_TIMEOUT_MS_CONFIG,
+            RtmProcessorConfig.DEFAULT_WATERMARK_IDLE_TIMEOUT_MS);
+        core = new JoinCore<>(spec, joiner, context, idleTimeoutMs);
         core.initEvictionHint(left);
         if (mode == ExecutionMode.REAL_TIME) {
             long interval = spec.evictionIntervalMs() > 0 ? spec.evictionIntervalMs()
@@ -108,6 +111,18 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
         long parsed = v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
         if (parsed <= 0) {
             throw new IllegalArgumentException(key + " must be positive: " + v);
+        }
+        return parsed;
+    }
+
+    private static long nonNegativeConfig(Map<String, Object> configs, String key, long defaultValue) {
+        Object v = configs.get(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        long parsed = v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
+        if (parsed < 0) {
+            throw new IllegalArgumentException(key + " must not be negative: " + v);
         }
         return parsed;
     }

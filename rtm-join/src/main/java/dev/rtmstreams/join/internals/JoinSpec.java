@@ -29,7 +29,8 @@ public record JoinSpec<K, L, R>(
     ExecutionMode executionMode,
     long evictionIntervalMs,
     int maxEvictionsPerPass,
-    boolean repartitionIfKeyChanged) {
+    boolean repartitionIfKeyChanged,
+    long idleTimeoutMs) {
 
     /** @return changelogged store of the left rows and their time index */
     public String leftBufferStore() {
@@ -51,8 +52,16 @@ public record JoinSpec<K, L, R>(
         return name + "-pending";
     }
 
+    /**
+     * @return in-memory, not changelogged store of each input's last arrival (wall-clock ms) in this task, shared by
+     *     both side processors for the watermark idle timeout
+     */
+    public String activityStore() {
+        return name + "-activity";
+    }
+
     /** @return all store names */
     public List<String> storeNames() {
-        return List.of(leftBufferStore(), rightBufferStore(), metaStore(), pendingStore());
+        return List.of(leftBufferStore(), rightBufferStore(), metaStore(), pendingStore(), activityStore());
     }
 }
