@@ -17,38 +17,26 @@ import org.apache.kafka.streams.processor.api.Record;
  */
 public final class TransformWithStateFixedKeyProcessor<K, I, O> implements FixedKeyProcessor<K, I, O> {
 
-    private final OperatorSpec<K, I, O> spec;
-    private FixedKeyProcessorContext<K, O> context;
-    private OperatorRuntime<K, I, O> runtime;
-    private boolean microBatch;
+    private final OperatorTask<K, I, O> task;
 
     /** @param spec the operator */
     public TransformWithStateFixedKeyProcessor(OperatorSpec<K, I, O> spec) {
-        this.spec = spec;
+        this.task = new OperatorTask<>(spec);
     }
 
     @Override
     public void init(FixedKeyProcessorContext<K, O> context) {
-        this.context = context;
-        this.runtime = spec.registry().acquire(spec, context);
-        runtime.setOutput(context, (key, value, timestamp, headers) ->
+        task.init(context, (key, value, timestamp, headers) ->
             context.forward(InternalFixedKeyRecordFactory.create(new Record<>(key, value, timestamp, headers))));
-        microBatch = TransformWithStateProcessor.schedulePunctuator(runtime, context);
     }
 
     @Override
     public void process(FixedKeyRecord<K, I> record) {
-        if (microBatch) {
-            runtime.bufferRecord(record.key(), record.value(), record.timestamp(), record.headers());
-        } else {
-            runtime.processRealTime(record.key(), record.value(), record.timestamp(), record.headers());
-        }
+        task.process(record.key(), record.value(), record.timestamp(), record.headers());
     }
 
     @Override
     public void close() {
-        if (runtime != null) {
-            spec.registry().release(context);
-        }
+        task.close();
     }
 }
