@@ -158,12 +158,6 @@ final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
 
     @Override
     public int removeExpired(byte[] primaryKey, long now) {
-        Bytes k = Bytes.wrap(primaryKey);
-        byte[] stored = handle.runtime.store.get(k);
-        if (stored != null && ValueCodec.isExpired(ValueCodec.expiry(stored), now)) {
-            handle.runtime.store.delete(k);
-            return 1;
-        }
-        return 0;
+        return ValueCodec.removeIfExpired(handle.runtime.store, primaryKey, now);
     }
 }

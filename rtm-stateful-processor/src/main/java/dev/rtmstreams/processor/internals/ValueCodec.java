@@ -1,6 +1,8 @@
 package dev.rtmstreams.processor.internals;
 
 import java.util.Arrays;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /** Stored form of a value or map entry: {@code [0][payload]} without TTL, {@code [1][expiry i64][payload]} with TTL. */
 final class ValueCodec {
@@ -32,5 +34,21 @@ final class ValueCodec {
 
     static byte[] payload(byte[] stored) {
         return Arrays.copyOfRange(stored, stored[0] == 1 ? 9 : 1, stored.length);
+    }
+
+    /**
+     * Deletes the value or map entry stored under {@code primaryKey} if it expired at {@code now}
+     * ({@link StateVariable#removeExpired} of value and map state).
+     *
+     * @return 1 if it was removed, else 0
+     */
+    static int removeIfExpired(KeyValueStore<Bytes, byte[]> store, byte[] primaryKey, long now) {
+        Bytes k = Bytes.wrap(primaryKey);
+        byte[] stored = store.get(k);
+        if (stored != null && isExpired(expiry(stored), now)) {
+            store.delete(k);
+            return 1;
+        }
+        return 0;
     }
 }
