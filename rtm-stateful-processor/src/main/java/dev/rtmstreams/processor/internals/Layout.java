@@ -78,18 +78,20 @@ final class Layout {
 
     /** @return [TTL][expiry][primaryKey] */
     static byte[] ttlKey(long expiry, byte[] primaryKey) {
-        byte[] out = new byte[9 + primaryKey.length];
-        out[0] = TTL;
-        putTime(out, 1, expiry);
-        System.arraycopy(primaryKey, 0, out, 9, primaryKey.length);
-        return out;
+        return timeKey(TTL, expiry, primaryKey);
     }
 
+    /** @return [TIMER][time][groupingKey] */
     static byte[] timerKey(long time, byte[] groupingKey) {
-        byte[] out = new byte[9 + groupingKey.length];
-        out[0] = TIMER;
+        return timeKey(TIMER, time, groupingKey);
+    }
+
+    /** @return [tag][time][suffix], the key of a section ordered by time */
+    private static byte[] timeKey(byte tag, long time, byte[] suffix) {
+        byte[] out = new byte[9 + suffix.length];
+        out[0] = tag;
         putTime(out, 1, time);
-        System.arraycopy(groupingKey, 0, out, 9, groupingKey.length);
+        System.arraycopy(suffix, 0, out, 9, suffix.length);
         return out;
     }
 
