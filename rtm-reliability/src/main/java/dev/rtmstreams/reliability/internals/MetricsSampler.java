@@ -216,11 +216,7 @@ public final class MetricsSampler implements AutoCloseable {
   public void close() {
     stop.set(true);
     thread.interrupt();
-    try {
-      thread.join(30_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Threads.joinQuietly(thread, 30_000);
     sample();
   }
 }

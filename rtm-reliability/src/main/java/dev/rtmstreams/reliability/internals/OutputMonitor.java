@@ -235,11 +235,7 @@ public final class OutputMonitor implements AutoCloseable {
   @Override
   public void close() {
     stop.set(true);
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Threads.joinQuietly(thread, 10_000);
   }
 
   /** A growable long array, appended by one thread, snapshotted by others. */

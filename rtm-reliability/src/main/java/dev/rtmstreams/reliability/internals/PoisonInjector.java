@@ -200,13 +200,7 @@ public final class PoisonInjector implements AutoCloseable {
   /** Stops sending (the DLQ reader keeps reading until {@link #close()}). */
   public void stopSending() {
     stop.set(true);
-    try {
-      if (sender != null) {
-        sender.join(30_000);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Threads.joinQuietly(sender, 30_000);
   }
 
   /**
@@ -264,12 +258,6 @@ public final class PoisonInjector implements AutoCloseable {
   public void close() {
     stopSending();
     stopReader.set(true);
-    try {
-      if (reader != null) {
-        reader.join(10_000);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Threads.joinQuietly(reader, 10_000);
   }
 }
