@@ -98,6 +98,7 @@ public final class AdAttributionService implements AutoCloseable {
         if (config.createTopics()) {
             createMissingTopics();
         }
+        verifyCopartitioning();
         Topology topology = AdAttributionTopology.build(config, deadLetters);
         LOG.info("event=topology description={}", topology.describe().toString().replace('\n', ' '));
         Trigger trigger = config.trigger() == AppConfig.TriggerMode.REAL_TIME
@@ -153,7 +154,7 @@ public final class AdAttributionService implements AutoCloseable {
         }
     }
 
-    private void createMissingTopics() {
+    private Properties adminProperties() {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         config.kafkaOverrides().forEach((k, v) -> {
@@ -161,7 +162,38 @@ public final class AdAttributionService implements AutoCloseable {
                 p.put(k, v);
             }
         });
-        try (Admin admin = Admin.create(p)) {
+        return p;
+    }
+
+    /**
+     * Both pipelines read two topics into one task per partition (the join's two inputs; requests and acks merged
+     * into one processor), so each pair must have the same partition count. Kafka Streams 4.4 does not check this
+     * for these operators and would silently never match the extra partitions' records, so fail at start instead.
+     * A missing topic is left to Kafka Streams' own missing-source-topic error.
+     *
+     * @throws dev.rtmstreams.processor.RtmException {@code JOIN_INPUTS_NOT_COPARTITIONED} naming both topics and
+     *     their partition counts
+     */
+    private void verifyCopartitioning() {
+        AppConfig.Topics topics = config.topics();
+        try (Admin admin = Admin.create(adminProperties())) {
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            for (List<String> pair : List.of(List.of(topics.impressions(), topics.clicks()),
+                    List.of(topics.requests(), topics.acks()))) {
+                if (existing.containsAll(pair)) {
+                    IntervalJoin.verifyCopartitioned(admin, pair.get(0), pair.get(1));
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking the input topics' partition counts", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot list topics on " + config.bootstrapServers() + ": " + e, e);
+        }
+    }
+
+    private void createMissingTopics() {
+        try (Admin admin = Admin.create(adminProperties())) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();
             for (String topic : config.topics().all()) {

@@ -1,12 +1,15 @@
 package dev.rtmstreams.adattribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rtmstreams.adattribution.avro.AttributedClick;
 import dev.rtmstreams.adattribution.avro.LogRecord;
 import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
 import dev.rtmstreams.adattribution.pipeline.DeadLetterHeaders;
 import dev.rtmstreams.adattribution.pipeline.Events;
+import dev.rtmstreams.join.IntervalJoin;
+import dev.rtmstreams.processor.RtmException;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.TestRecords;
 import java.io.File;
@@ -55,6 +58,34 @@ class AdAttributionServiceIT {
     static void stopBroker() {
         if (kafka != null) {
             kafka.close();
+        }
+    }
+
+    @Test
+    void shouldRefuseToStartWhenJoinInputsAreNotCopartitioned(@TempDir Path dir) {
+        kafka.createTopic("cp-impressions", 2);
+        kafka.createTopic("cp-clicks", 3);
+        AppConfig config = AppConfig.builder()
+                .bootstrapServers(kafka.bootstrapServers())
+                .applicationId("copartition-check")
+                .stateDir(dir)
+                .httpPort(-1)
+                .impressionsTopic("cp-impressions")
+                .clicksTopic("cp-clicks")
+                .build();
+        AdAttributionService service = new AdAttributionService(config);
+        try {
+            assertThatThrownBy(service::start)
+                    .isInstanceOfSatisfying(RtmException.class, e -> {
+                        assertThat(e.errorCode()).isEqualTo(IntervalJoin.JOIN_INPUTS_NOT_COPARTITIONED);
+                        assertThat(e.parameters()).containsEntry("leftTopic", "cp-impressions")
+                                .containsEntry("leftPartitions", "2")
+                                .containsEntry("rightTopic", "cp-clicks")
+                                .containsEntry("rightPartitions", "3");
+                    });
+            assertThat(service.state()).isEqualTo("CREATED");
+        } finally {
+            service.close();
         }
     }
 
