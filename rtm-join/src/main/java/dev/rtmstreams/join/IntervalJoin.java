@@ -270,6 +270,7 @@ public final class IntervalJoin<K, L, R> {
         private int maxEvictionsPerPass = 1_000;
         private boolean repartitionIfKeyChanged = true;
         private Duration watermarkIdleTimeout;
+        private boolean distinctRows;
 
         private Builder() {
         }
@@ -414,6 +415,24 @@ public final class IntervalJoin<K, L, R> {
             return this;
         }
 
+        /**
+         * Treats identical rows of one side as one row (inner joins only). Two rows are identical when they have the
+         * same key, the same event time and the same serialized value (as written by the side's serde). With this
+         * option every distinct (left, right) pair is emitted once even when an input record arrives several times:
+         * a producer retry, a duplicate sent upstream, or the replay of uncommitted input after a crash under
+         * at-least-once. A copy whose original has already been evicted is behind the watermark, so it is late and
+         * dropped as any late record (to guarantee that, a row is kept until the watermark passes its own event time even
+         * when the bounds would let it go earlier, i.e. when {@code lower > 0} or {@code upper < 0}). Spark's join emits a pair once per copy; this option is the equivalent of
+         * {@code dropDuplicates} on both inputs restricted to exact copies, without a deduplication store.
+         *
+         * @param distinct true to treat identical rows as one (default false: each copy joins, as Spark)
+         * @return this
+         */
+        public Builder<K, L, R> distinctRows(boolean distinct) {
+            this.distinctRows = distinct;
+            return this;
+        }
+
         /** @param max maximum rows evicted per side per eviction pass (default 1000); positive @return this */
         public Builder<K, L, R> maxEvictionsPerPass(int max) {
             this.maxEvictionsPerPass = max;
@@ -465,12 +484,16 @@ public final class IntervalJoin<K, L, R> {
             if (maxEvictionsPerPass <= 0) {
                 throw new IllegalArgumentException("maxEvictionsPerPass must be positive: " + maxEvictionsPerPass);
             }
+            if (distinctRows && joinType != JoinType.INNER) {
+                throw new IllegalArgumentException("distinctRows is supported for inner joins only: joinType="
+                    + joinType);
+            }
             return new IntervalJoin<>(new JoinSpec<>(name, keySerde, leftSerde, rightSerde, leftEventTime, rightEventTime,
                 leftWatermarkDelay.toMillis(), rightWatermarkDelay.toMillis(), lowerBound.toMillis(),
                 upperBound.toMillis(), joinType, watermarkPolicy, lateRecordsTopic, storeBackend, executionMode,
                 evictionInterval == null ? -1L : evictionInterval.toMillis(), maxEvictionsPerPass,
                 repartitionIfKeyChanged,
-                watermarkIdleTimeout == null ? -1L : watermarkIdleTimeout.toMillis()));
+                watermarkIdleTimeout == null ? -1L : watermarkIdleTimeout.toMillis(), distinctRows));
         }
 
         private static void require(Object value, String option) {

@@ -285,6 +285,31 @@ class IntervalJoinTest {
         assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder().leftSerde(Serdes.String())
             .rightSerde(Serdes.String()).lowerBound(Duration.ZERO).upperBound(ofMinutes(1)).build())
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keySerde");
+        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder().keySerde(Serdes.String())
+            .leftSerde(Serdes.String()).rightSerde(Serdes.String()).lowerBound(Duration.ZERO).upperBound(ofMinutes(1))
+            .joinType(JoinType.LEFT_OUTER).distinctRows(true).build())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LEFT_OUTER");
+    }
+
+    @Test
+    void shouldEmitEachPairOnceWhenBothInputsArriveTwiceWithDistinctRows() {
+        try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ZERO).upperBound(ofMinutes(2))
+            .leftWatermarkDelay(ofMinutes(5)).rightWatermarkDelay(ofMinutes(5)).distinctRows(true))) {
+            h.left("a", "I", JoinHarness.t(ofSeconds(0)));
+            h.right("a", "C", JoinHarness.t(ofSeconds(30)));
+            h.left("a", "I", JoinHarness.t(ofSeconds(0)));      // copy of the impression: already matched
+            h.right("a", "C", JoinHarness.t(ofSeconds(30)));    // copy of the click
+            h.right("a", "C2", JoinHarness.t(ofSeconds(40)));   // a distinct click matches the impression once
+            assertThat(h.outValues()).containsExactly("I,C", "I,C2");
+        }
+        try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ZERO).upperBound(ofMinutes(2))
+            .leftWatermarkDelay(ofMinutes(5)).rightWatermarkDelay(ofMinutes(5)))) {
+            h.left("a", "I", JoinHarness.t(ofSeconds(0)));
+            h.right("a", "C", JoinHarness.t(ofSeconds(30)));
+            h.left("a", "I", JoinHarness.t(ofSeconds(0)));
+            assertThat(h.outValues()).as("without distinctRows each copy joins, as in Spark")
+                .containsExactly("I,C", "I,C");
+        }
     }
 
     @ParameterizedTest

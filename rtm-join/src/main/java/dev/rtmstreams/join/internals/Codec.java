@@ -161,6 +161,16 @@ final class Codec {
         return getLong(bufferValue, 1);
     }
 
+    /** @return whether two row values carry the same payload (flags and record timestamp are not compared) */
+    static boolean samePayload(byte[] bufferValue, byte[] otherBufferValue) {
+        return Arrays.equals(bufferValue, 9, bufferValue.length, otherBufferValue, 9, otherBufferValue.length);
+    }
+
+    /** @return whether a row value carries exactly {@code payload} */
+    static boolean hasPayload(byte[] bufferValue, byte[] payload) {
+        return Arrays.equals(bufferValue, 9, bufferValue.length, payload, 0, payload.length);
+    }
+
     static byte[] payload(byte[] bufferValue) {
         return Arrays.copyOfRange(bufferValue, 9, bufferValue.length);
     }

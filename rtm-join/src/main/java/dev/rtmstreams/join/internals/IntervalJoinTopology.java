@@ -57,6 +57,8 @@ public final class IntervalJoinTopology {
         // Last arrival per input (wall clock) for the watermark idle timeout: a fresh incarnation of the task starts
         // with both inputs active, as Flink's idleness, so it is not changelogged.
         stores.add(store(spec.activityStore(), StoreBackend.IN_MEMORY, false));
+        // The task's live watermarks, shared by both side processors (see JoinCore#readMeta).
+        stores.add(new TaskLocalStore.Builder<>(spec.taskStateStore(), JoinTaskState::new));
 
         KStream<K, Object> leftOut = l.process(
             new JoinSideProcessor.Supplier<>(true, spec, joiner, spec.leftEventTime(), stores),

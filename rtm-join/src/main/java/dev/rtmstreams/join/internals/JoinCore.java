@@ -51,6 +51,13 @@ final class JoinCore<K, L, R, VR> {
     private final KeyValueStore<Bytes, byte[]> rightBuffer;
     private final KeyValueStore<Bytes, byte[]> meta;
     private final KeyValueStore<Bytes, byte[]> pending;
+    /** The task's live watermarks, shared with the other side's processor. */
+    private final JoinTaskState shared;
+    /**
+     * Whether the watermark part of the meta record may be written lazily (only with a sequence block): true when the
+     * side maxima can be recovered exactly from the buffers after a restart, see {@link #lazyMetaAllowed}.
+     */
+    private final boolean lazyMeta;
     /** Last arrival (wall clock) per input of this task; only used when {@link #idleTimeoutMs} is positive. */
     private final KeyValueStore<Bytes, byte[]> activity;
     /** Watermark idle timeout in ms; 0 = disabled. */
@@ -84,6 +91,9 @@ final class JoinCore<K, L, R, VR> {
         this.rightBuffer = context.getStateStore(spec.rightBufferStore());
         this.meta = context.getStateStore(spec.metaStore());
         this.pending = context.getStateStore(spec.pendingStore());
+        TaskLocalStore<JoinTaskState> taskState = context.getStateStore(spec.taskStateStore());
+        this.shared = taskState.get();
+        this.lazyMeta = lazyMetaAllowed(spec, idleTimeoutMs);
         this.keySerializer = spec.keySerde().serializer();
         this.keyDeserializer = spec.keySerde().deserializer();
         this.leftSerializer = spec.leftSerde().serializer();
@@ -101,19 +111,21 @@ final class JoinCore<K, L, R, VR> {
         markActive(left);
         byte[] valueBytes = serializeValue(left, record.value());
         Meta m = readMeta();
-        boolean dirty;
+        boolean seqAllocated = false;
         if (isLate(eventTime, m.global)) {
             late(left, record.key(), valueBytes, record.timestamp(), record.headers());
-            dirty = false;
         } else {
             byte[] keyBytes = keySerializer.serialize(topic(left), record.key());
-            dirty = joinAndInsert(left, record.key(), keyBytes, record.value(), eventTime, valueBytes,
+            seqAllocated = joinAndInsert(left, record.key(), keyBytes, record.value(), eventTime, valueBytes,
                 record.timestamp(), record.headers(), m);
         }
         // Like Spark, every input row (late ones too) feeds its input's max event time.
-        dirty |= m.observe(left, eventTime);
-        dirty |= advanceGlobal(m);
-        if (dirty) {
+        boolean moved = m.observe(left, eventTime);
+        moved |= advanceGlobal(m);
+        // A new sequence block is always persisted before its first number is used. The watermarks are persisted with
+        // each change only when they could not be recovered from the buffers (see lazyMetaAllowed): a changelog
+        // write per input record saved.
+        if (seqAllocated || (moved && !lazyMeta)) {
             meta.put(META_KEY, m.encode());
         }
         // Record-triggered eviction runs every EVICT_EVERY records of this side (one index iterator per pass); the
@@ -237,7 +249,9 @@ final class JoinCore<K, L, R, VR> {
 
     /**
      * Probes the other side's buffer over the time bound, forwards every match, marks matched rows (outer joins), and
-     * inserts the new row.
+     * inserts the new row. With {@code distinctRows}, identical rows of the other side (same key, time and payload; they
+     * are adjacent in the scan) count once, and a row identical to one already buffered on its own side emits nothing
+     * when it has matches: its twin has emitted them (or will, as the matches' probe found it).
      *
      * @return true when {@code m} changed (sequence block allocation)
      */
@@ -253,16 +267,29 @@ final class JoinCore<K, L, R, VR> {
             from = Codec.saturatedAdd(eventTime, -spec.upperMs());
             to = Codec.saturatedAdd(eventTime, -spec.lowerMs());
         }
+        KeyValueStore<Bytes, byte[]> own = left ? leftBuffer : rightBuffer;
         KeyValueStore<Bytes, byte[]> other = left ? rightBuffer : leftBuffer;
         boolean markOther = left ? spec.joinType().emitsUnmatchedRight() : spec.joinType().emitsUnmatchedLeft();
-        boolean matched = false;
-        List<KeyValue<Bytes, byte[]>> toMark = null;
+        List<KeyValue<Bytes, byte[]>> matches = null;
         try (KeyValueIterator<Bytes, byte[]> it = other.range(Codec.bufferKey(keyBytes, from, 0L),
             Codec.bufferKey(keyBytes, to, Long.MAX_VALUE))) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> kv = it.next();
+                if (matches == null) {
+                    matches = new ArrayList<>(2);
+                } else if (spec.distinctRows() && repeats(matches, kv)) {
+                    continue;
+                }
+                matches.add(kv);
+            }
+        }
+        if (matches != null && spec.distinctRows() && hasTwin(own, keyBytes, eventTime, valueBytes)) {
+            return false;
+        }
+        List<KeyValue<Bytes, byte[]>> toMark = null;
+        if (matches != null) {
+            for (KeyValue<Bytes, byte[]> kv : matches) {
                 byte[] row = kv.value;
-                matched = true;
                 VR out;
                 if (left) {
                     out = joiner.apply(key, (L) value, rightDeserializer.deserialize(topic(false), Codec.payload(row)));
@@ -289,9 +316,9 @@ final class JoinCore<K, L, R, VR> {
         boolean metaChanged = seqAllocated;
         seqAllocated = false;
         Bytes bufferKey = Codec.bufferKey(keyBytes, eventTime, seq);
-        byte flags = matched ? Codec.MATCHED : 0;
+        byte flags = matches != null ? Codec.MATCHED : 0;
         // Row and its time-index entry in one batch (one RocksDB write batch, both changelogged, restored together).
-        (left ? leftBuffer : rightBuffer).putAll(List.of(
+        own.putAll(List.of(
             KeyValue.pair(bufferKey, Codec.bufferValue(flags, recordTs, valueBytes)),
             KeyValue.pair(Codec.indexKeyFromBufferKey(bufferKey.get()), EMPTY)));
         int s = left ? 0 : 1;
@@ -301,9 +328,39 @@ final class JoinCore<K, L, R, VR> {
         return metaChanged;
     }
 
+    /** @return whether {@code candidate} has the time and payload of a row already in {@code matches} */
+    private static boolean repeats(List<KeyValue<Bytes, byte[]>> matches, KeyValue<Bytes, byte[]> candidate) {
+        long t = Codec.bufferKeyTime(candidate.key.get());
+        for (int i = matches.size() - 1; i >= 0; i--) {
+            KeyValue<Bytes, byte[]> earlier = matches.get(i);
+            if (Codec.bufferKeyTime(earlier.key.get()) != t) {
+                return false; // rows are in time order: no earlier row has this time
+            }
+            if (Codec.samePayload(earlier.value, candidate.value)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether the side's buffer holds a row with this key, time and payload (one seek) */
+    private static boolean hasTwin(KeyValueStore<Bytes, byte[]> buffer, byte[] keyBytes, long eventTime,
+                                   byte[] valueBytes) {
+        try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.bufferKey(keyBytes, eventTime, 0L),
+            Codec.bufferKey(keyBytes, eventTime, Long.MAX_VALUE))) {
+            while (it.hasNext()) {
+                if (Codec.hasPayload(it.next().value, valueBytes)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /**
      * One bounded eviction pass over one side: removes rows that can no longer match (left: {@code wm > t + upper};
-     * right: {@code wm > t - lower}), emitting unmatched ones with null for outer joins.
+     * right: {@code wm > t - lower}; with {@code distinctRows} also not before {@code wm > t}), emitting unmatched ones
+     * with null for outer joins.
      *
      * @return the number of rows evicted
      */
@@ -313,6 +370,11 @@ final class JoinCore<K, L, R, VR> {
         }
         int s = left ? 0 : 1;
         long offset = left ? spec.upperMs() : -spec.lowerMs();
+        if (spec.distinctRows()) {
+            // Keep a row at least until it is itself behind the watermark, so that a later copy of it is late (with
+            // lower <= 0 <= upper, as in the usual bounds, this changes nothing).
+            offset = Math.max(offset, 0);
+        }
         // evictable iff t + offset < wm  <=>  t <= wm - offset - 1
         long maxTime = Codec.saturatedAdd(Codec.saturatedAdd(watermark, -offset), -1);
         if (lowest[s] > maxTime) {
@@ -449,8 +511,49 @@ final class JoinCore<K, L, R, VR> {
         return false;
     }
 
+    /** @return the task's live metadata (shared by both sides), loaded on first use in this task incarnation */
     Meta readMeta() {
-        return Meta.decode(meta.get(META_KEY));
+        if (shared.meta == null) {
+            shared.meta = loadMeta();
+        }
+        return shared.meta;
+    }
+
+    /**
+     * Loads the persisted metadata. When the watermarks are persisted lazily, the side maxima are completed from the
+     * buffers: the newest row of each side is still buffered (see {@link #lazyMetaAllowed}), so the restored maxima,
+     * and the global watermark derived from them, equal those before the restart; the persisted global watermark is
+     * kept when it is higher, so the watermark never moves backwards.
+     */
+    private Meta loadMeta() {
+        Meta m = Meta.decode(meta.get(META_KEY));
+        if (lazyMeta) {
+            m.observe(true, newestBuffered(leftBuffer));
+            m.observe(false, newestBuffered(rightBuffer));
+            advanceGlobal(m);
+        }
+        return m;
+    }
+
+    /** @return the largest buffered event time of a side (one reverse seek on its time index), or NONE */
+    private static long newestBuffered(KeyValueStore<Bytes, byte[]> buffer) {
+        try (KeyValueIterator<Bytes, byte[]> it = buffer.reverseRange(Codec.indexLowerBound(),
+            Codec.indexUpperBound(Long.MAX_VALUE))) {
+            return it.hasNext() ? Codec.indexKeyTime(it.next().key.get()) : Codec.NONE;
+        }
+    }
+
+    /**
+     * Whether the watermarks need not be persisted with every change. They can be recovered after a restart when each
+     * side's newest row is never evicted while it is the newest and the global watermark is a function of the side
+     * maxima alone: policy MIN, no idle timeout (idleness depends on the wall clock), and
+     * {@code upper >= -leftDelay} (a left row leaves once {@code wm > t + upper}, and {@code wm <= leftMax - leftDelay})
+     * and {@code lower <= rightDelay} (a right row leaves once {@code wm > t - lower}, {@code wm <= rightMax -
+     * rightDelay}). Late records (below the watermark) are never a side's maximum. Otherwise every change is written.
+     */
+    static boolean lazyMetaAllowed(JoinSpec<?, ?, ?> spec, long idleTimeoutMs) {
+        return spec.policy() == WatermarkPolicy.MIN && idleTimeoutMs <= 0
+            && spec.upperMs() >= -spec.leftDelayMs() && spec.lowerMs() <= spec.rightDelayMs();
     }
 
     private long nextSeq(Meta m) {

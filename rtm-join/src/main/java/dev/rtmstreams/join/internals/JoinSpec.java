@@ -30,7 +30,8 @@ public record JoinSpec<K, L, R>(
     long evictionIntervalMs,
     int maxEvictionsPerPass,
     boolean repartitionIfKeyChanged,
-    long idleTimeoutMs) {
+    long idleTimeoutMs,
+    boolean distinctRows) {
 
     /** @return changelogged store of the left rows and their time index */
     public String leftBufferStore() {
@@ -60,8 +61,17 @@ public record JoinSpec<K, L, R>(
         return name + "-activity";
     }
 
+    /**
+     * @return not persisted, not changelogged store carrying the task's in-memory join state (watermarks), shared by
+     *     both side processors and rebuilt from the changelogged stores with every task incarnation
+     */
+    public String taskStateStore() {
+        return name + "-task-state";
+    }
+
     /** @return all store names */
     public List<String> storeNames() {
-        return List.of(leftBufferStore(), rightBufferStore(), metaStore(), pendingStore(), activityStore());
+        return List.of(leftBufferStore(), rightBufferStore(), metaStore(), pendingStore(), activityStore(),
+            taskStateStore());
     }
 }

@@ -1,0 +1,11 @@
+package dev.rtmstreams.join.internals;
+
+/**
+ * The in-memory join state of one task, shared by its two side processors through a {@link TaskLocalStore}: the
+ * live {@link Meta} (side maxima, global watermark, sequence high mark). It is loaded from the changelogged meta store
+ * (and, when that may be stale, from the buffers) the first time a side processor of a task incarnation needs it.
+ */
+final class JoinTaskState {
+    /** The live metadata; null until loaded. */
+    Meta meta;
+}
