@@ -23,6 +23,11 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,6 +92,19 @@ class IntervalJoinRestartTest {
             .withTimeout(Duration.ofSeconds(30)));
     }
 
+    private static long entries(KafkaStreams streams, String store) {
+        ReadOnlyKeyValueStore<Bytes, byte[]> kv = streams.store(StoreQueryParameters.fromNameAndType(store,
+            QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
+        long n = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = kv.all()) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
+
     private static void send(String topic, String key, String value, long ts) {
         TestRecords.produce(kafka, List.of(new ProducerRecord<>(topic, null, ts, key, value)), new StringSerializer(),
             new StringSerializer());
@@ -111,6 +129,12 @@ class IntervalJoinRestartTest {
 
         KafkaStreams second = start(stateDir);
         try {
+            // the local time index (not changelogged) was rebuilt from the restored rows: one entry per row
+            // (I1 was evicted before the restart: the watermark, 5 min, passed 0 + 2 min)
+            assertThat(entries(second, "attribution-left-buffer")).isEqualTo(2);
+            assertThat(entries(second, "attribution-left-index")).isEqualTo(2);
+            assertThat(entries(second, "attribution-right-index")).isEqualTo(entries(second, "attribution-right-buffer"))
+                .isEqualTo(1);
             send("clicks", "imp2", "C2", T0 + Duration.ofMinutes(10).toMillis());   // matches the restored I2
             assertThat(awaitOutput(2)).containsExactly("A,A'", "I2,C2");
 

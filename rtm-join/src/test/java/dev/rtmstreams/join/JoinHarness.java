@@ -124,12 +124,20 @@ final class JoinHarness implements AutoCloseable {
         return bufferEntries(join.rightBufferStoreName(), 0);
     }
 
+    /** Index entries in the left side's local index store (the buffer store itself must hold none). */
     long leftIndexEntries() {
-        return bufferEntries(join.leftBufferStoreName(), 1);
+        if (bufferEntries(join.leftBufferStoreName(), 1) != 0) {
+            throw new AssertionError("index entries in the left buffer store");
+        }
+        return bufferEntries(NAME + "-left-index", 1);
     }
 
+    /** Index entries in the right side's local index store (the buffer store itself must hold none). */
     long rightIndexEntries() {
-        return bufferEntries(join.rightBufferStoreName(), 1);
+        if (bufferEntries(join.rightBufferStoreName(), 1) != 0) {
+            throw new AssertionError("index entries in the right buffer store");
+        }
+        return bufferEntries(NAME + "-right-index", 1);
     }
 
     long lateCount() {

@@ -8,14 +8,15 @@ import org.apache.kafka.common.utils.Bytes;
  * Byte layouts of the join's stores. Times are stored big-endian with the sign bit flipped, so the unsigned
  * lexicographic order of RocksDB and of {@link Bytes} equals numeric order.
  *
- * <p>Each side's buffer store holds two kinds of entries in one (changelogged) key space, so that both matching and
- * eviction are range scans over a single store (one RocksDB instance per side, as the built-in join's window store):
+ * <p>Each side has a changelogged buffer store of rows and a local time-index store (not changelogged, rebuilt from
+ * the rows when a task starts), both range-scanned (one RocksDB instance each per side):
  * <ul>
- *   <li>row key: {@code [0x00][keyLen:int][key bytes][eventTime:8][seq:8]} - a range scan over one key and a time
- *       interval finds candidate matches (length prefix: no key is a prefix-collision of another);</li>
+ *   <li>row key (buffer store): {@code [0x00][keyLen:int][key bytes][eventTime:8][seq:8]} - a range scan over one key
+ *       and a time interval finds candidate matches (length prefix: no key is a prefix-collision of another);</li>
  *   <li>row value: {@code [flags:1][recordTimestamp:8][value bytes]}, flag bit 0 = matched (outer joins);</li>
- *   <li>index key: {@code [0x01][eventTime:8][keyLen:int][key bytes][seq:8]}, empty value - time-ordered, for
- *       incremental eviction; written and deleted in the same batch as its row, so it is restored with it;</li>
+ *   <li>index key (index store): {@code [0x01][eventTime:8][keyLen:int][key bytes][seq:8]}, empty value -
+ *       time-ordered, for incremental eviction; written and deleted with its row. (Buffers written before the index
+ *       had its own store hold index keys too; the rebuild at task start deletes them.)</li>
  *   <li>meta value: {@code [leftMax:8][rightMax:8][globalWatermark:8][seqHigh:8]}.</li>
  * </ul>
  */

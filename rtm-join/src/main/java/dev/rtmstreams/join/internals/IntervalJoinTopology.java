@@ -50,6 +50,10 @@ public final class IntervalJoinTopology {
         Set<StoreBuilder<?>> stores = new LinkedHashSet<>();
         stores.add(store(spec.leftBufferStore(), spec.backend(), true));
         stores.add(store(spec.rightBufferStore(), spec.backend(), true));
+        // Each side's time index, for eviction: local only. Kafka Streams' own window store needs none (it drops whole
+        // time segments); a row-level index changelogged beside each row would double the changelog writes per input.
+        stores.add(store(spec.leftIndexStore(), spec.backend(), false));
+        stores.add(store(spec.rightIndexStore(), spec.backend(), false));
         // Watermarks/sequence (one key, read and written per record) and the micro-batch buffer (one interval of
         // input) are small: in memory, changelogged - no RocksDB instance and no memtable flush per commit for them.
         stores.add(store(spec.metaStore(), StoreBackend.IN_MEMORY, true));

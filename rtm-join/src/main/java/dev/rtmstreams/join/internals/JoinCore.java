@@ -43,12 +43,16 @@ final class JoinCore<K, L, R, VR> {
     private static final byte[] EMPTY = new byte[0];
     private static final long SEQ_BLOCK = 4096;
     private static final int EVICT_EVERY = 16;
+    private static final int REBUILD_BATCH = 1_000;
 
     private final JoinSpec<K, L, R> spec;
     private final ValueJoiner3<K, L, R, VR> joiner;
     private final ProcessorContext<K, Object> context;
     private final KeyValueStore<Bytes, byte[]> leftBuffer;
     private final KeyValueStore<Bytes, byte[]> rightBuffer;
+    /** Time index of each side's rows: not changelogged, rebuilt from the buffer by the first core of a task. */
+    private final KeyValueStore<Bytes, byte[]> leftIndex;
+    private final KeyValueStore<Bytes, byte[]> rightIndex;
     private final KeyValueStore<Bytes, byte[]> meta;
     private final KeyValueStore<Bytes, byte[]> pending;
     /** The task's live watermarks, shared with the other side's processor. */
@@ -89,10 +93,17 @@ final class JoinCore<K, L, R, VR> {
         this.context = context;
         this.leftBuffer = context.getStateStore(spec.leftBufferStore());
         this.rightBuffer = context.getStateStore(spec.rightBufferStore());
+        this.leftIndex = context.getStateStore(spec.leftIndexStore());
+        this.rightIndex = context.getStateStore(spec.rightIndexStore());
         this.meta = context.getStateStore(spec.metaStore());
         this.pending = context.getStateStore(spec.pendingStore());
         TaskLocalStore<JoinTaskState> taskState = context.getStateStore(spec.taskStateStore());
         this.shared = taskState.get();
+        if (!shared.indexesBuilt) {
+            rebuildIndex(leftBuffer, leftIndex);
+            rebuildIndex(rightBuffer, rightIndex);
+            shared.indexesBuilt = true;
+        }
         this.lazyMeta = lazyMetaAllowed(spec, idleTimeoutMs);
         this.keySerializer = spec.keySerde().serializer();
         this.keyDeserializer = spec.keySerde().deserializer();
@@ -317,10 +328,9 @@ final class JoinCore<K, L, R, VR> {
         seqAllocated = false;
         Bytes bufferKey = Codec.bufferKey(keyBytes, eventTime, seq);
         byte flags = matches != null ? Codec.MATCHED : 0;
-        // Row and its time-index entry in one batch (one RocksDB write batch, both changelogged, restored together).
-        own.putAll(List.of(
-            KeyValue.pair(bufferKey, Codec.bufferValue(flags, recordTs, valueBytes)),
-            KeyValue.pair(Codec.indexKeyFromBufferKey(bufferKey.get()), EMPTY)));
+        // The row is changelogged; its time-index entry is not (rebuilt from the rows with each task incarnation).
+        own.put(bufferKey, Codec.bufferValue(flags, recordTs, valueBytes));
+        (left ? leftIndex : rightIndex).put(Codec.indexKeyFromBufferKey(bufferKey.get()), EMPTY);
         int s = left ? 0 : 1;
         if (eventTime < lowest[s]) {
             lowest[s] = eventTime;
@@ -381,22 +391,24 @@ final class JoinCore<K, L, R, VR> {
             return 0;
         }
         KeyValueStore<Bytes, byte[]> buffer = left ? leftBuffer : rightBuffer;
+        KeyValueStore<Bytes, byte[]> index = left ? leftIndex : rightIndex;
         boolean emit = left ? spec.joinType().emitsUnmatchedLeft() : spec.joinType().emitsUnmatchedRight();
         List<Bytes> evicted = new ArrayList<>();
         boolean more;
         // Start at the known lower bound, not at the index start: RocksDB would otherwise skip over the tombstones of
         // every row evicted so far on each pass.
         Bytes from = lowest[s] == Long.MIN_VALUE ? Codec.indexLowerBound() : Codec.indexLowerBound(lowest[s]);
-        try (KeyValueIterator<Bytes, byte[]> it = buffer.range(from, Codec.indexUpperBound(maxTime))) {
+        try (KeyValueIterator<Bytes, byte[]> it = index.range(from, Codec.indexUpperBound(maxTime))) {
             while (evicted.size() < budget && it.hasNext()) {
                 evicted.add(it.next().key);
             }
             more = it.hasNext();
         }
         if (!evicted.isEmpty()) {
-            // Deletes of rows and index entries in one batch; rows are read first only when an outer join must emit
-            // them unmatched.
-            List<KeyValue<Bytes, byte[]>> deletes = new ArrayList<>(2 * evicted.size());
+            // Deletes of rows (changelogged) and of index entries (local) in one batch each; rows are read first only
+            // when an outer join must emit them unmatched.
+            List<KeyValue<Bytes, byte[]>> deletes = new ArrayList<>(evicted.size());
+            List<KeyValue<Bytes, byte[]>> indexDeletes = new ArrayList<>(evicted.size());
             for (Bytes indexKey : evicted) {
                 Bytes bufferKey = Codec.bufferKeyFromIndexKey(indexKey.get());
                 if (emit) {
@@ -406,9 +418,10 @@ final class JoinCore<K, L, R, VR> {
                     }
                 }
                 deletes.add(KeyValue.pair(bufferKey, null));
-                deletes.add(KeyValue.pair(indexKey, null));
+                indexDeletes.add(KeyValue.pair(indexKey, null));
             }
             buffer.putAll(deletes);
+            index.putAll(indexDeletes);
         }
         if (!more) {
             lowest[s] = maxTime == Long.MAX_VALUE ? maxTime : maxTime + 1;
@@ -430,13 +443,57 @@ final class JoinCore<K, L, R, VR> {
     }
 
     /**
-     * Sets this side's eviction hint from the oldest index entry (one seek); called at task init, after the buffer
-     * (rows and their index entries, both changelogged) has been restored.
+     * Rebuilds a side's time index from its rows: called once per task incarnation, at init, after the buffer has been
+     * restored from its changelog (Kafka Streams initializes processors only then). The index is local (not
+     * changelogged), so a restored or migrated task starts without it, and a persistent one may miss the entries of
+     * rows written after its last flush before a crash: it is cleared and written anew. Index entries found in the
+     * buffer itself (the layout before the index had its own store) are deleted.
      */
-    void initEvictionHint(boolean left) {
-        KeyValueStore<Bytes, byte[]> buffer = left ? leftBuffer : rightBuffer;
-        long min = Long.MAX_VALUE;
+    private static void rebuildIndex(KeyValueStore<Bytes, byte[]> buffer, KeyValueStore<Bytes, byte[]> index) {
+        List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(REBUILD_BATCH);
+        try (KeyValueIterator<Bytes, byte[]> it = index.all()) {
+            while (it.hasNext()) {
+                batch.add(KeyValue.pair(it.next().key, null));
+                batch = flushIfFull(index, batch);
+            }
+        }
+        index.putAll(batch);
+        batch.clear();
+        try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.rowsStart(), Codec.rowsEnd())) {
+            while (it.hasNext()) {
+                Bytes rowKey = it.next().key;
+                if (Codec.isRowKey(rowKey.get())) {
+                    batch.add(KeyValue.pair(Codec.indexKeyFromBufferKey(rowKey.get()), EMPTY));
+                    batch = flushIfFull(index, batch);
+                }
+            }
+        }
+        index.putAll(batch);
+        batch.clear();
         try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.indexLowerBound(),
+            Codec.indexUpperBound(Long.MAX_VALUE))) {
+            while (it.hasNext()) {
+                batch.add(KeyValue.pair(it.next().key, null));
+                batch = flushIfFull(buffer, batch);
+            }
+        }
+        buffer.putAll(batch);
+    }
+
+    private static List<KeyValue<Bytes, byte[]>> flushIfFull(KeyValueStore<Bytes, byte[]> store,
+                                                           List<KeyValue<Bytes, byte[]>> batch) {
+        if (batch.size() < REBUILD_BATCH) {
+            return batch;
+        }
+        store.putAll(batch);
+        return new ArrayList<>(REBUILD_BATCH);
+    }
+
+    /** Sets this side's eviction hint from the oldest index entry (one seek); called at task init. */
+    void initEvictionHint(boolean left) {
+        KeyValueStore<Bytes, byte[]> index = left ? leftIndex : rightIndex;
+        long min = Long.MAX_VALUE;
+        try (KeyValueIterator<Bytes, byte[]> it = index.range(Codec.indexLowerBound(),
             Codec.indexUpperBound(Long.MAX_VALUE))) {
             if (it.hasNext()) {
                 min = Codec.indexKeyTime(it.next().key.get());
@@ -528,16 +585,16 @@ final class JoinCore<K, L, R, VR> {
     private Meta loadMeta() {
         Meta m = Meta.decode(meta.get(META_KEY));
         if (lazyMeta) {
-            m.observe(true, newestBuffered(leftBuffer));
-            m.observe(false, newestBuffered(rightBuffer));
+            m.observe(true, newestBuffered(leftIndex));
+            m.observe(false, newestBuffered(rightIndex));
             advanceGlobal(m);
         }
         return m;
     }
 
     /** @return the largest buffered event time of a side (one reverse seek on its time index), or NONE */
-    private static long newestBuffered(KeyValueStore<Bytes, byte[]> buffer) {
-        try (KeyValueIterator<Bytes, byte[]> it = buffer.reverseRange(Codec.indexLowerBound(),
+    private static long newestBuffered(KeyValueStore<Bytes, byte[]> index) {
+        try (KeyValueIterator<Bytes, byte[]> it = index.reverseRange(Codec.indexLowerBound(),
             Codec.indexUpperBound(Long.MAX_VALUE))) {
             return it.hasNext() ? Codec.indexKeyTime(it.next().key.get()) : Codec.NONE;
         }

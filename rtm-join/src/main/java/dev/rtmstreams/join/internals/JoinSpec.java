@@ -33,14 +33,24 @@ public record JoinSpec<K, L, R>(
     long idleTimeoutMs,
     boolean distinctRows) {
 
-    /** @return changelogged store of the left rows and their time index */
+    /** @return changelogged store of the left rows */
     public String leftBufferStore() {
         return name + "-left-buffer";
     }
 
-    /** @return changelogged store of the right rows and their time index */
+    /** @return changelogged store of the right rows */
     public String rightBufferStore() {
         return name + "-right-buffer";
+    }
+
+    /** @return local (not changelogged) time index of the left rows, rebuilt from the buffer at task init */
+    public String leftIndexStore() {
+        return name + "-left-index";
+    }
+
+    /** @return local (not changelogged) time index of the right rows, rebuilt from the buffer at task init */
+    public String rightIndexStore() {
+        return name + "-right-index";
     }
 
     /** @return changelogged store of watermarks and the sequence allocator */
@@ -71,7 +81,7 @@ public record JoinSpec<K, L, R>(
 
     /** @return all store names */
     public List<String> storeNames() {
-        return List.of(leftBufferStore(), rightBufferStore(), metaStore(), pendingStore(), activityStore(),
-            taskStateStore());
+        return List.of(leftBufferStore(), rightBufferStore(), leftIndexStore(), rightIndexStore(), metaStore(),
+            pendingStore(), activityStore(), taskStateStore());
     }
 }

@@ -8,4 +8,6 @@ package dev.rtmstreams.join.internals;
 final class JoinTaskState {
     /** The live metadata; null until loaded. */
     Meta meta;
+    /** Whether both sides' time indexes have been rebuilt from the buffers in this task incarnation. */
+    boolean indexesBuilt;
 }
