@@ -9,12 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -31,14 +33,140 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Modes: {@code echo} (pass-through floor, {@link EchoPipeline}), {@code kafka-streams-join}
  * ({@link KafkaStreamsJoinPipeline}), {@code real-time} and {@code micro-batch} (the service in a
- * child JVM, {@link ServiceProcess}).
+ * child JVM, {@link ServiceProcess}), {@code micro-batch-asap} (the service in micro-batch mode with
+ * interval 0: as fast as possible, Spark's {@code Trigger.ProcessingTime("0 minutes")}), and one
+ * {@code real-time-LABEL} per {@link Variant} (the service from another fat jar, to compare two builds).
+ *
+ * <p>Every mode report has a {@code cost} section measured over the measured window only ({@link
+ * CostMeter}): CPU of the system-under-test JVM and of the broker, per event, and GC pauses.
+ * {@link #findMax} searches each mode's highest sustained rate ({@link FindMax}).
  */
 public final class Bench {
 
   private static final Logger LOG = LoggerFactory.getLogger(Bench.class);
 
-  /** The known modes, in default order. */
-  public static final List<String> MODES = List.of("echo", "real-time", "micro-batch", "kafka-streams-join");
+  /** The modes run when none are chosen, in order. */
+  public static final List<String> DEFAULT_MODES = List.of("echo", "real-time", "micro-batch", "kafka-streams-join");
+
+  /** Every built-in mode (the defaults plus {@code micro-batch-asap}); variants add {@code real-time-LABEL}. */
+  public static final List<String> MODES = List.of("echo", "real-time", "micro-batch", "micro-batch-asap",
+      "kafka-streams-join");
+
+  /** Prefix of the mode of a {@link Variant}. */
+  public static final String VARIANT_PREFIX = "real-time-";
+
+  /** Above this 1-minute load average at bench start, the bench warns that the machine is busy. */
+  public static final double BUSY_LOAD = 1.0;
+
+  /**
+   * Another build of the service, run in real-time mode as mode {@code real-time-LABEL} (A/B comparison).
+   *
+   * @param label the label: letters, digits, '.', '_' and '-'; not a built-in mode name
+   * @param jar the service's fat jar of that build
+   * @param args extra service arguments of this variant only (after the common {@code --app-arg}s)
+   */
+  public record Variant(String label, Path jar, List<String> args) {
+    /** Validates. */
+    public Variant {
+      Objects.requireNonNull(label, "label");
+      Objects.requireNonNull(jar, "jar");
+      if (!label.matches("[A-Za-z0-9._-]+")) {
+        throw new IllegalArgumentException("variant label must be letters, digits, '.', '_' or '-': '" + label
+            + "'");
+      }
+      if (MODES.contains(label)) {
+        throw new IllegalArgumentException("variant label must not be a mode name: '" + label + "'");
+      }
+      args = List.copyOf(args);
+    }
+
+    /** @return the mode that runs this variant: {@code real-time-LABEL} */
+    public String mode() {
+      return VARIANT_PREFIX + label;
+    }
+  }
+
+  /**
+   * Parses {@code --variant LABEL=JAR} and {@code --variant-arg LABEL=ARG} values.
+   *
+   * @param variants LABEL=JAR, one per variant
+   * @param variantArgs LABEL=ARG, in order; ARG is one service argument (repeat for an option and its value)
+   * @return the variants by label, in the order given
+   * @throws IllegalArgumentException on a missing '=', an empty part, a repeated label, a bad label, or an
+   *     argument for an unknown label
+   */
+  public static Map<String, Variant> parseVariants(List<String> variants, List<String> variantArgs) {
+    Map<String, Path> jars = new LinkedHashMap<>();
+    for (String v : variants) {
+      String[] kv = splitLabel(v, "--variant", "LABEL=JAR");
+      if (jars.put(kv[0], Path.of(kv[1])) != null) {
+        throw new IllegalArgumentException("--variant label given twice: '" + kv[0] + "'");
+      }
+    }
+    Map<String, List<String>> args = new LinkedHashMap<>();
+    for (String a : variantArgs) {
+      String[] kv = splitLabel(a, "--variant-arg", "LABEL=ARG");
+      if (!jars.containsKey(kv[0])) {
+        throw new IllegalArgumentException("--variant-arg for an unknown variant '" + kv[0] + "' (known: "
+            + String.join(",", jars.keySet()) + ")");
+      }
+      args.computeIfAbsent(kv[0], k -> new ArrayList<>()).add(kv[1]);
+    }
+    Map<String, Variant> out = new LinkedHashMap<>();
+    jars.forEach((label, jar) -> out.put(label, new Variant(label, jar, args.getOrDefault(label, List.of()))));
+    return out;
+  }
+
+  private static String[] splitLabel(String spec, String option, String form) {
+    int eq = spec.indexOf('=');
+    if (eq <= 0 || eq == spec.length() - 1) {
+      throw new IllegalArgumentException(option + " must be " + form + ": '" + spec + "'");
+    }
+    return new String[] {spec.substring(0, eq), spec.substring(eq + 1)};
+  }
+
+  /**
+   * Resolves the modes chosen on the command line: built-in modes, {@code real-time-LABEL} or a bare variant
+   * LABEL (meaning {@code real-time-LABEL}).
+   *
+   * @param requested the chosen modes, or null/empty for the defaults plus every variant
+   * @param variants the variants by label
+   * @return the mode names, in order
+   * @throws IllegalArgumentException naming an unknown mode
+   */
+  public static List<String> resolveModes(List<String> requested, Map<String, Variant> variants) {
+    List<String> out = new ArrayList<>();
+    if (requested == null || requested.isEmpty()) {
+      out.addAll(DEFAULT_MODES);
+      variants.values().forEach(v -> out.add(v.mode()));
+      return out;
+    }
+    for (String m : requested) {
+      String t = m.trim();
+      if (variants.containsKey(t)) {
+        t = variants.get(t).mode();
+      }
+      if (!MODES.contains(t) && variantOf(t, variants) == null) {
+        throw new IllegalArgumentException("unknown mode '" + m + "'; known: " + String.join(",", knownModes(
+            variants)));
+      }
+      out.add(t);
+    }
+    return out;
+  }
+
+  private static List<String> knownModes(Map<String, Variant> variants) {
+    List<String> known = new ArrayList<>(MODES);
+    variants.values().forEach(v -> known.add(v.mode()));
+    return known;
+  }
+
+  private static Variant variantOf(String mode, Map<String, Variant> variants) {
+    if (!mode.startsWith(VARIANT_PREFIX)) {
+      return null;
+    }
+    return variants.get(mode.substring(VARIANT_PREFIX.length()));
+  }
 
   /** Where the broker of a mode runs when no cluster is given. */
   public enum BrokerKind {
@@ -68,17 +196,20 @@ public final class Bench {
    * @param peersInChildJvm run echo and kafka-streams-join in their own JVM, like the service (else in
    *     this JVM)
    * @param rates rates to sweep (each mode runs at each rate); empty: the workload's rate only
+   * @param variants other service builds by label, each run as mode {@code real-time-LABEL}
    */
   public record Options(WorkloadConfig workload, List<String> modes, Optional<String> bootstrapServers,
       BrokerKind broker, Path reportDir, Path appJar, List<String> appJvmOptions, List<String> appArgs,
       int partitions, Duration warmup, Duration drain, Duration readyTimeout, boolean progress, int streamThreads,
-      boolean peersInChildJvm, List<Double> rates) {
+      boolean peersInChildJvm, List<Double> rates, Map<String, Variant> variants) {
     /** Validates. */
     public Options {
       Objects.requireNonNull(workload, "workload");
+      variants = Collections.unmodifiableMap(new LinkedHashMap<>(variants));
       for (String m : modes) {
-        if (!MODES.contains(m)) {
-          throw new IllegalArgumentException("unknown mode '" + m + "'; known: " + String.join(",", MODES));
+        if (!MODES.contains(m) && variantOf(m, variants) == null) {
+          throw new IllegalArgumentException("unknown mode '" + m + "'; known: " + String.join(",",
+              knownModes(variants)));
         }
       }
       if (modes.isEmpty()) {
@@ -98,6 +229,46 @@ public final class Bench {
         }
       }
     }
+
+    /**
+     * Options without variants.
+     *
+     * @param workload see the canonical constructor
+     * @param modes see the canonical constructor
+     * @param bootstrapServers see the canonical constructor
+     * @param broker see the canonical constructor
+     * @param reportDir see the canonical constructor
+     * @param appJar see the canonical constructor
+     * @param appJvmOptions see the canonical constructor
+     * @param appArgs see the canonical constructor
+     * @param partitions see the canonical constructor
+     * @param warmup see the canonical constructor
+     * @param drain see the canonical constructor
+     * @param readyTimeout see the canonical constructor
+     * @param progress see the canonical constructor
+     * @param streamThreads see the canonical constructor
+     * @param peersInChildJvm see the canonical constructor
+     * @param rates see the canonical constructor
+     */
+    public Options(WorkloadConfig workload, List<String> modes, Optional<String> bootstrapServers,
+        BrokerKind broker, Path reportDir, Path appJar, List<String> appJvmOptions, List<String> appArgs,
+        int partitions, Duration warmup, Duration drain, Duration readyTimeout, boolean progress, int streamThreads,
+        boolean peersInChildJvm, List<Double> rates) {
+      this(workload, modes, bootstrapServers, broker, reportDir, appJar, appJvmOptions, appArgs, partitions, warmup,
+          drain, readyTimeout, progress, streamThreads, peersInChildJvm, rates, Map.of());
+    }
+
+    /**
+     * These options at another rate, without a sweep.
+     *
+     * @param rate events/s
+     * @return the options
+     */
+    public Options atRate(double rate) {
+      return new Options(workload.toBuilder().rate(rate).build(), modes, bootstrapServers, broker, reportDir, appJar,
+          appJvmOptions, appArgs, partitions, warmup, drain, readyTimeout, progress, streamThreads, peersInChildJvm,
+          List.of(), variants);
+    }
   }
 
   private Bench() {}
@@ -111,17 +282,15 @@ public final class Bench {
    */
   public static List<Map<String, Object>> run(Options o) throws Exception {
     Files.createDirectories(o.reportDir());
+    Double benchLoad = loadAtBenchStart();
     List<Map<String, Object>> reports = new ArrayList<>();
-    String nonce = o.bootstrapServers().isPresent()
-        ? Long.toString(System.currentTimeMillis() % 100_000_000L, 36) + "-" : "";
+    String nonce = nonce(o);
     List<Double> rates = o.rates().isEmpty() ? List.of(o.workload().rate()) : o.rates();
     for (double rate : rates) {
-      Options atRate = new Options(o.workload().toBuilder().rate(rate).build(), o.modes(), o.bootstrapServers(),
-          o.broker(), o.reportDir(), o.appJar(), o.appJvmOptions(), o.appArgs(), o.partitions(), o.warmup(),
-          o.drain(), o.readyTimeout(), o.progress(), o.streamThreads(), o.peersInChildJvm(), List.of());
+      Options atRate = o.atRate(rate);
       for (String mode : o.modes()) {
         System.err.printf(Locale.ROOT, "== mode %s at %.0f events/s%n", mode, rate);
-        Map<String, Object> report = runMode(atRate, mode, nonce);
+        Map<String, Object> report = runMode(atRate, mode, nonce, benchLoad);
         String name = rates.size() == 1 ? "report-" + mode : String.format(Locale.ROOT, "report-%s-%.0f", mode, rate);
         if (rates.size() > 1) {
           report.put("mode", String.format(Locale.ROOT, "%s@%.0f", mode, rate));
@@ -138,11 +307,73 @@ public final class Bench {
     return reports;
   }
 
-  private static Map<String, Object> runMode(Options o, String mode, String nonce) throws Exception {
+  /**
+   * Searches each mode's highest sustained rate ({@link FindMax}): every probe is a full mode run (fresh broker,
+   * warm-up, measured run, drain) at one rate. Writes {@code probe-<mode>-<rate>.json/.html} per probe,
+   * {@code find-max.json} and {@code p99-vs-rate.svg} into the report directory and prints a table.
+   *
+   * @param o the options (the workload's rate and {@link Options#rates()} are ignored)
+   * @param settings the search settings
+   * @return one result per mode
+   * @throws Exception if the report cannot be written
+   */
+  public static List<FindMax.Result> findMax(Options o, FindMax.Settings settings) throws Exception {
+    Files.createDirectories(o.reportDir());
+    Double benchLoad = loadAtBenchStart();
+    String nonce = nonce(o);
+    Map<String, Object> env = new LinkedHashMap<>();
+    env.put("cores", Runtime.getRuntime().availableProcessors());
+    env.put("java", System.getProperty("java.version"));
+    env.put("load_average_1m_at_bench_start", benchLoad);
+    Map<String, Object> workload = workloadDescription(o.workload());
+    workload.remove("rate");
+    workload.remove("events");
+    env.put("workload", workload);
+    List<FindMax.Result> results = new ArrayList<>();
+    for (String mode : o.modes()) {
+      System.err.printf(Locale.ROOT, "== find-max of mode %s from %.0f events/s%n", mode, settings.start());
+      FindMax.Result r = FindMax.search(mode, settings, rate -> {
+        System.err.printf(Locale.ROOT, "== mode %s at %.0f events/s (find-max probe)%n", mode, rate);
+        Map<String, Object> report = runMode(o.atRate(rate), mode, nonce, benchLoad);
+        FindMax.Probe p = FindMax.probeOf(rate, report);
+        report.put("find_max_probe", Map.of("pass", p.pass(), "reason", p.reason()));
+        ReportWriter.writeRun(o.reportDir(), String.format(Locale.ROOT, "probe-%s-%.0f", mode, rate), report);
+        return p;
+      });
+      results.add(r);
+      ReportWriter.writeFindMax(o.reportDir(), settings, results, env);
+    }
+    ReportWriter.writeFindMax(o.reportDir(), settings, results, env);
+    FindMax.printTable(System.out, results);
+    System.out.println("find-max: " + o.reportDir().resolve("find-max.json").toAbsolutePath() + " (plot: "
+        + "p99-vs-rate.svg)");
+    return results;
+  }
+
+  private static String nonce(Options o) {
+    return o.bootstrapServers().isPresent() ? Long.toString(System.currentTimeMillis() % 100_000_000L, 36) + "-"
+        : "";
+  }
+
+  /** Reads the 1-minute load average and warns when the machine is busy. */
+  private static Double loadAtBenchStart() {
+    OptionalDouble load = CostMeter.loadAverage1m();
+    if (load.isPresent() && load.getAsDouble() > BUSY_LOAD) {
+      System.err.printf(Locale.ROOT, "WARNING: the 1-minute load average is %.2f at bench start (above %.1f): "
+          + "other work on this machine distorts latency and cost figures%n", load.getAsDouble(), BUSY_LOAD);
+    }
+    return load.isPresent() ? load.getAsDouble() : null;
+  }
+
+  private static Map<String, Object> runMode(Options o, String mode, String nonce, Double benchLoad)
+      throws Exception {
     KafkaCluster owned = null;
     AutoCloseable system = null;
+    OptionalDouble modeLoad = CostMeter.loadAverage1m();
     try {
       String bootstrap;
+      Long brokerPid = null;
+      Long sutPid = null;
       if (o.bootstrapServers().isPresent()) {
         bootstrap = o.bootstrapServers().get();
       } else if (o.broker() == BrokerKind.CHILD_PROCESS) {
@@ -150,13 +381,13 @@ public final class Bench {
         owned = broker;
         broker.start();
         bootstrap = broker.bootstrapServers();
+        brokerPid = broker.pid().orElse(null);
       } else {
         EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().build();
         owned = cluster;
         cluster.start();
         bootstrap = cluster.bootstrapServers();
       }
-      boolean service = mode.equals("real-time") || mode.equals("micro-batch");
       TopicNames topics = TopicNames.DEFAULTS;
       String suffix = "";
       if (!nonce.isEmpty()) {
@@ -183,6 +414,7 @@ public final class Bench {
             ServiceProcess peer = new ServiceProcess(ServiceProcess.selfCommand(o.appJvmOptions(), args), bootstrap,
                 appId, o.reportDir().resolve("peer-" + mode + ".log"));
             system = peer;
+            sutPid = peer.pid();
             if (!peer.awaitReady(o.readyTimeout())) {
               throw new IllegalStateException(mode + " peer not ready within " + o.readyTimeout() + "; log tail:\n"
                   + peer.tail(40));
@@ -206,10 +438,19 @@ public final class Bench {
               topics.clicks(), "--requests-topic", topics.requests(), "--acks-topic", topics.acks(),
               "--attributed-clicks-topic", topics.attributedClicks(), "--log-records-topic", topics.logRecords()));
           args.addAll(o.appArgs());
+          Variant variant = variantOf(mode, o.variants());
+          if (variant != null) {
+            args.addAll(variant.args());
+          }
+          String trigger = mode.startsWith("micro-batch") ? "micro-batch" : "real-time";
+          if (mode.equals("micro-batch-asap")) {
+            args.addAll(List.of("--micro-batch-interval", "PT0S"));
+          }
           args.addAll(List.of("--attribution-window", window.toString(), "--watermark-delay", delay.toString()));
-          ServiceProcess app = new ServiceProcess(o.appJar(), bootstrap, mode, appId, stateDir,
-              o.reportDir().resolve("service-" + mode + ".log"), o.appJvmOptions(), args);
+          ServiceProcess app = new ServiceProcess(variant != null ? variant.jar() : o.appJar(), bootstrap, trigger,
+              appId, stateDir, o.reportDir().resolve("service-" + mode + ".log"), o.appJvmOptions(), args);
           system = app;
+          sutPid = app.pid();
           if (!app.awaitReady(o.readyTimeout())) {
             throw new IllegalStateException("service (" + mode + ") not ready within " + o.readyTimeout()
                 + "; log tail:\n" + app.tail(40));
@@ -236,8 +477,17 @@ public final class Bench {
       LoadRun.Settings ms = settings(o, bootstrap, topics, mode, outputs, prefix, o.drain());
       Map<String, Object> extra = new LinkedHashMap<>();
       extra.put("workload", workloadDescription(main));
-      extra.put("environment", environment(o, bootstrap));
-      return LoadRun.execute(WorkloadGenerator.generate(main, System.currentTimeMillis()), main.rate(), ms, extra);
+      Map<String, Object> env = environment(o, bootstrap);
+      env.put("load_average_1m_at_bench_start", benchLoad);
+      env.put("load_average_1m_at_mode_start", modeLoad.isPresent() ? modeLoad.getAsDouble() : null);
+      extra.put("environment", env);
+      List<Event> events = WorkloadGenerator.generate(main, System.currentTimeMillis());
+      CostMeter meter = new CostMeter(sutPid, brokerPid);
+      meter.beforeRun();
+      Map<String, Object> report = LoadRun.execute(events, main.rate(), ms, extra, meter);
+      meter.afterRun();
+      report.put("cost", meter.report(((Number) report.get("events_sent")).longValue()));
+      return report;
     } finally {
       if (system != null) {
         try {

@@ -351,15 +351,54 @@ public final class Commands {
 
   /** {@code bench}: the same workload against each mode, side by side. */
   @Command(name = "bench", mixinStandardHelpOptions = true,
-      description = "Run the same workload against echo, real-time, micro-batch and kafka-streams-join, each on a "
-          + "fresh broker unless --bootstrap-servers is given; print one table; write reports and a combined picture.")
+      description = {"Run the same workload against echo, real-time, micro-batch and kafka-streams-join, each on a "
+          + "fresh broker unless --bootstrap-servers is given; print one table; write reports and a combined picture.",
+          "Each report has a cost section over the measured window (from the first send after the warm-up to the "
+          + "last expected output or the end of the drain): CPU of the system-under-test JVM and of the broker "
+          + "process (/proc/<pid>/stat), per input event, and GC pause time of the system under test (jstat YGCT+FGCT)."
+          + " In-process brokers and peers report no cost.",
+          "With --find-max: per mode, the highest rate it sustains (generator kept up; median per-second p50 of the "
+          + "last third of the run <= 2 x that of the first third + 50 ms; no output missing after the drain), "
+          + "found by full runs at rising rates and bisection; writes find-max.json and p99-vs-rate.svg."})
   public static final class BenchCommand implements Callable<Integer> {
     @Option(names = "--report-dir", required = true, description = "Where the reports go.")
     Path reportDir;
 
-    @Option(names = "--modes", split = ",", description = "Modes to run, comma-separated. Default: "
-        + "${DEFAULT-VALUE}.", defaultValue = "echo,real-time,micro-batch,kafka-streams-join")
+    @Option(names = "--modes", split = ",", description = "Modes to run, comma-separated: echo, real-time, "
+        + "micro-batch, micro-batch-asap (micro-batch with interval PT0S: as fast as possible), kafka-streams-join, "
+        + "and real-time-LABEL (or just LABEL) for each --variant. Default: echo,real-time,micro-batch,"
+        + "kafka-streams-join plus every variant.")
     List<String> modes;
+
+    @Option(names = "--variant", paramLabel = "LABEL=JAR", description = "A/B comparison (repeatable): also run the "
+        + "service from this other fat jar in real-time mode, as mode real-time-LABEL, with the same arguments.")
+    List<String> variants = new ArrayList<>();
+
+    @Option(names = "--variant-arg", paramLabel = "LABEL=ARG", description = "Extra service argument of one variant "
+        + "only (repeatable, one token each: --variant-arg new=--checkpoint-interval --variant-arg new=PT1M).")
+    List<String> variantArgs = new ArrayList<>();
+
+    @Option(names = "--find-max", description = "Search each mode's highest sustained rate instead of running at "
+        + "--rate: ramp from --find-max-start by --find-max-factor until the first failure or --find-max-limit, then "
+        + "bisect down to --find-max-resolution. Every probe is a full run (fresh broker, warm-up, measured run, "
+        + "drain).")
+    boolean findMax;
+
+    @Option(names = "--find-max-start", description = "First rate probed by --find-max (events/s). Default: "
+        + "${DEFAULT-VALUE}.", defaultValue = "5000")
+    double findMaxStart;
+
+    @Option(names = "--find-max-factor", description = "Ramp factor of --find-max. Default: ${DEFAULT-VALUE}.",
+        defaultValue = "1.5")
+    double findMaxFactor;
+
+    @Option(names = "--find-max-limit", description = "Highest rate probed by --find-max (events/s). Default: "
+        + "${DEFAULT-VALUE}.", defaultValue = "60000")
+    double findMaxLimit;
+
+    @Option(names = "--find-max-resolution", description = "--find-max bisects until the last pass and the first "
+        + "failure are at most this far apart (events/s). Default: 10%% of the pass rate, at least 500.")
+    Double findMaxResolution;
 
     @Option(names = "--bootstrap-servers", description = "Use this cluster instead of a fresh broker per mode.")
     String bootstrapServers;
@@ -426,9 +465,23 @@ public final class Commands {
         default:
           throw new IllegalArgumentException("--broker must be in-process or child-process: " + broker);
       }
-      Bench.Options o = new Bench.Options(workload.build(0.0), modes, Optional.ofNullable(bootstrapServers), kind,
-          reportDir, appJar, appJvmOptions != null ? appJvmOptions : List.of("-Xmx1g"), appArgs, partitions, warmup,
-          drain, readyTimeout, !noProgress, streamThreads, !peersInProcess, rates);
+      Map<String, Bench.Variant> vs = Bench.parseVariants(variants, variantArgs);
+      for (Bench.Variant v : vs.values()) {
+        if (!java.nio.file.Files.isRegularFile(v.jar())) {
+          throw new IllegalArgumentException("--variant " + v.label() + ": jar not found: " + v.jar()
+              .toAbsolutePath());
+        }
+      }
+      FindMax.Settings fm = findMax ? new FindMax.Settings(findMaxStart, findMaxFactor, findMaxLimit,
+          findMaxResolution) : null;
+      Bench.Options o = new Bench.Options(workload.build(0.0), Bench.resolveModes(modes, vs),
+          Optional.ofNullable(bootstrapServers), kind, reportDir, appJar, appJvmOptions != null ? appJvmOptions
+          : List.of("-Xmx1g"), appArgs, partitions, warmup, drain, readyTimeout, !noProgress, streamThreads,
+          !peersInProcess, rates, vs);
+      if (fm != null) {
+        List<FindMax.Result> results = Bench.findMax(o, fm);
+        return results.stream().allMatch(r -> r.maxSustainedRate() != null) ? 0 : 1;
+      }
       List<Map<String, Object>> reports = Bench.run(o);
       boolean ok = reports.stream().allMatch(r -> ((Number) r.get("missing")).longValue() == 0
           && ((Number) r.get("duplicates")).longValue() == 0 && ((Number) r.get("unexpected")).longValue() == 0);

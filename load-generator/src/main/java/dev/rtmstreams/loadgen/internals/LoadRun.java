@@ -87,6 +87,30 @@ public final class LoadRun {
     }
   }
 
+  /**
+   * Told where the measured window of a run starts and ends (cost measurement). Both calls come from the thread
+   * that called {@link #execute}, each at most once, start before end.
+   */
+  public interface WindowListener {
+    /** Does nothing. */
+    WindowListener NONE = new WindowListener() {
+      @Override
+      public void windowStart() {}
+
+      @Override
+      public void windowEnd() {}
+    };
+
+    /** The first event is about to be sent. */
+    void windowStart();
+
+    /**
+     * Every expected output arrived (checked every 20 ms), or the drain ended without them; the settle time that
+     * follows (listening for duplicates) is not part of the window.
+     */
+    void windowEnd();
+  }
+
   private LoadRun() {}
 
   /**
@@ -120,6 +144,22 @@ public final class LoadRun {
    */
   public static Map<String, Object> execute(List<Event> events, double targetRate, Settings settings,
       Map<String, Object> extra) throws InterruptedException {
+    return execute(events, targetRate, settings, extra, WindowListener.NONE);
+  }
+
+  /**
+   * Executes the run and tells {@code window} where its measured window starts and ends.
+   *
+   * @param events the events in send order (seq = index)
+   * @param targetRate the nominal rate in events/s (for the report)
+   * @param settings how to run
+   * @param extra extra report fields (workload description)
+   * @param window told when sending starts and when all outputs arrived or the drain ended
+   * @return the report
+   * @throws InterruptedException if interrupted while draining
+   */
+  public static Map<String, Object> execute(List<Event> events, double targetRate, Settings settings,
+      Map<String, Object> extra, WindowListener window) throws InterruptedException {
     Oracle.Result oracle = expected(events, settings);
     OutputMatcher matcher = new OutputMatcher(oracle.expected());
     AvroCodec codec = new AvroCodec();
@@ -209,6 +249,7 @@ public final class LoadRun {
       while (System.nanoTime() < startNanos) {
         Thread.sleep(1);
       }
+      window.windowStart();
       double speed = settings.speed();
       Pacer pacer = new Pacer(Pacer.Ticker.SYSTEM, settings.behindTolerance(), Duration.ofMillis(1));
       paced = pacer.run(total, i -> (long) (events.get((int) i).offsetMicros() * 1000.0 / speed), (i, now) -> {
@@ -237,12 +278,16 @@ public final class LoadRun {
       if (matcher.missing() == 0) {
         if (allSeenAt == 0) {
           allSeenAt = System.nanoTime();
+          window.windowEnd();
         }
         if (System.nanoTime() - allSeenAt >= settings.settle().toNanos()) {
           break;
         }
       }
       Thread.sleep(20);
+    }
+    if (allSeenAt == 0) {
+      window.windowEnd();
     }
     stopConsumer.set(true);
     consumerThread.join(5000);

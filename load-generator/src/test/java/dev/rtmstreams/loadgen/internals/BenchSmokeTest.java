@@ -33,6 +33,13 @@ class BenchSmokeTest {
       assertThat(r).as("mode %s", r.get("mode")).containsEntry("missing", 0L).containsEntry("duplicates", 0L)
           .containsEntry("unexpected", 0L).containsEntry("events_sent", 2000L);
       assertThat(((Map<String, Object>) r.get("latency_ms")).get("count")).isEqualTo(r.get("expected"));
+      // in-process peers and broker: a measured window, but no process to measure
+      Map<String, Object> cost = (Map<String, Object>) r.get("cost");
+      assertThat(cost).containsEntry("events", 2000L).containsEntry("sut_cpu_ms", null)
+          .containsEntry("broker_cpu_ms", null).containsEntry("gc_pause_ms", null);
+      assertThat((Long) cost.get("window_ms")).isBetween(4500L, 60_000L);
+      assertThat((Map<String, Object>) r.get("environment")).containsKeys("load_average_1m_at_bench_start",
+          "load_average_1m_at_mode_start");
     }
     // the workload really exercised late and duplicate inputs
     assertThat((Long) reports.get(1).get("late_inputs_dropped_by_oracle")).isPositive();

@@ -29,6 +29,22 @@ class CommandsTest {
     }
     assertThat(out.toString()).contains("--bootstrap-servers", "--rate", "--duration", "--report-dir", "--speed",
         "--modes", "--file");
+    assertThat(out.toString()).contains("--variant=LABEL=JAR", "--variant-arg=LABEL=ARG", "--find-max",
+        "--find-max-start", "--find-max-factor", "--find-max-limit", "--find-max-resolution", "micro-batch-asap",
+        "Default: 5000", "Default: 1.5", "Default: 60000", "10% of the pass rate");
+  }
+
+  @Test
+  void shouldExitTwoNamingTheProblemWhenVariantsOrFindMaxSettingsAreInvalid(@TempDir Path dir) {
+    assertThat(run("bench", "--report-dir", dir.toString(), "--variant", "new")).isEqualTo(2);
+    assertThat(err.toString()).contains("--variant must be LABEL=JAR: 'new'");
+    assertThat(run("bench", "--report-dir", dir.toString(), "--variant",
+        "new=" + dir.resolve("missing.jar"))).isEqualTo(2);
+    assertThat(err.toString()).contains("jar not found").contains("missing.jar");
+    assertThat(run("bench", "--report-dir", dir.toString(), "--find-max", "--find-max-factor", "1")).isEqualTo(2);
+    assertThat(err.toString()).contains("--find-max-factor must be greater than 1");
+    assertThat(run("bench", "--report-dir", dir.toString(), "--modes", "real-time-new")).isEqualTo(2);
+    assertThat(err.toString()).contains("unknown mode 'real-time-new'");
   }
 
   @Test

@@ -37,5 +37,13 @@ class ServiceBenchSmokeTest {
     assertThat((Long) r.get("expected")).isGreaterThan(50L);
     assertThat(r).containsEntry("missing", 0L).containsEntry("duplicates", 0L).containsEntry("unexpected", 0L);
     assertThat((Long) r.get("late_inputs_dropped_by_oracle")).isPositive();
+    // the service runs in a child JVM: its CPU and GC pauses over the measured window are measured
+    @SuppressWarnings("unchecked")
+    Map<String, Object> cost = (Map<String, Object>) r.get("cost");
+    assertThat(cost).containsEntry("events", r.get("events_sent")).containsEntry("broker_cpu_ms", null);
+    assertThat((Long) cost.get("window_ms")).isBetween(5500L, 120_000L);
+    assertThat((Long) cost.get("sut_cpu_ms")).isPositive();
+    assertThat((Double) cost.get("sut_cpu_us_per_event")).isPositive();
+    assertThat((Double) cost.get("gc_pause_ms")).isNotNegative();
   }
 }
