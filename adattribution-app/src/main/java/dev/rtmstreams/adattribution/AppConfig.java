@@ -166,7 +166,7 @@ public final class AppConfig {
     public TriggerMode trigger() { return trigger; }
     /** @return how often a real-time run checkpoints (commits); positive */
     public Duration checkpointInterval() { return checkpointInterval; }
-    /** @return the batch interval of the micro-batch trigger; positive */
+    /** @return the batch interval of the micro-batch trigger; not negative, zero for as fast as possible */
     public Duration microBatchInterval() { return microBatchInterval; }
     /** @return the Kafka Streams state directory; never null */
     public Path stateDir() { return stateDir; }
@@ -354,7 +354,11 @@ public final class AppConfig {
             requireName("application-id", applicationId);
             Objects.requireNonNull(trigger, "trigger");
             requirePositive("checkpoint-interval", checkpointInterval);
-            requirePositive("micro-batch-interval", microBatchInterval);
+            // PT0S: micro-batch as fast as possible (a batch at every pass of the stream thread's loop)
+            if (microBatchInterval == null || microBatchInterval.isNegative()) {
+                throw new IllegalArgumentException("micro-batch-interval must not be negative (PT0S: as fast as "
+                        + "possible): " + microBatchInterval);
+            }
             Objects.requireNonNull(stateDir, "state-dir");
             if (topicPartitions < 1) {
                 throw new IllegalArgumentException("topic-partitions must be positive: " + topicPartitions);

@@ -19,7 +19,9 @@ import java.util.Objects;
  *       accepts down to {@link #MIN_CHECKPOINT_INTERVAL} (100 ms) because short checkpoints are useful in tests and
  *       under exactly-once (where the commit interval bounds the latency seen by {@code read_committed} readers).</li>
  *   <li><b>Micro-batch</b>: rows are buffered for the interval and handed to {@code handleInputRows} once per key
- *       per batch; Kafka Streams commits once per interval.</li>
+ *       per batch; Kafka Streams commits once per interval. An interval of {@link Duration#ZERO} means <em>as fast
+ *       as possible</em> (Spark's {@code Trigger.ProcessingTime("0 minutes")}): a batch ends at every pass of the
+ *       stream thread's loop, and Kafka Streams commits at every pass.</li>
  * </ul>
  * Immutable; equal when mode and interval are equal.
  */
@@ -29,7 +31,10 @@ public final class Trigger {
     public static final Duration MIN_CHECKPOINT_INTERVAL = Duration.ofMillis(100);
     /** The default checkpoint interval of a real-time trigger (5 minutes, like Spark). */
     public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofMinutes(5);
-    /** The lowest accepted micro-batch interval (10 ms). */
+    /**
+     * The lowest accepted non-zero micro-batch interval (10 ms). {@link Duration#ZERO} is accepted too and means
+     * "as fast as possible", see {@link #microBatch(Duration)}.
+     */
     public static final Duration MIN_MICRO_BATCH_INTERVAL = Duration.ofMillis(10);
 
     /** The execution mode a trigger selects. */
@@ -69,15 +74,23 @@ public final class Trigger {
     }
 
     /**
-     * @param interval the micro-batch (trigger) interval; also the commit interval
+     * @param interval the micro-batch (trigger) interval; also the commit interval. {@link Duration#ZERO} means
+     *     <em>as fast as possible</em> (Spark's {@code Trigger.ProcessingTime("0 minutes")}): a batch ends at every
+     *     pass of the stream thread's loop (the batch punctuator is scheduled every 1 ms, the smallest interval Kafka
+     *     Streams accepts, and a wall-clock punctuator fires at most once per loop pass), and Kafka Streams commits
+     *     at every pass ({@code commit.interval.ms=0}).
      * @return a micro-batch trigger
-     * @throws IllegalArgumentException when the interval is null or below {@link #MIN_MICRO_BATCH_INTERVAL}
+     * @throws IllegalArgumentException when the interval is null, negative, or neither zero nor at least
+     *     {@link #MIN_MICRO_BATCH_INTERVAL}
      */
     public static Trigger microBatch(Duration interval) {
         Objects.requireNonNull(interval, "interval");
-        if (interval.compareTo(MIN_MICRO_BATCH_INTERVAL) < 0) {
-            throw new IllegalArgumentException("micro-batch interval must be at least " + MIN_MICRO_BATCH_INTERVAL
-                    + ": " + interval);
+        if (interval.isNegative()) {
+            throw new IllegalArgumentException("micro-batch interval must not be negative: " + interval);
+        }
+        if (!interval.isZero() && interval.compareTo(MIN_MICRO_BATCH_INTERVAL) < 0) {
+            throw new IllegalArgumentException("micro-batch interval must be zero (as fast as possible) or at least "
+                    + MIN_MICRO_BATCH_INTERVAL + ": " + interval);
         }
         return new Trigger(Mode.MICRO_BATCH, interval);
     }
@@ -92,7 +105,10 @@ public final class Trigger {
         return mode == Mode.REAL_TIME;
     }
 
-    /** @return the checkpoint interval (real-time) or the batch interval (micro-batch); never null */
+    /**
+     * @return the checkpoint interval (real-time) or the batch interval (micro-batch; {@link Duration#ZERO} for as
+     *     fast as possible); never null
+     */
     public Duration interval() {
         return interval;
     }

@@ -52,6 +52,36 @@ class TriggerTest {
     }
 
     @Test
+    void shouldAcceptZeroAsFastAsPossibleWhenMicroBatchIntervalIsZero() {
+        Trigger t = Trigger.microBatch(Duration.ZERO);
+
+        assertThat(t.interval()).isEqualTo(Duration.ZERO);
+        assertThat(t.mode()).isEqualTo(Trigger.Mode.MICRO_BATCH);
+        assertThat(t).isEqualTo(Trigger.microBatch(Duration.ZERO));
+    }
+
+    @Test
+    void shouldRejectNegativeMicroBatchIntervalsWhenCreatingATrigger() {
+        assertThatThrownBy(() -> Trigger.microBatch(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative")
+                .hasMessageContaining("PT-0.001S");
+        assertThatThrownBy(() -> Trigger.microBatch(Duration.ofSeconds(-5)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
+        assertThatThrownBy(() -> Trigger.microBatch(Duration.ofMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT0.001S");
+    }
+
+    @Test
+    void shouldCommitEveryLoopPassAndPunctuateEveryMillisecondWhenMicroBatchIntervalIsZero() {
+        rtm = RtmStreams.builder(topology(), props()).trigger(Trigger.microBatch(Duration.ZERO)).build();
+
+        Properties c = rtm.effectiveConfig();
+        assertThat(c.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("0");
+        assertThat(c.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG)).isEqualTo("micro-batch");
+        assertThat(c.get(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG)).isEqualTo("1");
+    }
+
+    @Test
     void shouldApplyRealTimeSettingsWhenRealTimeTrigger() {
         rtm = RtmStreams.builder(topology(), props()).trigger(Trigger.realTime(Duration.ofSeconds(7))).build();
 

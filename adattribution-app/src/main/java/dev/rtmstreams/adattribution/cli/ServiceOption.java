@@ -22,7 +22,8 @@ public enum ServiceOption {
     CHECKPOINT_INTERVAL("checkpoint-interval", "DURATION",
             "Real-time mode: how often state and offsets are checkpointed (committed), not how often records are processed.",
             "PT5M", (b, v) -> b.checkpointInterval(Durations.parse(v))),
-    MICRO_BATCH_INTERVAL("micro-batch-interval", "DURATION", "Micro-batch mode: the batch interval.", "PT1S",
+    MICRO_BATCH_INTERVAL("micro-batch-interval", "DURATION", "Micro-batch mode: the batch interval "
+            + "(PT0S: as fast as possible, a batch at every pass of the stream thread's loop).", "PT1S",
             (b, v) -> b.microBatchInterval(Durations.parse(v))),
     STATE_DIR("state-dir", "DIR", "Kafka Streams state directory (RocksDB).", "$TMPDIR/adattribution-state",
             (b, v) -> b.stateDir(Path.of(v))),

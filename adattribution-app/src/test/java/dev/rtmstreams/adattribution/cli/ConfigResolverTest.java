@@ -104,4 +104,18 @@ class ConfigResolverTest {
         assertThat(ServiceOption.Durations.parse("pt5m")).isEqualTo(Duration.ofMinutes(5));
         assertThatThrownBy(() -> ServiceOption.Durations.parse("5 minutes")).hasMessageContaining("5 minutes");
     }
+
+    @Test
+    void shouldAcceptZeroMicroBatchIntervalButNoZeroCheckpointIntervalWhenResolving() {
+        ConfigResolver r = new ConfigResolver(Map.<String, String>of()::get);
+
+        AppConfig c = r.resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1", ServiceOption.TRIGGER, "micro-batch",
+                ServiceOption.MICRO_BATCH_INTERVAL, "PT0S"), null).config();
+
+        assertThat(c.microBatchInterval()).isEqualTo(Duration.ZERO);
+        assertThatThrownBy(() -> r.resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1",
+                ServiceOption.MICRO_BATCH_INTERVAL, "-PT1S"), null)).hasMessageContaining("micro-batch-interval");
+        assertThatThrownBy(() -> r.resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1",
+                ServiceOption.CHECKPOINT_INTERVAL, "PT0S"), null)).hasMessageContaining("checkpoint-interval");
+    }
 }

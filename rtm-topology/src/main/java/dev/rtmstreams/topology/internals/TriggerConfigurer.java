@@ -10,7 +10,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
- * Applies a {@link Trigger} (and the delivery guarantee) to Kafka Streams properties. Hard conflicts (a user setting
+ * Applies a {@link Trigger} (and the delivery guarantee) to Kafka Streams properties: {@code commit.interval.ms} is
+ * the trigger's interval (0 for an as-fast-as-possible micro-batch trigger, so Kafka Streams commits at every pass of
+ * its loop). Hard conflicts (a user setting
  * that would silently defeat the mode) throw; soft ones (latency-unfriendly client tuning the user chose on purpose)
  * are returned as warnings.
  */
@@ -30,6 +32,13 @@ public final class TriggerConfigurer {
      * rtm operators judge lateness against a watermark that is the minimum over their inputs.
      */
     static final String REAL_TIME_MAX_TASK_IDLE_MS = "-1";
+
+    /**
+     * {@code rtm.micro.batch.interval.ms} of an as-fast-as-possible micro-batch trigger ({@code Trigger.microBatch(
+     * Duration.ZERO)}): the batch punctuator runs every 1 ms, the smallest interval Kafka Streams accepts; a
+     * wall-clock punctuator fires at most once per pass of the stream thread's loop, so a batch ends at every pass.
+     */
+    static final String AS_FAST_AS_POSSIBLE_BATCH_INTERVAL_MS = "1";
 
     private TriggerConfigurer() {
     }
@@ -78,9 +87,12 @@ public final class TriggerConfigurer {
             requireUnsetOr(p, RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH,
                     "the execution mode follows the trigger");
             p.put(RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH);
-            requireUnsetOr(p, RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, interval,
+            // as fast as possible (interval 0): Kafka Streams commits at every loop pass (commit.interval.ms=0, set
+            // above) and the batch punctuator runs at its smallest interval
+            String batchInterval = trigger.interval().isZero() ? AS_FAST_AS_POSSIBLE_BATCH_INTERVAL_MS : interval;
+            requireUnsetOr(p, RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, batchInterval,
                     "the micro-batch interval is the trigger's interval (" + trigger + ")");
-            p.put(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, interval);
+            p.put(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, batchInterval);
         }
         return p;
     }

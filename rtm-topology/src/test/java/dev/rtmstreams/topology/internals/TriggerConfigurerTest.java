@@ -1,0 +1,50 @@
+package dev.rtmstreams.topology.internals;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rtmstreams.processor.RtmProcessorConfig;
+import dev.rtmstreams.topology.Trigger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+class TriggerConfigurerTest {
+
+    @Test
+    void shouldSetZeroCommitIntervalAndOneMillisecondBatchPunctuatorWhenMicroBatchIsAsFastAsPossible() {
+        List<String> warnings = new ArrayList<>();
+
+        Properties p = TriggerConfigurer.apply(new Properties(), Trigger.microBatch(Duration.ZERO), false, warnings);
+
+        assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("0");
+        assertThat(p.get(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG)).isEqualTo("1");
+        assertThat(p.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG))
+                .isEqualTo(RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH);
+        assertThat(p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo(StreamsConfig.AT_LEAST_ONCE);
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void shouldKeepTheIntervalForCommitAndBatchWhenMicroBatchIntervalIsPositive() {
+        Properties p = TriggerConfigurer.apply(new Properties(), Trigger.microBatch(Duration.ofMillis(250)), true,
+                new ArrayList<>());
+
+        assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("250");
+        assertThat(p.get(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG)).isEqualTo("250");
+        assertThat(p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo(StreamsConfig.EXACTLY_ONCE_V2);
+    }
+
+    @Test
+    void shouldRejectAConflictingCommitIntervalWhenMicroBatchIsAsFastAsPossible() {
+        Properties user = new Properties();
+        user.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
+
+        assertThatThrownBy(() -> TriggerConfigurer.apply(user, Trigger.microBatch(Duration.ZERO), false,
+                new ArrayList<>())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG).hasMessageContaining("100");
+    }
+}
