@@ -8,6 +8,7 @@ import dev.rtmstreams.adattribution.avro.Click;
 import dev.rtmstreams.adattribution.avro.Impression;
 import dev.rtmstreams.adattribution.avro.LogRecord;
 import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
+import dev.rtmstreams.join.Deduplicate;
 import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.processor.TimeMode;
@@ -31,7 +32,7 @@ import org.apache.kafka.streams.kstream.Produced;
  *
  * <pre>
  *  ad-impressions ─ decode ─┐
- *                           ├ IntervalJoin(impression_id, 0..window, wm delay, distinct rows) ─ stamp ─ attributed-clicks
+ *                           ├ IntervalJoin(impression_id, 0..window, wm delay) ─ dedup(click_id, horizon) ─ stamp ─ attributed-clicks
  *  ad-clicks ────── decode ─┘
  *  ad-requests ─ decode ─┐
  *                        ├ merge ─ TransformWithState(LogRecordProcessor, PROCESSING_TIME) ─ ad-log-records
@@ -45,6 +46,8 @@ public final class AdAttributionTopology {
 
     /** Name of the click attribution join (metric tag {@code rtm-join-id}). */
     public static final String JOIN_NAME = "click-attribution";
+    /** Name of the attributed-click dedup operator. */
+    public static final String OUTPUT_DEDUP_NAME = "attributed-click-dedup";
     /** Name of the request/ack correlation operator. */
     public static final String CORRELATION_NAME = "request-ack-correlation";
 
@@ -62,44 +65,56 @@ public final class AdAttributionTopology {
         StreamsBuilder builder = new StreamsBuilder();
         AppConfig.Topics topics = config.topics();
 
-        KStream<String, Impression> impressions = decoded(builder, topics.impressions(), topics.dlq(), "impressions",
-                AdAttributionSerdes.impression()::decode, Impression::getImpressionId, "impression_id", (v, ts) -> v, deadLetters);
-        KStream<String, Click> clicks = decoded(builder, topics.clicks(), topics.dlq(), "clicks",
-                AdAttributionSerdes.click()::decode, Click::getImpressionId, "impression_id", (v, ts) -> v, deadLetters);
+        // The join inputs carry their wire bytes, so buffering a row needs no Avro encoding.
+        KStream<String, Encoded<Impression>> impressions = decoded(builder, topics.impressions(), topics.dlq(),
+                "impressions", AdAttributionSerdes.impression()::decode, Impression::getImpressionId, "impression_id",
+                (v, bytes, ts) -> new Encoded<>(v, bytes), deadLetters);
+        KStream<String, Encoded<Click>> clicks = decoded(builder, topics.clicks(), topics.dlq(), "clicks",
+                AdAttributionSerdes.click()::decode, Click::getImpressionId, "impression_id",
+                (v, bytes, ts) -> new Encoded<>(v, bytes), deadLetters);
 
-        Serde<Impression> impressionSerde = AdAttributionSerdes.impression();
-        Serde<Click> clickSerde = AdAttributionSerdes.click();
-        IntervalJoin.Builder<String, Impression, Click> join = IntervalJoin.<String, Impression, Click>builder()
+        // The watermark horizon of the join: how far behind the newest event a row may still take part.
+        Duration horizon = config.watermarkDelay().plus(config.attributionWindow());
+        IntervalJoin.Builder<String, Encoded<Impression>, Encoded<Click>> join =
+                IntervalJoin.<String, Encoded<Impression>, Encoded<Click>>builder()
                 .keySerde(Serdes.String())
-                .leftSerde(impressionSerde)
-                .rightSerde(clickSerde)
-                .leftEventTime((k, imp, ts) -> Times.millis(imp.getImpressionTime()))
-                .rightEventTime((k, click, ts) -> Times.millis(click.getClickTime()))
+                .leftSerde(Encoded.serde(AdAttributionSerdes.impression()))
+                .rightSerde(Encoded.serde(AdAttributionSerdes.click()))
+                .leftEventTime((k, imp, ts) -> Times.millis(imp.value().getImpressionTime()))
+                .rightEventTime((k, click, ts) -> Times.millis(click.value().getClickTime()))
                 .leftWatermarkDelay(config.watermarkDelay())
                 .rightWatermarkDelay(config.watermarkDelay())
                 .lowerBound(Duration.ZERO)
                 .upperBound(config.attributionWindow())
                 .joinType(JoinType.INNER)
-                // Duplicates (of impressions or of clicks: the same record sent twice, or replayed after a crash) are
-                // identical rows: the join counts them once, so each distinct click is attributed exactly once, with no
-                // deduplication store and no extra changelog write per output. A copy that arrives after its original
-                // left the buffer is behind the watermark, hence late, as its original would be.
-                .distinctRows(true)
                 .name(JOIN_NAME);
         topics.lateRecords().ifPresent(join::lateRecordsTopic);
         Serde<AttributedClick> attributedSerde = AdAttributionSerdes.attributedClick();
         join.build()
-                .join(impressions, clicks, (impressionId, imp, click) -> attribute(imp, click))
+                .join(impressions, clicks, (impressionId, imp, click) -> attribute(imp.value(), click.value()))
+                // Duplicates (of impressions or of clicks) are removed here, on the join output, by click_id:
+                // exactly one AttributedClick per distinct click, also when two copies of an id differ (another
+                // impression_time or click_time), so the join's distinctRows (exact copies only) is not enough. Every
+                // non-late output has click_time >= (max output click_time) - horizon, so with the horizon as
+                // watermark delay this step never drops a valid output as late, and it remembers a click_id for as
+                // long as the join could still emit that click. (Deduplicating the inputs instead would make Kafka
+                // Streams repartition both join inputs: Deduplicate is a key-changing ProcessorSupplier.)
+                .process(Deduplicate.<String, AttributedClick, String>byId((k, a) -> a.getClickId(), Serdes.String())
+                                .withinWatermark((k, a, ts) -> Times.millis(a.getClickTime()), horizon)
+                                .keySerde(Serdes.String()).valueSerde(attributedSerde)
+                                .name(OUTPUT_DEDUP_NAME)
+                                .build(),
+                        Named.as(OUTPUT_DEDUP_NAME))
                 .processValues(StampAttributedAt::new, Named.as("stamp-attributed-at"))
                 .to(topics.attributedClicks(), Produced.with(Serdes.String(), attributedSerde)
                         .withName("attributed-clicks-sink"));
 
         KStream<String, CorrelationEvent> requests = decoded(builder, topics.requests(), topics.dlq(), "requests",
                 AdAttributionSerdes.adRequest()::decode, AdRequest::getTransactionId, "transaction_id",
-                CorrelationEvent::ofRequest, deadLetters);
+                (v, bytes, ts) -> CorrelationEvent.ofRequest(v, ts), deadLetters);
         KStream<String, CorrelationEvent> acks = decoded(builder, topics.acks(), topics.dlq(), "acks",
                 AdAttributionSerdes.adAck()::decode, AdAck::getTransactionId, "transaction_id",
-                CorrelationEvent::ofAck, deadLetters);
+                (v, bytes, ts) -> CorrelationEvent.ofAck(v, ts), deadLetters);
         Duration window = config.correlationWindow();
         TransformWithState<String, CorrelationEvent, LogRecord> correlation = TransformWithState
                 .<String, CorrelationEvent, LogRecord>builder(() -> new LogRecordProcessor(window), TimeMode.PROCESSING_TIME)

@@ -31,10 +31,10 @@ final class DecodeProcessor<T, O> extends ContextualFixedKeyProcessor<String, by
         T decode(byte[] bytes) throws Exception;
     }
 
-    /** Builds the downstream value from the decoded value and the record timestamp. */
+    /** Builds the downstream value from the decoded value, the bytes it was decoded from and the record timestamp. */
     @FunctionalInterface
     interface Wrapper<T, O> {
-        O wrap(T value, long recordTimestamp);
+        O wrap(T value, byte[] bytes, long recordTimestamp);
     }
 
     private final Decoder<T> decoder;
@@ -75,7 +75,7 @@ final class DecodeProcessor<T, O> extends ContextualFixedKeyProcessor<String, by
             }
         }
         if (error == null) {
-            context().forward(record.withValue(Decoded.ok(wrapper.wrap(value, record.timestamp()))));
+            context().forward(record.withValue(Decoded.ok(wrapper.wrap(value, record.value(), record.timestamp()))));
             return;
         }
         RecordMetadata meta = context().recordMetadata().orElse(null);
