@@ -88,8 +88,9 @@ class TriggerTest {
         Properties c = rtm.effectiveConfig();
         assertThat(c.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("7000");
         assertThat(c.get(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG)).isEqualTo("0");
-        assertThat(c.get("producer.linger.ms")).isEqualTo("0");
-        assertThat(c.get("consumer.fetch.min.bytes")).isEqualTo("1");
+        assertThat(c.get("producer.linger.ms")).isEqualTo("1");
+        assertThat(c.get("consumer.fetch.min.bytes")).isEqualTo("4096");
+        assertThat(c.get("consumer.fetch.max.wait.ms")).isEqualTo("5");
         assertThat(c.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG)).isEqualTo("real-time");
         assertThat(c.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo("at_least_once");
         assertThat(rtm.slotCheckMode()).isEqualTo(SlotCheckMode.FAIL);

@@ -20,8 +20,19 @@ public final class TriggerConfigurer {
 
     /** Poll timeout in real-time mode: bounds how late wall-clock punctuators (timers) run on an idle thread. */
     static final String REAL_TIME_POLL_MS = "20";
-    /** Broker-side wait when a fetch finds no data; with fetch.min.bytes=1 data is returned at once anyway. */
-    static final String REAL_TIME_FETCH_MAX_WAIT_MS = "50";
+    /**
+     * Real-time client batching, measured (load-generator {@code bench --variant}, 10k events/s, BENCHMARKS.md): with
+     * {@code linger.ms=0}, {@code fetch.min.bytes=1} every few records cost their own produce request, fetch response
+     * and stream-thread loop pass, on the stream thread and on the broker. Holding a fetch until
+     * {@value #REAL_TIME_FETCH_MIN_BYTES} bytes (some 30 records) or {@value #REAL_TIME_FETCH_MAX_WAIT_MS} ms and a
+     * send until the next millisecond cut the service's CPU per event by ~20% and the broker's by ~16%, and lowered
+     * p50 and p99 latency (less queueing on the shared cores): the wait is bounded by a few ms at any rate.
+     */
+    static final String REAL_TIME_FETCH_MAX_WAIT_MS = "5";
+    /** See {@link #REAL_TIME_FETCH_MAX_WAIT_MS}. */
+    static final String REAL_TIME_FETCH_MIN_BYTES = "4096";
+    /** See {@link #REAL_TIME_FETCH_MAX_WAIT_MS}. */
+    static final String REAL_TIME_LINGER_MS = "1";
     /**
      * {@code max.task.idle.ms} in real-time mode: -1 (disabled) processes each buffered record at once instead of
      * holding a multi-partition task (e.g. both inputs of a join) until every input partition has buffered data.
@@ -71,12 +82,14 @@ public final class TriggerConfigurer {
                 requireUnsetOr(p, key, "0", "record caches delay output; real-time mode needs them off");
                 p.put(key, "0");
             }
-            defaultOrWarn(p, warnings, "producer.", ProducerConfig.LINGER_MS_CONFIG, "0",
-                    v -> Long.parseLong(v) > 0, "output waits up to linger.ms before it is sent");
-            defaultOrWarn(p, warnings, "consumer.", ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "1",
-                    v -> Long.parseLong(v) > 1, "the broker holds fetches until fetch.min.bytes accumulate");
+            defaultOrWarn(p, warnings, "producer.", ProducerConfig.LINGER_MS_CONFIG, REAL_TIME_LINGER_MS,
+                    v -> Long.parseLong(v) > 5, "output waits up to linger.ms before it is sent");
+            defaultOrWarn(p, warnings, "consumer.", ConsumerConfig.FETCH_MIN_BYTES_CONFIG, REAL_TIME_FETCH_MIN_BYTES,
+                    v -> Long.parseLong(v) > 65_536,
+                    "the broker holds fetches until fetch.min.bytes accumulate (or fetch.max.wait.ms passes)");
             defaultOrWarn(p, warnings, "consumer.", ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                    REAL_TIME_FETCH_MAX_WAIT_MS, v -> Long.parseLong(v) > 500, "a large fetch.max.wait.ms");
+                    REAL_TIME_FETCH_MAX_WAIT_MS, v -> Long.parseLong(v) > 50,
+                    "a quiet input waits up to fetch.max.wait.ms before its records are returned");
             if (!p.containsKey(StreamsConfig.POLL_MS_CONFIG)) {
                 p.put(StreamsConfig.POLL_MS_CONFIG, REAL_TIME_POLL_MS);
             }
