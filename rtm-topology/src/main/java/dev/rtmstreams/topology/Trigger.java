@@ -21,7 +21,8 @@ import java.util.Objects;
  *   <li><b>Micro-batch</b>: rows are buffered for the interval and handed to {@code handleInputRows} once per key
  *       per batch; Kafka Streams commits once per interval. An interval of {@link Duration#ZERO} means <em>as fast
  *       as possible</em> (Spark's {@code Trigger.ProcessingTime("0 minutes")}): a batch ends at every pass of the
- *       stream thread's loop, and Kafka Streams commits at every pass.</li>
+ *       stream thread's loop, and Kafka Streams commits every {@link #MIN_CHECKPOINT_INTERVAL} (a commit flushes
+ *       every RocksDB store, too costly at every pass).</li>
  * </ul>
  * Immutable; equal when mode and interval are equal.
  */
@@ -77,8 +78,9 @@ public final class Trigger {
      * @param interval the micro-batch (trigger) interval; also the commit interval. {@link Duration#ZERO} means
      *     <em>as fast as possible</em> (Spark's {@code Trigger.ProcessingTime("0 minutes")}): a batch ends at every
      *     pass of the stream thread's loop (the batch punctuator is scheduled every 1 ms, the smallest interval Kafka
-     *     Streams accepts, and a wall-clock punctuator fires at most once per loop pass), and Kafka Streams commits
-     *     at every pass ({@code commit.interval.ms=0}).
+     *     Streams accepts, and a wall-clock punctuator fires at most once per loop pass); Kafka Streams then commits
+     *     (checkpoints) every {@link #MIN_CHECKPOINT_INTERVAL}, not at every pass: a commit flushes every RocksDB
+     *     store.
      * @return a micro-batch trigger
      * @throws IllegalArgumentException when the interval is null, negative, or neither zero nor at least
      *     {@link #MIN_MICRO_BATCH_INTERVAL}

@@ -72,11 +72,11 @@ class TriggerTest {
     }
 
     @Test
-    void shouldCommitEveryLoopPassAndPunctuateEveryMillisecondWhenMicroBatchIntervalIsZero() {
+    void shouldCheckpointEvery100MsAndPunctuateEveryMillisecondWhenMicroBatchIntervalIsZero() {
         rtm = RtmStreams.builder(topology(), props()).trigger(Trigger.microBatch(Duration.ZERO)).build();
 
         Properties c = rtm.effectiveConfig();
-        assertThat(c.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("0");
+        assertThat(c.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("100");
         assertThat(c.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG)).isEqualTo("micro-batch");
         assertThat(c.get(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG)).isEqualTo("1");
     }

@@ -15,12 +15,12 @@ import org.junit.jupiter.api.Test;
 class TriggerConfigurerTest {
 
     @Test
-    void shouldSetZeroCommitIntervalAndOneMillisecondBatchPunctuatorWhenMicroBatchIsAsFastAsPossible() {
+    void shouldCheckpointEvery100MsAndPunctuateBatchesEveryMillisecondWhenMicroBatchIsAsFastAsPossible() {
         List<String> warnings = new ArrayList<>();
 
         Properties p = TriggerConfigurer.apply(new Properties(), Trigger.microBatch(Duration.ZERO), false, warnings);
 
-        assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("0");
+        assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("100");
         assertThat(p.get(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG)).isEqualTo("1");
         assertThat(p.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG))
                 .isEqualTo(RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH);
@@ -41,10 +41,10 @@ class TriggerConfigurerTest {
     @Test
     void shouldRejectAConflictingCommitIntervalWhenMicroBatchIsAsFastAsPossible() {
         Properties user = new Properties();
-        user.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
+        user.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "0");
 
         assertThatThrownBy(() -> TriggerConfigurer.apply(user, Trigger.microBatch(Duration.ZERO), false,
                 new ArrayList<>())).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG).hasMessageContaining("100");
+                .hasMessageContaining(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG + "=0");
     }
 }
