@@ -84,6 +84,24 @@ class ExecutionContractTest {
     }
 
     @Test
+    void shouldRunNoBatchWithoutDataWhenMicroBatchInEventTime() {
+        // Spark runs a no-data batch in event time only when the watermark moved; without data it cannot move here
+        List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        try (Harness<String, String> h = Harness.strings(TransformWithState.builder(ScriptProcessor.supplier(null,
+                ExecutionContractTest::echo, (p, key, tv, expiry, out) -> out.add("fired"), calls), TimeMode.EVENT_TIME)
+            .name("contract-et").executionMode(ExecutionMode.MICRO_BATCH).microBatchInterval(Duration.ofSeconds(1))
+            .build())) {
+            h.pipe("a", "batch", T0);
+            h.advanceMs(1000); // batch 0
+            h.advanceMs(1000); // no data: no batch
+            h.advanceMs(1000); // no data: no batch
+            h.pipe("a", "batch", T0 + 1);
+            h.advanceMs(1000); // batch 1
+            assertThat(h.drainValues()).containsExactly("batch=0", "batch=1");
+        }
+    }
+
+    @Test
     void shouldKeepBufferedRowsWhenRestoredBeforeTheBatchRuns() {
         List<String> calls = Collections.synchronizedList(new ArrayList<>());
         for (StoreBackend backend : StoreBackend.values()) {

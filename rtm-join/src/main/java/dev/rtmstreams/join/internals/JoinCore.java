@@ -206,6 +206,7 @@ final class JoinCore<K, L, R, VR> {
         b.put((byte) (left ? 0 : 1)).putLong(record.timestamp()).putLong(eventTime).putInt(keyBytes.length)
             .put(keyBytes).putInt(headerBytes.length).put(headerBytes).put(valueBytes);
         pending.put(Bytes.wrap(ByteBuffer.allocate(8).putLong(seq).array()), b.array());
+        shared.pendingMayHoldInputs = true;
     }
 
     /**
@@ -214,6 +215,12 @@ final class JoinCore<K, L, R, VR> {
      */
     @SuppressWarnings("unchecked")
     void runMicroBatch() {
+        if (!shared.pendingMayHoldInputs && idleTimeoutMs <= 0) {
+            // No new input since the last batch: the watermark cannot have moved (without an idle timeout), and the
+            // last batch evicted everything evictable, so the batch would change nothing; skip its scans and writes.
+            return;
+        }
+        shared.pendingMayHoldInputs = false;
         Meta m = readMeta();
         long batchWatermark = m.global;
         List<Bytes> done = new ArrayList<>();

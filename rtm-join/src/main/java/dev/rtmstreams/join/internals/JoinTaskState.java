@@ -10,4 +10,9 @@ final class JoinTaskState {
     Meta meta;
     /** Whether both sides' time indexes have been rebuilt from the buffers in this task incarnation. */
     boolean indexesBuilt;
+    /**
+     * Micro-batch: whether an input may be waiting in the pending store (set when one is buffered by either side, and
+     * at start, when the store may hold restored inputs); cleared by a batch.
+     */
+    boolean pendingMayHoldInputs = true;
 }

@@ -68,6 +68,11 @@ final class OperatorRuntime<K, I, O> {
     private long epochStartWallClock;
     private long nextSeq;
     private boolean metaLoaded;
+    /**
+     * Whether a record may be waiting in the micro-batch buffer: set when one is buffered, and at start (the buffer
+     * may hold restored records); cleared by a batch.
+     */
+    private boolean bufferMayHoldRecords = true;
 
     // current call
     private byte[] currentKeyBytes;
@@ -522,6 +527,7 @@ final class OperatorRuntime<K, I, O> {
         byte[] k = keySerializer.serialize(topic, key);
         byte[] v = value == null ? null : valueSerializer.serialize(topic, value);
         store.put(Bytes.wrap(Layout.bufferKey(nextSeq++)), Layout.encodeBufferEntry(k, timestamp, v, headers));
+        bufferMayHoldRecords = true;
     }
 
     private long lastBufferSeq() {
@@ -560,6 +566,20 @@ final class OperatorRuntime<K, I, O> {
         if (timeMode == TimeMode.EVENT_TIME) {
             applyIdleTimeout(now);
         }
+        if (!bufferMayHoldRecords) {
+            // No new data. Like Spark (TransformWithStateExec#shouldRunAnotherBatch), a no-data batch still runs in
+            // processing-time mode (timers, a new batch id) but not otherwise: the watermark moves only with data
+            // (or the idle timeout, whose due timers fire here). Either way the buffer scan is skipped, which keeps a
+            // short or as-fast-as-possible interval cheap when input pauses between loop passes.
+            if (timeMode == TimeMode.PROCESSING_TIME) {
+                fireDueTimers(now, now);
+                incrementBatchId();
+            } else if (timeMode == TimeMode.EVENT_TIME) {
+                fireDueTimers(watermark, now);
+            }
+            return;
+        }
+        bufferMayHoldRecords = false;
         Map<Bytes, KeyRows<K, I>> byKey = new LinkedHashMap<>();
         List<Bytes> bufferKeys = new ArrayList<>();
         long batchMaxEventTime = Long.MIN_VALUE;
