@@ -68,7 +68,7 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
             core.initEvictionHint(false);
             long interval = longConfig(configs, RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG,
                 RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS);
-            punctuator = context.schedule(Duration.ofMillis(Math.max(1L, interval)), PunctuationType.WALL_CLOCK_TIME,
+            punctuator = context.schedule(Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME,
                 now -> core.runMicroBatch());
         }
         LOG.debug("interval join {} ({} side) initialized for task {} in {} mode", spec.name(), left ? "left" : "right",

@@ -282,10 +282,8 @@ final class OperatorRuntime<K, I, O> {
         }
         if (timeMode == TimeMode.EVENT_TIME) {
             observeEventTime(eventTime);
-            fireDueTimers(watermark, now);
-        } else if (timeMode == TimeMode.PROCESSING_TIME) {
-            fireDueTimers(now, now);
         }
+        fireDueTimersForTimeMode(now);
     }
 
     private boolean isLate(long eventTime) {
@@ -366,10 +364,8 @@ final class OperatorRuntime<K, I, O> {
         loadMeta();
         if (timeMode == TimeMode.EVENT_TIME) {
             applyIdleTimeout(now);
-            fireDueTimers(watermark, now);
-        } else if (timeMode == TimeMode.PROCESSING_TIME) {
-            fireDueTimers(now, now);
         }
+        fireDueTimersForTimeMode(now);
         cleanupTtl(now);
         if (now - epochStartWallClock >= commitIntervalMs) {
             epochStartWallClock = now;
@@ -418,6 +414,15 @@ final class OperatorRuntime<K, I, O> {
             }
         }
         return out.iterator();
+    }
+
+    /** Fires the due timers of the operator's time mode: up to the watermark (event time) or now (processing time). */
+    private void fireDueTimersForTimeMode(long now) {
+        if (timeMode == TimeMode.EVENT_TIME) {
+            fireDueTimers(watermark, now);
+        } else if (timeMode == TimeMode.PROCESSING_TIME) {
+            fireDueTimers(now, now);
+        }
     }
 
     /**
@@ -571,11 +576,9 @@ final class OperatorRuntime<K, I, O> {
             // processing-time mode (timers, a new batch id) but not otherwise: the watermark moves only with data
             // (or the idle timeout, whose due timers fire here). Either way the buffer scan is skipped, which keeps a
             // short or as-fast-as-possible interval cheap when input pauses between loop passes.
+            fireDueTimersForTimeMode(now);
             if (timeMode == TimeMode.PROCESSING_TIME) {
-                fireDueTimers(now, now);
                 incrementBatchId();
-            } else if (timeMode == TimeMode.EVENT_TIME) {
-                fireDueTimers(watermark, now);
             }
             return;
         }
@@ -625,11 +628,7 @@ final class OperatorRuntime<K, I, O> {
                 clearKey();
             }
         }
-        if (timeMode == TimeMode.EVENT_TIME) {
-            fireDueTimers(watermark, now);
-        } else if (timeMode == TimeMode.PROCESSING_TIME) {
-            fireDueTimers(now, now);
-        }
+        fireDueTimersForTimeMode(now);
         for (Bytes k : bufferKeys) {
             store.delete(k);
         }

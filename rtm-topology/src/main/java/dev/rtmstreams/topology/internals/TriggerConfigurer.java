@@ -12,8 +12,8 @@ import org.apache.kafka.streams.StreamsConfig;
 /**
  * Applies a {@link Trigger} (and the delivery guarantee) to Kafka Streams properties: {@code commit.interval.ms} is
  * the trigger's interval (100 ms for an as-fast-as-possible micro-batch trigger, whose batches run at every pass of
- * the loop). Hard conflicts (a user setting that would silently defeat the mode) throw; soft ones (latency-unfriendly client tuning the user chose on purpose)
- * are returned as warnings.
+ * the loop). Hard conflicts (a user setting that would silently defeat the mode) throw; soft ones (latency-unfriendly
+ * client tuning the user chose on purpose) are returned as warnings.
  */
 public final class TriggerConfigurer {
 
