@@ -93,7 +93,8 @@ public final class AdAttributionService implements AutoCloseable {
      */
     public synchronized void start() {
         if (rtm != null || closed.get()) {
-            throw new IllegalStateException("the service can be started once; it is " + (closed.get() ? "closed" : "started"));
+            throw new IllegalStateException(
+                    "the service can be started once; it is " + (closed.get() ? "closed" : "started"));
         }
         if (config.createTopics()) {
             createMissingTopics();
@@ -106,11 +107,12 @@ public final class AdAttributionService implements AutoCloseable {
                 : Trigger.microBatch(config.microBatchInterval());
         RtmStreams.Builder builder = RtmStreams.builder(topology, streamsProperties())
                 .trigger(trigger)
-                .slotCheck(switch (config.slotCheck()) {
-                    case FAIL -> SlotCheckMode.FAIL;
-                    case WARN -> SlotCheckMode.WARN;
-                    case OFF -> SlotCheckMode.OFF;
-                })
+                .slotCheck(
+                        switch (config.slotCheck()) {
+                            case FAIL -> SlotCheckMode.FAIL;
+                            case WARN -> SlotCheckMode.WARN;
+                            case OFF -> SlotCheckMode.OFF;
+                        })
                 .exactlyOnce("exactly_once_v2".equals(config.processingGuarantee()))
                 .addProgressListener(new ProgressListener() {
                     @Override
@@ -142,14 +144,19 @@ public final class AdAttributionService implements AutoCloseable {
         });
         this.rtm = streams;
         this.prometheus = PrometheusEndpoint.of(streams);
-        LOG.info("event=starting application.id={} trigger={} interval={} threads={}", config.applicationId(),
-                trigger.mode(), trigger.interval(), config.numStreamThreads());
+        LOG.info(
+                "event=starting application.id={} trigger={} interval={} threads={}",
+                config.applicationId(),
+                trigger.mode(),
+                trigger.interval(),
+                config.numStreamThreads());
         streams.start();
         if (config.httpPort() >= 0) {
             try {
                 http = HttpEndpoint.start(config.httpPort(), this::state, this::metricsText);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot bind the HTTP port " + config.httpPort() + ": " + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "cannot bind the HTTP port " + config.httpPort() + ": " + e.getMessage(), e);
             }
         }
     }
@@ -178,8 +185,8 @@ public final class AdAttributionService implements AutoCloseable {
         AppConfig.Topics topics = config.topics();
         try (Admin admin = Admin.create(adminProperties())) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            for (List<String> pair : List.of(List.of(topics.impressions(), topics.clicks()),
-                    List.of(topics.requests(), topics.acks()))) {
+            for (List<String> pair : List.of(
+                    List.of(topics.impressions(), topics.clicks()), List.of(topics.requests(), topics.acks()))) {
                 if (existing.containsAll(pair)) {
                     IntervalJoin.verifyCopartitioned(admin, pair.get(0), pair.get(1));
                 }
@@ -207,8 +214,11 @@ public final class AdAttributionService implements AutoCloseable {
             for (var entry : admin.createTopics(missing).values().entrySet()) {
                 try {
                     entry.getValue().get(30, TimeUnit.SECONDS);
-                    LOG.info("event=topic-created topic={} partitions={} replication={}", entry.getKey(),
-                            config.topicPartitions(), config.replicationFactor());
+                    LOG.info(
+                            "event=topic-created topic={} partitions={} replication={}",
+                            entry.getKey(),
+                            config.topicPartitions(),
+                            config.replicationFactor());
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw e;
@@ -259,23 +269,32 @@ public final class AdAttributionService implements AutoCloseable {
         PrometheusText t = new PrometheusText();
         String state = state();
         t.family("adattribution_up", "gauge", "1 while Kafka Streams is RUNNING or REBALANCING.")
-                .sample("adattribution_up", Map.of("state", state), HttpEndpoint.HEALTHY_STATES.contains(state) ? 1 : 0);
+                .sample(
+                        "adattribution_up",
+                        Map.of("state", state),
+                        HttpEndpoint.HEALTHY_STATES.contains(state) ? 1 : 0);
         t.family("adattribution_dlq_records_total", "counter", "Input records sent to the dead-letter topic.");
         Map<String, Long> dlq = deadLetters.snapshot();
         for (String topic : config.topics().inputs()) {
             t.sample("adattribution_dlq_records_total", Map.of("source_topic", topic), dlq.getOrDefault(topic, 0L));
         }
-        t.family("adattribution_late_records_total", "counter",
-                "Click attribution inputs behind the join's watermark: counted, not joined.")
-                .sample("adattribution_late_records_total", Map.of("join", AdAttributionTopology.JOIN_NAME), lateRecords());
+        t.family(
+                        "adattribution_late_records_total",
+                        "counter",
+                        "Click attribution inputs behind the join's watermark: counted, not joined.")
+                .sample(
+                        "adattribution_late_records_total",
+                        Map.of("join", AdAttributionTopology.JOIN_NAME),
+                        lateRecords());
         t.family("adattribution_epochs_total", "counter", "Checkpoint epochs closed by this instance.")
                 .sample("adattribution_epochs_total", Map.of(), epochs.get());
         if (!lastEpochPerThread.isEmpty()) {
             t.family("adattribution_epoch_id", "gauge", "Id of the latest checkpoint epoch per stream thread.");
-            lastEpochPerThread.forEach((thread, p) -> t.sample("adattribution_epoch_id", Map.of("thread", thread), p.epochId()));
+            lastEpochPerThread.forEach(
+                    (thread, p) -> t.sample("adattribution_epoch_id", Map.of("thread", thread), p.epochId()));
             t.family("adattribution_epoch_input_rows", "gauge", "Input rows of the latest epoch per stream thread.");
-            lastEpochPerThread.forEach((thread, p) -> t.sample("adattribution_epoch_input_rows", Map.of("thread", thread),
-                    p.numInputRows()));
+            lastEpochPerThread.forEach((thread, p) ->
+                    t.sample("adattribution_epoch_input_rows", Map.of("thread", thread), p.numInputRows()));
             t.family("adattribution_epoch_watermark_ms", "gauge", "Lowest operator watermark of the latest epoch.");
             lastEpochPerThread.forEach((thread, p) -> {
                 if (p.watermarkMs() != null) {
@@ -285,17 +304,25 @@ public final class AdAttributionService implements AutoCloseable {
         }
         AssignmentReport a = lastAssignment.get();
         if (a != null) {
-            t.family("adattribution_slot_busy_fraction", "gauge",
+            t.family(
+                    "adattribution_slot_busy_fraction",
+                    "gauge",
                     "Share of time each slot (stream thread) is busy; target " + a.targetUtilization() + ".");
             for (AssignmentReport.Slot s : a.slots()) {
                 t.sample("adattribution_slot_busy_fraction", Map.of("thread", s.threadName()), s.busyFraction());
             }
             t.family("adattribution_slot_active_tasks", "gauge", "Active tasks per slot (stream thread).");
             for (AssignmentReport.Slot s : a.slots()) {
-                t.sample("adattribution_slot_active_tasks", Map.of("thread", s.threadName()), s.activeTasks().size());
+                t.sample(
+                        "adattribution_slot_active_tasks",
+                        Map.of("thread", s.threadName()),
+                        s.activeTasks().size());
             }
             t.family("adattribution_slot_violations", "gauge", "Slot rule violations in the latest assignment.")
-                    .sample("adattribution_slot_violations", Map.of(), a.violations().size());
+                    .sample(
+                            "adattribution_slot_violations",
+                            Map.of(),
+                            a.violations().size());
         }
         PrometheusEndpoint p = prometheus;
         if (p != null) {
@@ -329,7 +356,11 @@ public final class AdAttributionService implements AutoCloseable {
         RtmStreams r = rtm;
         if (r != null) {
             boolean clean = r.close(CLOSE_TIMEOUT);
-            LOG.info("event=closed clean={} epochs={} dlq={} late={}", clean, epochs.get(), deadLetters.snapshot(),
+            LOG.info(
+                    "event=closed clean={} epochs={} dlq={} late={}",
+                    clean,
+                    epochs.get(),
+                    deadLetters.snapshot(),
                     r.state() == KafkaStreams.State.NOT_RUNNING ? lateRecordsSafe(r) : -1);
         }
         terminated.countDown();

@@ -117,8 +117,15 @@ public final class AppConfig {
         this.watermarkDelay = b.watermarkDelay;
         this.correlationWindow = b.correlationWindow;
         this.httpPort = b.httpPort;
-        this.topics = new Topics(b.impressionsTopic, b.clicksTopic, b.attributedClicksTopic, b.requestsTopic,
-                b.acksTopic, b.logRecordsTopic, b.dlqTopic, b.lateRecordsTopic);
+        this.topics = new Topics(
+                b.impressionsTopic,
+                b.clicksTopic,
+                b.attributedClicksTopic,
+                b.requestsTopic,
+                b.acksTopic,
+                b.logRecordsTopic,
+                b.dlqTopic,
+                b.lateRecordsTopic);
         this.kafkaOverrides = Map.copyOf(b.kafkaOverrides);
     }
 
@@ -159,41 +166,77 @@ public final class AppConfig {
     }
 
     /** @return the Kafka bootstrap servers; never null */
-    public String bootstrapServers() { return bootstrapServers; }
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
     /** @return the Kafka Streams {@code application.id}; never null */
-    public String applicationId() { return applicationId; }
+    public String applicationId() {
+        return applicationId;
+    }
     /** @return the trigger; never null */
-    public TriggerMode trigger() { return trigger; }
+    public TriggerMode trigger() {
+        return trigger;
+    }
     /** @return how often a real-time run checkpoints (commits); positive */
-    public Duration checkpointInterval() { return checkpointInterval; }
+    public Duration checkpointInterval() {
+        return checkpointInterval;
+    }
     /** @return the batch interval of the micro-batch trigger; not negative, zero for as fast as possible */
-    public Duration microBatchInterval() { return microBatchInterval; }
+    public Duration microBatchInterval() {
+        return microBatchInterval;
+    }
     /** @return the Kafka Streams state directory; never null */
-    public Path stateDir() { return stateDir; }
+    public Path stateDir() {
+        return stateDir;
+    }
     /** @return whether missing topics are created at start */
-    public boolean createTopics() { return createTopics; }
+    public boolean createTopics() {
+        return createTopics;
+    }
     /** @return partitions of topics created by {@code --create-topics}; positive */
-    public int topicPartitions() { return topicPartitions; }
+    public int topicPartitions() {
+        return topicPartitions;
+    }
     /** @return replication factor of topics created by {@code --create-topics}; positive */
-    public short replicationFactor() { return replicationFactor; }
+    public short replicationFactor() {
+        return replicationFactor;
+    }
     /** @return Kafka Streams stream threads (slots) of this instance; positive */
-    public int numStreamThreads() { return numStreamThreads; }
+    public int numStreamThreads() {
+        return numStreamThreads;
+    }
     /** @return the slot check mode; never null */
-    public SlotCheckMode slotCheck() { return slotCheck; }
+    public SlotCheckMode slotCheck() {
+        return slotCheck;
+    }
     /** @return {@code at_least_once} or {@code exactly_once_v2} */
-    public String processingGuarantee() { return processingGuarantee; }
+    public String processingGuarantee() {
+        return processingGuarantee;
+    }
     /** @return the click attribution window (click_time - impression_time upper bound, inclusive); positive */
-    public Duration attributionWindow() { return attributionWindow; }
+    public Duration attributionWindow() {
+        return attributionWindow;
+    }
     /** @return the watermark delay of both join inputs; not negative */
-    public Duration watermarkDelay() { return watermarkDelay; }
+    public Duration watermarkDelay() {
+        return watermarkDelay;
+    }
     /** @return how long request/ack state for a transaction lives after the key is first seen; positive */
-    public Duration correlationWindow() { return correlationWindow; }
+    public Duration correlationWindow() {
+        return correlationWindow;
+    }
     /** @return the HTTP port of /health and /metrics; 0 = any free port, -1 = no HTTP server */
-    public int httpPort() { return httpPort; }
+    public int httpPort() {
+        return httpPort;
+    }
     /** @return the topic names; never null */
-    public Topics topics() { return topics; }
+    public Topics topics() {
+        return topics;
+    }
     /** @return extra Kafka Streams properties (from {@code kafka.*} keys of the config file); never null */
-    public Map<String, String> kafkaOverrides() { return kafkaOverrides; }
+    public Map<String, String> kafkaOverrides() {
+        return kafkaOverrides;
+    }
 
     @Override
     public String toString() {
@@ -231,8 +274,15 @@ public final class AppConfig {
      * @param dlq dead-letter topic for undecodable input ({@code adattribution-dlq})
      * @param lateRecordsTopic optional topic for join inputs behind the watermark (null = none)
      */
-    public record Topics(String impressions, String clicks, String attributedClicks, String requests, String acks,
-                         String logRecords, String dlq, String lateRecordsTopic) {
+    public record Topics(
+            String impressions,
+            String clicks,
+            String attributedClicks,
+            String requests,
+            String acks,
+            String logRecords,
+            String dlq,
+            String lateRecordsTopic) {
 
         /** @return the late-records topic, empty when late records are only counted */
         public Optional<String> lateRecords() {
@@ -281,55 +331,123 @@ public final class AppConfig {
         private String lateRecordsTopic;
         private final Map<String, String> kafkaOverrides = new LinkedHashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** @param v Kafka bootstrap servers, {@code HOST:PORT[,HOST:PORT]}; required */
-        public Builder bootstrapServers(String v) { this.bootstrapServers = v; return this; }
+        public Builder bootstrapServers(String v) {
+            this.bootstrapServers = v;
+            return this;
+        }
         /** @param v application id; default {@code adattribution} */
-        public Builder applicationId(String v) { this.applicationId = v; return this; }
+        public Builder applicationId(String v) {
+            this.applicationId = v;
+            return this;
+        }
         /** @param v trigger; default real-time */
-        public Builder trigger(TriggerMode v) { this.trigger = v; return this; }
+        public Builder trigger(TriggerMode v) {
+            this.trigger = v;
+            return this;
+        }
         /** @param v checkpoint (commit) interval of real-time mode; default PT5M */
-        public Builder checkpointInterval(Duration v) { this.checkpointInterval = v; return this; }
+        public Builder checkpointInterval(Duration v) {
+            this.checkpointInterval = v;
+            return this;
+        }
         /** @param v batch interval of micro-batch mode; default PT1S */
-        public Builder microBatchInterval(Duration v) { this.microBatchInterval = v; return this; }
+        public Builder microBatchInterval(Duration v) {
+            this.microBatchInterval = v;
+            return this;
+        }
         /** @param v state directory; default {@code $TMPDIR/adattribution-state} */
-        public Builder stateDir(Path v) { this.stateDir = v; return this; }
+        public Builder stateDir(Path v) {
+            this.stateDir = v;
+            return this;
+        }
         /** @param v create missing topics at start; default false */
-        public Builder createTopics(boolean v) { this.createTopics = v; return this; }
+        public Builder createTopics(boolean v) {
+            this.createTopics = v;
+            return this;
+        }
         /** @param v partitions of created topics; default 1 */
-        public Builder topicPartitions(int v) { this.topicPartitions = v; return this; }
+        public Builder topicPartitions(int v) {
+            this.topicPartitions = v;
+            return this;
+        }
         /** @param v replication factor of created topics; default 1 */
-        public Builder replicationFactor(short v) { this.replicationFactor = v; return this; }
+        public Builder replicationFactor(short v) {
+            this.replicationFactor = v;
+            return this;
+        }
         /** @param v stream threads; default 2 (one per pipeline sub-topology with 1 partition) */
-        public Builder numStreamThreads(int v) { this.numStreamThreads = v; return this; }
+        public Builder numStreamThreads(int v) {
+            this.numStreamThreads = v;
+            return this;
+        }
         /** @param v slot check; default warn */
-        public Builder slotCheck(SlotCheckMode v) { this.slotCheck = v; return this; }
+        public Builder slotCheck(SlotCheckMode v) {
+            this.slotCheck = v;
+            return this;
+        }
         /** @param v {@code at_least_once} (default) or {@code exactly_once_v2} */
-        public Builder processingGuarantee(String v) { this.processingGuarantee = v; return this; }
+        public Builder processingGuarantee(String v) {
+            this.processingGuarantee = v;
+            return this;
+        }
         /** @param v click attribution window; default PT2M */
-        public Builder attributionWindow(Duration v) { this.attributionWindow = v; return this; }
+        public Builder attributionWindow(Duration v) {
+            this.attributionWindow = v;
+            return this;
+        }
         /** @param v watermark delay of both join sides; default PT5M */
-        public Builder watermarkDelay(Duration v) { this.watermarkDelay = v; return this; }
+        public Builder watermarkDelay(Duration v) {
+            this.watermarkDelay = v;
+            return this;
+        }
         /** @param v request/ack correlation window; default PT5M */
-        public Builder correlationWindow(Duration v) { this.correlationWindow = v; return this; }
+        public Builder correlationWindow(Duration v) {
+            this.correlationWindow = v;
+            return this;
+        }
         /** @param v HTTP port; default 8080, 0 = any free port, -1 = disabled */
-        public Builder httpPort(int v) { this.httpPort = v; return this; }
+        public Builder httpPort(int v) {
+            this.httpPort = v;
+            return this;
+        }
         /** @param v impressions topic; default {@code ad-impressions} */
-        public Builder impressionsTopic(String v) { this.impressionsTopic = v; return this; }
+        public Builder impressionsTopic(String v) {
+            this.impressionsTopic = v;
+            return this;
+        }
         /** @param v clicks topic; default {@code ad-clicks} */
-        public Builder clicksTopic(String v) { this.clicksTopic = v; return this; }
+        public Builder clicksTopic(String v) {
+            this.clicksTopic = v;
+            return this;
+        }
         /** @param v attributed clicks topic; default {@code attributed-clicks} */
-        public Builder attributedClicksTopic(String v) { this.attributedClicksTopic = v; return this; }
+        public Builder attributedClicksTopic(String v) {
+            this.attributedClicksTopic = v;
+            return this;
+        }
         /** @param v requests topic; default {@code ad-requests} */
-        public Builder requestsTopic(String v) { this.requestsTopic = v; return this; }
+        public Builder requestsTopic(String v) {
+            this.requestsTopic = v;
+            return this;
+        }
         /** @param v acks topic; default {@code ad-acks} */
-        public Builder acksTopic(String v) { this.acksTopic = v; return this; }
+        public Builder acksTopic(String v) {
+            this.acksTopic = v;
+            return this;
+        }
         /** @param v log records topic; default {@code ad-log-records} */
-        public Builder logRecordsTopic(String v) { this.logRecordsTopic = v; return this; }
+        public Builder logRecordsTopic(String v) {
+            this.logRecordsTopic = v;
+            return this;
+        }
         /** @param v dead-letter topic; default {@code adattribution-dlq} */
-        public Builder dlqTopic(String v) { this.dlqTopic = v; return this; }
+        public Builder dlqTopic(String v) {
+            this.dlqTopic = v;
+            return this;
+        }
         /** @param v late-records topic; default none (null or blank = none) */
         public Builder lateRecordsTopic(String v) {
             this.lateRecordsTopic = v == null || v.isBlank() ? null : v;
@@ -339,7 +457,10 @@ public final class AppConfig {
          * @param key a Kafka Streams / client property name
          * @param value its value; overrides what the service derives from the other options
          */
-        public Builder kafkaOverride(String key, String value) { this.kafkaOverrides.put(key, value); return this; }
+        public Builder kafkaOverride(String key, String value) {
+            this.kafkaOverrides.put(key, value);
+            return this;
+        }
 
         /**
          * Validates and builds.
@@ -349,7 +470,8 @@ public final class AppConfig {
          */
         public AppConfig build() {
             if (bootstrapServers == null || bootstrapServers.isBlank()) {
-                throw new IllegalArgumentException("bootstrap-servers is required (HOST:PORT): '" + bootstrapServers + "'");
+                throw new IllegalArgumentException(
+                        "bootstrap-servers is required (HOST:PORT): '" + bootstrapServers + "'");
             }
             requireName("application-id", applicationId);
             Objects.requireNonNull(trigger, "trigger");
@@ -407,7 +529,8 @@ public final class AppConfig {
 
         private static void requireName(String name, String value) {
             if (value == null || value.isBlank() || !value.matches("[a-zA-Z0-9._-]+")) {
-                throw new IllegalArgumentException(name + " must be a non-empty name of [a-zA-Z0-9._-]: '" + value + "'");
+                throw new IllegalArgumentException(
+                        name + " must be a non-empty name of [a-zA-Z0-9._-]: '" + value + "'");
             }
         }
     }

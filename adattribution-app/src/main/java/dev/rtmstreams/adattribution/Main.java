@@ -14,7 +14,10 @@ import picocli.CommandLine.Command;
  * <p>Exit codes: 0 success, 1 runtime failure, 2 invalid command line or configuration (the
  * message names the option and value).
  */
-@Command(name = "adattribution-app", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "adattribution-app",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         description = "The ad-attribution service on rtm-streams: click attribution and request/ack correlation.",
         subcommands = {RunCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
@@ -32,7 +35,8 @@ public final class Main implements Runnable {
      */
     public static void main(String[] args) {
         trustAvroPackages();
-        System.exit(execute(args, System::getenv, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        System.exit(
+                execute(args, System::getenv, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
     /**
@@ -65,7 +69,8 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: use 'run' or 'demo' (see --help)");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "Missing command: use 'run' or 'demo' (see --help)");
     }
 
     /** Creates commands with the environment injected. */

@@ -25,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -75,14 +74,14 @@ class AdAttributionServiceIT {
                 .build();
         AdAttributionService service = new AdAttributionService(config);
         try {
-            assertThatThrownBy(service::start)
-                    .isInstanceOfSatisfying(RtmException.class, e -> {
-                        assertThat(e.errorCode()).isEqualTo(IntervalJoin.JOIN_INPUTS_NOT_COPARTITIONED);
-                        assertThat(e.parameters()).containsEntry("leftTopic", "cp-impressions")
-                                .containsEntry("leftPartitions", "2")
-                                .containsEntry("rightTopic", "cp-clicks")
-                                .containsEntry("rightPartitions", "3");
-                    });
+            assertThatThrownBy(service::start).isInstanceOfSatisfying(RtmException.class, e -> {
+                assertThat(e.errorCode()).isEqualTo(IntervalJoin.JOIN_INPUTS_NOT_COPARTITIONED);
+                assertThat(e.parameters())
+                        .containsEntry("leftTopic", "cp-impressions")
+                        .containsEntry("leftPartitions", "2")
+                        .containsEntry("rightTopic", "cp-clicks")
+                        .containsEntry("rightPartitions", "3");
+            });
             assertThat(service.state()).isEqualTo("CREATED");
         } finally {
             service.close();
@@ -117,14 +116,26 @@ class AdAttributionServiceIT {
         int port = freePort();
         Path log = dir.resolve("service.log");
         List<String> cmd = javaCommand();
-        cmd.addAll(List.of("run", "--bootstrap-servers", kafka.bootstrapServers(), "--application-id", "adattribution-it",
-                "--state-dir", dir.resolve("state").toString(), "--create-topics", "--checkpoint-interval", "PT1S",
-                "--http-port", Integer.toString(port)));
+        cmd.addAll(List.of(
+                "run",
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--application-id",
+                "adattribution-it",
+                "--state-dir",
+                dir.resolve("state").toString(),
+                "--create-topics",
+                "--checkpoint-interval",
+                "PT1S",
+                "--http-port",
+                Integer.toString(port)));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("RTM_CORRELATION_WINDOW", "PT5M"); // from the environment, as a container would
         Process service = pb.start();
         try {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            HttpClient http = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(2))
+                    .build();
             awaitHealthy(http, port, service, log);
 
             long t0 = System.currentTimeMillis();
@@ -141,7 +152,11 @@ class AdAttributionServiceIT {
                     rec("ad-impressions", "imp-4", Events.encode(Events.impression("imp-4", t0)), t0),
                     rec("ad-clicks", "imp-1", Events.encode(Events.click("c-1", "imp-1", t0 + 1000)), t0),
                     rec("ad-clicks", "imp-1", Events.encode(Events.click("c-1", "imp-1", t0 + 1000)), t0), // duplicate
-                    rec("ad-clicks", "imp-1", Events.encode(Events.click("c-2", "imp-1", t0 + 2 * min)), t0), // edge: in
+                    rec(
+                            "ad-clicks",
+                            "imp-1",
+                            Events.encode(Events.click("c-2", "imp-1", t0 + 2 * min)),
+                            t0), // edge: in
                     rec("ad-clicks", "imp-2", Events.encode(Events.click("c-3", "imp-2", t0 + 2 * min + 1)), t0), // out
                     rec("ad-clicks", "imp-3", Events.encode(Events.click("c-4", "imp-3", t0 - 1)), t0), // before: out
                     rec("ad-clicks", null, Events.encode(Events.click("c-7", "imp-2", t0 + 5)), t0), // no key
@@ -158,47 +173,65 @@ class AdAttributionServiceIT {
 
             List<String> attributed = attributed(3, Duration.ofSeconds(60));
             List<String> logRecords = logRecords(3, Duration.ofSeconds(60));
-            List<ConsumerRecord<String, byte[]>> dead = TestRecords.consume(kafka, "adattribution-dlq", 3,
-                    Duration.ofSeconds(30), new StringDeserializer(), new ByteArrayDeserializer());
+            List<ConsumerRecord<String, byte[]>> dead = TestRecords.consume(
+                    kafka,
+                    "adattribution-dlq",
+                    3,
+                    Duration.ofSeconds(30),
+                    new StringDeserializer(),
+                    new ByteArrayDeserializer());
             Thread.sleep(2000); // anything extra (a duplicate) would arrive by now
 
             assertThat(attributed(4, Duration.ofSeconds(3)))
-                    .containsExactlyInAnyOrder("imp-1/c-1", "imp-1/c-2", "imp-4/c-6").isEqualTo(attributed);
+                    .containsExactlyInAnyOrder("imp-1/c-1", "imp-1/c-2", "imp-4/c-6")
+                    .isEqualTo(attributed);
             assertThat(logRecords(4, Duration.ofSeconds(3)))
                     .containsExactlyInAnyOrder("tx-1:delivered", "tx-2:clicked", "tx-2:skipped")
                     .hasSameElementsAs(logRecords);
             assertThat(dead).hasSize(3);
-            assertThat(dead).extracting(r -> header(r, DeadLetterHeaders.SOURCE_TOPIC))
+            assertThat(dead)
+                    .extracting(r -> header(r, DeadLetterHeaders.SOURCE_TOPIC))
                     .containsExactlyInAnyOrder("ad-impressions", "ad-clicks", "ad-acks");
-            assertThat(dead).filteredOn(r -> "ad-impressions".equals(header(r, DeadLetterHeaders.SOURCE_TOPIC)))
-                    .singleElement().satisfies(r -> {
+            assertThat(dead)
+                    .filteredOn(r -> "ad-impressions".equals(header(r, DeadLetterHeaders.SOURCE_TOPIC)))
+                    .singleElement()
+                    .satisfies(r -> {
                         assertThat(r.key()).isEqualTo("imp-bad");
                         assertThat(r.value()).isEqualTo(garbage);
-                        assertThat(header(r, DeadLetterHeaders.SOURCE_PARTITION)).isEqualTo("0");
+                        assertThat(header(r, DeadLetterHeaders.SOURCE_PARTITION))
+                                .isEqualTo("0");
                         assertThat(header(r, DeadLetterHeaders.SOURCE_OFFSET)).isEqualTo("1");
                         assertThat(header(r, DeadLetterHeaders.ERROR_CODE)).isEqualTo("AVRO_DECODE_BAD_HEADER");
                     });
 
-            String metrics = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            assertThat(metrics).contains("adattribution_dlq_records_total{source_topic=\"ad-impressions\"} 1",
-                    "adattribution_dlq_records_total{source_topic=\"ad-clicks\"} 1",
-                    "adattribution_late_records_total", "adattribution_up{state=\"RUNNING\"} 1");
+            String metrics = http.send(
+                            HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            assertThat(metrics)
+                    .contains(
+                            "adattribution_dlq_records_total{source_topic=\"ad-impressions\"} 1",
+                            "adattribution_dlq_records_total{source_topic=\"ad-clicks\"} 1",
+                            "adattribution_late_records_total",
+                            "adattribution_up{state=\"RUNNING\"} 1");
         } finally {
             service.destroy(); // SIGTERM: graceful shutdown
             boolean exited = service.waitFor(60, TimeUnit.SECONDS);
             if (!exited) {
                 service.destroyForcibly();
             }
-            assertThat(exited).as("service exits after SIGTERM; log:%n%s", tail(log)).isTrue();
+            assertThat(exited)
+                    .as("service exits after SIGTERM; log:%n%s", tail(log))
+                    .isTrue();
         }
         assertThat(Files.readString(log)).contains("event=closed clean=true");
     }
 
     private static List<String> attributed(int expected, Duration timeout) throws IOException {
         List<String> out = new ArrayList<>();
-        for (ConsumerRecord<String, byte[]> r : TestRecords.consume(kafka, "attributed-clicks", expected, timeout,
-                new StringDeserializer(), new ByteArrayDeserializer())) {
+        for (ConsumerRecord<String, byte[]> r : TestRecords.consume(
+                kafka, "attributed-clicks", expected, timeout, new StringDeserializer(), new ByteArrayDeserializer())) {
             AttributedClick a = AdAttributionSerdes.attributedClick().decode(r.value());
             assertThat(r.key()).isEqualTo(a.getImpressionId());
             out.add(a.getImpressionId() + "/" + a.getClickId());
@@ -208,8 +241,8 @@ class AdAttributionServiceIT {
 
     private static List<String> logRecords(int expected, Duration timeout) throws IOException {
         List<String> out = new ArrayList<>();
-        for (ConsumerRecord<String, byte[]> r : TestRecords.consume(kafka, "ad-log-records", expected, timeout,
-                new StringDeserializer(), new ByteArrayDeserializer())) {
+        for (ConsumerRecord<String, byte[]> r : TestRecords.consume(
+                kafka, "ad-log-records", expected, timeout, new StringDeserializer(), new ByteArrayDeserializer())) {
             LogRecord l = AdAttributionSerdes.logRecord().decode(r.value());
             assertThat(r.key()).isEqualTo(l.getTransactionId());
             out.add(l.getTransactionId() + ":" + l.getAck().getStatus());
@@ -229,8 +262,11 @@ class AdAttributionServiceIT {
                 throw new AssertionError("service exited with " + service.exitValue() + ":\n" + tail(log));
             }
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/health"))
-                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/health"))
+                                .timeout(Duration.ofSeconds(2))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     return;
                 }
@@ -245,7 +281,8 @@ class AdAttributionServiceIT {
     private static String tail(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
-            return String.join(File.separator.equals("/") ? "\n" : "\r\n",
+            return String.join(
+                    File.separator.equals("/") ? "\n" : "\r\n",
                     lines.subList(Math.max(0, lines.size() - 60), lines.size()));
         } catch (IOException e) {
             return "(no log: " + e + ")";

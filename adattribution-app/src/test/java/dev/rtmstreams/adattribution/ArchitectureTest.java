@@ -17,7 +17,11 @@ class ArchitectureTest {
 
     private static java.nio.file.Path classesDir() {
         try {
-            return java.nio.file.Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return java.nio.file.Path.of(Main.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -25,21 +29,30 @@ class ArchitectureTest {
 
     @Test
     void shouldImportTheServiceClassesWhenScanningTheModule() {
-        org.assertj.core.api.Assertions.assertThat(APP.contain(AdAttributionService.class)).isTrue();
+        org.assertj.core.api.Assertions.assertThat(APP.contain(AdAttributionService.class))
+                .isTrue();
     }
 
     @Test
     void shouldUseOnlyPublicApiOfRtmStreamsModulesWhenAppClassesDependOnThem() {
-        noClasses().that().resideInAPackage("dev.rtmstreams.adattribution..")
-                .should().dependOnClassesThat().resideInAPackage("dev.rtmstreams..internals..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.rtmstreams.adattribution..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.rtmstreams..internals..")
                 .because("the ad-attribution service uses the rtm-streams libraries through their public API only")
                 .check(APP);
     }
 
     @Test
     void shouldNotDependOnKafkaStreamsInternalsWhenBuildingTheTopology() {
-        noClasses().that().resideInAPackage("dev.rtmstreams.adattribution..")
-                .should().dependOnClassesThat().resideInAPackage("org.apache.kafka.streams..internals..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.rtmstreams.adattribution..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.apache.kafka.streams..internals..")
                 .check(APP);
     }
 }

@@ -35,8 +35,9 @@ class ComposeFileTest {
         }
         dclint = findDclint(repoRoot);
         if (dclint == null) {
-            String message = "dclint not found: install it with `npm install --prefix .ci/node dclint` (as .ci/run does),"
-                    + " put it on PATH, or pass -Ddclint.path=/path/to/dclint";
+            String message =
+                    "dclint not found: install it with `npm install --prefix .ci/node dclint` (as .ci/run does),"
+                            + " put it on PATH, or pass -Ddclint.path=/path/to/dclint";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 fail(message);
             }
@@ -60,8 +61,11 @@ class ComposeFileTest {
         // Control: the same check fails on a schema violation, so the test above can fail.
         String compose = Files.readString(repoRoot.resolve("docker-compose.yml"), StandardCharsets.UTF_8);
         Path broken = dir.resolve("docker-compose.yml");
-        Files.writeString(broken, compose.replace("    restart: unless-stopped\n",
-                "    restart: unless-stopped\n    not_a_compose_key: 1\n"), StandardCharsets.UTF_8);
+        Files.writeString(
+                broken,
+                compose.replace(
+                        "    restart: unless-stopped\n", "    restart: unless-stopped\n    not_a_compose_key: 1\n"),
+                StandardCharsets.UTF_8);
 
         Result result = run(broken);
 
@@ -73,17 +77,21 @@ class ComposeFileTest {
     void shouldDeclareBrokerTopicsServiceAndProfiledLoadGeneratorWhenReadingComposeFile() throws IOException {
         String compose = Files.readString(repoRoot.resolve("docker-compose.yml"), StandardCharsets.UTF_8);
 
-        assertThat(compose).contains("image: apache/kafka:4.", "KAFKA_PROCESS_ROLES: broker,controller",
-                "context: ./adattribution-app", "profiles: [ load ]", "RTM_BOOTSTRAP_SERVERS: kafka:19092",
-                "service_completed_successfully");
+        assertThat(compose)
+                .contains(
+                        "image: apache/kafka:4.",
+                        "KAFKA_PROCESS_ROLES: broker,controller",
+                        "context: ./adattribution-app",
+                        "profiles: [ load ]",
+                        "RTM_BOOTSTRAP_SERVERS: kafka:19092",
+                        "service_completed_successfully");
     }
 
-    private record Result(int exitCode, String output) {
-    }
+    private record Result(int exitCode, String output) {}
 
     private static Result run(Path compose) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(dclint.toString(), "--max-warnings", "0", "--no-color",
-                compose.toString()));
+        List<String> cmd =
+                new ArrayList<>(List.of(dclint.toString(), "--max-warnings", "0", "--no-color", compose.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS)) {

@@ -13,8 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class MainCommandLineTest {
 
-    private record Outcome(int code, String out, String err) {
-    }
+    private record Outcome(int code, String out, String err) {}
 
     private static Outcome run(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
@@ -28,9 +27,20 @@ class MainCommandLineTest {
         Outcome o = run(Map.of(), "run", "--help");
 
         assertThat(o.code).isZero();
-        assertThat(o.out).contains("--bootstrap-servers", "--application-id", "--trigger", "--checkpoint-interval",
-                "--state-dir", "--create-topics", "--config", "--attribution-window", "--watermark-delay",
-                "--correlation-window", "--http-port", "RTM_BOOTSTRAP_SERVERS");
+        assertThat(o.out)
+                .contains(
+                        "--bootstrap-servers",
+                        "--application-id",
+                        "--trigger",
+                        "--checkpoint-interval",
+                        "--state-dir",
+                        "--create-topics",
+                        "--config",
+                        "--attribution-window",
+                        "--watermark-delay",
+                        "--correlation-window",
+                        "--http-port",
+                        "RTM_BOOTSTRAP_SERVERS");
     }
 
     @Test

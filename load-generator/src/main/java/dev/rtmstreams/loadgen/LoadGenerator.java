@@ -19,33 +19,33 @@ import dev.rtmstreams.loadgen.internals.Commands;
  */
 public final class LoadGenerator {
 
-  /** Avro 1.12 decodes generated classes only from trusted packages (ENVIRONMENT.md). */
-  static final String AVRO_SERIALIZABLE_PACKAGES = "org.apache.avro.SERIALIZABLE_PACKAGES";
+    /** Avro 1.12 decodes generated classes only from trusted packages (ENVIRONMENT.md). */
+    static final String AVRO_SERIALIZABLE_PACKAGES = "org.apache.avro.SERIALIZABLE_PACKAGES";
 
-  private LoadGenerator() {}
+    private LoadGenerator() {}
 
-  /**
-   * Runs the command line and exits the JVM with its exit code.
-   *
-   * @param args command-line arguments
-   */
-  public static void main(String[] args) {
-    // Without it every output of the service is "undecodable" when the jar is started with plain java -jar: the
-    // oracle then reports all outputs missing and unexpected. Set before any Avro class is loaded; a value given
-    // with -D wins.
-    if (System.getProperty(AVRO_SERIALIZABLE_PACKAGES) == null) {
-      System.setProperty(AVRO_SERIALIZABLE_PACKAGES, "dev.rtmstreams");
+    /**
+     * Runs the command line and exits the JVM with its exit code.
+     *
+     * @param args command-line arguments
+     */
+    public static void main(String[] args) {
+        // Without it every output of the service is "undecodable" when the jar is started with plain java -jar: the
+        // oracle then reports all outputs missing and unexpected. Set before any Avro class is loaded; a value given
+        // with -D wins.
+        if (System.getProperty(AVRO_SERIALIZABLE_PACKAGES) == null) {
+            System.setProperty(AVRO_SERIALIZABLE_PACKAGES, "dev.rtmstreams");
+        }
+        System.exit(execute(args));
     }
-    System.exit(execute(args));
-  }
 
-  /**
-   * Runs the command line without exiting the JVM.
-   *
-   * @param args command-line arguments
-   * @return the exit code (0 success, 1 failed or incorrect outputs, 2 usage error)
-   */
-  public static int execute(String... args) {
-    return Commands.commandLine().execute(args);
-  }
+    /**
+     * Runs the command line without exiting the JVM.
+     *
+     * @param args command-line arguments
+     * @return the exit code (0 success, 1 failed or incorrect outputs, 2 usage error)
+     */
+    public static int execute(String... args) {
+        return Commands.commandLine().execute(args);
+    }
 }

@@ -46,8 +46,7 @@ import org.apache.kafka.streams.processor.api.ProcessorSupplier;
  */
 public final class Deduplicate {
 
-    private Deduplicate() {
-    }
+    private Deduplicate() {}
 
     /**
      * Extracts the deduplication id of a record.
@@ -178,9 +177,8 @@ public final class Deduplicate {
          */
         public ProcessorSupplier<K, V, K, V> build() {
             if ((ttl == null) == (eventTime == null)) {
-                throw new IllegalArgumentException(
-                    "exactly one of withinTtl or withinWatermark must be set: ttl=" + ttl + ", watermarkDelay="
-                        + watermarkDelay);
+                throw new IllegalArgumentException("exactly one of withinTtl or withinWatermark must be set: ttl=" + ttl
+                        + ", watermarkDelay=" + watermarkDelay);
             }
             if (ttl != null && (ttl.isZero() || ttl.isNegative())) {
                 throw new IllegalArgumentException("ttl must be positive: " + ttl);
@@ -194,8 +192,17 @@ public final class Deduplicate {
             if (storeBackend == null) {
                 throw new IllegalArgumentException("storeBackend must not be null");
             }
-            return new DedupSupplier<>(name, idExtractor, idSerde, ttl, eventTime, watermarkDelay, keySerde,
-                valueSerde, storeBackend, executionMode);
+            return new DedupSupplier<>(
+                    name,
+                    idExtractor,
+                    idSerde,
+                    ttl,
+                    eventTime,
+                    watermarkDelay,
+                    keySerde,
+                    valueSerde,
+                    storeBackend,
+                    executionMode);
         }
     }
 }

@@ -194,14 +194,17 @@ public final class IntervalJoin<K, L, R> {
         Objects.requireNonNull(rightTopic, "rightTopic");
         Map<String, TopicDescription> topics;
         try {
-            topics = admin.describeTopics(List.of(leftTopic, rightTopic)).allTopicNames().get();
+            topics = admin.describeTopics(List.of(leftTopic, rightTopic))
+                    .allTopicNames()
+                    .get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while describing the join inputs '" + leftTopic + "' and '"
-                + rightTopic + "'", e);
+            throw new IllegalStateException(
+                    "interrupted while describing the join inputs '" + leftTopic + "' and '" + rightTopic + "'", e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot describe the join inputs '" + leftTopic + "' and '" + rightTopic
-                + "': " + e.getCause(), e.getCause());
+            throw new IllegalStateException(
+                    "cannot describe the join inputs '" + leftTopic + "' and '" + rightTopic + "': " + e.getCause(),
+                    e.getCause());
         }
         int leftPartitions = topics.get(leftTopic).partitions().size();
         int rightPartitions = topics.get(rightTopic).partitions().size();
@@ -211,10 +214,15 @@ public final class IntervalJoin<K, L, R> {
             parameters.put("leftPartitions", Integer.toString(leftPartitions));
             parameters.put("rightTopic", rightTopic);
             parameters.put("rightPartitions", Integer.toString(rightPartitions));
-            throw new RtmException(JOIN_INPUTS_NOT_COPARTITIONED, parameters, "the inputs of an interval join must be"
-                + " co-partitioned, but topic '" + leftTopic + "' has " + leftPartitions + " partitions and topic '"
-                + rightTopic + "' has " + rightPartitions + "; repartition one of them (e.g. KStream#repartition with"
-                + " Repartitioned#withNumberOfPartitions) or recreate it with the same partition count");
+            throw new RtmException(
+                    JOIN_INPUTS_NOT_COPARTITIONED,
+                    parameters,
+                    "the inputs of an interval join must be"
+                            + " co-partitioned, but topic '" + leftTopic + "' has " + leftPartitions
+                            + " partitions and topic '"
+                            + rightTopic + "' has " + rightPartitions
+                            + "; repartition one of them (e.g. KStream#repartition with"
+                            + " Repartitioned#withNumberOfPartitions) or recreate it with the same partition count");
         }
     }
 
@@ -231,8 +239,9 @@ public final class IntervalJoin<K, L, R> {
         double sum = 0;
         for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
             MetricName n = e.getKey();
-            if (n.group().equals(METRICS_GROUP) && n.name().equals(LATE_RECORDS_TOTAL)
-                && joinName.equals(n.tags().get(JOIN_NAME_TAG))) {
+            if (n.group().equals(METRICS_GROUP)
+                    && n.name().equals(LATE_RECORDS_TOTAL)
+                    && joinName.equals(n.tags().get(JOIN_NAME_TAG))) {
                 Object v = e.getValue().metricValue();
                 if (v instanceof Number number) {
                     sum += number.doubleValue();
@@ -272,8 +281,7 @@ public final class IntervalJoin<K, L, R> {
         private Duration watermarkIdleTimeout;
         private boolean distinctRows;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** @param keySerde serde of the join key (required) @return this */
         public Builder<K, L, R> keySerde(Serde<K> keySerde) {
@@ -464,12 +472,13 @@ public final class IntervalJoin<K, L, R> {
                 throw new IllegalArgumentException("rightWatermarkDelay must not be negative: " + rightWatermarkDelay);
             }
             if (upperBound.compareTo(lowerBound) < 0) {
-                throw new IllegalArgumentException("upperBound must be >= lowerBound: lowerBound=" + lowerBound
-                    + ", upperBound=" + upperBound);
+                throw new IllegalArgumentException(
+                        "upperBound must be >= lowerBound: lowerBound=" + lowerBound + ", upperBound=" + upperBound);
             }
             if (name == null || name.isBlank() || !name.matches("[a-zA-Z0-9._-]+")) {
                 throw new IllegalArgumentException(
-                    "name must be non-empty and use only [a-zA-Z0-9._-] (it prefixes store and topic names): " + name);
+                        "name must be non-empty and use only [a-zA-Z0-9._-] (it prefixes store and topic names): "
+                                + name);
             }
             if (lateRecordsTopic != null && lateRecordsTopic.isBlank()) {
                 throw new IllegalArgumentException("lateRecordsTopic must not be blank: '" + lateRecordsTopic + "'");
@@ -478,22 +487,37 @@ public final class IntervalJoin<K, L, R> {
                 throw new IllegalArgumentException("evictionInterval must be positive: " + evictionInterval);
             }
             if (watermarkIdleTimeout != null && watermarkIdleTimeout.isNegative()) {
-                throw new IllegalArgumentException("watermarkIdleTimeout must not be negative: "
-                    + watermarkIdleTimeout);
+                throw new IllegalArgumentException(
+                        "watermarkIdleTimeout must not be negative: " + watermarkIdleTimeout);
             }
             if (maxEvictionsPerPass <= 0) {
                 throw new IllegalArgumentException("maxEvictionsPerPass must be positive: " + maxEvictionsPerPass);
             }
             if (distinctRows && joinType != JoinType.INNER) {
-                throw new IllegalArgumentException("distinctRows is supported for inner joins only: joinType="
-                    + joinType);
+                throw new IllegalArgumentException(
+                        "distinctRows is supported for inner joins only: joinType=" + joinType);
             }
-            return new IntervalJoin<>(new JoinSpec<>(name, keySerde, leftSerde, rightSerde, leftEventTime, rightEventTime,
-                leftWatermarkDelay.toMillis(), rightWatermarkDelay.toMillis(), lowerBound.toMillis(),
-                upperBound.toMillis(), joinType, watermarkPolicy, lateRecordsTopic, storeBackend, executionMode,
-                evictionInterval == null ? -1L : evictionInterval.toMillis(), maxEvictionsPerPass,
-                repartitionIfKeyChanged,
-                watermarkIdleTimeout == null ? -1L : watermarkIdleTimeout.toMillis(), distinctRows));
+            return new IntervalJoin<>(new JoinSpec<>(
+                    name,
+                    keySerde,
+                    leftSerde,
+                    rightSerde,
+                    leftEventTime,
+                    rightEventTime,
+                    leftWatermarkDelay.toMillis(),
+                    rightWatermarkDelay.toMillis(),
+                    lowerBound.toMillis(),
+                    upperBound.toMillis(),
+                    joinType,
+                    watermarkPolicy,
+                    lateRecordsTopic,
+                    storeBackend,
+                    executionMode,
+                    evictionInterval == null ? -1L : evictionInterval.toMillis(),
+                    maxEvictionsPerPass,
+                    repartitionIfKeyChanged,
+                    watermarkIdleTimeout == null ? -1L : watermarkIdleTimeout.toMillis(),
+                    distinctRows));
         }
 
         private static void require(Object value, String option) {

@@ -8,6 +8,6 @@ class ArchitectureTest {
     @Test
     void shouldKeepJoinInternalsPrivateWhenProductionClassesAreImported() {
         ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.join")
-            .check(ArchitectureRules.importProductionClasses("dev.rtmstreams"));
+                .check(ArchitectureRules.importProductionClasses("dev.rtmstreams"));
     }
 }

@@ -28,12 +28,14 @@ class DeduplicateTest {
     private static TopologyTestDriver driver(ProcessorSupplier<String, String, String, String> dedup) throws Exception {
         StreamsBuilder sb = new StreamsBuilder();
         sb.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
-            .process(dedup, Named.as("dedup"))
-            .to("out", Produced.with(Serdes.String(), Serdes.String()));
+                .process(dedup, Named.as("dedup"))
+                .to("out", Produced.with(Serdes.String(), Serdes.String()));
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "dedup-test");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-        p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("rtm-dedup-test").toString());
+        p.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory("rtm-dedup-test").toString());
         return new TopologyTestDriver(sb.build(), p, T0);
     }
 
@@ -43,10 +45,15 @@ class DeduplicateTest {
 
     @Test
     void shouldDropRepeatedKeysWithinTheTtlAndPassThemAgainAfterItWhenDedupByKey() throws Exception {
-        try (TopologyTestDriver d = driver(Deduplicate.<String, String>byKey().withinTtl(Duration.ofMinutes(10))
-            .keySerde(Serdes.String()).valueSerde(Serdes.String()).build())) {
-            TestInputTopic<String, String> in = d.createInputTopic("in", Serdes.String().serializer(), Serdes.String().serializer());
-            TestOutputTopic<String, String> out = d.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
+        try (TopologyTestDriver d = driver(Deduplicate.<String, String>byKey()
+                .withinTtl(Duration.ofMinutes(10))
+                .keySerde(Serdes.String())
+                .valueSerde(Serdes.String())
+                .build())) {
+            TestInputTopic<String, String> in = d.createInputTopic(
+                    "in", Serdes.String().serializer(), Serdes.String().serializer());
+            TestOutputTopic<String, String> out = d.createOutputTopic(
+                    "out", Serdes.String().deserializer(), Serdes.String().deserializer());
             in.pipeInput("imp1", "first", t(Duration.ZERO));
             in.pipeInput("imp1", "dup", t(Duration.ZERO));
             in.pipeInput("imp2", "other", t(Duration.ZERO));
@@ -63,11 +70,16 @@ class DeduplicateTest {
     @Test
     void shouldDedupByIdScopedToTheKeyWhenIdExtractorIsGiven() throws Exception {
         // values "clickId:payload", keyed by impression id
-        try (TopologyTestDriver d = driver(Deduplicate.<String, String, String>byId(
-                (k, v) -> v.substring(0, v.indexOf(':')), Serdes.String())
-            .withinTtl(Duration.ofMinutes(10)).keySerde(Serdes.String()).valueSerde(Serdes.String()).build())) {
-            TestInputTopic<String, String> in = d.createInputTopic("in", Serdes.String().serializer(), Serdes.String().serializer());
-            TestOutputTopic<String, String> out = d.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
+        try (TopologyTestDriver d = driver(
+                Deduplicate.<String, String, String>byId((k, v) -> v.substring(0, v.indexOf(':')), Serdes.String())
+                        .withinTtl(Duration.ofMinutes(10))
+                        .keySerde(Serdes.String())
+                        .valueSerde(Serdes.String())
+                        .build())) {
+            TestInputTopic<String, String> in = d.createInputTopic(
+                    "in", Serdes.String().serializer(), Serdes.String().serializer());
+            TestOutputTopic<String, String> out = d.createOutputTopic(
+                    "out", Serdes.String().deserializer(), Serdes.String().deserializer());
             in.pipeInput("imp1", "c1:a", t(Duration.ZERO));
             in.pipeInput("imp1", "c2:b", t(Duration.ZERO));
             in.pipeInput("imp1", "c1:dup", t(Duration.ZERO));
@@ -79,18 +91,22 @@ class DeduplicateTest {
     @Test
     void shouldDropDuplicatesWithinTheWatermarkHorizonAndForgetThemAfterWhenWithinWatermark() throws Exception {
         try (TopologyTestDriver d = driver(Deduplicate.<String, String>byKey()
-            .withinWatermark((k, v, ts) -> ts, Duration.ofMinutes(5))
-            .keySerde(Serdes.String()).valueSerde(Serdes.String()).build())) {
-            TestInputTopic<String, String> in = d.createInputTopic("in", Serdes.String().serializer(), Serdes.String().serializer());
-            TestOutputTopic<String, String> out = d.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
+                .withinWatermark((k, v, ts) -> ts, Duration.ofMinutes(5))
+                .keySerde(Serdes.String())
+                .valueSerde(Serdes.String())
+                .build())) {
+            TestInputTopic<String, String> in = d.createInputTopic(
+                    "in", Serdes.String().serializer(), Serdes.String().serializer());
+            TestOutputTopic<String, String> out = d.createOutputTopic(
+                    "out", Serdes.String().deserializer(), Serdes.String().deserializer());
             in.pipeInput("imp1", "first", t(Duration.ZERO));
             in.pipeInput("imp1", "dup-4m", t(Duration.ofMinutes(4)));
-            in.pipeInput("x", "x", t(Duration.ofMinutes(10)));            // watermark 5m: imp1 kept while wm <= 0 + 5m
-            in.pipeInput("imp1", "dup-5m", t(Duration.ofMinutes(5)));     // not late (== wm), still a duplicate
+            in.pipeInput("x", "x", t(Duration.ofMinutes(10))); // watermark 5m: imp1 kept while wm <= 0 + 5m
+            in.pipeInput("imp1", "dup-5m", t(Duration.ofMinutes(5))); // not late (== wm), still a duplicate
             assertThat(out.readValuesToList()).containsExactly("first", "x");
 
             in.pipeInput("x", "x2", t(Duration.ofMinutes(10).plusMillis(1))); // wm 5m+1ms > 5m: imp1 forgotten
-            in.pipeInput("imp1", "late", t(Duration.ofMinutes(5)));           // behind the watermark: dropped as late
+            in.pipeInput("imp1", "late", t(Duration.ofMinutes(5))); // behind the watermark: dropped as late
             in.pipeInput("imp1", "new", t(Duration.ofMinutes(6)));
             assertThat(out.readValuesToList()).containsExactly("new");
             assertThat(d.getKeyValueStore("dedup-state")).isNotNull();
@@ -99,10 +115,16 @@ class DeduplicateTest {
 
     @Test
     void shouldDropDuplicatesInsideOneBatchWhenMicroBatch() throws Exception {
-        try (TopologyTestDriver d = driver(Deduplicate.<String, String>byKey().withinTtl(Duration.ofMinutes(10))
-            .keySerde(Serdes.String()).valueSerde(Serdes.String()).executionMode(ExecutionMode.MICRO_BATCH).build())) {
-            TestInputTopic<String, String> in = d.createInputTopic("in", Serdes.String().serializer(), Serdes.String().serializer());
-            TestOutputTopic<String, String> out = d.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
+        try (TopologyTestDriver d = driver(Deduplicate.<String, String>byKey()
+                .withinTtl(Duration.ofMinutes(10))
+                .keySerde(Serdes.String())
+                .valueSerde(Serdes.String())
+                .executionMode(ExecutionMode.MICRO_BATCH)
+                .build())) {
+            TestInputTopic<String, String> in = d.createInputTopic(
+                    "in", Serdes.String().serializer(), Serdes.String().serializer());
+            TestOutputTopic<String, String> out = d.createOutputTopic(
+                    "out", Serdes.String().deserializer(), Serdes.String().deserializer());
             in.pipeInput("imp1", "first", t(Duration.ZERO));
             in.pipeInput("imp1", "dup", t(Duration.ZERO));
             assertThat(out.readValuesToList()).isEmpty();
@@ -115,11 +137,18 @@ class DeduplicateTest {
     @Test
     void shouldRejectMissingOrDoubleBoundsWhenBuilt() {
         assertThatThrownBy(() -> Deduplicate.<String, String>byKey().build())
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exactly one");
-        assertThatThrownBy(() -> Deduplicate.<String, String>byKey().withinTtl(Duration.ZERO).build())
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT0S");
-        assertThatThrownBy(() -> Deduplicate.<String, String>byKey().withinTtl(Duration.ofMinutes(1))
-            .withinWatermark((k, v, ts) -> ts, Duration.ofMinutes(1)).build())
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exactly one");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("exactly one");
+        assertThatThrownBy(() -> Deduplicate.<String, String>byKey()
+                        .withinTtl(Duration.ZERO)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT0S");
+        assertThatThrownBy(() -> Deduplicate.<String, String>byKey()
+                        .withinTtl(Duration.ofMinutes(1))
+                        .withinWatermark((k, v, ts) -> ts, Duration.ofMinutes(1))
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("exactly one");
     }
 }

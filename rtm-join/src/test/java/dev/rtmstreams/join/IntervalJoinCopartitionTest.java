@@ -40,24 +40,30 @@ class IntervalJoinCopartitionTest {
     @Test
     void shouldFailNamingTopicsAndPartitionCountsWhenTheInputsHaveDifferentPartitionCounts() {
         assertThatThrownBy(() -> IntervalJoin.verifyCopartitioned(admin, "two-a", "three-a"))
-            .isInstanceOfSatisfying(RtmException.class, e -> {
-                assertThat(e.errorCode()).isEqualTo(IntervalJoin.JOIN_INPUTS_NOT_COPARTITIONED);
-                assertThat(e.parameters()).containsExactly(Map.entry("leftTopic", "two-a"),
-                    Map.entry("leftPartitions", "2"), Map.entry("rightTopic", "three-a"),
-                    Map.entry("rightPartitions", "3"));
-            })
-            .hasMessageContaining("'two-a' has 2 partitions").hasMessageContaining("'three-a' has 3");
+                .isInstanceOfSatisfying(RtmException.class, e -> {
+                    assertThat(e.errorCode()).isEqualTo(IntervalJoin.JOIN_INPUTS_NOT_COPARTITIONED);
+                    assertThat(e.parameters())
+                            .containsExactly(
+                                    Map.entry("leftTopic", "two-a"),
+                                    Map.entry("leftPartitions", "2"),
+                                    Map.entry("rightTopic", "three-a"),
+                                    Map.entry("rightPartitions", "3"));
+                })
+                .hasMessageContaining("'two-a' has 2 partitions")
+                .hasMessageContaining("'three-a' has 3");
     }
 
     @Test
     void shouldPassWhenTheInputsHaveTheSamePartitionCount() {
-        assertThatCode(() -> IntervalJoin.verifyCopartitioned(admin, "three-a", "three-b")).doesNotThrowAnyException();
+        assertThatCode(() -> IntervalJoin.verifyCopartitioned(admin, "three-a", "three-b"))
+                .doesNotThrowAnyException();
     }
 
     @Test
     void shouldFailNamingBothTopicsWhenAnInputDoesNotExist() {
         assertThatThrownBy(() -> IntervalJoin.verifyCopartitioned(admin, "three-a", "missing"))
-            .isInstanceOf(IllegalStateException.class).hasMessageContaining("'three-a'")
-            .hasMessageContaining("'missing'");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("'three-a'")
+                .hasMessageContaining("'missing'");
     }
 }

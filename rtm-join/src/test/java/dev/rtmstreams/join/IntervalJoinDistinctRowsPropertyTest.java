@@ -23,37 +23,40 @@ import net.jqwik.api.constraints.IntRange;
  */
 class IntervalJoinDistinctRowsPropertyTest {
 
-    record Step(IntervalJoinOraclePropertyTest.Event event, String value) {
-    }
+    record Step(IntervalJoinOraclePropertyTest.Event event, String value) {}
 
     @Provide
     Arbitrary<List<Step>> steps() {
         IntervalJoinOraclePropertyTest base = new IntervalJoinOraclePropertyTest();
-        return base.events().flatMap(events -> Arbitraries.integers().between(0, 1_000_000).list()
-            .ofSize(events.size()).map(choices -> {
-                List<Step> out = new ArrayList<>();
-                for (int i = 0; i < events.size(); i++) {
-                    out.add(new Step(events.get(i), (events.get(i).left() ? "L" : "R") + i));
-                    int c = choices.get(i);
-                    if (c % 3 == 0) {
-                        // deliver an earlier record again (possibly the one just sent)
-                        out.add(out.get((c / 3) % out.size()));
-                    }
-                }
-                return out;
-            }));
+        return base.events()
+                .flatMap(events -> Arbitraries.integers()
+                        .between(0, 1_000_000)
+                        .list()
+                        .ofSize(events.size())
+                        .map(choices -> {
+                            List<Step> out = new ArrayList<>();
+                            for (int i = 0; i < events.size(); i++) {
+                                out.add(new Step(events.get(i), (events.get(i).left() ? "L" : "R") + i));
+                                int c = choices.get(i);
+                                if (c % 3 == 0) {
+                                    // deliver an earlier record again (possibly the one just sent)
+                                    out.add(out.get((c / 3) % out.size()));
+                                }
+                            }
+                            return out;
+                        }));
     }
 
     @Property(tries = 80)
     void shouldEmitEveryDistinctOraclePairExactlyOnceWhenRecordsArriveTwice(
-        @ForAll("steps") List<Step> steps,
-        @ForAll WatermarkPolicy policy,
-        @ForAll ExecutionMode mode,
-        @ForAll @IntRange(min = -20, max = 20) int lowerSec,
-        @ForAll @IntRange(min = 0, max = 40) int widthSec,
-        @ForAll @IntRange(min = 0, max = 30) int leftDelaySec,
-        @ForAll @IntRange(min = 0, max = 30) int rightDelaySec,
-        @ForAll boolean rocksDb) {
+            @ForAll("steps") List<Step> steps,
+            @ForAll WatermarkPolicy policy,
+            @ForAll ExecutionMode mode,
+            @ForAll @IntRange(min = -20, max = 20) int lowerSec,
+            @ForAll @IntRange(min = 0, max = 40) int widthSec,
+            @ForAll @IntRange(min = 0, max = 30) int leftDelaySec,
+            @ForAll @IntRange(min = 0, max = 30) int rightDelaySec,
+            @ForAll boolean rocksDb) {
         long lower = lowerSec * 1000L;
         long upper = (lowerSec + widthSec) * 1000L;
         long leftDelay = leftDelaySec * 1000L;
@@ -62,10 +65,15 @@ class IntervalJoinDistinctRowsPropertyTest {
         List<String> actual;
         long actualLate;
         try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ofMillis(lower))
-            .upperBound(Duration.ofMillis(upper)).leftWatermarkDelay(Duration.ofMillis(leftDelay))
-            .rightWatermarkDelay(Duration.ofMillis(rightDelay)).joinType(JoinType.INNER).watermarkPolicy(policy)
-            .executionMode(mode).storeBackend(rocksDb ? StoreBackend.ROCKS_DB : StoreBackend.IN_MEMORY)
-            .maxEvictionsPerPass(5).distinctRows(true))) {
+                .upperBound(Duration.ofMillis(upper))
+                .leftWatermarkDelay(Duration.ofMillis(leftDelay))
+                .rightWatermarkDelay(Duration.ofMillis(rightDelay))
+                .joinType(JoinType.INNER)
+                .watermarkPolicy(policy)
+                .executionMode(mode)
+                .storeBackend(rocksDb ? StoreBackend.ROCKS_DB : StoreBackend.IN_MEMORY)
+                .maxEvictionsPerPass(5)
+                .distinctRows(true))) {
             for (Step s : steps) {
                 IntervalJoinOraclePropertyTest.Event e = s.event();
                 if (e.left()) {
@@ -84,8 +92,8 @@ class IntervalJoinDistinctRowsPropertyTest {
             actualLate = h.lateCount();
         }
 
-        IntervalJoinOraclePropertyTest.Oracle oracle = new IntervalJoinOraclePropertyTest.Oracle(lower, upper,
-            leftDelay, rightDelay, JoinType.INNER, policy);
+        IntervalJoinOraclePropertyTest.Oracle oracle =
+                new IntervalJoinOraclePropertyTest.Oracle(lower, upper, leftDelay, rightDelay, JoinType.INNER, policy);
         for (Step s : steps) {
             oracle.add(s.event(), s.value());
             if (mode == ExecutionMode.REAL_TIME || s.event().batchEndsAfter()) {

@@ -21,16 +21,18 @@ import net.jqwik.api.constraints.IntRange;
  */
 class IntervalJoinOraclePropertyTest {
 
-    record Event(boolean left, String key, long time, boolean batchEndsAfter) {
-    }
+    record Event(boolean left, String key, long time, boolean batchEndsAfter) {}
 
     @Provide
     Arbitrary<List<Event>> events() {
         Arbitrary<Event> step = Combinators.combine(
-            Arbitraries.of(true, false), Arbitraries.of("a", "b", "c"),
-            Arbitraries.integers().between(-40, 40), Arbitraries.integers().between(0, 9),
-            Arbitraries.integers().between(0, 3)).as((left, key, jitter, advance, batch) ->
-            new Event(left, key, (long) jitter * 1000 + advance, batch == 0));
+                        Arbitraries.of(true, false),
+                        Arbitraries.of("a", "b", "c"),
+                        Arbitraries.integers().between(-40, 40),
+                        Arbitraries.integers().between(0, 9),
+                        Arbitraries.integers().between(0, 3))
+                .as((left, key, jitter, advance, batch) ->
+                        new Event(left, key, (long) jitter * 1000 + advance, batch == 0));
         // time = running sum of the advances (in ms units of 1 s) + jitter: mostly increasing, some out of order
         return step.list().ofMinSize(1).ofMaxSize(60).map(list -> {
             List<Event> out = new ArrayList<>();
@@ -39,7 +41,8 @@ class IntervalJoinOraclePropertyTest {
                 long advance = Math.floorMod(e.time(), 1000);
                 long jitter = (e.time() - advance) / 1000;
                 base += advance;
-                out.add(new Event(e.left(), e.key(), JoinHarness.t(Duration.ofSeconds(base + jitter)), e.batchEndsAfter()));
+                out.add(new Event(
+                        e.left(), e.key(), JoinHarness.t(Duration.ofSeconds(base + jitter)), e.batchEndsAfter()));
             }
             return out;
         });
@@ -47,27 +50,33 @@ class IntervalJoinOraclePropertyTest {
 
     @Property(tries = 80)
     void shouldEmitExactlyTheOracleOutputForEveryJoinTypeAndContract(
-        @ForAll("events") List<Event> events,
-        @ForAll JoinType joinType,
-        @ForAll WatermarkPolicy policy,
-        @ForAll ExecutionMode mode,
-        @ForAll @IntRange(min = -20, max = 20) int lowerSec,
-        @ForAll @IntRange(min = 0, max = 40) int widthSec,
-        @ForAll @IntRange(min = 0, max = 30) int leftDelaySec,
-        @ForAll @IntRange(min = 0, max = 30) int rightDelaySec,
-        @ForAll @IntRange(min = 0, max = 4) int rocksDbOneInFive) {
+            @ForAll("events") List<Event> events,
+            @ForAll JoinType joinType,
+            @ForAll WatermarkPolicy policy,
+            @ForAll ExecutionMode mode,
+            @ForAll @IntRange(min = -20, max = 20) int lowerSec,
+            @ForAll @IntRange(min = 0, max = 40) int widthSec,
+            @ForAll @IntRange(min = 0, max = 30) int leftDelaySec,
+            @ForAll @IntRange(min = 0, max = 30) int rightDelaySec,
+            @ForAll @IntRange(min = 0, max = 4) int rocksDbOneInFive) {
         long lower = lowerSec * 1000L;
         long upper = (lowerSec + widthSec) * 1000L;
         long leftDelay = leftDelaySec * 1000L;
         long rightDelay = rightDelaySec * 1000L;
-        StoreBackend backend = rocksDbOneInFive == 0 && widthSec % 2 == 0 ? StoreBackend.ROCKS_DB : StoreBackend.IN_MEMORY;
+        StoreBackend backend =
+                rocksDbOneInFive == 0 && widthSec % 2 == 0 ? StoreBackend.ROCKS_DB : StoreBackend.IN_MEMORY;
 
         List<String> actual;
         long actualLate;
         try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ofMillis(lower))
-            .upperBound(Duration.ofMillis(upper)).leftWatermarkDelay(Duration.ofMillis(leftDelay))
-            .rightWatermarkDelay(Duration.ofMillis(rightDelay)).joinType(joinType).watermarkPolicy(policy)
-            .executionMode(mode).storeBackend(backend).maxEvictionsPerPass(5))) {
+                .upperBound(Duration.ofMillis(upper))
+                .leftWatermarkDelay(Duration.ofMillis(leftDelay))
+                .rightWatermarkDelay(Duration.ofMillis(rightDelay))
+                .joinType(joinType)
+                .watermarkPolicy(policy)
+                .executionMode(mode)
+                .storeBackend(backend)
+                .maxEvictionsPerPass(5))) {
             int id = 0;
             for (Event e : events) {
                 String value = (e.left() ? "L" : "R") + id++;
@@ -104,8 +113,7 @@ class IntervalJoinOraclePropertyTest {
 
     /** Naive model: batches freeze the watermark for lateness (a real-time batch is one record); nested-loop join. */
     static final class Oracle {
-        record Row(String id, String key, long time) {
-        }
+        record Row(String id, String key, long time) {}
 
         final long lower;
         final long upper;

@@ -16,15 +16,15 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -58,14 +58,20 @@ class IntervalJoinRestartTest {
     private static Topology topology() {
         StreamsBuilder sb = new StreamsBuilder();
         IntervalJoin.<String, String, String>builder()
-            .keySerde(Serdes.String()).leftSerde(Serdes.String()).rightSerde(Serdes.String())
-            .lowerBound(Duration.ZERO).upperBound(Duration.ofMinutes(2))
-            .leftWatermarkDelay(Duration.ofMinutes(5)).rightWatermarkDelay(Duration.ofMinutes(5))
-            .name("attribution").build()
-            .join(sb.stream("imps", Consumed.with(Serdes.String(), Serdes.String())),
-                sb.stream("clicks", Consumed.with(Serdes.String(), Serdes.String())),
-                (k, imp, click) -> imp + "," + click)
-            .to("attributed", Produced.with(Serdes.String(), Serdes.String()));
+                .keySerde(Serdes.String())
+                .leftSerde(Serdes.String())
+                .rightSerde(Serdes.String())
+                .lowerBound(Duration.ZERO)
+                .upperBound(Duration.ofMinutes(2))
+                .leftWatermarkDelay(Duration.ofMinutes(5))
+                .rightWatermarkDelay(Duration.ofMinutes(5))
+                .name("attribution")
+                .build()
+                .join(
+                        sb.stream("imps", Consumed.with(Serdes.String(), Serdes.String())),
+                        sb.stream("clicks", Consumed.with(Serdes.String(), Serdes.String())),
+                        (k, imp, click) -> imp + "," + click)
+                .to("attributed", Produced.with(Serdes.String(), Serdes.String()));
         return sb.build();
     }
 
@@ -89,12 +95,12 @@ class IntervalJoinRestartTest {
      */
     private static void closeLeavingGroup(KafkaStreams streams) {
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-            .withTimeout(Duration.ofSeconds(30)));
+                .withTimeout(Duration.ofSeconds(30)));
     }
 
     private static long entries(KafkaStreams streams, String store) {
-        ReadOnlyKeyValueStore<Bytes, byte[]> kv = streams.store(StoreQueryParameters.fromNameAndType(store,
-            QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
+        ReadOnlyKeyValueStore<Bytes, byte[]> kv = streams.store(
+                StoreQueryParameters.fromNameAndType(store, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
         long n = 0;
         try (KeyValueIterator<Bytes, byte[]> it = kv.all()) {
             while (it.hasNext()) {
@@ -106,12 +112,16 @@ class IntervalJoinRestartTest {
     }
 
     private static void send(String topic, String key, String value, long ts) {
-        TestRecords.produce(kafka, List.of(new ProducerRecord<>(topic, null, ts, key, value)), new StringSerializer(),
-            new StringSerializer());
+        TestRecords.produce(
+                kafka,
+                List.of(new ProducerRecord<>(topic, null, ts, key, value)),
+                new StringSerializer(),
+                new StringSerializer());
     }
 
     private static List<String> awaitOutput(int n) {
-        List<ConsumerRecord<String, String>> out = TestRecords.consumeStrings(kafka, "attributed", n, Duration.ofSeconds(60));
+        List<ConsumerRecord<String, String>> out =
+                TestRecords.consumeStrings(kafka, "attributed", n, Duration.ofSeconds(60));
         return out.stream().map(ConsumerRecord::value).toList();
     }
 
@@ -120,9 +130,9 @@ class IntervalJoinRestartTest {
         Path stateDir = Files.createTempDirectory("rtm-join-restart");
         KafkaStreams first = start(stateDir);
         send("imps", "imp1", "I1", T0);
-        send("imps", "imp2", "I2", T0 + Duration.ofMinutes(9).toMillis());   // stays buffered
+        send("imps", "imp2", "I2", T0 + Duration.ofMinutes(9).toMillis()); // stays buffered
         send("imps", "a", "A", T0 + Duration.ofMinutes(10).toMillis());
-        send("clicks", "a", "A'", T0 + Duration.ofMinutes(10).toMillis());  // global watermark = 5 min
+        send("clicks", "a", "A'", T0 + Duration.ofMinutes(10).toMillis()); // global watermark = 5 min
         assertThat(awaitOutput(1)).containsExactly("A,A'");
         closeLeavingGroup(first);
         first.cleanUp(); // wipe local state: everything must come back from the changelogs
@@ -133,9 +143,10 @@ class IntervalJoinRestartTest {
             // (I1 was evicted before the restart: the watermark, 5 min, passed 0 + 2 min)
             assertThat(entries(second, "attribution-left-buffer")).isEqualTo(2);
             assertThat(entries(second, "attribution-left-index")).isEqualTo(2);
-            assertThat(entries(second, "attribution-right-index")).isEqualTo(entries(second, "attribution-right-buffer"))
-                .isEqualTo(1);
-            send("clicks", "imp2", "C2", T0 + Duration.ofMinutes(10).toMillis());   // matches the restored I2
+            assertThat(entries(second, "attribution-right-index"))
+                    .isEqualTo(entries(second, "attribution-right-buffer"))
+                    .isEqualTo(1);
+            send("clicks", "imp2", "C2", T0 + Duration.ofMinutes(10).toMillis()); // matches the restored I2
             assertThat(awaitOutput(2)).containsExactly("A,A'", "I2,C2");
 
             // behind the restored watermark (5 min): late, although it is inside I1's bound
@@ -143,8 +154,9 @@ class IntervalJoinRestartTest {
             send("imps", "s", "S", T0 + Duration.ofMinutes(12).toMillis());
             send("clicks", "s", "S'", T0 + Duration.ofMinutes(12).toMillis());
             assertThat(awaitOutput(3)).containsExactly("A,A'", "I2,C2", "S,S'");
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(IntervalJoin.lateRecordsTotal(second.metrics(), "attribution")).isEqualTo(1));
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(IntervalJoin.lateRecordsTotal(second.metrics(), "attribution"))
+                            .isEqualTo(1));
         } finally {
             closeLeavingGroup(second);
             second.cleanUp();

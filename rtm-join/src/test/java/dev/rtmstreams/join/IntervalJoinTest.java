@@ -23,8 +23,11 @@ class IntervalJoinTest {
 
     /** Seed 001: impression_time <= click_time <= impression_time + 2 min, watermark delay 5 min on both. */
     static Consumer<IntervalJoin.Builder<String, String, String>> seed(JoinType type) {
-        return b -> b.lowerBound(Duration.ZERO).upperBound(ofMinutes(2))
-            .leftWatermarkDelay(ofMinutes(5)).rightWatermarkDelay(ofMinutes(5)).joinType(type);
+        return b -> b.lowerBound(Duration.ZERO)
+                .upperBound(ofMinutes(2))
+                .leftWatermarkDelay(ofMinutes(5))
+                .rightWatermarkDelay(ofMinutes(5))
+                .joinType(type);
     }
 
     @ParameterizedTest
@@ -59,9 +62,9 @@ class IntervalJoinTest {
     @Test
     void shouldStampOutputWithTheLaterInputTimestampWhenEventTimesComeFromValues() {
         // event time is parsed from the value ("name@millis"), record timestamps differ from event times
-        Consumer<IntervalJoin.Builder<String, String, String>> cfg = seed(JoinType.INNER).andThen(b -> b
-            .leftEventTime((k, v, ts) -> Long.parseLong(v.substring(v.indexOf('@') + 1)))
-            .rightEventTime((k, v, ts) -> Long.parseLong(v.substring(v.indexOf('@') + 1))));
+        Consumer<IntervalJoin.Builder<String, String, String>> cfg = seed(JoinType.INNER)
+                .andThen(b -> b.leftEventTime((k, v, ts) -> Long.parseLong(v.substring(v.indexOf('@') + 1)))
+                        .rightEventTime((k, v, ts) -> Long.parseLong(v.substring(v.indexOf('@') + 1))));
         try (JoinHarness h = new JoinHarness(cfg)) {
             h.left("k", "I@" + t(Duration.ZERO), 5_000L);
             h.right("k", "C@" + t(ofMinutes(1)), 3_000L);
@@ -85,8 +88,8 @@ class IntervalJoinTest {
             assertThat(h.leftRows()).isEqualTo(2);
             h.right("imp2", "C2", t(ofMinutes(7).plusMillis(1)));
             h.tick(ofSeconds(1)); // punctuator evicts the left side too
-            assertThat(h.leftRows()).isEqualTo(1);   // only I2 left; I1 evicted
-            assertThat(h.rightRows()).isEqualTo(1);  // C1 (1m) evicted: wm 2m+1ms > 1m - 0
+            assertThat(h.leftRows()).isEqualTo(1); // only I2 left; I1 evicted
+            assertThat(h.rightRows()).isEqualTo(1); // C1 (1m) evicted: wm 2m+1ms > 1m - 0
             assertThat(h.leftIndexEntries()).isEqualTo(1);
             assertThat(h.rightIndexEntries()).isEqualTo(1);
 
@@ -113,7 +116,8 @@ class IntervalJoinTest {
 
     @Test
     void shouldEvictFasterUnderMaxPolicyWhenOnlyOneSideAdvances() {
-        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.watermarkPolicy(WatermarkPolicy.MAX)))) {
+        try (JoinHarness h =
+                new JoinHarness(seed(JoinType.INNER).andThen(b -> b.watermarkPolicy(WatermarkPolicy.MAX)))) {
             h.left("imp1", "I1", t(Duration.ZERO));
             h.left("imp9", "I9", t(ofHours(1)));
             h.tick(ofSeconds(1));
@@ -129,24 +133,32 @@ class IntervalJoinTest {
     void shouldCountLateRecordsAndWriteThemToTheLateTopicWithoutJoiningWhenBehindTheWatermark() {
         try (JoinHarness h = new JoinHarness(seed(JoinType.FULL_OUTER))) {
             h.left("a", "I-new", t(ofMinutes(10)));
-            h.right("a", "C-new", t(ofMinutes(10)));        // global wm = 5m
+            h.right("a", "C-new", t(ofMinutes(10))); // global wm = 5m
             h.outValues();
             h.left("b", "I-late", t(ofMinutes(5).minusMillis(1)));
-            h.right("b", "C-late", t(ofMinutes(4)));         // would match I-late, but both are late
-            h.left("c", "I-ontime", t(ofMinutes(5)));        // exactly on the watermark: not late
+            h.right("b", "C-late", t(ofMinutes(4))); // would match I-late, but both are late
+            h.left("c", "I-ontime", t(ofMinutes(5))); // exactly on the watermark: not late
 
             assertThat(h.lateCount()).isEqualTo(2);
             List<TestRecord<String, byte[]>> late = h.late.readRecordsToList();
-            assertThat(late).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
-                .containsExactly("I-late", "C-late");
-            assertThat(late).extracting(r -> new String(r.headers().lastHeader(IntervalJoin.LATE_SIDE_HEADER).value(),
-                StandardCharsets.UTF_8)).containsExactly("left", "right");
+            assertThat(late)
+                    .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+                    .containsExactly("I-late", "C-late");
+            assertThat(late)
+                    .extracting(r -> new String(
+                            r.headers()
+                                    .lastHeader(IntervalJoin.LATE_SIDE_HEADER)
+                                    .value(),
+                            StandardCharsets.UTF_8))
+                    .containsExactly("left", "right");
             // advance far: unmatched outer rows come out, but never the late ones
             h.left("z", "I-z", t(ofHours(1)));
             h.right("z", "C-z", t(ofHours(1)));
             h.tick(ofSeconds(1));
-            assertThat(h.outValues()).doesNotContain("I-late,null", "null,C-late", "I-late,C-late")
-                .contains("I-ontime,null").containsOnlyOnce("I-z,C-z");
+            assertThat(h.outValues())
+                    .doesNotContain("I-late,null", "null,C-late", "I-late,C-late")
+                    .contains("I-ontime,null")
+                    .containsOnlyOnce("I-z,C-z");
             assertThat(h.leftRows() + h.rightRows()).isEqualTo(2);
         }
     }
@@ -169,7 +181,7 @@ class IntervalJoinTest {
 
             h.left("imp3", "I3", t(ofMinutes(7)));
             h.left("x", "X2", t(ofMinutes(7).plusMillis(1)));
-            h.right("y", "Y2", t(ofMinutes(7).plusMillis(1)));   // wm = 2m+1ms > 2m: I1, I2 evictable (matched)
+            h.right("y", "Y2", t(ofMinutes(7).plusMillis(1))); // wm = 2m+1ms > 2m: I1, I2 evictable (matched)
             h.tick(ofSeconds(1));
             assertThat(h.outValues()).isEmpty();
 
@@ -215,7 +227,8 @@ class IntervalJoinTest {
 
     @Test
     void shouldHoldOutputUntilTheBatchEndsWhenMicroBatch() {
-        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.executionMode(ExecutionMode.MICRO_BATCH)))) {
+        try (JoinHarness h =
+                new JoinHarness(seed(JoinType.INNER).andThen(b -> b.executionMode(ExecutionMode.MICRO_BATCH)))) {
             h.left("imp1", "I1", t(Duration.ZERO));
             h.right("imp1", "C1", t(ofMinutes(1)));
             h.right("imp1", "C-past", t(ofMinutes(2).plusMillis(1)));
@@ -229,7 +242,8 @@ class IntervalJoinTest {
 
     @Test
     void shouldJudgeLatenessAgainstTheBatchStartWatermarkWhenMicroBatch() {
-        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.executionMode(ExecutionMode.MICRO_BATCH)))) {
+        try (JoinHarness h =
+                new JoinHarness(seed(JoinType.INNER).andThen(b -> b.executionMode(ExecutionMode.MICRO_BATCH)))) {
             // in one batch: both sides jump to 10m, then an older pair arrives: not late within this batch
             h.left("a", "A", t(ofMinutes(10)));
             h.right("a", "A'", t(ofMinutes(10)));
@@ -244,7 +258,7 @@ class IntervalJoinTest {
             h.tick(ofSeconds(1));
             assertThat(h.outValues()).isEmpty();
             assertThat(h.lateCount()).isEqualTo(1);
-            assertThat(h.leftRows()).isEqualTo(1);   // B (1m) evicted at the batch end: 5m > 1m + 2m
+            assertThat(h.leftRows()).isEqualTo(1); // B (1m) evicted at the batch end: 5m > 1m + 2m
         }
     }
 
@@ -253,10 +267,10 @@ class IntervalJoinTest {
     void shouldCarryTheHeadersOfTheCompletingRecordWhenPairIsEmitted(ExecutionMode mode) {
         try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.executionMode(mode)))) {
             org.apache.kafka.common.header.internals.RecordHeaders leftHeaders =
-                new org.apache.kafka.common.header.internals.RecordHeaders();
+                    new org.apache.kafka.common.header.internals.RecordHeaders();
             leftHeaders.add("rtm.lat", "left".getBytes(StandardCharsets.UTF_8));
             org.apache.kafka.common.header.internals.RecordHeaders rightHeaders =
-                new org.apache.kafka.common.header.internals.RecordHeaders();
+                    new org.apache.kafka.common.header.internals.RecordHeaders();
             rightHeaders.add("rtm.lat", "right".getBytes(StandardCharsets.UTF_8));
             rightHeaders.add("empty", null);
             h.left.pipeInput(new TestRecord<>("imp1", "I1", leftHeaders, t(Duration.ZERO)));
@@ -266,7 +280,7 @@ class IntervalJoinTest {
             List<TestRecord<String, String>> records = h.out.readRecordsToList();
             assertThat(records).extracting(TestRecord::value).containsExactly("I1,C1");
             assertThat(new String(records.get(0).headers().lastHeader("rtm.lat").value(), StandardCharsets.UTF_8))
-                .isEqualTo("right");
+                    .isEqualTo("right");
             assertThat(records.get(0).headers().lastHeader("empty")).isNotNull();
             assertThat(records.get(0).headers().lastHeader("empty").value()).isNull();
         }
@@ -274,41 +288,71 @@ class IntervalJoinTest {
 
     @Test
     void shouldRejectInvalidOptionsNamingTheValueWhenBuilt() {
-        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder().keySerde(Serdes.String())
-            .leftSerde(Serdes.String()).rightSerde(Serdes.String()).lowerBound(ofMinutes(2)).upperBound(ofMillis(5))
-            .build())
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT2M").hasMessageContaining("PT0.005S");
-        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder().keySerde(Serdes.String())
-            .leftSerde(Serdes.String()).rightSerde(Serdes.String()).lowerBound(Duration.ZERO).upperBound(ofMinutes(1))
-            .leftWatermarkDelay(ofSeconds(-1)).build())
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-1S");
-        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder().leftSerde(Serdes.String())
-            .rightSerde(Serdes.String()).lowerBound(Duration.ZERO).upperBound(ofMinutes(1)).build())
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keySerde");
-        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder().keySerde(Serdes.String())
-            .leftSerde(Serdes.String()).rightSerde(Serdes.String()).lowerBound(Duration.ZERO).upperBound(ofMinutes(1))
-            .joinType(JoinType.LEFT_OUTER).distinctRows(true).build())
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LEFT_OUTER");
+        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder()
+                        .keySerde(Serdes.String())
+                        .leftSerde(Serdes.String())
+                        .rightSerde(Serdes.String())
+                        .lowerBound(ofMinutes(2))
+                        .upperBound(ofMillis(5))
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT2M")
+                .hasMessageContaining("PT0.005S");
+        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder()
+                        .keySerde(Serdes.String())
+                        .leftSerde(Serdes.String())
+                        .rightSerde(Serdes.String())
+                        .lowerBound(Duration.ZERO)
+                        .upperBound(ofMinutes(1))
+                        .leftWatermarkDelay(ofSeconds(-1))
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT-1S");
+        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder()
+                        .leftSerde(Serdes.String())
+                        .rightSerde(Serdes.String())
+                        .lowerBound(Duration.ZERO)
+                        .upperBound(ofMinutes(1))
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("keySerde");
+        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder()
+                        .keySerde(Serdes.String())
+                        .leftSerde(Serdes.String())
+                        .rightSerde(Serdes.String())
+                        .lowerBound(Duration.ZERO)
+                        .upperBound(ofMinutes(1))
+                        .joinType(JoinType.LEFT_OUTER)
+                        .distinctRows(true)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("LEFT_OUTER");
     }
 
     @Test
     void shouldEmitEachPairOnceWhenBothInputsArriveTwiceWithDistinctRows() {
-        try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ZERO).upperBound(ofMinutes(2))
-            .leftWatermarkDelay(ofMinutes(5)).rightWatermarkDelay(ofMinutes(5)).distinctRows(true))) {
+        try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ZERO)
+                .upperBound(ofMinutes(2))
+                .leftWatermarkDelay(ofMinutes(5))
+                .rightWatermarkDelay(ofMinutes(5))
+                .distinctRows(true))) {
             h.left("a", "I", JoinHarness.t(ofSeconds(0)));
             h.right("a", "C", JoinHarness.t(ofSeconds(30)));
-            h.left("a", "I", JoinHarness.t(ofSeconds(0)));      // copy of the impression: already matched
-            h.right("a", "C", JoinHarness.t(ofSeconds(30)));    // copy of the click
-            h.right("a", "C2", JoinHarness.t(ofSeconds(40)));   // a distinct click matches the impression once
+            h.left("a", "I", JoinHarness.t(ofSeconds(0))); // copy of the impression: already matched
+            h.right("a", "C", JoinHarness.t(ofSeconds(30))); // copy of the click
+            h.right("a", "C2", JoinHarness.t(ofSeconds(40))); // a distinct click matches the impression once
             assertThat(h.outValues()).containsExactly("I,C", "I,C2");
         }
-        try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ZERO).upperBound(ofMinutes(2))
-            .leftWatermarkDelay(ofMinutes(5)).rightWatermarkDelay(ofMinutes(5)))) {
+        try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ZERO)
+                .upperBound(ofMinutes(2))
+                .leftWatermarkDelay(ofMinutes(5))
+                .rightWatermarkDelay(ofMinutes(5)))) {
             h.left("a", "I", JoinHarness.t(ofSeconds(0)));
             h.right("a", "C", JoinHarness.t(ofSeconds(30)));
             h.left("a", "I", JoinHarness.t(ofSeconds(0)));
-            assertThat(h.outValues()).as("without distinctRows each copy joins, as in Spark")
-                .containsExactly("I,C", "I,C");
+            assertThat(h.outValues())
+                    .as("without distinctRows each copy joins, as in Spark")
+                    .containsExactly("I,C", "I,C");
         }
     }
 
@@ -316,16 +360,24 @@ class IntervalJoinTest {
     @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
     void shouldRepartitionADedupedInputOnlyWhenAskedToWhenKeyMayHaveChanged(boolean repartition) {
         org.apache.kafka.streams.StreamsBuilder sb = new org.apache.kafka.streams.StreamsBuilder();
-        org.apache.kafka.streams.kstream.KStream<String, String> imps = sb.stream("imps",
-                org.apache.kafka.streams.kstream.Consumed.with(Serdes.String(), Serdes.String()))
-            .process(Deduplicate.<String, String>byKey().withinTtl(ofMinutes(10)).keySerde(Serdes.String())
-                .valueSerde(Serdes.String()).build());
-        org.apache.kafka.streams.kstream.KStream<String, String> clicks = sb.stream("clicks",
-            org.apache.kafka.streams.kstream.Consumed.with(Serdes.String(), Serdes.String()));
-        IntervalJoin.<String, String, String>builder().keySerde(Serdes.String()).leftSerde(Serdes.String())
-            .rightSerde(Serdes.String()).lowerBound(Duration.ZERO).upperBound(ofMinutes(2))
-            .repartitionIfKeyChanged(repartition).build()
-            .join(imps, clicks, (k, l, r) -> l + r);
+        org.apache.kafka.streams.kstream.KStream<String, String> imps = sb.stream(
+                        "imps", org.apache.kafka.streams.kstream.Consumed.with(Serdes.String(), Serdes.String()))
+                .process(Deduplicate.<String, String>byKey()
+                        .withinTtl(ofMinutes(10))
+                        .keySerde(Serdes.String())
+                        .valueSerde(Serdes.String())
+                        .build());
+        org.apache.kafka.streams.kstream.KStream<String, String> clicks =
+                sb.stream("clicks", org.apache.kafka.streams.kstream.Consumed.with(Serdes.String(), Serdes.String()));
+        IntervalJoin.<String, String, String>builder()
+                .keySerde(Serdes.String())
+                .leftSerde(Serdes.String())
+                .rightSerde(Serdes.String())
+                .lowerBound(Duration.ZERO)
+                .upperBound(ofMinutes(2))
+                .repartitionIfKeyChanged(repartition)
+                .build()
+                .join(imps, clicks, (k, l, r) -> l + r);
 
         String description = sb.build().describe().toString();
 

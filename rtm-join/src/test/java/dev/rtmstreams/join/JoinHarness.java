@@ -42,8 +42,11 @@ final class JoinHarness implements AutoCloseable {
 
     JoinHarness(Consumer<IntervalJoin.Builder<String, String, String>> config, Properties extra) {
         IntervalJoin.Builder<String, String, String> b = IntervalJoin.<String, String, String>builder()
-            .keySerde(Serdes.String()).leftSerde(Serdes.String()).rightSerde(Serdes.String())
-            .name(NAME).lateRecordsTopic("late");
+                .keySerde(Serdes.String())
+                .leftSerde(Serdes.String())
+                .rightSerde(Serdes.String())
+                .name(NAME)
+                .lateRecordsTopic("late");
         config.accept(b);
         join = b.build();
         StreamsBuilder sb = new StreamsBuilder();
@@ -56,10 +59,14 @@ final class JoinHarness implements AutoCloseable {
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir());
         p.putAll(extra);
         driver = new TopologyTestDriver(sb.build(), p, T0);
-        left = driver.createInputTopic("left", Serdes.String().serializer(), Serdes.String().serializer());
-        right = driver.createInputTopic("right", Serdes.String().serializer(), Serdes.String().serializer());
-        out = driver.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
-        late = driver.createOutputTopic("late", Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
+        left = driver.createInputTopic(
+                "left", Serdes.String().serializer(), Serdes.String().serializer());
+        right = driver.createInputTopic(
+                "right", Serdes.String().serializer(), Serdes.String().serializer());
+        out = driver.createOutputTopic(
+                "out", Serdes.String().deserializer(), Serdes.String().deserializer());
+        late = driver.createOutputTopic(
+                "late", Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
     }
 
     private static String stateDir() {

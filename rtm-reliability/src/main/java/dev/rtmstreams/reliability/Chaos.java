@@ -33,153 +33,212 @@ import picocli.CommandLine.Option;
  */
 public final class Chaos {
 
-  private Chaos() {}
+    private Chaos() {}
 
-  /**
-   * Runs the command line and exits the JVM with its exit code.
-   *
-   * @param args command-line arguments
-   */
-  public static void main(String[] args) {
-    System.exit(execute(args));
-  }
-
-  /**
-   * Runs the command line without exiting the JVM.
-   *
-   * @param args command-line arguments
-   * @return 0 passed, 1 failed, 2 usage error
-   */
-  public static int execute(String... args) {
-    return commandLine().execute(args);
-  }
-
-  /**
-   * Builds the picocli command line with its error handling: an {@link IllegalArgumentException}
-   * from validation exits 2 with its message; anything else exits 1.
-   *
-   * @return the command line
-   */
-  public static CommandLine commandLine() {
-    CommandLine cl = new CommandLine(new ChaosCommand());
-    cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-      if (ex instanceof IllegalArgumentException) {
-        commandLine.getErr().println("error: " + ex.getMessage());
-        commandLine.usage(commandLine.getErr());
-        return 2;
-      }
-      commandLine.getErr().println("error: the chaos run broke: " + ex);
-      ex.printStackTrace(commandLine.getErr());
-      return 1;
-    });
-    return cl;
-  }
-
-  /** The command's options. */
-  @Command(name = "chaos", mixinStandardHelpOptions = true, version = "rtm-streams chaos 0.1.0", sortOptions = false,
-      description = {"Inject one fault into the ad-attribution service under load from the load generator and check "
-          + "every output against its oracle.",
-          "Scenarios: service-crash (kill -9 + restart), pending-timers (timers set before a kill fire after it; "
-              + "matches straddling it are emitted), state-wipe (kill -9, wipe the state dir, restore: no expired "
-              + "state, no watermark regress, joins continue), broker-restart (stop + start the broker process), "
-              + "poison (undecodable records to the DLQ), instance-failover (two instances, one killed), soak "
-              + "(long run sampling state and memory).",
-          "Exit codes: 0 passed, 1 failed, 2 bad options."})
-  static final class ChaosCommand implements Callable<Integer> {
-    @Option(names = "--scenario", required = true, paramLabel = "NAME",
-        description = "service-crash, pending-timers, state-wipe, broker-restart, poison, instance-failover or soak.")
-    String scenario;
-
-    @Option(names = "--duration", defaultValue = "PT60S", description = "Length of the load (ISO-8601). "
-        + "Default: ${DEFAULT-VALUE}.")
-    Duration duration;
-
-    @Option(names = "--rate", defaultValue = "2000", description = "Events per second of the load. "
-        + "Default: ${DEFAULT-VALUE}.")
-    double rate;
-
-    @Option(names = "--report-dir", defaultValue = "chaos-out", description = "Where reports, logs and state go. "
-        + "Default: ${DEFAULT-VALUE}.")
-    Path reportDir;
-
-    @Option(names = "--bootstrap-servers", description = "Use this cluster instead of a fresh child-JVM broker "
-        + "(not with broker-restart).")
-    String bootstrapServers;
-
-    @Option(names = "--exactly-once", description = "Run the service with processing.guarantee=exactly_once_v2 and "
-        + "require zero duplicates (read_committed).")
-    boolean exactlyOnce;
-
-    @Option(names = "--app-jar", defaultValue = "adattribution-app/target/adattribution-app.jar",
-        description = "The service's fat jar. Default: ${DEFAULT-VALUE}.")
-    Path appJar;
-
-    @Option(names = "--app-jvm-option", description = "JVM option of the service (repeatable). Default: -Xmx1g.")
-    List<String> appJvmOptions;
-
-    @Option(names = "--partitions", defaultValue = "2", description = "Partitions per topic. Default: ${DEFAULT-VALUE}.")
-    int partitions;
-
-    @Option(names = "--checkpoint-interval", defaultValue = "PT5S", description = "The service's checkpoint "
-        + "(commit) interval. Default: ${DEFAULT-VALUE}.")
-    Duration checkpointInterval;
-
-    @Option(names = "--correlation-window", defaultValue = "PT2M", description = "The service's request/ack "
-        + "correlation window (its timers' delay); must exceed the recovery time. Default: ${DEFAULT-VALUE}.")
-    Duration correlationWindow;
-
-    @Option(names = "--seed", defaultValue = "42", description = "Workload seed. Default: ${DEFAULT-VALUE}.")
-    long seed;
-
-    @Option(names = "--drain", defaultValue = "PT60S", description = "Longest wait for outputs after the last send. "
-        + "Default: ${DEFAULT-VALUE}.")
-    Duration drain;
-
-    @Option(names = "--fault-at", defaultValue = "0.4", description = "When the fault hits, as a fraction of the "
-        + "load. Default: ${DEFAULT-VALUE}.")
-    double faultAt;
-
-    @Option(names = "--downtime", defaultValue = "PT1S", description = "How long the killed service or stopped "
-        + "broker stays down. Default: ${DEFAULT-VALUE}.")
-    Duration downtime;
-
-    @Option(names = "--poison-fraction", defaultValue = "0.01", description = "poison: undecodable records per "
-        + "good record. Default: ${DEFAULT-VALUE}.")
-    double poisonFraction;
-
-    @Option(names = "--sample-interval", defaultValue = "PT5S", description = "soak: time between samples of "
-        + "/metrics, heap and RSS. Default: ${DEFAULT-VALUE}.")
-    Duration sampleInterval;
-
-    @Option(names = "--ready-timeout", defaultValue = "PT180S", description = "Longest wait for a service instance "
-        + "to be RUNNING. Default: ${DEFAULT-VALUE}.")
-    Duration readyTimeout;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public Integer call() throws Exception {
-      Scenario sc = Scenario.parse(scenario);
-      if (checkpointInterval.isNegative() || checkpointInterval.isZero()) {
-        throw new IllegalArgumentException("--checkpoint-interval must be positive: " + checkpointInterval);
-      }
-      if (correlationWindow.isNegative() || correlationWindow.isZero()) {
-        throw new IllegalArgumentException("--correlation-window must be positive: " + correlationWindow);
-      }
-      if (downtime.isNegative()) {
-        throw new IllegalArgumentException("--downtime must not be negative: " + downtime);
-      }
-      if (sampleInterval.isNegative() || sampleInterval.isZero()) {
-        throw new IllegalArgumentException("--sample-interval must be positive: " + sampleInterval);
-      }
-      List<String> jvm = appJvmOptions != null ? appJvmOptions : new ArrayList<>(List.of("-Xmx1g"));
-      ScenarioRunner.Settings settings = new ScenarioRunner.Settings(sc, duration, rate, reportDir,
-          Optional.ofNullable(bootstrapServers), exactlyOnce, appJar, partitions, checkpointInterval,
-          correlationWindow, seed, drain, jvm, sampleInterval, faultAt, downtime, poisonFraction, readyTimeout,
-          System.out);
-      Map<String, Object> report = new ScenarioRunner(settings).run();
-      return "PASS".equals(report.get("verdict")) ? 0 : 1;
+    /**
+     * Runs the command line and exits the JVM with its exit code.
+     *
+     * @param args command-line arguments
+     */
+    public static void main(String[] args) {
+        System.exit(execute(args));
     }
-  }
+
+    /**
+     * Runs the command line without exiting the JVM.
+     *
+     * @param args command-line arguments
+     * @return 0 passed, 1 failed, 2 usage error
+     */
+    public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /**
+     * Builds the picocli command line with its error handling: an {@link IllegalArgumentException}
+     * from validation exits 2 with its message; anything else exits 1.
+     *
+     * @return the command line
+     */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new ChaosCommand());
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof IllegalArgumentException) {
+                commandLine.getErr().println("error: " + ex.getMessage());
+                commandLine.usage(commandLine.getErr());
+                return 2;
+            }
+            commandLine.getErr().println("error: the chaos run broke: " + ex);
+            ex.printStackTrace(commandLine.getErr());
+            return 1;
+        });
+        return cl;
+    }
+
+    /** The command's options. */
+    @Command(
+            name = "chaos",
+            mixinStandardHelpOptions = true,
+            version = "rtm-streams chaos 0.1.0",
+            sortOptions = false,
+            description = {
+                "Inject one fault into the ad-attribution service under load from the load generator and check "
+                        + "every output against its oracle.",
+                "Scenarios: service-crash (kill -9 + restart), pending-timers (timers set before a kill fire after it; "
+                        + "matches straddling it are emitted), state-wipe (kill -9, wipe the state dir, restore: no expired "
+                        + "state, no watermark regress, joins continue), broker-restart (stop + start the broker process), "
+                        + "poison (undecodable records to the DLQ), instance-failover (two instances, one killed), soak "
+                        + "(long run sampling state and memory).",
+                "Exit codes: 0 passed, 1 failed, 2 bad options."
+            })
+    static final class ChaosCommand implements Callable<Integer> {
+        @Option(
+                names = "--scenario",
+                required = true,
+                paramLabel = "NAME",
+                description =
+                        "service-crash, pending-timers, state-wipe, broker-restart, poison, instance-failover or soak.")
+        String scenario;
+
+        @Option(
+                names = "--duration",
+                defaultValue = "PT60S",
+                description = "Length of the load (ISO-8601). " + "Default: ${DEFAULT-VALUE}.")
+        Duration duration;
+
+        @Option(
+                names = "--rate",
+                defaultValue = "2000",
+                description = "Events per second of the load. " + "Default: ${DEFAULT-VALUE}.")
+        double rate;
+
+        @Option(
+                names = "--report-dir",
+                defaultValue = "chaos-out",
+                description = "Where reports, logs and state go. " + "Default: ${DEFAULT-VALUE}.")
+        Path reportDir;
+
+        @Option(
+                names = "--bootstrap-servers",
+                description = "Use this cluster instead of a fresh child-JVM broker " + "(not with broker-restart).")
+        String bootstrapServers;
+
+        @Option(
+                names = "--exactly-once",
+                description = "Run the service with processing.guarantee=exactly_once_v2 and "
+                        + "require zero duplicates (read_committed).")
+        boolean exactlyOnce;
+
+        @Option(
+                names = "--app-jar",
+                defaultValue = "adattribution-app/target/adattribution-app.jar",
+                description = "The service's fat jar. Default: ${DEFAULT-VALUE}.")
+        Path appJar;
+
+        @Option(names = "--app-jvm-option", description = "JVM option of the service (repeatable). Default: -Xmx1g.")
+        List<String> appJvmOptions;
+
+        @Option(
+                names = "--partitions",
+                defaultValue = "2",
+                description = "Partitions per topic. Default: ${DEFAULT-VALUE}.")
+        int partitions;
+
+        @Option(
+                names = "--checkpoint-interval",
+                defaultValue = "PT5S",
+                description = "The service's checkpoint " + "(commit) interval. Default: ${DEFAULT-VALUE}.")
+        Duration checkpointInterval;
+
+        @Option(
+                names = "--correlation-window",
+                defaultValue = "PT2M",
+                description =
+                        "The service's request/ack "
+                                + "correlation window (its timers' delay); must exceed the recovery time. Default: ${DEFAULT-VALUE}.")
+        Duration correlationWindow;
+
+        @Option(names = "--seed", defaultValue = "42", description = "Workload seed. Default: ${DEFAULT-VALUE}.")
+        long seed;
+
+        @Option(
+                names = "--drain",
+                defaultValue = "PT60S",
+                description = "Longest wait for outputs after the last send. " + "Default: ${DEFAULT-VALUE}.")
+        Duration drain;
+
+        @Option(
+                names = "--fault-at",
+                defaultValue = "0.4",
+                description = "When the fault hits, as a fraction of the " + "load. Default: ${DEFAULT-VALUE}.")
+        double faultAt;
+
+        @Option(
+                names = "--downtime",
+                defaultValue = "PT1S",
+                description =
+                        "How long the killed service or stopped " + "broker stays down. Default: ${DEFAULT-VALUE}.")
+        Duration downtime;
+
+        @Option(
+                names = "--poison-fraction",
+                defaultValue = "0.01",
+                description = "poison: undecodable records per " + "good record. Default: ${DEFAULT-VALUE}.")
+        double poisonFraction;
+
+        @Option(
+                names = "--sample-interval",
+                defaultValue = "PT5S",
+                description = "soak: time between samples of " + "/metrics, heap and RSS. Default: ${DEFAULT-VALUE}.")
+        Duration sampleInterval;
+
+        @Option(
+                names = "--ready-timeout",
+                defaultValue = "PT180S",
+                description = "Longest wait for a service instance " + "to be RUNNING. Default: ${DEFAULT-VALUE}.")
+        Duration readyTimeout;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            Scenario sc = Scenario.parse(scenario);
+            if (checkpointInterval.isNegative() || checkpointInterval.isZero()) {
+                throw new IllegalArgumentException("--checkpoint-interval must be positive: " + checkpointInterval);
+            }
+            if (correlationWindow.isNegative() || correlationWindow.isZero()) {
+                throw new IllegalArgumentException("--correlation-window must be positive: " + correlationWindow);
+            }
+            if (downtime.isNegative()) {
+                throw new IllegalArgumentException("--downtime must not be negative: " + downtime);
+            }
+            if (sampleInterval.isNegative() || sampleInterval.isZero()) {
+                throw new IllegalArgumentException("--sample-interval must be positive: " + sampleInterval);
+            }
+            List<String> jvm = appJvmOptions != null ? appJvmOptions : new ArrayList<>(List.of("-Xmx1g"));
+            ScenarioRunner.Settings settings = new ScenarioRunner.Settings(
+                    sc,
+                    duration,
+                    rate,
+                    reportDir,
+                    Optional.ofNullable(bootstrapServers),
+                    exactlyOnce,
+                    appJar,
+                    partitions,
+                    checkpointInterval,
+                    correlationWindow,
+                    seed,
+                    drain,
+                    jvm,
+                    sampleInterval,
+                    faultAt,
+                    downtime,
+                    poisonFraction,
+                    readyTimeout,
+                    System.out);
+            Map<String, Object> report = new ScenarioRunner(settings).run();
+            return "PASS".equals(report.get("verdict")) ? 0 : 1;
+        }
+    }
 }

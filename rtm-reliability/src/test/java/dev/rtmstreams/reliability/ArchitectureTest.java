@@ -5,9 +5,9 @@ import org.junit.jupiter.api.Test;
 
 class ArchitectureTest {
 
-  @Test
-  void shouldKeepInternalsPrivateAndUseOnlyOtherModulesApiWhenImported() {
-    ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.reliability")
-        .check(ArchitectureRules.importProductionClasses("dev.rtmstreams"));
-  }
+    @Test
+    void shouldKeepInternalsPrivateAndUseOnlyOtherModulesApiWhenImported() {
+        ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.reliability")
+                .check(ArchitectureRules.importProductionClasses("dev.rtmstreams"));
+    }
 }

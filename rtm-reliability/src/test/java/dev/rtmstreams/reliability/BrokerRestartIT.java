@@ -13,16 +13,16 @@ import org.junit.jupiter.api.TestInfo;
  */
 class BrokerRestartIT {
 
-  @Test
-  @SuppressWarnings("unchecked")
-  void shouldRecoverWithoutLosingRecordsWhenTheBrokerIsStoppedAndStartedUnderLoad(TestInfo info) throws Exception {
-    Path dir = ChaosScenariosIT.reportDirFor(info);
-    Map<String, Object> r = ChaosScenariosIT.runChaos(dir, ChaosScenariosIT.shortRun("broker-restart", dir,
-        "--downtime", "PT2S"));
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldRecoverWithoutLosingRecordsWhenTheBrokerIsStoppedAndStartedUnderLoad(TestInfo info) throws Exception {
+        Path dir = ChaosScenariosIT.reportDirFor(info);
+        Map<String, Object> r =
+                ChaosScenariosIT.runChaos(dir, ChaosScenariosIT.shortRun("broker-restart", dir, "--downtime", "PT2S"));
 
-    Map<String, Object> fault = (Map<String, Object>) r.get("fault");
-    assertThat(((Number) fault.get("fault_to_broker_up_ms")).longValue()).isGreaterThanOrEqualTo(2000);
-    assertThat(((Number) fault.get("recovery_ms")).longValue()).isPositive();
-    assertThat(r.get("service_alive_at_end")).isEqualTo(true);
-  }
+        Map<String, Object> fault = (Map<String, Object>) r.get("fault");
+        assertThat(((Number) fault.get("fault_to_broker_up_ms")).longValue()).isGreaterThanOrEqualTo(2000);
+        assertThat(((Number) fault.get("recovery_ms")).longValue()).isPositive();
+        assertThat(r.get("service_alive_at_end")).isEqualTo(true);
+    }
 }

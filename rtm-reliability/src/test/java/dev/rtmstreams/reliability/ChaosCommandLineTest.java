@@ -9,57 +9,70 @@ import picocli.CommandLine;
 
 class ChaosCommandLineTest {
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
 
-  private int run(String... args) {
-    CommandLine cl = Chaos.commandLine();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    return cl.execute(args);
-  }
+    private int run(String... args) {
+        CommandLine cl = Chaos.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
 
-  @Test
-  void shouldListEveryScenarioWhenAskedForHelp() {
-    assertThat(run("--help")).isZero();
-    assertThat(out.toString()).contains("--scenario", "--duration", "--rate", "--report-dir", "--bootstrap-servers",
-        "--exactly-once", "service-crash", "pending-timers", "state-wipe", "broker-restart", "poison",
-        "instance-failover", "soak");
-  }
+    @Test
+    void shouldListEveryScenarioWhenAskedForHelp() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString())
+                .contains(
+                        "--scenario",
+                        "--duration",
+                        "--rate",
+                        "--report-dir",
+                        "--bootstrap-servers",
+                        "--exactly-once",
+                        "service-crash",
+                        "pending-timers",
+                        "state-wipe",
+                        "broker-restart",
+                        "poison",
+                        "instance-failover",
+                        "soak");
+    }
 
-  @Test
-  void shouldExitTwoNamingTheValueWhenTheScenarioIsUnknown() {
-    assertThat(run("--scenario", "meteor-strike")).isEqualTo(2);
-    assertThat(err.toString()).contains("--scenario", "meteor-strike", "service-crash");
-  }
+    @Test
+    void shouldExitTwoNamingTheValueWhenTheScenarioIsUnknown() {
+        assertThat(run("--scenario", "meteor-strike")).isEqualTo(2);
+        assertThat(err.toString()).contains("--scenario", "meteor-strike", "service-crash");
+    }
 
-  @Test
-  void shouldExitTwoNamingTheOptionWhenAnOptionIsUnknown() {
-    assertThat(run("--scenario", "soak", "--rat", "5")).isEqualTo(2);
-    assertThat(err.toString()).contains("--rat");
-  }
+    @Test
+    void shouldExitTwoNamingTheOptionWhenAnOptionIsUnknown() {
+        assertThat(run("--scenario", "soak", "--rat", "5")).isEqualTo(2);
+        assertThat(err.toString()).contains("--rat");
+    }
 
-  @Test
-  void shouldExitTwoNamingTheOptionWhenAValueDoesNotParse() {
-    assertThat(run("--scenario", "soak", "--duration", "ten seconds")).isEqualTo(2);
-    assertThat(err.toString()).contains("--duration", "ten seconds");
-  }
+    @Test
+    void shouldExitTwoNamingTheOptionWhenAValueDoesNotParse() {
+        assertThat(run("--scenario", "soak", "--duration", "ten seconds")).isEqualTo(2);
+        assertThat(err.toString()).contains("--duration", "ten seconds");
+    }
 
-  @Test
-  void shouldExitTwoWhenTheRateIsNotPositive() {
-    assertThat(run("--scenario", "poison", "--rate", "0")).isEqualTo(2);
-    assertThat(err.toString()).contains("--rate");
-  }
+    @Test
+    void shouldExitTwoWhenTheRateIsNotPositive() {
+        assertThat(run("--scenario", "poison", "--rate", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--rate");
+    }
 
-  @Test
-  void shouldRefuseAnExternalClusterWhenTheScenarioRestartsTheBroker() {
-    assertThat(run("--scenario", "broker-restart", "--bootstrap-servers", "localhost:1")).isEqualTo(2);
-    assertThat(err.toString()).contains("--bootstrap-servers", "broker-restart");
-  }
+    @Test
+    void shouldRefuseAnExternalClusterWhenTheScenarioRestartsTheBroker() {
+        assertThat(run("--scenario", "broker-restart", "--bootstrap-servers", "localhost:1"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--bootstrap-servers", "broker-restart");
+    }
 
-  @Test
-  void shouldRefuseOnePartitionWhenTwoInstancesMustShareTasks() {
-    assertThat(run("--scenario", "instance-failover", "--partitions", "1")).isEqualTo(2);
-    assertThat(err.toString()).contains("--partitions");
-  }
+    @Test
+    void shouldRefuseOnePartitionWhenTwoInstancesMustShareTasks() {
+        assertThat(run("--scenario", "instance-failover", "--partitions", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--partitions");
+    }
 }

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
 /**
@@ -22,131 +22,163 @@ import org.junit.jupiter.api.TestInfo;
  */
 class ChaosScenariosIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static EmbeddedKafkaCluster kafka;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static EmbeddedKafkaCluster kafka;
 
-  Path dir;
+    Path dir;
 
-  @BeforeEach
-  void reportDir(TestInfo info) throws Exception {
-    dir = reportDirFor(info);
-  }
-
-  /** Reports stay under target/chaos-it/ for diagnosis (the service logs and the oracle's samples). */
-  static Path reportDirFor(TestInfo info) throws Exception {
-    Path d = Path.of("target", "chaos-it", info.getTestMethod().orElseThrow().getName());
-    Files.createDirectories(d);
-    return d;
-  }
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = EmbeddedKafkaCluster.builder().build().start();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (kafka != null) {
-      kafka.close();
+    @BeforeEach
+    void reportDir(TestInfo info) throws Exception {
+        dir = reportDirFor(info);
     }
-  }
 
-  static String appJar() {
-    Path jar = Path.of(System.getProperty("rtm.app.jar", "../adattribution-app/target/adattribution-app.jar"));
-    assertThat(jar).as("the service's fat jar (mvn -pl adattribution-app package)").isRegularFile();
-    return jar.toString();
-  }
-
-  /**
-   * A short run. The correlation window (processing-time timers) must exceed the longest outage
-   * (restart or broker downtime) or request/ack matches straddling it are lost by design, see
-   * RELIABILITY.md.
-   */
-  static List<String> shortRun(String scenario, Path dir, String... extra) {
-    List<String> args = new ArrayList<>(List.of("--scenario", scenario, "--duration", "PT10S", "--rate", "200",
-        "--report-dir", dir.toString(), "--app-jar", appJar(), "--app-jvm-option", "-Xmx384m",
-        "--app-jvm-option", "-XX:TieredStopAtLevel=1", "--checkpoint-interval", "PT1S", "--correlation-window",
-        "PT60S", "--drain", "PT90S"));
-    if (!List.of(extra).contains("--downtime")) {
-      args.addAll(List.of("--downtime", "PT0.5S"));
+    /** Reports stay under target/chaos-it/ for diagnosis (the service logs and the oracle's samples). */
+    static Path reportDirFor(TestInfo info) throws Exception {
+        Path d =
+                Path.of("target", "chaos-it", info.getTestMethod().orElseThrow().getName());
+        Files.createDirectories(d);
+        return d;
     }
-    args.addAll(List.of(extra));
-    return args;
-  }
 
-  @SuppressWarnings("unchecked")
-  static Map<String, Object> runChaos(Path dir, List<String> args) throws Exception {
-    int code = Chaos.execute(args.toArray(String[]::new));
-    Path report = dir.resolve("chaos-" + args.get(1) + ".json");
-    assertThat(report).exists();
-    Map<String, Object> r = JSON.readValue(Files.readString(report), Map.class);
-    assertThat(r.get("failures")).as("failures of %s", args.get(1)).asList().isEmpty();
-    assertThat(code).isZero();
-    Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
-    assertThat(((Number) oracle.get("expected")).longValue()).as("expected outputs").isGreaterThan(50);
-    assertThat(((Number) oracle.get("missing")).longValue()).as("missing").isZero();
-    assertThat(((Number) oracle.get("unexpected")).longValue()).as("unexpected").isZero();
-    return r;
-  }
+    @BeforeAll
+    static void startBroker() {
+        kafka = EmbeddedKafkaCluster.builder().build().start();
+    }
 
-  private String bootstrap() {
-    return kafka.bootstrapServers();
-  }
+    @AfterAll
+    static void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
 
-  @Test
-  @SuppressWarnings("unchecked")
-  void shouldLoseAndDuplicateNothingAndFirePendingTimersWhenKilledUnderExactlyOnce() throws Exception {
-    // service-crash under exactly-once v2, plus the pending-timer and straddling-match probes
-    Map<String, Object> r = runChaos(dir, shortRun("pending-timers", dir, "--exactly-once",
-        "--bootstrap-servers", bootstrap()));
+    static String appJar() {
+        Path jar = Path.of(System.getProperty("rtm.app.jar", "../adattribution-app/target/adattribution-app.jar"));
+        assertThat(jar)
+                .as("the service's fat jar (mvn -pl adattribution-app package)")
+                .isRegularFile();
+        return jar.toString();
+    }
 
-    Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
-    assertThat(((Number) oracle.get("duplicates")).longValue()).as("duplicates under exactly-once").isZero();
-    assertThat(((Number) ((Map<String, Object>) r.get("fault")).get("recovery_ms")).longValue()).isPositive();
+    /**
+     * A short run. The correlation window (processing-time timers) must exceed the longest outage
+     * (restart or broker downtime) or request/ack matches straddling it are lost by design, see
+     * RELIABILITY.md.
+     */
+    static List<String> shortRun(String scenario, Path dir, String... extra) {
+        List<String> args = new ArrayList<>(List.of(
+                "--scenario",
+                scenario,
+                "--duration",
+                "PT10S",
+                "--rate",
+                "200",
+                "--report-dir",
+                dir.toString(),
+                "--app-jar",
+                appJar(),
+                "--app-jvm-option",
+                "-Xmx384m",
+                "--app-jvm-option",
+                "-XX:TieredStopAtLevel=1",
+                "--checkpoint-interval",
+                "PT1S",
+                "--correlation-window",
+                "PT60S",
+                "--drain",
+                "PT90S"));
+        if (!List.of(extra).contains("--downtime")) {
+            args.addAll(List.of("--downtime", "PT0.5S"));
+        }
+        args.addAll(List.of(extra));
+        return args;
+    }
 
-    Map<String, Object> fault = (Map<String, Object>) r.get("fault");
-    assertThat(fault.get("pending_timers_due_after_restart")).isEqualTo(true);
-    Map<String, Object> timers = (Map<String, Object>) r.get("pending_timers");
-    assertThat(timers.get("control_second_ack_matched")).isEqualTo(true);
-    assertThat(((Number) timers.get("late_acks_matched_after_expiry")).longValue()).isZero();
-    Map<String, Object> straddle = (Map<String, Object>) r.get("straddling_matches");
-    assertThat(straddle.get("observed_outputs")).isEqualTo(straddle.get("expected_outputs"));
-  }
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> runChaos(Path dir, List<String> args) throws Exception {
+        int code = Chaos.execute(args.toArray(String[]::new));
+        Path report = dir.resolve("chaos-" + args.get(1) + ".json");
+        assertThat(report).exists();
+        Map<String, Object> r = JSON.readValue(Files.readString(report), Map.class);
+        assertThat(r.get("failures")).as("failures of %s", args.get(1)).asList().isEmpty();
+        assertThat(code).isZero();
+        Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
+        assertThat(((Number) oracle.get("expected")).longValue())
+                .as("expected outputs")
+                .isGreaterThan(50);
+        assertThat(((Number) oracle.get("missing")).longValue()).as("missing").isZero();
+        assertThat(((Number) oracle.get("unexpected")).longValue())
+                .as("unexpected")
+                .isZero();
+        return r;
+    }
 
-  @Test
-  @SuppressWarnings("unchecked")
-  void shouldNotReviveExpiredStateNorRegressWatermarksWhenTheStateDirIsWiped() throws Exception {
-    Map<String, Object> r = runChaos(dir, shortRun("state-wipe", dir, "--bootstrap-servers", bootstrap()));
+    private String bootstrap() {
+        return kafka.bootstrapServers();
+    }
 
-    Map<String, Object> probes = (Map<String, Object>) r.get("wipe_probes");
-    assertThat(((Number) probes.get("late_pair_joined_after_wipe")).longValue()).isZero();
-    assertThat(((Number) probes.get("expired_state_matched_after_wipe")).longValue()).isZero();
-    assertThat(probes.get("fresh_pair_joined_after_wipe")).isEqualTo(true);
-  }
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldLoseAndDuplicateNothingAndFirePendingTimersWhenKilledUnderExactlyOnce() throws Exception {
+        // service-crash under exactly-once v2, plus the pending-timer and straddling-match probes
+        Map<String, Object> r =
+                runChaos(dir, shortRun("pending-timers", dir, "--exactly-once", "--bootstrap-servers", bootstrap()));
 
-  @Test
-  @SuppressWarnings("unchecked")
-  void shouldDeadLetterEveryPoisonRecordAndLoseNoGoodOneWhenOnePercentIsUndecodable() throws Exception {
-    Map<String, Object> r = runChaos(dir, shortRun("poison", dir, "--bootstrap-servers", bootstrap()));
+        Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
+        assertThat(((Number) oracle.get("duplicates")).longValue())
+                .as("duplicates under exactly-once")
+                .isZero();
+        assertThat(((Number) ((Map<String, Object>) r.get("fault")).get("recovery_ms")).longValue())
+                .isPositive();
 
-    Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
-    assertThat(((Number) oracle.get("duplicates")).longValue()).isZero();
-    Map<String, Object> poison = (Map<String, Object>) r.get("poison");
-    assertThat(((Number) poison.get("poison_acked_by_broker")).longValue()).isGreaterThanOrEqualTo(15);
-    assertThat(poison.get("poison_dead_lettered")).isEqualTo(poison.get("poison_acked_by_broker"));
-    assertThat(((Number) poison.get("dlq_records_without_error_headers")).longValue()).isZero();
-    assertThat(r.get("service_alive_at_end")).isEqualTo(true);
-  }
+        Map<String, Object> fault = (Map<String, Object>) r.get("fault");
+        assertThat(fault.get("pending_timers_due_after_restart")).isEqualTo(true);
+        Map<String, Object> timers = (Map<String, Object>) r.get("pending_timers");
+        assertThat(timers.get("control_second_ack_matched")).isEqualTo(true);
+        assertThat(((Number) timers.get("late_acks_matched_after_expiry")).longValue())
+                .isZero();
+        Map<String, Object> straddle = (Map<String, Object>) r.get("straddling_matches");
+        assertThat(straddle.get("observed_outputs")).isEqualTo(straddle.get("expected_outputs"));
+    }
 
-  @Test
-  @SuppressWarnings("unchecked")
-  void shouldMoveEveryTaskToTheSurvivorAndLoseNothingWhenOneOfTwoInstancesIsKilled() throws Exception {
-    Map<String, Object> r = runChaos(dir, shortRun("instance-failover", dir, "--bootstrap-servers", bootstrap()));
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldNotReviveExpiredStateNorRegressWatermarksWhenTheStateDirIsWiped() throws Exception {
+        Map<String, Object> r = runChaos(dir, shortRun("state-wipe", dir, "--bootstrap-servers", bootstrap()));
 
-    Map<String, Object> fault = (Map<String, Object>) r.get("fault");
-    assertThat(fault.get("survivor_tasks_after")).isEqualTo(fault.get("tasks_total"));
-    assertThat(((Number) fault.get("fault_to_takeover_ms")).longValue()).isPositive();
-    Map<String, Object> before = (Map<String, Object>) fault.get("assignment_before");
-    assertThat(before.values()).allSatisfy(n -> assertThat(((Number) n).longValue()).isPositive());
-  }
+        Map<String, Object> probes = (Map<String, Object>) r.get("wipe_probes");
+        assertThat(((Number) probes.get("late_pair_joined_after_wipe")).longValue())
+                .isZero();
+        assertThat(((Number) probes.get("expired_state_matched_after_wipe")).longValue())
+                .isZero();
+        assertThat(probes.get("fresh_pair_joined_after_wipe")).isEqualTo(true);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldDeadLetterEveryPoisonRecordAndLoseNoGoodOneWhenOnePercentIsUndecodable() throws Exception {
+        Map<String, Object> r = runChaos(dir, shortRun("poison", dir, "--bootstrap-servers", bootstrap()));
+
+        Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
+        assertThat(((Number) oracle.get("duplicates")).longValue()).isZero();
+        Map<String, Object> poison = (Map<String, Object>) r.get("poison");
+        assertThat(((Number) poison.get("poison_acked_by_broker")).longValue()).isGreaterThanOrEqualTo(15);
+        assertThat(poison.get("poison_dead_lettered")).isEqualTo(poison.get("poison_acked_by_broker"));
+        assertThat(((Number) poison.get("dlq_records_without_error_headers")).longValue())
+                .isZero();
+        assertThat(r.get("service_alive_at_end")).isEqualTo(true);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldMoveEveryTaskToTheSurvivorAndLoseNothingWhenOneOfTwoInstancesIsKilled() throws Exception {
+        Map<String, Object> r = runChaos(dir, shortRun("instance-failover", dir, "--bootstrap-servers", bootstrap()));
+
+        Map<String, Object> fault = (Map<String, Object>) r.get("fault");
+        assertThat(fault.get("survivor_tasks_after")).isEqualTo(fault.get("tasks_total"));
+        assertThat(((Number) fault.get("fault_to_takeover_ms")).longValue()).isPositive();
+        Map<String, Object> before = (Map<String, Object>) fault.get("assignment_before");
+        assertThat(before.values())
+                .allSatisfy(n -> assertThat(((Number) n).longValue()).isPositive());
+    }
 }

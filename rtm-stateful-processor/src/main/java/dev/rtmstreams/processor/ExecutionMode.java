@@ -29,7 +29,7 @@ public enum ExecutionMode {
             }
         }
         throw new IllegalArgumentException(RtmProcessorConfig.EXECUTION_MODE_CONFIG + " must be '"
-            + RtmProcessorConfig.EXECUTION_MODE_REAL_TIME + "' or '" + RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH
-            + "': " + configValue);
+                + RtmProcessorConfig.EXECUTION_MODE_REAL_TIME + "' or '" + RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH
+                + "': " + configValue);
     }
 }

@@ -46,6 +46,5 @@ public final class RtmProcessorConfig {
     /** Default of {@link #TTL_CLEANUP_BATCH_CONFIG}. */
     public static final int DEFAULT_TTL_CLEANUP_BATCH = 1_000;
 
-    private RtmProcessorConfig() {
-    }
+    private RtmProcessorConfig() {}
 }

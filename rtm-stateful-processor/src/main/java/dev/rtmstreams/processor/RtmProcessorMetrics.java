@@ -60,8 +60,7 @@ public final class RtmProcessorMetrics {
     /** Gauge: approximate number of entries in the operator's state store. */
     public static final String STORE_ENTRIES = "state-store-entries";
 
-    private RtmProcessorMetrics() {
-    }
+    private RtmProcessorMetrics() {}
 
     /**
      * Sums a counter of one operator over all its tasks and threads.
@@ -101,8 +100,7 @@ public final class RtmProcessorMetrics {
         for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
             if (matches(e.getKey(), operatorName, WATERMARK)) {
                 double v = value(e.getValue());
-                if (!Double.isNaN(v) && !Double.isInfinite(v)
-                    && (min.isEmpty() || (long) v < min.getAsLong())) {
+                if (!Double.isNaN(v) && !Double.isInfinite(v) && (min.isEmpty() || (long) v < min.getAsLong())) {
                     min = OptionalLong.of((long) v);
                 }
             }
@@ -111,8 +109,9 @@ public final class RtmProcessorMetrics {
     }
 
     private static boolean matches(MetricName n, String operatorName, String metricName) {
-        return GROUP.equals(n.group()) && metricName.equals(n.name())
-            && operatorName.equals(n.tags().get(PROCESSOR_ID_TAG));
+        return GROUP.equals(n.group())
+                && metricName.equals(n.name())
+                && operatorName.equals(n.tags().get(PROCESSOR_ID_TAG));
     }
 
     private static double value(Metric m) {

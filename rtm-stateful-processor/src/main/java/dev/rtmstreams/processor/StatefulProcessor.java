@@ -68,8 +68,7 @@ public abstract class StatefulProcessor<K, I, O> {
     }
 
     /** Called once when the task closes. Default: nothing. */
-    public void close() {
-    }
+    public void close() {}
 
     /**
      * @return the handle to state, timers and query info
@@ -77,7 +76,8 @@ public abstract class StatefulProcessor<K, I, O> {
      */
     public final StatefulProcessorHandle getHandle() {
         if (handle == null) {
-            throw new IllegalStateException("the StatefulProcessorHandle is not set yet: call getHandle() from init() or later");
+            throw new IllegalStateException(
+                    "the StatefulProcessorHandle is not set yet: call getHandle() from init() or later");
         }
         return handle;
     }
@@ -89,7 +89,8 @@ public abstract class StatefulProcessor<K, I, O> {
      */
     public final void setHandle(StatefulProcessorHandle handle) {
         if (this.handle != null) {
-            throw new IllegalStateException("the StatefulProcessorHandle is already set; a processor instance serves one task");
+            throw new IllegalStateException(
+                    "the StatefulProcessorHandle is already set; a processor instance serves one task");
         }
         this.handle = handle;
     }

@@ -52,8 +52,8 @@ public interface StatefulProcessorHandle {
     }
 
     /** Declares a map state variable. Only in {@code init}. Errors as {@link #getValueState}. */
-    <UK, UV> MapState<UK, UV> getMapState(String stateName, Serde<UK> userKeySerde, Serde<UV> valueSerde,
-                                          TtlConfig ttlConfig);
+    <UK, UV> MapState<UK, UV> getMapState(
+            String stateName, Serde<UK> userKeySerde, Serde<UV> valueSerde, TtlConfig ttlConfig);
 
     /** Same as {@link #getMapState(String, Serde, Serde, TtlConfig)} without TTL. */
     default <UK, UV> MapState<UK, UV> getMapState(String stateName, Serde<UK> userKeySerde, Serde<UV> valueSerde) {

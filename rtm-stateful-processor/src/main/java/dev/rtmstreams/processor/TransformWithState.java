@@ -98,11 +98,11 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
     private TransformWithState(OperatorSpec<K, I, O> spec, StoreBackend backend, boolean supportsInitialState) {
         this.spec = spec;
         KeyValueBytesStoreSupplier supplier = backend == StoreBackend.IN_MEMORY
-            ? Stores.inMemoryKeyValueStore(spec.storeName())
-            : Stores.persistentKeyValueStore(spec.storeName());
+                ? Stores.inMemoryKeyValueStore(spec.storeName())
+                : Stores.persistentKeyValueStore(spec.storeName());
         this.storeBuilder = Stores.keyValueStoreBuilder(supplier, Serdes.Bytes(), Serdes.ByteArray())
-            .withLoggingEnabled(java.util.Map.of())
-            .withCachingDisabled();
+                .withLoggingEnabled(java.util.Map.of())
+                .withCachingDisabled();
         this.supportsInitialState = supportsInitialState;
     }
 
@@ -112,8 +112,8 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
      * @return a builder with defaults
      * @throws NullPointerException when an argument is null
      */
-    public static <K, I, O> Builder<K, I, O> builder(Supplier<? extends StatefulProcessor<K, I, O>> processorSupplier,
-                                                     TimeMode timeMode) {
+    public static <K, I, O> Builder<K, I, O> builder(
+            Supplier<? extends StatefulProcessor<K, I, O>> processorSupplier, TimeMode timeMode) {
         return new Builder<>(processorSupplier, timeMode);
     }
 
@@ -121,8 +121,8 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
      * @return an operator with every default (name from the processor class, default serdes, RocksDB, record
      *     timestamp as event time, zero watermark delay, execution mode from {@code rtm.execution.mode})
      */
-    public static <K, I, O> TransformWithState<K, I, O> of(Supplier<? extends StatefulProcessor<K, I, O>> processorSupplier,
-                                                           TimeMode timeMode) {
+    public static <K, I, O> TransformWithState<K, I, O> of(
+            Supplier<? extends StatefulProcessor<K, I, O>> processorSupplier, TimeMode timeMode) {
         return builder(processorSupplier, timeMode).build();
     }
 
@@ -186,8 +186,8 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
      */
     public <S> ProcessorSupplier<K, S, Void, Void> initialStateProcessor() {
         if (!supportsInitialState) {
-            throw new IllegalStateException("operator " + spec.name()
-                + ": the processor does not extend StatefulProcessorWithInitialState");
+            throw new IllegalStateException(
+                    "operator " + spec.name() + ": the processor does not extend StatefulProcessorWithInitialState");
         }
         TransformWithState<K, I, O> self = this;
         return new ProcessorSupplier<>() {
@@ -312,7 +312,8 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
             requirePositive(microBatchInterval, "microBatchInterval");
             requirePositive(timerResolution, "timerResolution");
             if (watermarkIdleTimeout != null && watermarkIdleTimeout.isNegative()) {
-                throw new IllegalArgumentException("watermarkIdleTimeout must not be negative: " + watermarkIdleTimeout);
+                throw new IllegalArgumentException(
+                        "watermarkIdleTimeout must not be negative: " + watermarkIdleTimeout);
             }
             StatefulProcessor<K, I, O> sample = processorSupplier.get();
             if (sample == null) {
@@ -322,9 +323,21 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
             if (n.isBlank() || !n.matches("[a-zA-Z0-9._-]+")) {
                 throw new IllegalArgumentException("name must be non-empty and use only [a-zA-Z0-9._-]: '" + n + "'");
             }
-            OperatorSpec<K, I, O> spec = new OperatorSpec<>(n, n + "-state", processorSupplier, timeMode, outputMode,
-                keySerde, valueSerde, eventTimeExtractor, watermarkDelay, executionMode, microBatchInterval,
-                timerResolution, watermarkIdleTimeout, new RuntimeRegistry());
+            OperatorSpec<K, I, O> spec = new OperatorSpec<>(
+                    n,
+                    n + "-state",
+                    processorSupplier,
+                    timeMode,
+                    outputMode,
+                    keySerde,
+                    valueSerde,
+                    eventTimeExtractor,
+                    watermarkDelay,
+                    executionMode,
+                    microBatchInterval,
+                    timerResolution,
+                    watermarkIdleTimeout,
+                    new RuntimeRegistry());
             return new TransformWithState<>(spec, storeBackend, sample instanceof StatefulProcessorWithInitialState);
         }
 

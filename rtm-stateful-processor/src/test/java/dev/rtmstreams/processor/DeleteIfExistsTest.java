@@ -30,18 +30,29 @@ class DeleteIfExistsTest {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         MockProcessorContext<String, String> ctx = new MockProcessorContext<>(p, new TaskId(0, 0), null);
         ctx.setCurrentSystemTimeMs(0L);
-        KeyValueStore<Bytes, byte[]> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("evolve-state"),
-            Serdes.Bytes(), Serdes.ByteArray()).withLoggingDisabled().build();
+        KeyValueStore<Bytes, byte[]> store = Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore("evolve-state"), Serdes.Bytes(), Serdes.ByteArray())
+                .withLoggingDisabled()
+                .build();
         store.init(ctx.getStateStoreContext(), store);
         ctx.addStateStore(store);
 
-        TransformWithState<String, String, String> v1 = TransformWithState.builder(ScriptProcessor.supplier(p1 -> {
-            p1.value = p1.getHandle().getValueState("old", Serdes.String());
-            p1.list = p1.getHandle().getListState("kept", Serdes.String());
-        }, (sp, k, r, tv, out) -> {
-            sp.value.update(r);
-            sp.list.appendValue(r);
-        }, null, null), TimeMode.NONE).name("evolve").keySerde(Serdes.String()).build();
+        TransformWithState<String, String, String> v1 = TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                p1 -> {
+                                    p1.value = p1.getHandle().getValueState("old", Serdes.String());
+                                    p1.list = p1.getHandle().getListState("kept", Serdes.String());
+                                },
+                                (sp, k, r, tv, out) -> {
+                                    sp.value.update(r);
+                                    sp.list.appendValue(r);
+                                },
+                                null,
+                                null),
+                        TimeMode.NONE)
+                .name("evolve")
+                .keySerde(Serdes.String())
+                .build();
         Processor<String, String, String, String> first = v1.get();
         first.init(ctx);
         first.process(new Record<>("a", "x", 0L));
@@ -50,12 +61,20 @@ class DeleteIfExistsTest {
         assertThat(count(store)).isEqualTo(4);
 
         List<String> seen = new ArrayList<>();
-        TransformWithState<String, String, String> v2 = TransformWithState.builder(ScriptProcessor.supplier(p2 -> {
-            p2.list = p2.getHandle().getListState("kept", Serdes.String());
-            p2.getHandle().deleteIfExists("old");
-            p2.getHandle().deleteIfExists("never-existed");
-        }, (sp, k, r, tv, out) -> sp.list.get().forEachRemaining(seen::add), null, null), TimeMode.NONE)
-            .name("evolve").keySerde(Serdes.String()).build();
+        TransformWithState<String, String, String> v2 = TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                p2 -> {
+                                    p2.list = p2.getHandle().getListState("kept", Serdes.String());
+                                    p2.getHandle().deleteIfExists("old");
+                                    p2.getHandle().deleteIfExists("never-existed");
+                                },
+                                (sp, k, r, tv, out) -> sp.list.get().forEachRemaining(seen::add),
+                                null,
+                                null),
+                        TimeMode.NONE)
+                .name("evolve")
+                .keySerde(Serdes.String())
+                .build();
         Processor<String, String, String, String> second = v2.get();
         second.init(ctx);
         assertThat(count(store)).isEqualTo(2);

@@ -16,7 +16,7 @@ class EventTimeTest {
         switch (c[0]) {
             case "reg" -> p.getHandle().registerTimer(Long.parseLong(c[1]));
             case "wm" -> out.add("wm=" + tv.getCurrentWatermarkInMs());
-            case "t=7000" -> { }
+            case "t=7000" -> {}
             default -> throw new IllegalArgumentException(row);
         }
     }
@@ -26,8 +26,11 @@ class EventTimeTest {
     }
 
     static TransformWithState.Builder<String, String, String> builder() {
-        return TransformWithState.builder(ScriptProcessor.supplier(null, EventTimeTest::commands, EventTimeTest::fired,
-            null), TimeMode.EVENT_TIME).name("etimers").watermarkDelay(Duration.ofMillis(100));
+        return TransformWithState.builder(
+                        ScriptProcessor.supplier(null, EventTimeTest::commands, EventTimeTest::fired, null),
+                        TimeMode.EVENT_TIME)
+                .name("etimers")
+                .watermarkDelay(Duration.ofMillis(100));
     }
 
     @Test
@@ -47,10 +50,10 @@ class EventTimeTest {
     @Test
     void shouldNeverRegressWatermarkAndDropLateRecordsWhenInputIsOutOfOrder() {
         try (Harness<String, String> h = Harness.strings(builder().build())) {
-            h.pipe("a", "wm", 2000);     // wm -> 1900
-            h.pipe("a", "wm", 1950);     // not late, wm stays 1900
-            h.pipe("a", "wm", 1800);     // late: dropped
-            h.pipe("a", "wm", 2100);     // wm -> 2000
+            h.pipe("a", "wm", 2000); // wm -> 1900
+            h.pipe("a", "wm", 1950); // not late, wm stays 1900
+            h.pipe("a", "wm", 1800); // late: dropped
+            h.pipe("a", "wm", 2100); // wm -> 2000
             assertThat(h.drainValues()).containsExactly("wm=0", "wm=1900", "wm=1900");
         }
     }
@@ -79,7 +82,7 @@ class EventTimeTest {
             assertThat(h.drainValues()).isEmpty();
             h.advanceMs(1000); // idle for 1900 ms: wm = 1100 + 1900 - 100 = 2900
             assertThat(h.drainValues()).isEmpty();
-            h.advanceMs(100);  // wm = 3000
+            h.advanceMs(100); // wm = 3000
             assertThat(h.drainValues()).containsExactly("fired:a:3000@wm=3000");
         }
     }
@@ -96,8 +99,8 @@ class EventTimeTest {
     @Test
     void shouldUseExtractorWhenConfigured() {
         TransformWithState<String, String, String> tws = builder()
-            .eventTimeExtractor((k, v, ts) -> v.startsWith("t=") ? Long.parseLong(v.substring(2)) : ts)
-            .build();
+                .eventTimeExtractor((k, v, ts) -> v.startsWith("t=") ? Long.parseLong(v.substring(2)) : ts)
+                .build();
         try (Harness<String, String> h = Harness.strings(tws)) {
             h.pipe("a", "t=7000", 1);
             h.pipe("a", "wm", 7000);

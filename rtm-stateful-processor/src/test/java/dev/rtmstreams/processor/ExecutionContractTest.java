@@ -25,15 +25,22 @@ class ExecutionContractTest {
     }
 
     static TransformWithState.Builder<String, String, String> builder(List<String> calls) {
-        return TransformWithState.builder(ScriptProcessor.supplier(null, ExecutionContractTest::echo,
-            (p, key, tv, expiry, out) -> out.add("fired:" + key + ":" + (expiry - T0) + "@" + (tv.getCurrentProcessingTimeInMs() - T0)),
-            calls), TimeMode.PROCESSING_TIME).name("contract");
+        return TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                null,
+                                ExecutionContractTest::echo,
+                                (p, key, tv, expiry, out) -> out.add("fired:" + key + ":" + (expiry - T0) + "@"
+                                        + (tv.getCurrentProcessingTimeInMs() - T0)),
+                                calls),
+                        TimeMode.PROCESSING_TIME)
+                .name("contract");
     }
 
     @Test
     void shouldCallOncePerRecordAndForwardAtOnceWhenRealTime() {
         List<String> calls = Collections.synchronizedList(new ArrayList<>());
-        try (Harness<String, String> h = Harness.strings(builder(calls).executionMode(ExecutionMode.REAL_TIME).build())) {
+        try (Harness<String, String> h = Harness.strings(
+                builder(calls).executionMode(ExecutionMode.REAL_TIME).build())) {
             h.pipe("a", "a1");
             assertThat(h.drainValues()).containsExactly("a1");
             h.pipe("b", "b1");
@@ -46,8 +53,10 @@ class ExecutionContractTest {
     @Test
     void shouldCallOncePerKeyWithAllRowsInOrderWhenMicroBatch() {
         List<String> calls = Collections.synchronizedList(new ArrayList<>());
-        try (Harness<String, String> h = Harness.strings(builder(calls).executionMode(ExecutionMode.MICRO_BATCH)
-            .microBatchInterval(Duration.ofSeconds(1)).build())) {
+        try (Harness<String, String> h = Harness.strings(builder(calls)
+                .executionMode(ExecutionMode.MICRO_BATCH)
+                .microBatchInterval(Duration.ofSeconds(1))
+                .build())) {
             h.pipe("a", "a1", T0 + 5);
             h.pipe("b", "b1", T0 + 7);
             h.pipe("a", "a2", T0 + 6);
@@ -69,8 +78,10 @@ class ExecutionContractTest {
     @Test
     void shouldFireTimersInBatchWithoutDataAndCountBatchesWhenMicroBatch() {
         List<String> calls = Collections.synchronizedList(new ArrayList<>());
-        try (Harness<String, String> h = Harness.strings(builder(calls).executionMode(ExecutionMode.MICRO_BATCH)
-            .microBatchInterval(Duration.ofSeconds(1)).build())) {
+        try (Harness<String, String> h = Harness.strings(builder(calls)
+                .executionMode(ExecutionMode.MICRO_BATCH)
+                .microBatchInterval(Duration.ofSeconds(1))
+                .build())) {
             h.pipe("a", "batch");
             h.pipe("a", "reg:1500");
             h.advanceMs(1000); // batch 0 at t=1000: timer at 2500
@@ -87,10 +98,17 @@ class ExecutionContractTest {
     void shouldRunNoBatchWithoutDataWhenMicroBatchInEventTime() {
         // Spark runs a no-data batch in event time only when the watermark moved; without data it cannot move here
         List<String> calls = Collections.synchronizedList(new ArrayList<>());
-        try (Harness<String, String> h = Harness.strings(TransformWithState.builder(ScriptProcessor.supplier(null,
-                ExecutionContractTest::echo, (p, key, tv, expiry, out) -> out.add("fired"), calls), TimeMode.EVENT_TIME)
-            .name("contract-et").executionMode(ExecutionMode.MICRO_BATCH).microBatchInterval(Duration.ofSeconds(1))
-            .build())) {
+        try (Harness<String, String> h = Harness.strings(TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                null,
+                                ExecutionContractTest::echo,
+                                (p, key, tv, expiry, out) -> out.add("fired"),
+                                calls),
+                        TimeMode.EVENT_TIME)
+                .name("contract-et")
+                .executionMode(ExecutionMode.MICRO_BATCH)
+                .microBatchInterval(Duration.ofSeconds(1))
+                .build())) {
             h.pipe("a", "batch", T0);
             h.advanceMs(1000); // batch 0
             h.advanceMs(1000); // no data: no batch
@@ -106,8 +124,11 @@ class ExecutionContractTest {
         List<String> calls = Collections.synchronizedList(new ArrayList<>());
         for (StoreBackend backend : StoreBackend.values()) {
             calls.clear();
-            try (Harness<String, String> h = Harness.strings(builder(calls).storeBackend(backend)
-                .executionMode(ExecutionMode.MICRO_BATCH).microBatchInterval(Duration.ofSeconds(1)).build())) {
+            try (Harness<String, String> h = Harness.strings(builder(calls)
+                    .storeBackend(backend)
+                    .executionMode(ExecutionMode.MICRO_BATCH)
+                    .microBatchInterval(Duration.ofSeconds(1))
+                    .build())) {
                 h.pipe("a", "a1");
                 h.pipe("a", "a2");
                 h.restartFromChangelog();
@@ -116,7 +137,9 @@ class ExecutionContractTest {
                 assertThat(h.drainValues()).as(backend.name()).containsExactly("a1", "a2", "a3");
                 h.restartFromChangelog();
                 h.advanceMs(1000);
-                assertThat(h.drainValues()).as("buffer is emptied after the batch").isEmpty();
+                assertThat(h.drainValues())
+                        .as("buffer is emptied after the batch")
+                        .isEmpty();
             }
         }
     }

@@ -60,7 +60,11 @@ final class Harness<I, O> implements AutoCloseable {
     }
 
     /** @param fixedKey true: wire the operator with {@code processValues(tws.asFixedKey())} instead of {@code process} */
-    Harness(TransformWithState<String, I, O> tws, Serde<I> inSerde, Serde<O> outSerde, Properties extra,
+    Harness(
+            TransformWithState<String, I, O> tws,
+            Serde<I> inSerde,
+            Serde<O> outSerde,
+            Properties extra,
             boolean fixedKey) {
         this.fixedKey = fixedKey;
         this.tws = tws;
@@ -96,8 +100,8 @@ final class Harness<I, O> implements AutoCloseable {
     private void open() {
         StreamsBuilder b = new StreamsBuilder();
         KStream<String, I> input = b.stream("in", Consumed.with(Serdes.String(), inSerde));
-        KStream<String, O> output = fixedKey ? input.processValues(tws.asFixedKey(), Named.as("tws"))
-            : input.process(tws, Named.as("tws"));
+        KStream<String, O> output =
+                fixedKey ? input.processValues(tws.asFixedKey(), Named.as("tws")) : input.process(tws, Named.as("tws"));
         output.to("out", Produced.with(Serdes.String(), outSerde));
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "harness");
@@ -186,8 +190,8 @@ final class Harness<I, O> implements AutoCloseable {
 
     private void collectChangelog() {
         pendingOut.addAll(out.readRecordsToList());
-        TestOutputTopic<Bytes, byte[]> cl = driver.createOutputTopic("harness-" + tws.storeName() + "-changelog",
-            new BytesDeserializer(), new ByteArrayDeserializer());
+        TestOutputTopic<Bytes, byte[]> cl = driver.createOutputTopic(
+                "harness-" + tws.storeName() + "-changelog", new BytesDeserializer(), new ByteArrayDeserializer());
         changelog.addAll(cl.readKeyValuesToList());
     }
 

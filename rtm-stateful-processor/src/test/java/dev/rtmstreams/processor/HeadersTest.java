@@ -17,7 +17,8 @@ class HeadersTest {
     static final long T0 = Harness.START.toEpochMilli();
 
     static Headers lat(long a, long b) {
-        return new RecordHeaders().add("rtm.lat", ByteBuffer.allocate(16).putLong(a).putLong(b).array());
+        return new RecordHeaders()
+                .add("rtm.lat", ByteBuffer.allocate(16).putLong(a).putLong(b).array());
     }
 
     static byte[] latValue(TestRecord<String, String> r) {
@@ -32,8 +33,11 @@ class HeadersTest {
     @Test
     void shouldForwardHeadersOfKeysLatestRowWhenMicroBatchRunsAfterRestore() {
         for (StoreBackend backend : StoreBackend.values()) {
-            try (Harness<String, String> h = Harness.strings(builder().storeBackend(backend)
-                .executionMode(ExecutionMode.MICRO_BATCH).microBatchInterval(Duration.ofSeconds(1)).build())) {
+            try (Harness<String, String> h = Harness.strings(builder()
+                    .storeBackend(backend)
+                    .executionMode(ExecutionMode.MICRO_BATCH)
+                    .microBatchInterval(Duration.ofSeconds(1))
+                    .build())) {
                 Headers a2 = lat(2, 20).add("other", null);
                 h.pipe("a", "a1", T0 + 9, lat(1, 10));
                 h.pipe("b", "b1", T0 + 3, lat(3, 30));
@@ -42,11 +46,15 @@ class HeadersTest {
                 h.restartFromChangelog();
                 h.advanceMs(1000);
                 List<TestRecord<String, String>> out = h.drainRecords();
-                assertThat(out).extracting(TestRecord::value).as(backend.name()).containsExactly("a1", "a2", "b1", "c1");
+                assertThat(out)
+                        .extracting(TestRecord::value)
+                        .as(backend.name())
+                        .containsExactly("a1", "a2", "b1", "c1");
                 assertThat(out).extracting(TestRecord::timestamp).containsExactly(T0 + 9, T0 + 9, T0 + 3, T0 + 4);
                 assertThat(out.get(0).headers().toArray()).containsExactly(a2.toArray());
                 assertThat(out.get(1).headers().toArray()).containsExactly(a2.toArray());
-                assertThat(latValue(out.get(2))).isEqualTo(lat(3, 30).lastHeader("rtm.lat").value());
+                assertThat(latValue(out.get(2)))
+                        .isEqualTo(lat(3, 30).lastHeader("rtm.lat").value());
                 assertThat(out.get(3).headers().toArray()).isEmpty();
             }
         }
@@ -54,14 +62,17 @@ class HeadersTest {
 
     @Test
     void shouldForwardInputHeadersAndNoHeadersOnTimerOutputWhenRealTime() {
-        try (Harness<String, String> h = Harness.strings(builder().executionMode(ExecutionMode.REAL_TIME)
-            .timerResolution(Duration.ofMillis(100)).build())) {
+        try (Harness<String, String> h = Harness.strings(builder()
+                .executionMode(ExecutionMode.REAL_TIME)
+                .timerResolution(Duration.ofMillis(100))
+                .build())) {
             h.pipe("a", "a1", T0 + 1, lat(7, 70));
             h.pipe("a", "reg:500", T0 + 2, lat(8, 80));
             h.advanceMs(500);
             List<TestRecord<String, String>> out = h.drainRecords();
             assertThat(out).extracting(TestRecord::value).containsExactly("a1", "fired:a:500@500");
-            assertThat(latValue(out.get(0))).isEqualTo(lat(7, 70).lastHeader("rtm.lat").value());
+            assertThat(latValue(out.get(0)))
+                    .isEqualTo(lat(7, 70).lastHeader("rtm.lat").value());
             assertThat(out.get(0).timestamp()).isEqualTo(T0 + 1);
             assertThat(out.get(1).headers().toArray()).isEmpty();
         }

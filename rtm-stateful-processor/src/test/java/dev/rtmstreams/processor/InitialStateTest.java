@@ -53,21 +53,27 @@ class InitialStateTest {
 
     @Test
     void shouldSeedStateBeforeInputWhenInitialStateStreamConnected() {
-        TransformWithState<String, String, String> tws = TransformWithState.builder(SeededCounter::new,
-            TimeMode.PROCESSING_TIME).name("seeded").build();
+        TransformWithState<String, String, String> tws = TransformWithState.builder(
+                        SeededCounter::new, TimeMode.PROCESSING_TIME)
+                .name("seeded")
+                .build();
         StreamsBuilder b = new StreamsBuilder();
         KStream<String, Long> initial = b.stream("initial", Consumed.with(Serdes.String(), Serdes.Long()));
         initial.process(tws.initialStateProcessor());
-        b.stream("in", Consumed.with(Serdes.String(), Serdes.String())).process(tws)
-            .to("out", Produced.with(Serdes.String(), Serdes.String()));
+        b.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
+                .process(tws)
+                .to("out", Produced.with(Serdes.String(), Serdes.String()));
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "initial");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         try (TopologyTestDriver d = new TopologyTestDriver(b.build(), p, Harness.START)) {
-            TestInputTopic<String, Long> init = d.createInputTopic("initial", Serdes.String().serializer(), Serdes.Long().serializer());
-            TestInputTopic<String, String> in = d.createInputTopic("in", Serdes.String().serializer(), Serdes.String().serializer());
-            TestOutputTopic<String, String> out = d.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
+            TestInputTopic<String, Long> init = d.createInputTopic(
+                    "initial", Serdes.String().serializer(), Serdes.Long().serializer());
+            TestInputTopic<String, String> in = d.createInputTopic(
+                    "in", Serdes.String().serializer(), Serdes.String().serializer());
+            TestOutputTopic<String, String> out = d.createOutputTopic(
+                    "out", Serdes.String().deserializer(), Serdes.String().deserializer());
             init.pipeInput("a", 41L);
             in.pipeInput("a", "x");
             in.pipeInput("b", "x");
@@ -79,9 +85,10 @@ class InitialStateTest {
 
     @Test
     void shouldRejectInitialStateSupplierWhenProcessorHasNoInitialState() {
-        TransformWithState<String, String, String> tws = TransformWithState.of(
-            () -> new ScriptProcessor(null, null, null, null), TimeMode.NONE);
-        assertThatThrownBy(tws::initialStateProcessor).isInstanceOf(IllegalStateException.class)
-            .hasMessageContaining("StatefulProcessorWithInitialState");
+        TransformWithState<String, String, String> tws =
+                TransformWithState.of(() -> new ScriptProcessor(null, null, null, null), TimeMode.NONE);
+        assertThatThrownBy(tws::initialStateProcessor)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("StatefulProcessorWithInitialState");
     }
 }

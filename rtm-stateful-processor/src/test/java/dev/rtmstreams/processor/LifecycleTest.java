@@ -31,30 +31,47 @@ class LifecycleTest {
 
     static Harness<String, String> run(TimeMode mode, Consumer<ScriptProcessor> init, ScriptProcessor.RowHandler rows) {
         return Harness.strings(TransformWithState.builder(ScriptProcessor.supplier(init, rows, null, null), mode)
-            .name("lifecycle").build());
+                .name("lifecycle")
+                .build());
     }
 
     @Test
     void shouldRejectStateDeclarationWhenOutsideInit() {
-        try (Harness<String, String> h = run(TimeMode.NONE, null,
-            (p, k, r, tv, out) -> p.getHandle().getValueState("late", Serdes.String()))) {
-            assertCode(() -> h.pipe("a", "x"), "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
-                "operationType", "getValueState", "handleState", "DATA_PROCESSED");
+        try (Harness<String, String> h =
+                run(TimeMode.NONE, null, (p, k, r, tv, out) -> p.getHandle().getValueState("late", Serdes.String()))) {
+            assertCode(
+                    () -> h.pipe("a", "x"),
+                    "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+                    "operationType",
+                    "getValueState",
+                    "handleState",
+                    "DATA_PROCESSED");
         }
     }
 
     @Test
     void shouldRejectTimerRegistrationWhenInInit() {
-        assertCode(() -> run(TimeMode.PROCESSING_TIME, p -> p.getHandle().registerTimer(1), null).close(),
-            "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
-            "operationType", "registerTimer", "handleState", "CREATED");
+        assertCode(
+                () -> run(TimeMode.PROCESSING_TIME, p -> p.getHandle().registerTimer(1), null)
+                        .close(),
+                "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+                "operationType",
+                "registerTimer",
+                "handleState",
+                "CREATED");
     }
 
     @Test
     void shouldRejectTimersWhenTimeModeIsNone() {
-        try (Harness<String, String> h = run(TimeMode.NONE, null, (p, k, r, tv, out) -> p.getHandle().registerTimer(5))) {
-            assertCode(() -> h.pipe("a", "x"), "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE",
-                "operationType", "registerTimer", "timeMode", "NONE");
+        try (Harness<String, String> h =
+                run(TimeMode.NONE, null, (p, k, r, tv, out) -> p.getHandle().registerTimer(5))) {
+            assertCode(
+                    () -> h.pipe("a", "x"),
+                    "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE",
+                    "operationType",
+                    "registerTimer",
+                    "timeMode",
+                    "NONE");
         }
     }
 
@@ -62,98 +79,151 @@ class LifecycleTest {
     void shouldRejectTtlWhenNotProcessingTime() {
         TtlConfig ttl = TtlConfig.of(Duration.ofSeconds(1));
         for (TimeMode mode : List.of(TimeMode.NONE, TimeMode.EVENT_TIME)) {
-            assertCode(() -> run(mode, p -> p.getHandle().getListState("l", Serdes.String(), ttl), null).close(),
-                "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL", "stateName", "l", "timeMode", mode.name());
+            assertCode(
+                    () -> run(mode, p -> p.getHandle().getListState("l", Serdes.String(), ttl), null)
+                            .close(),
+                    "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL",
+                    "stateName",
+                    "l",
+                    "timeMode",
+                    mode.name());
         }
     }
 
     @Test
     void shouldRejectNonPositiveTtlWhenConfigBuilt() {
-        assertCode(() -> TtlConfig.of(Duration.ZERO), "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
-            "ttlDuration", "PT0S");
+        assertCode(
+                () -> TtlConfig.of(Duration.ZERO),
+                "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
+                "ttlDuration",
+                "PT0S");
         assertCode(() -> TtlConfig.of(Duration.ofMillis(-1)), "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE");
     }
 
     @Test
     void shouldRejectDuplicateStateNameWhenDeclaredTwice() {
-        assertCode(() -> run(TimeMode.NONE, p -> {
-            p.getHandle().getValueState("s", Serdes.String());
-            p.getHandle().getMapState("s", Serdes.String(), Serdes.String());
-        }, null).close(), "STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED", "stateName", "s");
+        assertCode(
+                () -> run(
+                                TimeMode.NONE,
+                                p -> {
+                                    p.getHandle().getValueState("s", Serdes.String());
+                                    p.getHandle().getMapState("s", Serdes.String(), Serdes.String());
+                                },
+                                null)
+                        .close(),
+                "STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED",
+                "stateName",
+                "s");
     }
 
     @Test
     void shouldRejectStateAccessWhenNoGroupingKey() {
-        assertCode(() -> run(TimeMode.NONE, p -> {
-            p.value = p.getHandle().getValueState("v", Serdes.String());
-            p.value.exists();
-        }, null).close(), "STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND", "stateName", "v");
+        assertCode(
+                () -> run(
+                                TimeMode.NONE,
+                                p -> {
+                                    p.value = p.getHandle().getValueState("v", Serdes.String());
+                                    p.value.exists();
+                                },
+                                null)
+                        .close(),
+                "STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND",
+                "stateName",
+                "v");
     }
 
     @Test
     void shouldRejectUseWhenClosed() {
         AtomicReference<ScriptProcessor> ref = new AtomicReference<>();
-        Harness<String, String> h = run(TimeMode.PROCESSING_TIME, p -> {
-            p.value = p.getHandle().getValueState("v", Serdes.String());
-            ref.set(p);
-        }, (p, k, r, tv, out) -> p.value.update(r));
+        Harness<String, String> h = run(
+                TimeMode.PROCESSING_TIME,
+                p -> {
+                    p.value = p.getHandle().getValueState("v", Serdes.String());
+                    ref.set(p);
+                },
+                (p, k, r, tv, out) -> p.value.update(r));
         h.pipe("a", "x");
         h.close();
-        assertCode(() -> ref.get().value.get(), "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
-            "operationType", "get", "handleState", "CLOSED");
-        assertCode(() -> ref.get().getHandle().registerTimer(1),
-            "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE", "handleState", "CLOSED");
+        assertCode(
+                () -> ref.get().value.get(),
+                "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+                "operationType",
+                "get",
+                "handleState",
+                "CLOSED");
+        assertCode(
+                () -> ref.get().getHandle().registerTimer(1),
+                "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+                "handleState",
+                "CLOSED");
     }
 
     @Test
     void shouldRejectDeleteIfExistsWhenOutsideInit() {
-        try (Harness<String, String> h = run(TimeMode.NONE, null, (p, k, r, tv, out) -> p.getHandle().deleteIfExists("old"))) {
-            assertCode(() -> h.pipe("a", "x"), "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
-                "operationType", "deleteIfExists", "handleState", "DATA_PROCESSED");
+        try (Harness<String, String> h =
+                run(TimeMode.NONE, null, (p, k, r, tv, out) -> p.getHandle().deleteIfExists("old"))) {
+            assertCode(
+                    () -> h.pipe("a", "x"),
+                    "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+                    "operationType",
+                    "deleteIfExists",
+                    "handleState",
+                    "DATA_PROCESSED");
         }
     }
 
     @Test
     void shouldRejectInvalidBuilderOptionsWithMessageNamingValue() {
-        assertThatThrownBy(() -> TransformWithState.builder(() -> new ScriptProcessor(null, null, null, null), TimeMode.NONE)
-            .timerResolution(Duration.ZERO).build())
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT0S");
-        assertThatThrownBy(() -> TransformWithState.builder(() -> new ScriptProcessor(null, null, null, null), TimeMode.NONE)
-            .watermarkDelay(Duration.ofMillis(-5)).build())
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-0.005S");
-        assertThatThrownBy(() -> ExecutionMode.fromConfig("turbo")).isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("turbo");
+        assertThatThrownBy(() -> TransformWithState.builder(
+                                () -> new ScriptProcessor(null, null, null, null), TimeMode.NONE)
+                        .timerResolution(Duration.ZERO)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT0S");
+        assertThatThrownBy(() -> TransformWithState.builder(
+                                () -> new ScriptProcessor(null, null, null, null), TimeMode.NONE)
+                        .watermarkDelay(Duration.ofMillis(-5))
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT-0.005S");
+        assertThatThrownBy(() -> ExecutionMode.fromConfig("turbo"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("turbo");
     }
 
     /** A processor that is not iterator-lazy-safe would break here: output iterators may use state while drained. */
     @Test
     void shouldAllowStateAccessWhileOutputIteratorIsDrained() {
-        try (Harness<String, String> h = Harness.strings(TransformWithState.builder(() -> new StatefulProcessor<String, String, String>() {
-            ValueState<String> v;
+        try (Harness<String, String> h = Harness.strings(TransformWithState.builder(
+                        () -> new StatefulProcessor<String, String, String>() {
+                            ValueState<String> v;
 
-            @Override
-            public void init(OutputMode outputMode, TimeMode timeMode) {
-                v = getHandle().getValueState("v", Serdes.String());
-            }
+                            @Override
+                            public void init(OutputMode outputMode, TimeMode timeMode) {
+                                v = getHandle().getValueState("v", Serdes.String());
+                            }
 
-            @Override
-            public Iterator<String> handleInputRows(String key, Iterator<String> rows, TimerValues tv) {
-                return new Iterator<>() {
-                    @Override
-                    public boolean hasNext() {
-                        return rows.hasNext();
-                    }
+                            @Override
+                            public Iterator<String> handleInputRows(String key, Iterator<String> rows, TimerValues tv) {
+                                return new Iterator<>() {
+                                    @Override
+                                    public boolean hasNext() {
+                                        return rows.hasNext();
+                                    }
 
-                    @Override
-                    public String next() {
-                        String r = rows.next();
-                        String prev = v.getOption().orElse("-");
-                        v.update(r);
-                        return prev + ">" + r;
-                    }
-                };
-            }
-        }, TimeMode.NONE).name("lazy").build())) {
+                                    @Override
+                                    public String next() {
+                                        String r = rows.next();
+                                        String prev = v.getOption().orElse("-");
+                                        v.update(r);
+                                        return prev + ">" + r;
+                                    }
+                                };
+                            }
+                        },
+                        TimeMode.NONE)
+                .name("lazy")
+                .build())) {
             h.pipe("a", "1");
             h.pipe("a", "2");
             assertThat(h.drainValues()).containsExactly("->1", "1>2");

@@ -39,10 +39,16 @@ abstract class ListStateContractTest {
 
     Harness<String, String> harness(TtlConfig ttl) {
         TimeMode mode = ttl.isEnabled() ? TimeMode.PROCESSING_TIME : TimeMode.NONE;
-        return Harness.strings(TransformWithState.builder(ScriptProcessor.supplier(
-                p -> p.list = p.getHandle().getListState("l", Serdes.String(), ttl),
-                ListStateContractTest::commands, null, null), mode)
-            .name("list-contract").storeBackend(backend()).build());
+        return Harness.strings(TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                p -> p.list = p.getHandle().getListState("l", Serdes.String(), ttl),
+                                ListStateContractTest::commands,
+                                null,
+                                null),
+                        mode)
+                .name("list-contract")
+                .storeBackend(backend())
+                .build());
     }
 
     @Test
@@ -66,21 +72,25 @@ abstract class ListStateContractTest {
     @Test
     void shouldRejectNullsAndEmptyListsWithStableCodes() {
         try (Harness<String, String> h = harness(TtlConfig.NONE)) {
-            assertThatThrownBy(() -> h.pipe("a", "appendNull")).rootCause()
-                .isInstanceOfSatisfying(RtmException.class, e -> {
-                    assertThat(e.errorCode()).isEqualTo("STATE_STORE_NULL_VALUE");
-                    assertThat(e.parameters()).containsEntry("stateName", "l");
-                });
+            assertThatThrownBy(() -> h.pipe("a", "appendNull"))
+                    .rootCause()
+                    .isInstanceOfSatisfying(RtmException.class, e -> {
+                        assertThat(e.errorCode()).isEqualTo("STATE_STORE_NULL_VALUE");
+                        assertThat(e.parameters()).containsEntry("stateName", "l");
+                    });
         }
         try (Harness<String, String> h = harness(TtlConfig.NONE)) {
-            assertThatThrownBy(() -> h.pipe("a", "putEmpty")).rootCause()
-                .isInstanceOfSatisfying(RtmException.class,
-                    e -> assertThat(e.errorCode()).isEqualTo("STATE_STORE_EMPTY_LIST_VALUE"));
+            assertThatThrownBy(() -> h.pipe("a", "putEmpty"))
+                    .rootCause()
+                    .isInstanceOfSatisfying(
+                            RtmException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo("STATE_STORE_EMPTY_LIST_VALUE"));
         }
         try (Harness<String, String> h = harness(TtlConfig.NONE)) {
-            assertThatThrownBy(() -> h.pipe("a", "appendListWithNull")).rootCause()
-                .isInstanceOfSatisfying(RtmException.class,
-                    e -> assertThat(e.errorCode()).isEqualTo("STATE_STORE_NULL_VALUE"));
+            assertThatThrownBy(() -> h.pipe("a", "appendListWithNull"))
+                    .rootCause()
+                    .isInstanceOfSatisfying(
+                            RtmException.class, e -> assertThat(e.errorCode()).isEqualTo("STATE_STORE_NULL_VALUE"));
         }
     }
 
@@ -88,25 +98,25 @@ abstract class ListStateContractTest {
     @ValueSource(booleans = {false, true})
     void shouldExpireEachElementOnItsOwnWhenTtlSet(boolean restore) {
         try (Harness<String, String> h = harness(TtlConfig.of(Duration.ofMillis(1000)))) {
-            h.pipe("a", "append:e0");          // expires at 1000
+            h.pipe("a", "append:e0"); // expires at 1000
             h.advanceMs(400);
             ValueStateContractTest.step(h, restore);
-            h.pipe("a", "appendList:e1,e2");   // expire at 1400
+            h.pipe("a", "appendList:e1,e2"); // expire at 1400
             h.advanceMs(400);
             ValueStateContractTest.step(h, restore);
-            h.pipe("a", "append:e3");          // expires at 1800
+            h.pipe("a", "append:e3"); // expires at 1800
             h.pipe("a", "get");
-            h.advanceMs(200);                  // t=1000: e0 gone
+            h.advanceMs(200); // t=1000: e0 gone
             ValueStateContractTest.step(h, restore);
             h.pipe("a", "get");
-            h.advanceMs(400);                  // t=1400: e1,e2 gone
+            h.advanceMs(400); // t=1400: e1,e2 gone
             ValueStateContractTest.step(h, restore);
             h.pipe("a", "get");
-            h.pipe("a", "put:p1,p2");          // all refreshed: expire at 2400
-            h.advanceMs(500);                  // t=1900: e3 would be gone anyway
+            h.pipe("a", "put:p1,p2"); // all refreshed: expire at 2400
+            h.advanceMs(500); // t=1900: e3 would be gone anyway
             ValueStateContractTest.step(h, restore);
             h.pipe("a", "get");
-            h.advanceMs(500);                  // t=2400
+            h.advanceMs(500); // t=2400
             ValueStateContractTest.step(h, restore);
             h.pipe("a", "get");
             h.pipe("a", "exists");

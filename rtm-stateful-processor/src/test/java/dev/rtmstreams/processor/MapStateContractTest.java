@@ -25,7 +25,8 @@ abstract class MapStateContractTest {
             case "remove" -> p.map.removeKey(c[1]);
             case "entries" -> {
                 List<String> all = new ArrayList<>();
-                p.map.iterator().forEachRemaining((Map.Entry<String, String> e) -> all.add(e.getKey() + "=" + e.getValue()));
+                p.map.iterator()
+                        .forEachRemaining((Map.Entry<String, String> e) -> all.add(e.getKey() + "=" + e.getValue()));
                 out.add(String.join(",", all));
             }
             case "keys" -> {
@@ -46,10 +47,16 @@ abstract class MapStateContractTest {
 
     Harness<String, String> harness(TtlConfig ttl) {
         TimeMode mode = ttl.isEnabled() ? TimeMode.PROCESSING_TIME : TimeMode.NONE;
-        return Harness.strings(TransformWithState.builder(ScriptProcessor.supplier(
-                p -> p.map = p.getHandle().getMapState("m", Serdes.String(), Serdes.String(), ttl),
-                MapStateContractTest::commands, null, null), mode)
-            .name("map-contract").storeBackend(backend()).build());
+        return Harness.strings(TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                p -> p.map = p.getHandle().getMapState("m", Serdes.String(), Serdes.String(), ttl),
+                                MapStateContractTest::commands,
+                                null,
+                                null),
+                        mode)
+                .name("map-contract")
+                .storeBackend(backend())
+                .build());
     }
 
     @Test
@@ -73,8 +80,19 @@ abstract class MapStateContractTest {
             h.pipe("a", "clear");
             h.pipe("a", "exists");
             h.pipe("ab", "exists");
-            assertThat(h.drainValues()).containsExactly("false", "v2b", "null", "true", "k1=v1,k2=v2b", "k1,k2",
-                "v1,v2b", "k2=v2b", "k1=other", "false", "true");
+            assertThat(h.drainValues())
+                    .containsExactly(
+                            "false",
+                            "v2b",
+                            "null",
+                            "true",
+                            "k1=v1,k2=v2b",
+                            "k1,k2",
+                            "v1,v2b",
+                            "k2=v2b",
+                            "k1=other",
+                            "false",
+                            "true");
         }
     }
 

@@ -28,7 +28,9 @@ class MetricsTest {
 
     private static List<MetricName> named(Map<MetricName, ? extends Metric> metrics, String name) {
         return metrics.keySet().stream()
-            .filter(n -> n.group().equals(RtmProcessorMetrics.GROUP) && n.name().equals(name)).toList();
+                .filter(n ->
+                        n.group().equals(RtmProcessorMetrics.GROUP) && n.name().equals(name))
+                .toList();
     }
 
     private static long total(Harness<?, ?> h, String operator, String metric) {
@@ -38,23 +40,33 @@ class MetricsTest {
     @Test
     void shouldReportWatermarkPerTaskWithThreadTaskAndOperatorTagsWhenEventTime() {
         try (Harness<String, String> h = Harness.strings(EventTimeTest.builder().build())) {
-            assertThat(RtmProcessorMetrics.watermark(h.driver.metrics(), "etimers")).isEmpty();
+            assertThat(RtmProcessorMetrics.watermark(h.driver.metrics(), "etimers"))
+                    .isEmpty();
             h.pipe("a", "wm", 2000);
             h.pipe("a", "wm", 1950);
-            assertThat(RtmProcessorMetrics.watermark(h.driver.metrics(), "etimers")).isEqualTo(OptionalLong.of(1900));
+            assertThat(RtmProcessorMetrics.watermark(h.driver.metrics(), "etimers"))
+                    .isEqualTo(OptionalLong.of(1900));
             h.pipe("b", "wm", 5000);
-            assertThat(RtmProcessorMetrics.watermark(h.driver.metrics(), "etimers")).isEqualTo(OptionalLong.of(4900));
+            assertThat(RtmProcessorMetrics.watermark(h.driver.metrics(), "etimers"))
+                    .isEqualTo(OptionalLong.of(4900));
 
             List<MetricName> wm = named(h.driver.metrics(), RtmProcessorMetrics.WATERMARK);
             assertThat(wm).hasSize(1);
-            assertThat(wm.get(0).tags()).containsEntry(RtmProcessorMetrics.THREAD_ID_TAG, Thread.currentThread().getName())
-                .containsEntry(RtmProcessorMetrics.TASK_ID_TAG, "0_0")
-                .containsEntry(RtmProcessorMetrics.PROCESSOR_ID_TAG, "etimers");
+            assertThat(wm.get(0).tags())
+                    .containsEntry(
+                            RtmProcessorMetrics.THREAD_ID_TAG,
+                            Thread.currentThread().getName())
+                    .containsEntry(RtmProcessorMetrics.TASK_ID_TAG, "0_0")
+                    .containsEntry(RtmProcessorMetrics.PROCESSOR_ID_TAG, "etimers");
             // the lookup rtm-topology's epoch reports use: a thread-tagged metric whose name contains "watermark"
             Map<MetricName, ? extends Metric> all = h.driver.metrics();
-            assertThat(all.entrySet().stream().filter(e -> e.getKey().name().contains("watermark")
-                    && Thread.currentThread().getName().equals(e.getKey().tags().get("thread-id")))
-                .map(e -> e.getValue().metricValue())).containsExactly(4900.0);
+            assertThat(all.entrySet().stream()
+                            .filter(e -> e.getKey().name().contains("watermark")
+                                    && Thread.currentThread()
+                                            .getName()
+                                            .equals(e.getKey().tags().get("thread-id")))
+                            .map(e -> e.getValue().metricValue()))
+                    .containsExactly(4900.0);
         }
     }
 
@@ -64,8 +76,10 @@ class MetricsTest {
             h.pipe("a", "wm", 3000);
             h.restartFromChangelog();
             h.pipe("a", "wm", 10); // late against the restored watermark: dropped, watermark loaded
-            assertThat(RtmProcessorMetrics.watermark(h.driver.metrics(), "etimers")).isEqualTo(OptionalLong.of(2900));
-            assertThat(total(h, "etimers", RtmProcessorMetrics.LATE_RECORDS_TOTAL)).isEqualTo(1);
+            assertThat(RtmProcessorMetrics.watermark(h.driver.metrics(), "etimers"))
+                    .isEqualTo(OptionalLong.of(2900));
+            assertThat(total(h, "etimers", RtmProcessorMetrics.LATE_RECORDS_TOTAL))
+                    .isEqualTo(1);
         }
     }
 
@@ -74,13 +88,16 @@ class MetricsTest {
         try (Harness<String, String> h = Harness.strings(EventTimeTest.builder().build())) {
             h.pipe("a", "reg:1500", 1000);
             h.pipe("a", "reg:1700", 1000);
-            h.pipe("a", "wm", 2000);     // wm 1900: both timers fire
-            h.pipe("a", "wm", 1800);     // late
-            h.pipe("b", "wm", 1700);     // late
-            h.pipe(null, "wm", 5000);    // null key
-            assertThat(total(h, "etimers", RtmProcessorMetrics.LATE_RECORDS_TOTAL)).isEqualTo(2);
-            assertThat(total(h, "etimers", RtmProcessorMetrics.NULL_KEY_RECORDS_TOTAL)).isEqualTo(1);
-            assertThat(total(h, "etimers", RtmProcessorMetrics.TIMERS_FIRED_TOTAL)).isEqualTo(2);
+            h.pipe("a", "wm", 2000); // wm 1900: both timers fire
+            h.pipe("a", "wm", 1800); // late
+            h.pipe("b", "wm", 1700); // late
+            h.pipe(null, "wm", 5000); // null key
+            assertThat(total(h, "etimers", RtmProcessorMetrics.LATE_RECORDS_TOTAL))
+                    .isEqualTo(2);
+            assertThat(total(h, "etimers", RtmProcessorMetrics.NULL_KEY_RECORDS_TOTAL))
+                    .isEqualTo(1);
+            assertThat(total(h, "etimers", RtmProcessorMetrics.TIMERS_FIRED_TOTAL))
+                    .isEqualTo(2);
             assertThat(h.drainValues()).containsExactly("wm=900", "fired:a:1500@wm=1900", "fired:a:1700@wm=1900");
         }
     }
@@ -88,52 +105,66 @@ class MetricsTest {
     @Test
     void shouldCountTtlRemovalsAndFiredProcessingTimersWhenProcessingTime() {
         TtlConfig ttl = TtlConfig.of(Duration.ofSeconds(1));
-        TransformWithState<String, String, String> tws = TransformWithState.builder(ScriptProcessor.supplier(
-                p -> {
-                    p.value = p.getHandle().getValueState("v", Serdes.String(), ttl);
-                    p.list = p.getHandle().getListState("l", Serdes.String(), ttl);
-                    p.map = p.getHandle().getMapState("m", Serdes.String(), Serdes.String(), ttl);
-                },
-                (p, key, row, tv, out) -> {
-                    p.value.update(row);
-                    p.list.appendValue(row);
-                    p.map.updateValue(row, row);
-                    p.getHandle().registerTimer(tv.getCurrentProcessingTimeInMs() + 5_000);
-                },
-                (p, key, tv, expiry, out) -> out.add("fired:" + key), null), TimeMode.PROCESSING_TIME)
-            .name("ttlmetrics").timerResolution(Duration.ofMillis(100)).build();
+        TransformWithState<String, String, String> tws = TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                p -> {
+                                    p.value = p.getHandle().getValueState("v", Serdes.String(), ttl);
+                                    p.list = p.getHandle().getListState("l", Serdes.String(), ttl);
+                                    p.map = p.getHandle().getMapState("m", Serdes.String(), Serdes.String(), ttl);
+                                },
+                                (p, key, row, tv, out) -> {
+                                    p.value.update(row);
+                                    p.list.appendValue(row);
+                                    p.map.updateValue(row, row);
+                                    p.getHandle().registerTimer(tv.getCurrentProcessingTimeInMs() + 5_000);
+                                },
+                                (p, key, tv, expiry, out) -> out.add("fired:" + key),
+                                null),
+                        TimeMode.PROCESSING_TIME)
+                .name("ttlmetrics")
+                .timerResolution(Duration.ofMillis(100))
+                .build();
         try (Harness<String, String> h = Harness.strings(tws)) {
             h.pipe("a", "x");
-            h.pipe("a", "y");                 // value overwritten; list 2 elements; map 2 entries
+            h.pipe("a", "y"); // value overwritten; list 2 elements; map 2 entries
             h.pipe("b", "z");
-            assertThat(total(h, "ttlmetrics", RtmProcessorMetrics.TTL_EXPIRED_REMOVED_TOTAL)).isZero();
+            assertThat(total(h, "ttlmetrics", RtmProcessorMetrics.TTL_EXPIRED_REMOVED_TOTAL))
+                    .isZero();
             assertThat(RtmProcessorMetrics.total(h.driver.metrics(), "ttlmetrics", RtmProcessorMetrics.STORE_ENTRIES))
-                .isPositive();
+                    .isPositive();
             h.advanceMs(1100);
             // value: a, b (2); list: a's 2 elements + b's 1 (3); map: a.x, a.y, b.z (3)
-            assertThat(total(h, "ttlmetrics", RtmProcessorMetrics.TTL_EXPIRED_REMOVED_TOTAL)).isEqualTo(8);
-            assertThat(total(h, "ttlmetrics", RtmProcessorMetrics.TIMERS_FIRED_TOTAL)).isZero();
+            assertThat(total(h, "ttlmetrics", RtmProcessorMetrics.TTL_EXPIRED_REMOVED_TOTAL))
+                    .isEqualTo(8);
+            assertThat(total(h, "ttlmetrics", RtmProcessorMetrics.TIMERS_FIRED_TOTAL))
+                    .isZero();
             h.advanceMs(4000);
             assertThat(h.drainValues()).containsExactly("fired:a", "fired:b");
-            assertThat(total(h, "ttlmetrics", RtmProcessorMetrics.TIMERS_FIRED_TOTAL)).isEqualTo(2);
-            assertThat(named(h.driver.metrics(), RtmProcessorMetrics.WATERMARK)).as("no watermark in processing time")
-                .isEmpty();
+            assertThat(total(h, "ttlmetrics", RtmProcessorMetrics.TIMERS_FIRED_TOTAL))
+                    .isEqualTo(2);
+            assertThat(named(h.driver.metrics(), RtmProcessorMetrics.WATERMARK))
+                    .as("no watermark in processing time")
+                    .isEmpty();
         }
     }
 
     @Test
     void shouldRemoveMetricsWhenTaskCloses() throws Exception {
         StreamsBuilder b = new StreamsBuilder();
-        b.stream("in", Consumed.with(Serdes.String(), Serdes.String())).process(EventTimeTest.builder().build());
+        b.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
+                .process(EventTimeTest.builder().build());
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "metrics-close");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("rtm-metrics").toString());
+        p.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory("rtm-metrics").toString());
         TopologyTestDriver driver = new TopologyTestDriver(b.build(), p);
-        driver.createInputTopic("in", Serdes.String().serializer(), Serdes.String().serializer())
-            .pipeInput("a", "wm", 2000L);
+        driver.createInputTopic(
+                        "in", Serdes.String().serializer(), Serdes.String().serializer())
+                .pipeInput("a", "wm", 2000L);
         assertThat(driver.metrics().keySet()).anyMatch(n -> n.group().equals(RtmProcessorMetrics.GROUP));
         driver.close();
         assertThat(driver.metrics().keySet()).noneMatch(n -> n.group().equals(RtmProcessorMetrics.GROUP));
@@ -146,8 +177,10 @@ class MetricsTest {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         MockProcessorContext<String, String> ctx = new MockProcessorContext<>(p, new TaskId(0, 0), null);
         ctx.setCurrentSystemTimeMs(0L);
-        KeyValueStore<Bytes, byte[]> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("reinit-state"),
-            Serdes.Bytes(), Serdes.ByteArray()).withLoggingDisabled().build();
+        KeyValueStore<Bytes, byte[]> store = Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore("reinit-state"), Serdes.Bytes(), Serdes.ByteArray())
+                .withLoggingDisabled()
+                .build();
         store.init(ctx.getStateStoreContext(), store);
         ctx.addStateStore(store);
         Processor<String, String, String, String> first = builder().get();
@@ -157,13 +190,17 @@ class MetricsTest {
         Processor<String, String, String, String> second = builder().get();
         second.init(ctx);
         second.process(new Record<>("a", "x", 5000L));
-        assertThat(named(ctx.metrics().metrics(), RtmProcessorMetrics.WATERMARK)).hasSize(1);
-        assertThat(RtmProcessorMetrics.watermark(ctx.metrics().metrics(), "reinit")).isEqualTo(OptionalLong.of(5000));
+        assertThat(named(ctx.metrics().metrics(), RtmProcessorMetrics.WATERMARK))
+                .hasSize(1);
+        assertThat(RtmProcessorMetrics.watermark(ctx.metrics().metrics(), "reinit"))
+                .isEqualTo(OptionalLong.of(5000));
         second.close();
     }
 
     private static TransformWithState<String, String, String> builder() {
         return TransformWithState.builder(ScriptProcessor.supplier(null, null, null, null), TimeMode.EVENT_TIME)
-            .name("reinit").keySerde(Serdes.String()).build();
+                .name("reinit")
+                .keySerde(Serdes.String())
+                .build();
     }
 }

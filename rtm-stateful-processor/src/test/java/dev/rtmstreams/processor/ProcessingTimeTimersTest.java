@@ -26,7 +26,7 @@ class ProcessingTimeTimersTest {
                 h.listTimers().forEachRemaining(t -> ts.add(t - T0));
                 out.add("timers=" + ts);
             }
-            case "noop" -> { }
+            case "noop" -> {}
             default -> throw new IllegalArgumentException(row);
         }
     }
@@ -36,9 +36,14 @@ class ProcessingTimeTimersTest {
     }
 
     static Harness<String, String> harness(StoreBackend backend, Duration resolution) {
-        return Harness.strings(TransformWithState.builder(ScriptProcessor.supplier(null,
-                ProcessingTimeTimersTest::commands, ProcessingTimeTimersTest::fired, null), TimeMode.PROCESSING_TIME)
-            .name("ptimers").storeBackend(backend).timerResolution(resolution).build());
+        return Harness.strings(TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                null, ProcessingTimeTimersTest::commands, ProcessingTimeTimersTest::fired, null),
+                        TimeMode.PROCESSING_TIME)
+                .name("ptimers")
+                .storeBackend(backend)
+                .timerResolution(resolution)
+                .build());
     }
 
     @Test
@@ -81,8 +86,8 @@ class ProcessingTimeTimersTest {
             h.pipe("b", "list");
             assertThat(h.drainValues()).containsExactly("timers=[100, 200, 300]", "timers=[100]");
             h.advanceMs(1000);
-            assertThat(h.drainValues()).containsExactly("fired:a:100@1000", "fired:b:100@1000", "fired:a:200@1000",
-                "fired:a:300@1000");
+            assertThat(h.drainValues())
+                    .containsExactly("fired:a:100@1000", "fired:b:100@1000", "fired:a:200@1000", "fired:a:300@1000");
         }
     }
 
@@ -138,7 +143,9 @@ class ProcessingTimeTimersTest {
                 h.pipe("a", "list");
                 assertThat(h.drainValues()).containsExactly("timers=[1000]");
                 h.advanceMs(3000);
-                assertThat(h.drainValues()).as(backend.name()).containsExactly("fired:a:1000@3000", "fired:b:3000@3000");
+                assertThat(h.drainValues())
+                        .as(backend.name())
+                        .containsExactly("fired:a:1000@3000", "fired:b:3000@3000");
             }
         }
     }
@@ -146,13 +153,20 @@ class ProcessingTimeTimersTest {
     @Test
     void shouldFireTimerRegisteredFromTimerHandlerWhenItComesDue() {
         List<String> calls = new ArrayList<>();
-        TransformWithState<String, String, String> tws = TransformWithState.builder(ScriptProcessor.supplier(null,
-            ProcessingTimeTimersTest::commands, (p, key, tv, expiry, out) -> {
-                out.add("fired:" + (expiry - T0));
-                if (expiry - T0 < 300) {
-                    p.getHandle().registerTimer(expiry + 100);
-                }
-            }, calls), TimeMode.PROCESSING_TIME).name("chain").build();
+        TransformWithState<String, String, String> tws = TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                null,
+                                ProcessingTimeTimersTest::commands,
+                                (p, key, tv, expiry, out) -> {
+                                    out.add("fired:" + (expiry - T0));
+                                    if (expiry - T0 < 300) {
+                                        p.getHandle().registerTimer(expiry + 100);
+                                    }
+                                },
+                                calls),
+                        TimeMode.PROCESSING_TIME)
+                .name("chain")
+                .build();
         try (Harness<String, String> h = Harness.strings(tws, new Properties())) {
             h.pipe("a", "at:100");
             for (int i = 0; i < 5; i++) {

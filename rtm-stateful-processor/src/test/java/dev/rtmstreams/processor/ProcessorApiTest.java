@@ -20,13 +20,14 @@ import org.junit.jupiter.api.Test;
 /** The operator through {@link Topology#addProcessor}, with a composite grouping key carried by a Serde. */
 class ProcessorApiTest {
 
-    record UserCampaign(String user, String campaign) {
-    }
+    record UserCampaign(String user, String campaign) {}
 
     static final class UserCampaignSerde implements Serde<UserCampaign> {
         @Override
         public Serializer<UserCampaign> serializer() {
-            return (t, k) -> k == null ? null : (k.user() + "|" + k.campaign()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return (t, k) -> k == null
+                    ? null
+                    : (k.user() + "|" + k.campaign()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         }
 
         @Override
@@ -67,8 +68,11 @@ class ProcessorApiTest {
     @Test
     void shouldRunAndConnectStoresWhenAddedThroughProcessorApi() {
         UserCampaignSerde keySerde = new UserCampaignSerde();
-        TransformWithState<UserCampaign, String, String> tws = TransformWithState
-            .builder(Clicks::new, TimeMode.PROCESSING_TIME).name("clicks").keySerde(keySerde).build();
+        TransformWithState<UserCampaign, String, String> tws = TransformWithState.builder(
+                        Clicks::new, TimeMode.PROCESSING_TIME)
+                .name("clicks")
+                .keySerde(keySerde)
+                .build();
         Topology t = new Topology();
         t.addSource("src", keySerde.deserializer(), Serdes.String().deserializer(), "in");
         t.addProcessor("clicks", tws, "src");
@@ -77,15 +81,18 @@ class ProcessorApiTest {
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "papi");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         try (TopologyTestDriver d = new TopologyTestDriver(t, p, Harness.START)) {
-            TestInputTopic<UserCampaign, String> in = d.createInputTopic("in", keySerde.serializer(), Serdes.String().serializer());
-            TestOutputTopic<UserCampaign, String> out = d.createOutputTopic("out", keySerde.deserializer(), Serdes.String().deserializer());
+            TestInputTopic<UserCampaign, String> in = d.createInputTopic(
+                    "in", keySerde.serializer(), Serdes.String().serializer());
+            TestOutputTopic<UserCampaign, String> out = d.createOutputTopic(
+                    "out", keySerde.deserializer(), Serdes.String().deserializer());
             in.pipeInput(new UserCampaign("u1", "c1"), "click");
             in.pipeInput(new UserCampaign("u1", "c2"), "click");
             in.pipeInput(new UserCampaign("u1", "c1"), "click");
             assertThat(out.readValuesToList()).containsExactly("u1/c1=1", "u1/c2=1", "u1/c1=2");
             d.advanceWallClockTime(java.time.Duration.ofMillis(500));
-            assertThat(out.readKeyValuesToList()).extracting(kv -> kv.key.campaign() + ":" + kv.value)
-                .containsExactlyInAnyOrder("c1:expired u1", "c2:expired u1");
+            assertThat(out.readKeyValuesToList())
+                    .extracting(kv -> kv.key.campaign() + ":" + kv.value)
+                    .containsExactlyInAnyOrder("c1:expired u1", "c2:expired u1");
             assertThat(t.describe().toString()).contains("clicks-state");
         }
     }

@@ -37,8 +37,8 @@ class ScriptProcessor extends StatefulProcessor<String, String, String> {
         this.calls = calls;
     }
 
-    static Supplier<ScriptProcessor> supplier(Consumer<ScriptProcessor> init, RowHandler rows, TimerHandler timers,
-                                              List<String> calls) {
+    static Supplier<ScriptProcessor> supplier(
+            Consumer<ScriptProcessor> init, RowHandler rows, TimerHandler timers, List<String> calls) {
         return () -> new ScriptProcessor(init, rows, timers, calls);
     }
 

@@ -39,8 +39,8 @@ class SmokeTest {
 
     @Test
     void shouldCountAndFireTimerWhenWallClockAdvances() {
-        try (Harness<String, String> h = Harness.of(TransformWithState.of(Counter::new, TimeMode.PROCESSING_TIME),
-            Serdes.String(), Serdes.String())) {
+        try (Harness<String, String> h = Harness.of(
+                TransformWithState.of(Counter::new, TimeMode.PROCESSING_TIME), Serdes.String(), Serdes.String())) {
             h.pipe("a", "x");
             h.pipe("a", "y");
             assertThat(h.drain()).containsExactly(KeyValue.pair("a", "count=1"), KeyValue.pair("a", "count=2"));

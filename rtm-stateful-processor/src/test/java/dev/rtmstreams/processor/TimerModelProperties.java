@@ -20,26 +20,36 @@ class TimerModelProperties {
 
     static final long T0 = Harness.START.toEpochMilli();
 
-    record Op(String kind, String key, long arg) {
-    }
+    record Op(String kind, String key, long arg) {}
 
     @Provide
     Arbitrary<List<Op>> ops() {
         Arbitrary<String> keys = Arbitraries.of("a", "b", "c");
-        Arbitrary<Op> reg = Combinators.combine(keys, Arbitraries.longs().between(0, 3000)).as((k, t) -> new Op("at", k, t));
-        Arbitrary<Op> del = Combinators.combine(keys, Arbitraries.longs().between(0, 3000)).as((k, t) -> new Op("del", k, t));
+        Arbitrary<Op> reg =
+                Combinators.combine(keys, Arbitraries.longs().between(0, 3000)).as((k, t) -> new Op("at", k, t));
+        Arbitrary<Op> del =
+                Combinators.combine(keys, Arbitraries.longs().between(0, 3000)).as((k, t) -> new Op("del", k, t));
         Arbitrary<Op> list = keys.map(k -> new Op("list", k, 0));
         Arbitrary<Op> adv = Arbitraries.longs().between(1, 600).map(ms -> new Op("advance", "", ms));
         return Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(4, reg), net.jqwik.api.Tuple.of(2, del), net.jqwik.api.Tuple.of(2, list),
-            net.jqwik.api.Tuple.of(3, adv)).list().ofMaxSize(40);
+                        net.jqwik.api.Tuple.of(4, reg),
+                        net.jqwik.api.Tuple.of(2, del),
+                        net.jqwik.api.Tuple.of(2, list),
+                        net.jqwik.api.Tuple.of(3, adv))
+                .list()
+                .ofMaxSize(40);
     }
 
     @Property(tries = 40)
     void shouldMatchModelWhenTimersRegisteredDeletedAndFired(@ForAll("ops") List<Op> ops) {
-        TransformWithState<String, String, String> tws = TransformWithState.builder(ScriptProcessor.supplier(null,
-                ProcessingTimeTimersTest::commands, ProcessingTimeTimersTest::fired, null), TimeMode.PROCESSING_TIME)
-            .name("tmodel").storeBackend(StoreBackend.IN_MEMORY).timerResolution(Duration.ofMillis(1)).build();
+        TransformWithState<String, String, String> tws = TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                null, ProcessingTimeTimersTest::commands, ProcessingTimeTimersTest::fired, null),
+                        TimeMode.PROCESSING_TIME)
+                .name("tmodel")
+                .storeBackend(StoreBackend.IN_MEMORY)
+                .timerResolution(Duration.ofMillis(1))
+                .build();
         Map<String, TreeSet<Long>> model = new TreeMap<>();
         List<String> expected = new ArrayList<>();
         long now = 0;
@@ -72,7 +82,8 @@ class TimerModelProperties {
     /** Model: every timer at or before now fires once, ordered by time then key. */
     static void fireDue(Map<String, TreeSet<Long>> model, long now, List<String> expected) {
         TreeMap<Long, TreeSet<String>> byTime = new TreeMap<>();
-        model.forEach((k, ts) -> ts.headSet(now, true).forEach(t -> byTime.computeIfAbsent(t, x -> new TreeSet<>()).add(k)));
+        model.forEach((k, ts) -> ts.headSet(now, true)
+                .forEach(t -> byTime.computeIfAbsent(t, x -> new TreeSet<>()).add(k)));
         byTime.forEach((t, ks) -> ks.forEach(k -> {
             expected.add("fired:" + k + ":" + t + "@" + now);
             model.get(k).remove(t);

@@ -24,29 +24,40 @@ class TtlModelProperties {
 
     static final long TTL = 1000;
 
-    record Op(String kind, String key, String userKey, long arg) {
-    }
+    record Op(String kind, String key, String userKey, long arg) {}
 
     @Provide
     Arbitrary<List<Op>> ops() {
         Arbitrary<String> keys = Arbitraries.of("a", "b");
         Arbitrary<String> uks = Arbitraries.of("x", "y", "z");
         Arbitrary<Op> put = Combinators.combine(keys, uks, Arbitraries.longs().between(0, 99))
-            .as((k, u, v) -> new Op("put", k, u, v));
+                .as((k, u, v) -> new Op("put", k, u, v));
         Arbitrary<Op> get = Combinators.combine(keys, uks).as((k, u) -> new Op("get", k, u, 0));
         Arbitrary<Op> remove = Combinators.combine(keys, uks).as((k, u) -> new Op("remove", k, u, 0));
         Arbitrary<Op> adv = Arbitraries.longs().between(1, 700).map(ms -> new Op("advance", "", "", ms));
         return Arbitraries.frequencyOf(Tuple.of(4, put), Tuple.of(4, get), Tuple.of(1, remove), Tuple.of(3, adv))
-            .list().ofMaxSize(40);
+                .list()
+                .ofMaxSize(40);
     }
 
     @Property(tries = 40)
     void shouldMatchModelAndCleanUpBoundedWhenEntriesExpire(@ForAll("ops") List<Op> ops) {
-        TransformWithState<String, String, String> tws = TransformWithState.builder(ScriptProcessor.supplier(
-                p -> p.map = p.getHandle().getMapState("m", org.apache.kafka.common.serialization.Serdes.String(),
-                    org.apache.kafka.common.serialization.Serdes.String(), TtlConfig.of(Duration.ofMillis(TTL))),
-                MapStateContractTest::commands, null, null), TimeMode.PROCESSING_TIME)
-            .name("ttlmodel").storeBackend(StoreBackend.IN_MEMORY).timerResolution(Duration.ofMillis(1)).build();
+        TransformWithState<String, String, String> tws = TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                p -> p.map = p.getHandle()
+                                        .getMapState(
+                                                "m",
+                                                org.apache.kafka.common.serialization.Serdes.String(),
+                                                org.apache.kafka.common.serialization.Serdes.String(),
+                                                TtlConfig.of(Duration.ofMillis(TTL))),
+                                MapStateContractTest::commands,
+                                null,
+                                null),
+                        TimeMode.PROCESSING_TIME)
+                .name("ttlmodel")
+                .storeBackend(StoreBackend.IN_MEMORY)
+                .timerResolution(Duration.ofMillis(1))
+                .build();
         Properties props = new Properties();
         props.put(RtmProcessorConfig.TTL_CLEANUP_BATCH_CONFIG, "2");
         Map<String, long[]> model = new HashMap<>(); // key|uk -> {value, expiry}

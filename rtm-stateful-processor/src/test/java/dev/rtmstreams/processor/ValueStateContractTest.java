@@ -6,9 +6,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.kafka.common.serialization.Serdes;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Contract of {@link ValueState}, run against every {@link StoreBackend} (see the subclasses). */
 abstract class ValueStateContractTest {
@@ -35,10 +35,16 @@ abstract class ValueStateContractTest {
 
     Harness<String, String> harness(TtlConfig ttl) {
         TimeMode mode = ttl.isEnabled() ? TimeMode.PROCESSING_TIME : TimeMode.NONE;
-        return Harness.strings(TransformWithState.builder(ScriptProcessor.supplier(
-                p -> p.value = p.getHandle().getValueState("v", Serdes.String(), ttl),
-                ValueStateContractTest::commands, null, null), mode)
-            .name("value-contract").storeBackend(backend()).build());
+        return Harness.strings(TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                p -> p.value = p.getHandle().getValueState("v", Serdes.String(), ttl),
+                                ValueStateContractTest::commands,
+                                null,
+                                null),
+                        mode)
+                .name("value-contract")
+                .storeBackend(backend())
+                .build());
     }
 
     @Test

@@ -29,89 +29,93 @@ import java.util.Objects;
  */
 public final class ArchitectureRules {
 
-  /** The root package of the project; {@code internals} packages below it are module-private. */
-  public static final String PROJECT_ROOT_PACKAGE = "dev.rtmstreams";
+    /** The root package of the project; {@code internals} packages below it are module-private. */
+    public static final String PROJECT_ROOT_PACKAGE = "dev.rtmstreams";
 
-  private ArchitectureRules() {}
+    private ArchitectureRules() {}
 
-  /**
-   * Returns a rule with two parts, for the module whose API package is {@code modulePackage}:
-   * <ol>
-   *   <li>no class outside {@code modulePackage..} depends on a class in
-   *       {@code modulePackage.internals..};</li>
-   *   <li>no class in {@code modulePackage..} depends on the {@code internals} of another
-   *       rtm-streams module (a package {@code dev.rtmstreams..internals..} outside
-   *       {@code modulePackage.internals..}).</li>
-   * </ol>
-   * Kafka's own {@code internals} packages are not restricted. Both parts allow an empty
-   * selection, so the rule also passes for a module without an {@code internals} package.
-   *
-   * @param modulePackage the module's API package, e.g. {@code dev.rtmstreams.processor}; not null
-   * @return the rule, to {@code check} against imported classes
-   * @throws IllegalArgumentException if {@code modulePackage} is blank or not below
-   *     {@value #PROJECT_ROOT_PACKAGE}
-   */
-  public static ArchRule noInternalsAccessFromOutside(String modulePackage) {
-    Objects.requireNonNull(modulePackage, "modulePackage");
-    if (!modulePackage.startsWith(PROJECT_ROOT_PACKAGE + ".") || modulePackage.endsWith(".")) {
-      throw new IllegalArgumentException(
-          "modulePackage must be a package below " + PROJECT_ROOT_PACKAGE + ": " + modulePackage);
+    /**
+     * Returns a rule with two parts, for the module whose API package is {@code modulePackage}:
+     * <ol>
+     *   <li>no class outside {@code modulePackage..} depends on a class in
+     *       {@code modulePackage.internals..};</li>
+     *   <li>no class in {@code modulePackage..} depends on the {@code internals} of another
+     *       rtm-streams module (a package {@code dev.rtmstreams..internals..} outside
+     *       {@code modulePackage.internals..}).</li>
+     * </ol>
+     * Kafka's own {@code internals} packages are not restricted. Both parts allow an empty
+     * selection, so the rule also passes for a module without an {@code internals} package.
+     *
+     * @param modulePackage the module's API package, e.g. {@code dev.rtmstreams.processor}; not null
+     * @return the rule, to {@code check} against imported classes
+     * @throws IllegalArgumentException if {@code modulePackage} is blank or not below
+     *     {@value #PROJECT_ROOT_PACKAGE}
+     */
+    public static ArchRule noInternalsAccessFromOutside(String modulePackage) {
+        Objects.requireNonNull(modulePackage, "modulePackage");
+        if (!modulePackage.startsWith(PROJECT_ROOT_PACKAGE + ".") || modulePackage.endsWith(".")) {
+            throw new IllegalArgumentException(
+                    "modulePackage must be a package below " + PROJECT_ROOT_PACKAGE + ": " + modulePackage);
+        }
+        String moduleTree = modulePackage + "..";
+        String ownInternals = modulePackage + ".internals..";
+        ArchRule outsidersStayOut = noClasses()
+                .that()
+                .resideOutsideOfPackage(moduleTree)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(ownInternals)
+                .as("no class outside " + moduleTree + " should depend on " + ownInternals)
+                .allowEmptyShould(true);
+        ArchRule moduleStaysOutOfOthers = noClasses()
+                .that()
+                .resideInAPackage(moduleTree)
+                .should()
+                .dependOnClassesThat(DescribedPredicate.describe(
+                        "reside in another module's internals",
+                        (JavaClass target) -> isProjectInternals(target.getPackageName())
+                                && !isInPackageTree(target.getPackageName(), modulePackage + ".internals")))
+                .as("no class in " + moduleTree + " should depend on another module's " + PROJECT_ROOT_PACKAGE
+                        + "..internals..")
+                .allowEmptyShould(true);
+        return CompositeArchRule.of(outsidersStayOut)
+                .and(moduleStaysOutOfOthers)
+                .as("internals of " + modulePackage + " are private to the module, and the module uses no other"
+                        + " module's internals");
     }
-    String moduleTree = modulePackage + "..";
-    String ownInternals = modulePackage + ".internals..";
-    ArchRule outsidersStayOut = noClasses()
-        .that().resideOutsideOfPackage(moduleTree)
-        .should().dependOnClassesThat().resideInAPackage(ownInternals)
-        .as("no class outside " + moduleTree + " should depend on " + ownInternals)
-        .allowEmptyShould(true);
-    ArchRule moduleStaysOutOfOthers = noClasses()
-        .that().resideInAPackage(moduleTree)
-        .should().dependOnClassesThat(
-            DescribedPredicate.describe(
-                "reside in another module's internals",
-                (JavaClass target) ->
-                    isProjectInternals(target.getPackageName())
-                        && !isInPackageTree(target.getPackageName(), modulePackage + ".internals")))
-        .as("no class in " + moduleTree + " should depend on another module's "
-            + PROJECT_ROOT_PACKAGE + "..internals..")
-        .allowEmptyShould(true);
-    return CompositeArchRule.of(outsidersStayOut).and(moduleStaysOutOfOthers)
-        .as("internals of " + modulePackage + " are private to the module, and the module uses no other"
-            + " module's internals");
-  }
 
-  /**
-   * Imports the production classes (no test classes, no jars) under a package from the
-   * classpath. Classes outside the import are not resolved from the classpath (their names and
-   * packages are all the rules need), which keeps the import fast.
-   *
-   * @param rootPackage the package to import, e.g. {@code dev.rtmstreams}; not null
-   * @return the imported classes
-   */
-  public static JavaClasses importProductionClasses(String rootPackage) {
-    Objects.requireNonNull(rootPackage, "rootPackage");
-    return ArchConfiguration.withThreadLocalScope(configuration -> {
-      configuration.setResolveMissingDependenciesFromClassPath(false);
-      return new ClassFileImporter()
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-          .importPackages(rootPackage);
-    });
-  }
-
-  private static boolean isProjectInternals(String packageName) {
-    if (!isInPackageTree(packageName, PROJECT_ROOT_PACKAGE)) {
-      return false;
+    /**
+     * Imports the production classes (no test classes, no jars) under a package from the
+     * classpath. Classes outside the import are not resolved from the classpath (their names and
+     * packages are all the rules need), which keeps the import fast.
+     *
+     * @param rootPackage the package to import, e.g. {@code dev.rtmstreams}; not null
+     * @return the imported classes
+     */
+    public static JavaClasses importProductionClasses(String rootPackage) {
+        Objects.requireNonNull(rootPackage, "rootPackage");
+        return ArchConfiguration.withThreadLocalScope(configuration -> {
+            configuration.setResolveMissingDependenciesFromClassPath(false);
+            return new ClassFileImporter()
+                    .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                    .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                    .importPackages(rootPackage);
+        });
     }
-    for (String segment : packageName.split("\\.")) {
-      if (segment.equals("internals")) {
-        return true;
-      }
-    }
-    return false;
-  }
 
-  private static boolean isInPackageTree(String packageName, String root) {
-    return packageName.equals(root) || packageName.startsWith(root + ".");
-  }
+    private static boolean isProjectInternals(String packageName) {
+        if (!isInPackageTree(packageName, PROJECT_ROOT_PACKAGE)) {
+            return false;
+        }
+        for (String segment : packageName.split("\\.")) {
+            if (segment.equals("internals")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isInPackageTree(String packageName, String root) {
+        return packageName.equals(root) || packageName.startsWith(root + ".");
+    }
 }

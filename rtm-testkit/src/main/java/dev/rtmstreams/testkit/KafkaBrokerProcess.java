@@ -47,500 +47,506 @@ import org.slf4j.LoggerFactory;
  */
 public final class KafkaBrokerProcess implements KafkaCluster {
 
-  private static final Logger LOG = LoggerFactory.getLogger(KafkaBrokerProcess.class);
-  private static final String MAIN = "dev.rtmstreams.testkit.internals.BrokerMain";
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaBrokerProcess.class);
+    private static final String MAIN = "dev.rtmstreams.testkit.internals.BrokerMain";
 
-  private final int port;
-  private final int controllerPort;
-  private final Path logDir;
-  private final boolean deleteLogDirOnClose;
-  private final Map<String, String> brokerProperties;
-  private final List<String> jvmOptions;
-  private final String classpath;
-  private final Path javaExecutable;
-  private final Duration startTimeout;
-  private final Duration stopTimeout;
-  private final String logLevel;
+    private final int port;
+    private final int controllerPort;
+    private final Path logDir;
+    private final boolean deleteLogDirOnClose;
+    private final Map<String, String> brokerProperties;
+    private final List<String> jvmOptions;
+    private final String classpath;
+    private final Path javaExecutable;
+    private final Duration startTimeout;
+    private final Duration stopTimeout;
+    private final String logLevel;
 
-  private Process process;
-  private Duration lastStartupTime;
-  private boolean closed;
-  private Thread shutdownHook;
+    private Process process;
+    private Duration lastStartupTime;
+    private boolean closed;
+    private Thread shutdownHook;
 
-  private KafkaBrokerProcess(Builder builder, Path logDir, int port, int controllerPort) {
-    this.port = port;
-    this.controllerPort = controllerPort;
-    this.logDir = logDir;
-    this.deleteLogDirOnClose = builder.deleteLogDirOnClose.orElse(builder.logDir == null);
-    this.brokerProperties = Map.copyOf(builder.brokerProperties);
-    this.jvmOptions = List.copyOf(builder.jvmOptions);
-    this.classpath = builder.classpath;
-    this.javaExecutable = builder.javaExecutable;
-    this.startTimeout = builder.startTimeout;
-    this.stopTimeout = builder.stopTimeout;
-    this.logLevel = builder.logLevel;
-  }
-
-  /**
-   * Returns a builder with defaults: free ports chosen at build time, a temporary log directory
-   * deleted on close, {@code -Xmx512m}, start timeout 120 s, stop timeout 30 s, log level WARN.
-   *
-   * @return a new builder
-   */
-  public static Builder builder() {
-    return new Builder();
-  }
-
-  /**
-   * Starts the broker JVM (formatting the log directory first if it is not formatted) and waits
-   * until the broker answers a describe-cluster request.
-   *
-   * @return this broker, for chaining
-   * @throws IllegalStateException if the broker is running or closed, or does not become ready
-   *     within the start timeout (the message holds the tail of {@code broker.out})
-   */
-  public synchronized KafkaBrokerProcess start() {
-    if (closed) {
-      throw new IllegalStateException("broker process is closed; build a new one");
+    private KafkaBrokerProcess(Builder builder, Path logDir, int port, int controllerPort) {
+        this.port = port;
+        this.controllerPort = controllerPort;
+        this.logDir = logDir;
+        this.deleteLogDirOnClose = builder.deleteLogDirOnClose.orElse(builder.logDir == null);
+        this.brokerProperties = Map.copyOf(builder.brokerProperties);
+        this.jvmOptions = List.copyOf(builder.jvmOptions);
+        this.classpath = builder.classpath;
+        this.javaExecutable = builder.javaExecutable;
+        this.startTimeout = builder.startTimeout;
+        this.stopTimeout = builder.stopTimeout;
+        this.logLevel = builder.logLevel;
     }
-    if (isRunning()) {
-      throw new IllegalStateException("broker process is already running: pid " + process.pid());
-    }
-    long t0 = System.nanoTime();
-    try {
-      Path config = BrokerProcessFiles.writeConfig(logDir, port, controllerPort, brokerProperties);
-      BrokerProcessFiles.writeLogConfigs(logDir, logLevel);
-      List<String> args = new ArrayList<>(List.of(config.toString()));
-      if (!BrokerProcessFiles.isFormatted(logDir)) {
-        args.add(Uuid.randomUuid().toString());
-      }
-      process = launch(args);
-      installShutdownHook();
-      awaitReady(t0 + startTimeout.toNanos());
-    } catch (IOException e) {
-      killQuietly();
-      throw new IllegalStateException("could not start the broker process in " + logDir + ": " + e, e);
-    } catch (RuntimeException e) {
-      killQuietly();
-      throw e;
-    }
-    lastStartupTime = Duration.ofNanos(System.nanoTime() - t0);
-    LOG.info("Kafka broker process pid {} ready at {} in {} ms (log dir {})",
-        process.pid(), bootstrapServers(), lastStartupTime.toMillis(), logDir);
-    return this;
-  }
 
-  private Process launch(List<String> mainArgs) throws IOException {
-    List<String> jvmArgs = new ArrayList<>(jvmOptions);
-    jvmArgs.add("-Dlogback.configurationFile=" + BrokerProcessFiles.logbackConfig(logDir));
-    jvmArgs.add("-Dlog4j2.configurationFile=" + BrokerProcessFiles.log4j2Config(logDir));
-    jvmArgs.add("-Dkafka.logs.dir=" + logDir.resolve("logs"));
-    jvmArgs.add("-cp");
-    jvmArgs.add(classpath);
-    jvmArgs.add(MAIN);
-    jvmArgs.add(Long.toString(ProcessHandle.current().pid()));
-    jvmArgs.addAll(mainArgs);
-    // an argument file keeps long classpaths clear of the per-argument length limit
-    Path argFile = BrokerProcessFiles.writeArgFile(logDir, jvmArgs);
-    Path out = BrokerProcessFiles.output(logDir);
-    return new ProcessBuilder(javaExecutable.toString(), "@" + argFile)
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile()))
-        .start();
-  }
+    /**
+     * Returns a builder with defaults: free ports chosen at build time, a temporary log directory
+     * deleted on close, {@code -Xmx512m}, start timeout 120 s, stop timeout 30 s, log level WARN.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
 
-  private void awaitReady(long deadlineNanos) {
-    Map<String, Object> config = clientConfig();
-    config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
-    config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2_000);
-    config.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
-    config.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
-    try (Admin admin = Admin.create(config)) {
-      while (true) {
-        if (!process.isAlive()) {
-          throw new IllegalStateException("broker process exited with code " + process.exitValue()
-              + " during start: " + tail());
+    /**
+     * Starts the broker JVM (formatting the log directory first if it is not formatted) and waits
+     * until the broker answers a describe-cluster request.
+     *
+     * @return this broker, for chaining
+     * @throws IllegalStateException if the broker is running or closed, or does not become ready
+     *     within the start timeout (the message holds the tail of {@code broker.out})
+     */
+    public synchronized KafkaBrokerProcess start() {
+        if (closed) {
+            throw new IllegalStateException("broker process is closed; build a new one");
         }
+        if (isRunning()) {
+            throw new IllegalStateException("broker process is already running: pid " + process.pid());
+        }
+        long t0 = System.nanoTime();
         try {
-          if (!admin.describeCluster(new DescribeClusterOptions().timeoutMs(1_000))
-              .nodes().get(2, TimeUnit.SECONDS).isEmpty()) {
-            return;
-          }
+            Path config = BrokerProcessFiles.writeConfig(logDir, port, controllerPort, brokerProperties);
+            BrokerProcessFiles.writeLogConfigs(logDir, logLevel);
+            List<String> args = new ArrayList<>(List.of(config.toString()));
+            if (!BrokerProcessFiles.isFormatted(logDir)) {
+                args.add(Uuid.randomUuid().toString());
+            }
+            process = launch(args);
+            installShutdownHook();
+            awaitReady(t0 + startTimeout.toNanos());
+        } catch (IOException e) {
+            killQuietly();
+            throw new IllegalStateException("could not start the broker process in " + logDir + ": " + e, e);
+        } catch (RuntimeException e) {
+            killQuietly();
+            throw e;
+        }
+        lastStartupTime = Duration.ofNanos(System.nanoTime() - t0);
+        LOG.info(
+                "Kafka broker process pid {} ready at {} in {} ms (log dir {})",
+                process.pid(),
+                bootstrapServers(),
+                lastStartupTime.toMillis(),
+                logDir);
+        return this;
+    }
+
+    private Process launch(List<String> mainArgs) throws IOException {
+        List<String> jvmArgs = new ArrayList<>(jvmOptions);
+        jvmArgs.add("-Dlogback.configurationFile=" + BrokerProcessFiles.logbackConfig(logDir));
+        jvmArgs.add("-Dlog4j2.configurationFile=" + BrokerProcessFiles.log4j2Config(logDir));
+        jvmArgs.add("-Dkafka.logs.dir=" + logDir.resolve("logs"));
+        jvmArgs.add("-cp");
+        jvmArgs.add(classpath);
+        jvmArgs.add(MAIN);
+        jvmArgs.add(Long.toString(ProcessHandle.current().pid()));
+        jvmArgs.addAll(mainArgs);
+        // an argument file keeps long classpaths clear of the per-argument length limit
+        Path argFile = BrokerProcessFiles.writeArgFile(logDir, jvmArgs);
+        Path out = BrokerProcessFiles.output(logDir);
+        return new ProcessBuilder(javaExecutable.toString(), "@" + argFile)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile()))
+                .start();
+    }
+
+    private void awaitReady(long deadlineNanos) {
+        Map<String, Object> config = clientConfig();
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2_000);
+        config.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
+        config.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
+        try (Admin admin = Admin.create(config)) {
+            while (true) {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException(
+                            "broker process exited with code " + process.exitValue() + " during start: " + tail());
+                }
+                try {
+                    if (!admin.describeCluster(new DescribeClusterOptions().timeoutMs(1_000))
+                            .nodes()
+                            .get(2, TimeUnit.SECONDS)
+                            .isEmpty()) {
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for the broker", e);
+                } catch (Exception e) {
+                    // not ready yet
+                }
+                if (System.nanoTime() > deadlineNanos) {
+                    throw new IllegalStateException(
+                            "broker at " + bootstrapServers() + " not ready within " + startTimeout + ": " + tail());
+                }
+                sleep(100);
+            }
+        }
+    }
+
+    /**
+     * Stops the broker gracefully (SIGTERM: controlled shutdown, logs flushed) and waits until the
+     * JVM has exited; after the stop timeout it is killed. Does nothing if the broker is not running.
+     *
+     * @return how long the stop took
+     */
+    public synchronized Duration stop() {
+        long t0 = System.nanoTime();
+        if (isRunning()) {
+            process.destroy();
+            if (!waitForExit(stopTimeout)) {
+                LOG.warn("Kafka broker pid {} did not stop within {}; killing it", process.pid(), stopTimeout);
+                process.destroyForcibly();
+                waitForExit(stopTimeout);
+            }
+        }
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /**
+     * Kills the broker JVM at once ({@code kill -9}, no controlled shutdown) and waits until it is
+     * gone. Does nothing if the broker is not running.
+     */
+    public synchronized void kill() {
+        if (isRunning()) {
+            process.destroyForcibly();
+            waitForExit(stopTimeout);
+        }
+    }
+
+    private void killQuietly() {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            waitForExit(Duration.ofSeconds(10));
+        }
+    }
+
+    private boolean waitForExit(Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while waiting for the broker", e);
-        } catch (Exception e) {
-          // not ready yet
+            Thread.currentThread().interrupt();
+            return !process.isAlive();
         }
-        if (System.nanoTime() > deadlineNanos) {
-          throw new IllegalStateException("broker at " + bootstrapServers() + " not ready within "
-              + startTimeout + ": " + tail());
+    }
+
+    /**
+     * Returns whether the broker JVM is alive (it may still be starting or stopping).
+     *
+     * @return true if the child process is alive
+     */
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /**
+     * Returns {@code localhost:<port>}. Known from build time on and unchanged across restarts, so
+     * clients can be created while the broker is down.
+     *
+     * @return the bootstrap servers; never null
+     */
+    @Override
+    public String bootstrapServers() {
+        return "localhost:" + port;
+    }
+
+    /**
+     * Returns the client listener port, fixed for the life of this object.
+     *
+     * @return the port
+     */
+    public int port() {
+        return port;
+    }
+
+    /**
+     * Returns the log directory (metadata, data, {@code server.properties}, {@code broker.out}).
+     *
+     * @return the directory
+     */
+    public Path logDir() {
+        return logDir;
+    }
+
+    /**
+     * Returns the process id of the running broker JVM.
+     *
+     * @return the pid, or empty when not running
+     */
+    public synchronized Optional<Long> pid() {
+        return isRunning() ? Optional.of(process.pid()) : Optional.empty();
+    }
+
+    /**
+     * Returns how long the last {@link #start()} took, from launching (and formatting, on the first
+     * start) to the broker answering requests.
+     *
+     * @return the last start duration
+     * @throws IllegalStateException if the broker has never been started
+     */
+    public synchronized Duration lastStartupTime() {
+        if (lastStartupTime == null) {
+            throw new IllegalStateException("broker has never been started");
         }
-        sleep(100);
-      }
-    }
-  }
-
-  /**
-   * Stops the broker gracefully (SIGTERM: controlled shutdown, logs flushed) and waits until the
-   * JVM has exited; after the stop timeout it is killed. Does nothing if the broker is not running.
-   *
-   * @return how long the stop took
-   */
-  public synchronized Duration stop() {
-    long t0 = System.nanoTime();
-    if (isRunning()) {
-      process.destroy();
-      if (!waitForExit(stopTimeout)) {
-        LOG.warn("Kafka broker pid {} did not stop within {}; killing it", process.pid(), stopTimeout);
-        process.destroyForcibly();
-        waitForExit(stopTimeout);
-      }
-    }
-    return Duration.ofNanos(System.nanoTime() - t0);
-  }
-
-  /**
-   * Kills the broker JVM at once ({@code kill -9}, no controlled shutdown) and waits until it is
-   * gone. Does nothing if the broker is not running.
-   */
-  public synchronized void kill() {
-    if (isRunning()) {
-      process.destroyForcibly();
-      waitForExit(stopTimeout);
-    }
-  }
-
-  private void killQuietly() {
-    if (process != null && process.isAlive()) {
-      process.destroyForcibly();
-      waitForExit(Duration.ofSeconds(10));
-    }
-  }
-
-  private boolean waitForExit(Duration timeout) {
-    try {
-      return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return !process.isAlive();
-    }
-  }
-
-  /**
-   * Returns whether the broker JVM is alive (it may still be starting or stopping).
-   *
-   * @return true if the child process is alive
-   */
-  public synchronized boolean isRunning() {
-    return process != null && process.isAlive();
-  }
-
-  /**
-   * Returns {@code localhost:<port>}. Known from build time on and unchanged across restarts, so
-   * clients can be created while the broker is down.
-   *
-   * @return the bootstrap servers; never null
-   */
-  @Override
-  public String bootstrapServers() {
-    return "localhost:" + port;
-  }
-
-  /**
-   * Returns the client listener port, fixed for the life of this object.
-   *
-   * @return the port
-   */
-  public int port() {
-    return port;
-  }
-
-  /**
-   * Returns the log directory (metadata, data, {@code server.properties}, {@code broker.out}).
-   *
-   * @return the directory
-   */
-  public Path logDir() {
-    return logDir;
-  }
-
-  /**
-   * Returns the process id of the running broker JVM.
-   *
-   * @return the pid, or empty when not running
-   */
-  public synchronized Optional<Long> pid() {
-    return isRunning() ? Optional.of(process.pid()) : Optional.empty();
-  }
-
-  /**
-   * Returns how long the last {@link #start()} took, from launching (and formatting, on the first
-   * start) to the broker answering requests.
-   *
-   * @return the last start duration
-   * @throws IllegalStateException if the broker has never been started
-   */
-  public synchronized Duration lastStartupTime() {
-    if (lastStartupTime == null) {
-      throw new IllegalStateException("broker has never been started");
-    }
-    return lastStartupTime;
-  }
-
-  /**
-   * Stops the broker (gracefully, killing it after the stop timeout), and deletes the log
-   * directory if it was temporary or {@link Builder#deleteLogDirOnClose(boolean)} asked so.
-   * Idempotent.
-   */
-  @Override
-  public synchronized void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    stop();
-    removeShutdownHook();
-    if (deleteLogDirOnClose) {
-      Directories.deleteQuietly(logDir);
-    }
-  }
-
-  private void installShutdownHook() {
-    if (shutdownHook == null) {
-      shutdownHook = new Thread(this::killQuietlyUnsynchronized, "kafka-broker-process-reaper");
-      Runtime.getRuntime().addShutdownHook(shutdownHook);
-    }
-  }
-
-  private void killQuietlyUnsynchronized() {
-    Process p = process;
-    if (p != null) {
-      p.destroyForcibly();
-    }
-  }
-
-  private void removeShutdownHook() {
-    if (shutdownHook != null) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(shutdownHook);
-      } catch (IllegalStateException e) {
-        // JVM already shutting down
-      }
-      shutdownHook = null;
-    }
-  }
-
-  private String tail() {
-    return BrokerProcessFiles.tail(BrokerProcessFiles.output(logDir), 30);
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "KafkaBrokerProcess[" + bootstrapServers() + ", logDir=" + logDir + "]";
-  }
-
-  /** Builds a {@link KafkaBrokerProcess}. Not thread-safe. */
-  public static final class Builder {
-    private int port;
-    private int controllerPort;
-    private Path logDir;
-    private Optional<Boolean> deleteLogDirOnClose = Optional.empty();
-    private final Map<String, String> brokerProperties = new LinkedHashMap<>();
-    private final List<String> jvmOptions = new ArrayList<>(List.of("-Xms128m", "-Xmx512m"));
-    private String classpath = System.getProperty("java.class.path");
-    private Path javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java");
-    private Duration startTimeout = Duration.ofSeconds(120);
-    private Duration stopTimeout = Duration.ofSeconds(30);
-    private String logLevel = "WARN";
-
-    private Builder() {}
-
-    /**
-     * Sets the client listener port. Default 0: a free port is chosen when {@link #build()} runs
-     * and kept across restarts.
-     *
-     * @param port 0 or 1..65535
-     * @return this builder
-     */
-    public Builder port(int port) {
-      this.port = port;
-      return this;
+        return lastStartupTime;
     }
 
     /**
-     * Sets the controller listener port. Default 0: chosen at build time like {@link #port(int)}.
-     *
-     * @param controllerPort 0 or 1..65535
-     * @return this builder
+     * Stops the broker (gracefully, killing it after the stop timeout), and deletes the log
+     * directory if it was temporary or {@link Builder#deleteLogDirOnClose(boolean)} asked so.
+     * Idempotent.
      */
-    public Builder controllerPort(int controllerPort) {
-      this.controllerPort = controllerPort;
-      return this;
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stop();
+        removeShutdownHook();
+        if (deleteLogDirOnClose) {
+            Directories.deleteQuietly(logDir);
+        }
     }
 
-    /**
-     * Sets the log directory. Default: a new temporary directory. A directory given here is kept
-     * on close unless {@link #deleteLogDirOnClose(boolean)} says otherwise. Reusing a directory
-     * that holds a formatted broker restarts that broker with its data.
-     *
-     * @param logDir the directory; created if missing; not null
-     * @return this builder
-     */
-    public Builder logDir(Path logDir) {
-      this.logDir = Objects.requireNonNull(logDir, "logDir");
-      return this;
+    private void installShutdownHook() {
+        if (shutdownHook == null) {
+            shutdownHook = new Thread(this::killQuietlyUnsynchronized, "kafka-broker-process-reaper");
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        }
     }
 
-    /**
-     * Sets whether {@link KafkaBrokerProcess#close()} deletes the log directory. Default: true for
-     * a temporary directory, false for one given to {@link #logDir(Path)}.
-     *
-     * @param delete whether to delete
-     * @return this builder
-     */
-    public Builder deleteLogDirOnClose(boolean delete) {
-      this.deleteLogDirOnClose = Optional.of(delete);
-      return this;
+    private void killQuietlyUnsynchronized() {
+        Process p = process;
+        if (p != null) {
+            p.destroyForcibly();
+        }
     }
 
-    /**
-     * Adds a broker property, overriding the single-node defaults (listeners, replication
-     * factors 1, {@code group.initial.rebalance.delay.ms=0}, {@code log.retention.ms=-1}, broker
-     * session timeout 3 s so a killed broker restarts without waiting for its old session).
-     *
-     * @param name a broker config name; not null
-     * @param value its value; not null
-     * @return this builder
-     */
-    public Builder brokerProperty(String name, Object value) {
-      brokerProperties.put(Objects.requireNonNull(name, "name"),
-          String.valueOf(Objects.requireNonNull(value, "value")));
-      return this;
+    private void removeShutdownHook() {
+        if (shutdownHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // JVM already shutting down
+            }
+            shutdownHook = null;
+        }
     }
 
-    /**
-     * Replaces the child JVM's options (default {@code -Xms128m -Xmx512m}).
-     *
-     * @param options JVM options such as {@code -Xmx1g}; not null
-     * @return this builder
-     */
-    public Builder jvmOptions(List<String> options) {
-      jvmOptions.clear();
-      jvmOptions.addAll(options);
-      return this;
+    private String tail() {
+        return BrokerProcessFiles.tail(BrokerProcessFiles.output(logDir), 30);
     }
 
-    /**
-     * Sets the child JVM's classpath. Default: this JVM's {@code java.class.path}.
-     *
-     * @param classpath a classpath holding the Kafka broker jars and rtm-testkit; not null
-     * @return this builder
-     */
-    public Builder classpath(String classpath) {
-      this.classpath = Objects.requireNonNull(classpath, "classpath");
-      return this;
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
-    /**
-     * Sets the {@code java} executable. Default: the one of the running JVM.
-     *
-     * @param javaExecutable path to {@code java}; not null
-     * @return this builder
-     */
-    public Builder javaExecutable(Path javaExecutable) {
-      this.javaExecutable = Objects.requireNonNull(javaExecutable, "javaExecutable");
-      return this;
+    @Override
+    public String toString() {
+        return "KafkaBrokerProcess[" + bootstrapServers() + ", logDir=" + logDir + "]";
     }
 
-    /**
-     * Sets how long {@link KafkaBrokerProcess#start()} waits for the broker. Default 120 s.
-     *
-     * @param timeout positive
-     * @return this builder
-     */
-    public Builder startTimeout(Duration timeout) {
-      this.startTimeout = Objects.requireNonNull(timeout, "timeout");
-      return this;
-    }
+    /** Builds a {@link KafkaBrokerProcess}. Not thread-safe. */
+    public static final class Builder {
+        private int port;
+        private int controllerPort;
+        private Path logDir;
+        private Optional<Boolean> deleteLogDirOnClose = Optional.empty();
+        private final Map<String, String> brokerProperties = new LinkedHashMap<>();
+        private final List<String> jvmOptions = new ArrayList<>(List.of("-Xms128m", "-Xmx512m"));
+        private String classpath = System.getProperty("java.class.path");
+        private Path javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java");
+        private Duration startTimeout = Duration.ofSeconds(120);
+        private Duration stopTimeout = Duration.ofSeconds(30);
+        private String logLevel = "WARN";
 
-    /**
-     * Sets how long {@link KafkaBrokerProcess#stop()} waits before killing. Default 30 s.
-     *
-     * @param timeout positive
-     * @return this builder
-     */
-    public Builder stopTimeout(Duration timeout) {
-      this.stopTimeout = Objects.requireNonNull(timeout, "timeout");
-      return this;
-    }
+        private Builder() {}
 
-    /**
-     * Sets the broker's root log level ({@code TRACE}..{@code ERROR}, {@code OFF}). Default WARN.
-     *
-     * @param level a logback/log4j2 level name; not null
-     * @return this builder
-     */
-    public Builder logLevel(String level) {
-      this.logLevel = Objects.requireNonNull(level, "level");
-      return this;
-    }
+        /**
+         * Sets the client listener port. Default 0: a free port is chosen when {@link #build()} runs
+         * and kept across restarts.
+         *
+         * @param port 0 or 1..65535
+         * @return this builder
+         */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
 
-    /**
-     * Validates the options, chooses free ports where 0 was given, creates the log directory and
-     * builds a broker that is not started yet.
-     *
-     * @return the broker; call {@link KafkaBrokerProcess#start()}
-     * @throws IllegalArgumentException if a port, timeout or level is invalid, or the classpath
-     *     does not hold {@code kafka.Kafka}
-     * @throws IllegalStateException if the log directory cannot be created
-     */
-    public KafkaBrokerProcess build() {
-      checkPort("port", port);
-      checkPort("controllerPort", controllerPort);
-      if (port != 0 && port == controllerPort) {
-        throw new IllegalArgumentException("port and controllerPort must differ: " + port);
-      }
-      checkPositive("startTimeout", startTimeout);
-      checkPositive("stopTimeout", stopTimeout);
-      if (!List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF").contains(logLevel.toUpperCase())) {
-        throw new IllegalArgumentException("logLevel must be one of TRACE, DEBUG, INFO, WARN, ERROR, OFF: "
-            + logLevel);
-      }
-      if (classpath.isBlank()) {
-        throw new IllegalArgumentException("classpath must not be blank");
-      }
-      int[] ports = Ports.freePorts(2);
-      int p = port != 0 ? port : (ports[0] == controllerPort ? ports[1] : ports[0]);
-      int cp = controllerPort != 0 ? controllerPort : (ports[1] == p ? ports[0] : ports[1]);
-      Path dir;
-      try {
-        dir = logDir != null ? Files.createDirectories(logDir) : Files.createTempDirectory("rtm-kafka-proc-");
-      } catch (IOException e) {
-        throw new IllegalStateException("cannot create log directory " + logDir + ": " + e, e);
-      }
-      return new KafkaBrokerProcess(this, dir, p, cp);
-    }
+        /**
+         * Sets the controller listener port. Default 0: chosen at build time like {@link #port(int)}.
+         *
+         * @param controllerPort 0 or 1..65535
+         * @return this builder
+         */
+        public Builder controllerPort(int controllerPort) {
+            this.controllerPort = controllerPort;
+            return this;
+        }
 
-    private static void checkPort(String name, int value) {
-      if (value < 0 || value > 65535) {
-        throw new IllegalArgumentException(name + " must be 0 (any free port) or 1..65535: " + value);
-      }
-    }
+        /**
+         * Sets the log directory. Default: a new temporary directory. A directory given here is kept
+         * on close unless {@link #deleteLogDirOnClose(boolean)} says otherwise. Reusing a directory
+         * that holds a formatted broker restarts that broker with its data.
+         *
+         * @param logDir the directory; created if missing; not null
+         * @return this builder
+         */
+        public Builder logDir(Path logDir) {
+            this.logDir = Objects.requireNonNull(logDir, "logDir");
+            return this;
+        }
 
-    private static void checkPositive(String name, Duration value) {
-      if (value.isZero() || value.isNegative()) {
-        throw new IllegalArgumentException(name + " must be positive: " + value);
-      }
+        /**
+         * Sets whether {@link KafkaBrokerProcess#close()} deletes the log directory. Default: true for
+         * a temporary directory, false for one given to {@link #logDir(Path)}.
+         *
+         * @param delete whether to delete
+         * @return this builder
+         */
+        public Builder deleteLogDirOnClose(boolean delete) {
+            this.deleteLogDirOnClose = Optional.of(delete);
+            return this;
+        }
+
+        /**
+         * Adds a broker property, overriding the single-node defaults (listeners, replication
+         * factors 1, {@code group.initial.rebalance.delay.ms=0}, {@code log.retention.ms=-1}, broker
+         * session timeout 3 s so a killed broker restarts without waiting for its old session).
+         *
+         * @param name a broker config name; not null
+         * @param value its value; not null
+         * @return this builder
+         */
+        public Builder brokerProperty(String name, Object value) {
+            brokerProperties.put(
+                    Objects.requireNonNull(name, "name"), String.valueOf(Objects.requireNonNull(value, "value")));
+            return this;
+        }
+
+        /**
+         * Replaces the child JVM's options (default {@code -Xms128m -Xmx512m}).
+         *
+         * @param options JVM options such as {@code -Xmx1g}; not null
+         * @return this builder
+         */
+        public Builder jvmOptions(List<String> options) {
+            jvmOptions.clear();
+            jvmOptions.addAll(options);
+            return this;
+        }
+
+        /**
+         * Sets the child JVM's classpath. Default: this JVM's {@code java.class.path}.
+         *
+         * @param classpath a classpath holding the Kafka broker jars and rtm-testkit; not null
+         * @return this builder
+         */
+        public Builder classpath(String classpath) {
+            this.classpath = Objects.requireNonNull(classpath, "classpath");
+            return this;
+        }
+
+        /**
+         * Sets the {@code java} executable. Default: the one of the running JVM.
+         *
+         * @param javaExecutable path to {@code java}; not null
+         * @return this builder
+         */
+        public Builder javaExecutable(Path javaExecutable) {
+            this.javaExecutable = Objects.requireNonNull(javaExecutable, "javaExecutable");
+            return this;
+        }
+
+        /**
+         * Sets how long {@link KafkaBrokerProcess#start()} waits for the broker. Default 120 s.
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder startTimeout(Duration timeout) {
+            this.startTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Sets how long {@link KafkaBrokerProcess#stop()} waits before killing. Default 30 s.
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder stopTimeout(Duration timeout) {
+            this.stopTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Sets the broker's root log level ({@code TRACE}..{@code ERROR}, {@code OFF}). Default WARN.
+         *
+         * @param level a logback/log4j2 level name; not null
+         * @return this builder
+         */
+        public Builder logLevel(String level) {
+            this.logLevel = Objects.requireNonNull(level, "level");
+            return this;
+        }
+
+        /**
+         * Validates the options, chooses free ports where 0 was given, creates the log directory and
+         * builds a broker that is not started yet.
+         *
+         * @return the broker; call {@link KafkaBrokerProcess#start()}
+         * @throws IllegalArgumentException if a port, timeout or level is invalid, or the classpath
+         *     does not hold {@code kafka.Kafka}
+         * @throws IllegalStateException if the log directory cannot be created
+         */
+        public KafkaBrokerProcess build() {
+            checkPort("port", port);
+            checkPort("controllerPort", controllerPort);
+            if (port != 0 && port == controllerPort) {
+                throw new IllegalArgumentException("port and controllerPort must differ: " + port);
+            }
+            checkPositive("startTimeout", startTimeout);
+            checkPositive("stopTimeout", stopTimeout);
+            if (!List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF").contains(logLevel.toUpperCase())) {
+                throw new IllegalArgumentException(
+                        "logLevel must be one of TRACE, DEBUG, INFO, WARN, ERROR, OFF: " + logLevel);
+            }
+            if (classpath.isBlank()) {
+                throw new IllegalArgumentException("classpath must not be blank");
+            }
+            int[] ports = Ports.freePorts(2);
+            int p = port != 0 ? port : (ports[0] == controllerPort ? ports[1] : ports[0]);
+            int cp = controllerPort != 0 ? controllerPort : (ports[1] == p ? ports[0] : ports[1]);
+            Path dir;
+            try {
+                dir = logDir != null ? Files.createDirectories(logDir) : Files.createTempDirectory("rtm-kafka-proc-");
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot create log directory " + logDir + ": " + e, e);
+            }
+            return new KafkaBrokerProcess(this, dir, p, cp);
+        }
+
+        private static void checkPort(String name, int value) {
+            if (value < 0 || value > 65535) {
+                throw new IllegalArgumentException(name + " must be 0 (any free port) or 1..65535: " + value);
+            }
+        }
+
+        private static void checkPositive(String name, Duration value) {
+            if (value.isZero() || value.isNegative()) {
+                throw new IllegalArgumentException(name + " must be positive: " + value);
+            }
+        }
     }
-  }
 }

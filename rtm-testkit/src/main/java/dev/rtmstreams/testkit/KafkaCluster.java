@@ -24,132 +24,132 @@ import org.apache.kafka.common.TopicPartition;
  */
 public interface KafkaCluster extends AutoCloseable {
 
-  /** Default time the topic helpers wait for the broker. */
-  Duration DEFAULT_ADMIN_TIMEOUT = Duration.ofSeconds(30);
+    /** Default time the topic helpers wait for the broker. */
+    Duration DEFAULT_ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
-  /**
-   * Returns the bootstrap servers of the cluster's client listener, e.g. {@code localhost:41234}.
-   *
-   * @return the {@code bootstrap.servers} value for clients; never null
-   * @throws IllegalStateException if the address is not known: an in-process cluster that is not
-   *     started or already closed (a child-process broker knows its fixed address from build on)
-   */
-  String bootstrapServers();
+    /**
+     * Returns the bootstrap servers of the cluster's client listener, e.g. {@code localhost:41234}.
+     *
+     * @return the {@code bootstrap.servers} value for clients; never null
+     * @throws IllegalStateException if the address is not known: an in-process cluster that is not
+     *     started or already closed (a child-process broker knows its fixed address from build on)
+     */
+    String bootstrapServers();
 
-  /**
-   * Returns a new mutable client configuration holding only {@code bootstrap.servers}, to be
-   * extended with serializers, group ids and so on.
-   *
-   * @return a fresh map the caller owns; never null
-   * @throws IllegalStateException if the cluster is not running
-   */
-  default Map<String, Object> clientConfig() {
-    Map<String, Object> config = new LinkedHashMap<>();
-    config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-    return config;
-  }
-
-  /**
-   * Creates a new {@link Admin} client for this cluster. The caller owns it and must close it.
-   *
-   * @return a new admin client; never null
-   * @throws IllegalStateException if the cluster is not running
-   */
-  default Admin createAdminClient() {
-    return Admin.create(clientConfig());
-  }
-
-  /**
-   * Creates a topic with replication factor 1 and waits until every partition has a leader.
-   *
-   * @param name the topic name; not null
-   * @param partitions the partition count; positive
-   * @throws IllegalArgumentException if {@code partitions} is not positive
-   * @throws IllegalStateException if the topic exists already or the broker does not answer
-   *     within {@link #DEFAULT_ADMIN_TIMEOUT}
-   */
-  default void createTopic(String name, int partitions) {
-    createTopic(name, partitions, Map.of());
-  }
-
-  /**
-   * Creates a topic with replication factor 1 and topic-level configs (e.g.
-   * {@code cleanup.policy=compact}) and waits until every partition has a leader.
-   *
-   * @param name the topic name; not null
-   * @param partitions the partition count; positive
-   * @param topicConfigs topic configuration entries; not null, may be empty
-   * @throws IllegalArgumentException if {@code partitions} is not positive
-   * @throws IllegalStateException if the topic exists already or the broker does not answer
-   *     within {@link #DEFAULT_ADMIN_TIMEOUT}
-   */
-  default void createTopic(String name, int partitions, Map<String, String> topicConfigs) {
-    Objects.requireNonNull(name, "name");
-    Topics.create(clientConfig(), Map.of(name, partitions), topicConfigs, DEFAULT_ADMIN_TIMEOUT);
-  }
-
-  /**
-   * Creates several topics at once (replication factor 1) and waits until every partition of
-   * each has a leader.
-   *
-   * @param partitionsByTopic partition count per topic name; not null, counts positive
-   * @throws IllegalArgumentException if a partition count is not positive
-   * @throws IllegalStateException if a topic exists already or the broker does not answer
-   */
-  default void createTopics(Map<String, Integer> partitionsByTopic) {
-    Topics.create(clientConfig(), partitionsByTopic, Map.of(), DEFAULT_ADMIN_TIMEOUT);
-  }
-
-  /**
-   * Creates topics with the same partition count (replication factor 1).
-   *
-   * @param partitions the partition count of every topic; positive
-   * @param names the topic names; not null
-   * @throws IllegalArgumentException if {@code partitions} is not positive
-   * @throws IllegalStateException if a topic exists already or the broker does not answer
-   */
-  default void createTopics(int partitions, String... names) {
-    Map<String, Integer> topics = new LinkedHashMap<>();
-    for (String name : names) {
-      topics.put(Objects.requireNonNull(name, "topic name"), partitions);
+    /**
+     * Returns a new mutable client configuration holding only {@code bootstrap.servers}, to be
+     * extended with serializers, group ids and so on.
+     *
+     * @return a fresh map the caller owns; never null
+     * @throws IllegalStateException if the cluster is not running
+     */
+    default Map<String, Object> clientConfig() {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return config;
     }
-    createTopics(topics);
-  }
 
-  /**
-   * Deletes topics and waits until the broker no longer lists them. Unknown names are ignored.
-   *
-   * @param names the topic names; not null
-   * @throws IllegalStateException if the broker does not answer in time
-   */
-  default void deleteTopics(String... names) {
-    Topics.delete(clientConfig(), Set.of(names), DEFAULT_ADMIN_TIMEOUT);
-  }
+    /**
+     * Creates a new {@link Admin} client for this cluster. The caller owns it and must close it.
+     *
+     * @return a new admin client; never null
+     * @throws IllegalStateException if the cluster is not running
+     */
+    default Admin createAdminClient() {
+        return Admin.create(clientConfig());
+    }
 
-  /**
-   * Lists the non-internal topics.
-   *
-   * @return topic names; never null
-   * @throws IllegalStateException if the broker does not answer in time
-   */
-  default Set<String> listTopics() {
-    return Topics.list(clientConfig(), DEFAULT_ADMIN_TIMEOUT);
-  }
+    /**
+     * Creates a topic with replication factor 1 and waits until every partition has a leader.
+     *
+     * @param name the topic name; not null
+     * @param partitions the partition count; positive
+     * @throws IllegalArgumentException if {@code partitions} is not positive
+     * @throws IllegalStateException if the topic exists already or the broker does not answer
+     *     within {@link #DEFAULT_ADMIN_TIMEOUT}
+     */
+    default void createTopic(String name, int partitions) {
+        createTopic(name, partitions, Map.of());
+    }
 
-  /**
-   * Returns the end offset (the offset the next record will get) of every partition of a topic.
-   *
-   * @param topic an existing topic; not null
-   * @return end offset per partition; never null
-   * @throws IllegalStateException if the topic does not exist or the broker does not answer
-   */
-  default Map<TopicPartition, Long> endOffsets(String topic) {
-    return Topics.endOffsets(clientConfig(), topic, DEFAULT_ADMIN_TIMEOUT);
-  }
+    /**
+     * Creates a topic with replication factor 1 and topic-level configs (e.g.
+     * {@code cleanup.policy=compact}) and waits until every partition has a leader.
+     *
+     * @param name the topic name; not null
+     * @param partitions the partition count; positive
+     * @param topicConfigs topic configuration entries; not null, may be empty
+     * @throws IllegalArgumentException if {@code partitions} is not positive
+     * @throws IllegalStateException if the topic exists already or the broker does not answer
+     *     within {@link #DEFAULT_ADMIN_TIMEOUT}
+     */
+    default void createTopic(String name, int partitions, Map<String, String> topicConfigs) {
+        Objects.requireNonNull(name, "name");
+        Topics.create(clientConfig(), Map.of(name, partitions), topicConfigs, DEFAULT_ADMIN_TIMEOUT);
+    }
 
-  /**
-   * Stops the cluster and releases its resources. Idempotent: later calls do nothing.
-   */
-  @Override
-  void close();
+    /**
+     * Creates several topics at once (replication factor 1) and waits until every partition of
+     * each has a leader.
+     *
+     * @param partitionsByTopic partition count per topic name; not null, counts positive
+     * @throws IllegalArgumentException if a partition count is not positive
+     * @throws IllegalStateException if a topic exists already or the broker does not answer
+     */
+    default void createTopics(Map<String, Integer> partitionsByTopic) {
+        Topics.create(clientConfig(), partitionsByTopic, Map.of(), DEFAULT_ADMIN_TIMEOUT);
+    }
+
+    /**
+     * Creates topics with the same partition count (replication factor 1).
+     *
+     * @param partitions the partition count of every topic; positive
+     * @param names the topic names; not null
+     * @throws IllegalArgumentException if {@code partitions} is not positive
+     * @throws IllegalStateException if a topic exists already or the broker does not answer
+     */
+    default void createTopics(int partitions, String... names) {
+        Map<String, Integer> topics = new LinkedHashMap<>();
+        for (String name : names) {
+            topics.put(Objects.requireNonNull(name, "topic name"), partitions);
+        }
+        createTopics(topics);
+    }
+
+    /**
+     * Deletes topics and waits until the broker no longer lists them. Unknown names are ignored.
+     *
+     * @param names the topic names; not null
+     * @throws IllegalStateException if the broker does not answer in time
+     */
+    default void deleteTopics(String... names) {
+        Topics.delete(clientConfig(), Set.of(names), DEFAULT_ADMIN_TIMEOUT);
+    }
+
+    /**
+     * Lists the non-internal topics.
+     *
+     * @return topic names; never null
+     * @throws IllegalStateException if the broker does not answer in time
+     */
+    default Set<String> listTopics() {
+        return Topics.list(clientConfig(), DEFAULT_ADMIN_TIMEOUT);
+    }
+
+    /**
+     * Returns the end offset (the offset the next record will get) of every partition of a topic.
+     *
+     * @param topic an existing topic; not null
+     * @return end offset per partition; never null
+     * @throws IllegalStateException if the topic does not exist or the broker does not answer
+     */
+    default Map<TopicPartition, Long> endOffsets(String topic) {
+        return Topics.endOffsets(clientConfig(), topic, DEFAULT_ADMIN_TIMEOUT);
+    }
+
+    /**
+     * Stops the cluster and releases its resources. Idempotent: later calls do nothing.
+     */
+    @Override
+    void close();
 }

@@ -10,49 +10,48 @@ import org.junit.jupiter.api.Test;
 
 class ArchitectureRulesTest {
 
-  private static final JavaClasses FIXTURE =
-      new ClassFileImporter().importPackages("dev.rtmstreams.archfixture");
+    private static final JavaClasses FIXTURE = new ClassFileImporter().importPackages("dev.rtmstreams.archfixture");
 
-  @Test
-  void shouldKeepTestkitInternalsPrivateWhenTestkitIsImported() {
-    ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.testkit")
-        .check(ArchitectureRules.importProductionClasses("dev.rtmstreams"));
-  }
+    @Test
+    void shouldKeepTestkitInternalsPrivateWhenTestkitIsImported() {
+        ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.testkit")
+                .check(ArchitectureRules.importProductionClasses("dev.rtmstreams"));
+    }
 
-  @Test
-  void shouldReportOutsiderWhenItUsesModuleInternals() {
-    EvaluationResult result = ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.archfixture.api")
-        .evaluate(FIXTURE);
+    @Test
+    void shouldReportOutsiderWhenItUsesModuleInternals() {
+        EvaluationResult result = ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.archfixture.api")
+                .evaluate(FIXTURE);
 
-    assertThat(result.hasViolation()).isTrue();
-    assertThat(result.getFailureReport().getDetails())
-        .anySatisfy(line -> assertThat(line).contains("Intruder").contains("Hidden"));
-  }
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().getDetails())
+                .anySatisfy(line -> assertThat(line).contains("Intruder").contains("Hidden"));
+    }
 
-  @Test
-  void shouldReportModuleWhenItUsesAnotherModulesInternals() {
-    EvaluationResult result = ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.archfixture.other")
-        .evaluate(FIXTURE);
+    @Test
+    void shouldReportModuleWhenItUsesAnotherModulesInternals() {
+        EvaluationResult result = ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.archfixture.other")
+                .evaluate(FIXTURE);
 
-    assertThat(result.hasViolation()).isTrue();
-    assertThat(result.getFailureReport().getDetails())
-        .anySatisfy(line -> assertThat(line).contains("Intruder").contains("Hidden"));
-  }
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().getDetails())
+                .anySatisfy(line -> assertThat(line).contains("Intruder").contains("Hidden"));
+    }
 
-  @Test
-  void shouldPassWhenModuleUsesOnlyItsOwnInternals() {
-    JavaClasses apiOnly = new ClassFileImporter().importPackages("dev.rtmstreams.archfixture.api");
+    @Test
+    void shouldPassWhenModuleUsesOnlyItsOwnInternals() {
+        JavaClasses apiOnly = new ClassFileImporter().importPackages("dev.rtmstreams.archfixture.api");
 
-    EvaluationResult result = ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.archfixture.api")
-        .evaluate(apiOnly);
+        EvaluationResult result = ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.archfixture.api")
+                .evaluate(apiOnly);
 
-    assertThat(result.hasViolation()).isFalse();
-  }
+        assertThat(result.hasViolation()).isFalse();
+    }
 
-  @Test
-  void shouldRejectPackageWhenOutsideProject() {
-    assertThatThrownBy(() -> ArchitectureRules.noInternalsAccessFromOutside("org.example"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("org.example");
-  }
+    @Test
+    void shouldRejectPackageWhenOutsideProject() {
+        assertThatThrownBy(() -> ArchitectureRules.noInternalsAccessFromOutside("org.example"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("org.example");
+    }
 }

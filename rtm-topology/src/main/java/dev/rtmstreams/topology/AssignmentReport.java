@@ -13,8 +13,13 @@ import java.util.List;
  * @param violations human-readable violations (a slot running more than {@code tasksPerSlot} active tasks); empty
  *     when the assignment is within the rules; unmodifiable
  */
-public record AssignmentReport(String applicationId, long timeMs, List<Slot> slots, int tasksPerSlot,
-                               double targetUtilization, List<String> violations) {
+public record AssignmentReport(
+        String applicationId,
+        long timeMs,
+        List<Slot> slots,
+        int tasksPerSlot,
+        double targetUtilization,
+        List<String> violations) {
 
     /** Copies the lists. */
     public AssignmentReport {
@@ -35,8 +40,12 @@ public record AssignmentReport(String applicationId, long timeMs, List<Slot> slo
      * @param busyFraction process+punctuate+commit ratio of the thread, -1 when unknown
      * @param overTarget true when {@code busyFraction > targetUtilization}
      */
-    public record Slot(String threadName, List<String> activeTasks, List<String> standbyTasks, double busyFraction,
-                       boolean overTarget) {
+    public record Slot(
+            String threadName,
+            List<String> activeTasks,
+            List<String> standbyTasks,
+            double busyFraction,
+            boolean overTarget) {
         /** Copies the lists. */
         public Slot {
             activeTasks = List.copyOf(activeTasks);

@@ -15,8 +15,8 @@ import java.util.List;
  * @param <K> key type
  * @param <O> output type
  */
-public record ContractDifference<K, O>(int batch, K key, List<O> realTimeOutput, List<O> realTimeLastRowOutput,
-                                       List<O> microBatchOutput) {
+public record ContractDifference<K, O>(
+        int batch, K key, List<O> realTimeOutput, List<O> realTimeLastRowOutput, List<O> microBatchOutput) {
 
     /** Copies the lists. */
     public ContractDifference {
@@ -27,7 +27,7 @@ public record ContractDifference<K, O>(int batch, K key, List<O> realTimeOutput,
 
     @Override
     public String toString() {
-        return "batch " + batch + ", key " + key + ": real-time " + realTimeOutput + " (last row " + realTimeLastRowOutput
-                + ") vs micro-batch " + microBatchOutput;
+        return "batch " + batch + ", key " + key + ": real-time " + realTimeOutput + " (last row "
+                + realTimeLastRowOutput + ") vs micro-batch " + microBatchOutput;
     }
 }

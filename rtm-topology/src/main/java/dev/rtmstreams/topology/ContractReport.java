@@ -12,8 +12,10 @@ import org.apache.kafka.streams.KeyValue;
  * @param <K> key type
  * @param <O> output type
  */
-public record ContractReport<K, O>(List<ContractDifference<K, O>> differences, List<KeyValue<K, O>> realTimeOutput,
-                                   List<KeyValue<K, O>> microBatchOutput) {
+public record ContractReport<K, O>(
+        List<ContractDifference<K, O>> differences,
+        List<KeyValue<K, O>> realTimeOutput,
+        List<KeyValue<K, O>> microBatchOutput) {
 
     /** Copies the lists. */
     public ContractReport {

@@ -31,11 +31,23 @@ import java.util.Map;
  * @param processingLatencyMs poll of the source record to the send of an output record it caused
  * @param e2eLatencyMs source record timestamp to the send of an output record it caused
  */
-public record EpochProgress(String applicationId, long epochId, String threadName, Trigger.Mode mode,
-                            long startTimeMs, long endTimeMs, long numInputRows, double inputRowsPerSecond,
-                            Map<String, SourceProgress> sources, Long watermarkMs, long stateRowsEstimate,
-                            long stateBytesEstimate, double busyFraction, LatencyStats sourceQueuingLatencyMs,
-                            LatencyStats processingLatencyMs, LatencyStats e2eLatencyMs) {
+public record EpochProgress(
+        String applicationId,
+        long epochId,
+        String threadName,
+        Trigger.Mode mode,
+        long startTimeMs,
+        long endTimeMs,
+        long numInputRows,
+        double inputRowsPerSecond,
+        Map<String, SourceProgress> sources,
+        Long watermarkMs,
+        long stateRowsEstimate,
+        long stateBytesEstimate,
+        double busyFraction,
+        LatencyStats sourceQueuingLatencyMs,
+        LatencyStats processingLatencyMs,
+        LatencyStats e2eLatencyMs) {
 
     /** Copies the sources. */
     public EpochProgress {

@@ -18,12 +18,15 @@ public final class InsufficientSlotsException extends RtmException {
 
     /** @param report the failed sizing, never null */
     public InsufficientSlotsException(SizingReport report) {
-        super(ERROR_CODE, parameters(report), "real-time mode needs " + report.requiredSlots()
-                + " task slots for " + report.totalTasks() + " tasks (" + report.tasksPerSlot()
-                + " per slot) but only " + report.availableSlots() + " are available ("
-                + report.threadsPerInstance() + " threads x " + report.instances()
-                + " instances). Tasks per sub-topology:\n" + report.tasksPerSubtopology()
-                + "\nAdd stream threads or instances, pack more tasks per slot, or reduce partitions.");
+        super(
+                ERROR_CODE,
+                parameters(report),
+                "real-time mode needs " + report.requiredSlots()
+                        + " task slots for " + report.totalTasks() + " tasks (" + report.tasksPerSlot()
+                        + " per slot) but only " + report.availableSlots() + " are available ("
+                        + report.threadsPerInstance() + " threads x " + report.instances()
+                        + " instances). Tasks per sub-topology:\n" + report.tasksPerSubtopology()
+                        + "\nAdd stream threads or instances, pack more tasks per slot, or reduce partitions.");
         this.report = report;
     }
 

@@ -99,9 +99,12 @@ public final class ModeContractChecker<K, I, O> {
      * @param outputSerde serde of the output rows
      * @return a builder
      */
-    public static <K, I, O> Builder<K, I, O> builder(Supplier<? extends StatefulProcessor<K, I, O>> processor,
-                                                     TimeMode timeMode, Serde<K> keySerde, Serde<I> inputSerde,
-                                                     Serde<O> outputSerde) {
+    public static <K, I, O> Builder<K, I, O> builder(
+            Supplier<? extends StatefulProcessor<K, I, O>> processor,
+            TimeMode timeMode,
+            Serde<K> keySerde,
+            Serde<I> inputSerde,
+            Serde<O> outputSerde) {
         return new Builder<>(processor, timeMode, keySerde, inputSerde, outputSerde);
     }
 
@@ -178,8 +181,11 @@ public final class ModeContractChecker<K, I, O> {
     private Run run(String mode, List<List<KeyValue<K, I>>> batches) {
         StreamsBuilder sb = new StreamsBuilder();
         sb.stream(INPUT, Consumed.with(keySerde, inputSerde))
-                .process(TransformWithState.builder(processor, timeMode).name("contract-check").keySerde(keySerde)
-                        .valueSerde(inputSerde).build())
+                .process(TransformWithState.builder(processor, timeMode)
+                        .name("contract-check")
+                        .keySerde(keySerde)
+                        .valueSerde(inputSerde)
+                        .build())
                 .to(OUTPUT, Produced.with(keySerde, outputSerde));
         Path dir;
         try {
@@ -198,8 +204,8 @@ public final class ModeContractChecker<K, I, O> {
         Run run = new Run();
         try (TopologyTestDriver driver = new TopologyTestDriver(sb.build(), p, start)) {
             TestInputTopic<K, I> in = driver.createInputTopic(INPUT, keySerde.serializer(), inputSerde.serializer());
-            TestOutputTopic<K, O> out = driver.createOutputTopic(OUTPUT, keySerde.deserializer(),
-                    outputSerde.deserializer());
+            TestOutputTopic<K, O> out =
+                    driver.createOutputTopic(OUTPUT, keySerde.deserializer(), outputSerde.deserializer());
             for (int b = 0; b < batches.size(); b++) {
                 BatchOutput bo = new BatchOutput();
                 long batchStart = start.toEpochMilli() + b * interval.toMillis();
@@ -212,12 +218,18 @@ public final class ModeContractChecker<K, I, O> {
                     if (realTime) {
                         bo.lastRow.put(row.key, new ArrayList<>());
                         for (KeyValue<K, O> kv : emitted) {
-                            bo.rows.computeIfAbsent(kv.key, k -> new ArrayList<>()).add(kv.value);
-                            bo.lastRow.computeIfAbsent(kv.key, k -> new ArrayList<>()).add(kv.value);
+                            bo.rows
+                                    .computeIfAbsent(kv.key, k -> new ArrayList<>())
+                                    .add(kv.value);
+                            bo.lastRow
+                                    .computeIfAbsent(kv.key, k -> new ArrayList<>())
+                                    .add(kv.value);
                         }
                     } else {
                         for (KeyValue<K, O> kv : emitted) { // nothing is expected before the batch runs
-                            bo.batch.computeIfAbsent(kv.key, k -> new ArrayList<>()).add(kv.value);
+                            bo.batch
+                                    .computeIfAbsent(kv.key, k -> new ArrayList<>())
+                                    .add(kv.value);
                         }
                     }
                 }
@@ -226,7 +238,9 @@ public final class ModeContractChecker<K, I, O> {
                 List<KeyValue<K, O>> emitted = out.readKeyValuesToList();
                 run.all.addAll(emitted);
                 for (KeyValue<K, O> kv : emitted) {
-                    (realTime ? bo.timers : bo.batch).computeIfAbsent(kv.key, k -> new ArrayList<>()).add(kv.value);
+                    (realTime ? bo.timers : bo.batch)
+                            .computeIfAbsent(kv.key, k -> new ArrayList<>())
+                            .add(kv.value);
                 }
                 run.batches.add(bo);
             }
@@ -245,8 +259,12 @@ public final class ModeContractChecker<K, I, O> {
         private Equivalence equivalence = Equivalence.PER_ROW_OR_LATEST;
         private Instant start = Instant.parse("2026-01-01T00:00:00Z");
 
-        private Builder(Supplier<? extends StatefulProcessor<K, I, O>> processor, TimeMode timeMode,
-                        Serde<K> keySerde, Serde<I> inputSerde, Serde<O> outputSerde) {
+        private Builder(
+                Supplier<? extends StatefulProcessor<K, I, O>> processor,
+                TimeMode timeMode,
+                Serde<K> keySerde,
+                Serde<I> inputSerde,
+                Serde<O> outputSerde) {
             this.processor = Objects.requireNonNull(processor, "processor");
             this.timeMode = Objects.requireNonNull(timeMode, "timeMode");
             this.keySerde = Objects.requireNonNull(keySerde, "keySerde");

@@ -19,6 +19,5 @@ public interface ProgressListener {
      * instance and its slot check. Default: nothing.
      * @param report the assignment report, never null
      */
-    default void onAssignment(AssignmentReport report) {
-    }
+    default void onAssignment(AssignmentReport report) {}
 }

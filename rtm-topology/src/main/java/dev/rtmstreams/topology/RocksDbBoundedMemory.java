@@ -38,8 +38,7 @@ public final class RocksDbBoundedMemory implements RocksDBConfigSetter {
     private static long memtableBytes;
 
     /** Kafka Streams instantiates this class by name. */
-    public RocksDbBoundedMemory() {
-    }
+    public RocksDbBoundedMemory() {}
 
     @Override
     public void setConfig(String storeName, Options options, Map<String, Object> configs) {
@@ -59,8 +58,12 @@ public final class RocksDbBoundedMemory implements RocksDBConfigSetter {
                 writeBufferManager = new WriteBufferManager(memtableBytes, cache);
                 LOG.info("RocksDB memory bounded to {} bytes per JVM ({} for memtables)", totalBytes, memtableBytes);
             } else if (total != totalBytes) {
-                LOG.warn("{}={} ignored for store {}: the JVM-wide RocksDB memory is already bounded to {} bytes",
-                        TOTAL_MEMORY_BYTES_CONFIG, total, storeName, totalBytes);
+                LOG.warn(
+                        "{}={} ignored for store {}: the JVM-wide RocksDB memory is already bounded to {} bytes",
+                        TOTAL_MEMORY_BYTES_CONFIG,
+                        total,
+                        storeName,
+                        totalBytes);
             }
         }
         BlockBasedTableConfig table = (BlockBasedTableConfig) options.tableFormatConfig();
@@ -92,7 +95,9 @@ public final class RocksDbBoundedMemory implements RocksDBConfigSetter {
             return dflt;
         }
         try {
-            return v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
+            return v instanceof Number n
+                    ? n.longValue()
+                    : Long.parseLong(v.toString().trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(TOTAL_MEMORY_BYTES_CONFIG + " must be a number: " + v, e);
         }
@@ -103,7 +108,9 @@ public final class RocksDbBoundedMemory implements RocksDBConfigSetter {
             return dflt;
         }
         try {
-            return v instanceof Number n ? n.doubleValue() : Double.parseDouble(v.toString().trim());
+            return v instanceof Number n
+                    ? n.doubleValue()
+                    : Double.parseDouble(v.toString().trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(MEMTABLE_FRACTION_CONFIG + " must be a number: " + v, e);
         }

@@ -72,15 +72,15 @@ public final class RtmStreams implements AutoCloseable {
         this.topology = b.topology;
         this.config = config;
         this.trigger = b.trigger;
-        this.slotCheck = b.slotCheck != null ? b.slotCheck
-                : (b.trigger.isRealTime() ? SlotCheckMode.FAIL : SlotCheckMode.WARN);
+        this.slotCheck =
+                b.slotCheck != null ? b.slotCheck : (b.trigger.isRealTime() ? SlotCheckMode.FAIL : SlotCheckMode.WARN);
         this.expectedInstances = b.expectedInstances;
         this.tasksPerSlot = b.tasksPerSlot;
         this.partitionCounts = b.partitionCounts == null ? null : Map.copyOf(b.partitionCounts);
         this.stateListeners = List.copyOf(b.stateListeners);
         String appId = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
-        this.runtime = new EpochRuntime(appId, b.trigger.mode(), b.time, b.targetUtilization, b.tasksPerSlot,
-                b.listeners);
+        this.runtime =
+                new EpochRuntime(appId, b.trigger.mode(), b.time, b.targetUtilization, b.tasksPerSlot, b.listeners);
         this.streams = new KafkaStreams(topology, config, new RtmClientSupplier(runtime), b.time);
         runtime.attach(streams);
         streams.setStateListener((newState, oldState) -> {
@@ -146,7 +146,8 @@ public final class RtmStreams implements AutoCloseable {
      * @throws IllegalArgumentException when a source topic's partition count cannot be found
      */
     public SizingReport sizingReport() {
-        Map<String, Integer> counts = partitionCounts != null ? partitionCounts
+        Map<String, Integer> counts = partitionCounts != null
+                ? partitionCounts
                 : PartitionCounts.fromCluster(topology, config, applicationId());
         return TopologySizer.compute(topology, counts, threads(), expectedInstances, tasksPerSlot);
     }

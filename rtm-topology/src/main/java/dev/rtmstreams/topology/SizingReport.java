@@ -15,8 +15,14 @@ import java.util.List;
  * @param instances expected application instances
  * @param availableSlots {@code threadsPerInstance * instances}
  */
-public record SizingReport(List<SubtopologySizing> subtopologies, int totalTasks, int tasksPerSlot,
-                           int requiredSlots, int threadsPerInstance, int instances, int availableSlots) {
+public record SizingReport(
+        List<SubtopologySizing> subtopologies,
+        int totalTasks,
+        int tasksPerSlot,
+        int requiredSlots,
+        int threadsPerInstance,
+        int instances,
+        int availableSlots) {
 
     /** Copies the list. */
     public SizingReport {
@@ -35,8 +41,14 @@ public record SizingReport(List<SubtopologySizing> subtopologies, int totalTasks
             if (sb.length() > 0) {
                 sb.append('\n');
             }
-            sb.append("  sub-topology ").append(s.subtopologyId()).append(": ").append(s.tasks()).append(" tasks")
-                    .append(s.repartitionStage() ? " [shuffle]" : " [source]").append(" ").append(s.sourcePartitions());
+            sb.append("  sub-topology ")
+                    .append(s.subtopologyId())
+                    .append(": ")
+                    .append(s.tasks())
+                    .append(" tasks")
+                    .append(s.repartitionStage() ? " [shuffle]" : " [source]")
+                    .append(" ")
+                    .append(s.sourcePartitions());
         }
         return sb.toString();
     }

@@ -17,8 +17,7 @@ import org.apache.kafka.streams.Topology;
  */
 public final class SlotAccounting {
 
-    private SlotAccounting() {
-    }
+    private SlotAccounting() {}
 
     /**
      * @param topology the built topology, not started (not modified)
@@ -30,8 +29,8 @@ public final class SlotAccounting {
      * @return the sizing report
      * @throws IllegalArgumentException when a number is below 1, or a source topic's partition count is unknown
      */
-    public static SizingReport compute(Topology topology, Map<String, Integer> partitionCounts, int threads,
-                                       int instances, int tasksPerSlot) {
+    public static SizingReport compute(
+            Topology topology, Map<String, Integer> partitionCounts, int threads, int instances, int tasksPerSlot) {
         return TopologySizer.compute(topology, partitionCounts, threads, instances, tasksPerSlot);
     }
 }

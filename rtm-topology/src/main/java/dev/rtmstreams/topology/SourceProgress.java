@@ -11,8 +11,8 @@ import java.util.Map;
  * @param committedOffsets partition to committed offset (the next offset to read) committed at the end of the
  *     epoch; empty when this epoch committed nothing for the topic; unmodifiable
  */
-public record SourceProgress(String topic, long numInputRows, double inputRowsPerSecond,
-                             Map<Integer, Long> committedOffsets) {
+public record SourceProgress(
+        String topic, long numInputRows, double inputRowsPerSecond, Map<Integer, Long> committedOffsets) {
 
     /** Copies the offsets. */
     public SourceProgress {

@@ -10,8 +10,8 @@ import java.util.Map;
  * @param repartitionStage true when a source is an internal topic written by another sub-topology of the same
  *     topology (a shuffle stage)
  */
-public record SubtopologySizing(int subtopologyId, Map<String, Integer> sourcePartitions, int tasks,
-                                boolean repartitionStage) {
+public record SubtopologySizing(
+        int subtopologyId, Map<String, Integer> sourcePartitions, int tasks, boolean repartitionStage) {
 
     /** Copies the map, keeping its order. */
     public SubtopologySizing {

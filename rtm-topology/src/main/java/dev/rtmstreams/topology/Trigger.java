@@ -68,8 +68,8 @@ public final class Trigger {
     public static Trigger realTime(Duration checkpointInterval) {
         Objects.requireNonNull(checkpointInterval, "checkpointInterval");
         if (checkpointInterval.compareTo(MIN_CHECKPOINT_INTERVAL) < 0) {
-            throw new IllegalArgumentException("checkpointInterval must be at least " + MIN_CHECKPOINT_INTERVAL
-                    + ": " + checkpointInterval);
+            throw new IllegalArgumentException(
+                    "checkpointInterval must be at least " + MIN_CHECKPOINT_INTERVAL + ": " + checkpointInterval);
         }
         return new Trigger(Mode.REAL_TIME, checkpointInterval);
     }

@@ -16,16 +16,26 @@ class ArchitectureTest {
 
     @Test
     void shouldNotUseOtherModulesInternalsWhenInRtmTopology() {
-        noClasses().that().resideInAPackage("dev.rtmstreams.topology..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.rtmstreams.processor.internals..",
-                        "dev.rtmstreams.join.internals..", "dev.rtmstreams.testkit.internals..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.rtmstreams.topology..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.rtmstreams.processor.internals..",
+                        "dev.rtmstreams.join.internals..",
+                        "dev.rtmstreams.testkit.internals..")
                 .check(classes);
     }
 
     @Test
     void shouldNotExposeInternalsWhenOutsideRtmTopology() {
-        noClasses().that().resideOutsideOfPackage("dev.rtmstreams.topology..")
-                .should().dependOnClassesThat().resideInAPackage("dev.rtmstreams.topology.internals..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.rtmstreams.topology..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.rtmstreams.topology.internals..")
                 .allowEmptyShould(true)
                 .check(classes);
     }

@@ -57,7 +57,8 @@ class ModeContractCheckerTest {
                 total += rows.next();
             }
             running.update(total);
-            return total > THRESHOLD ? List.of("flagged_total=" + total).iterator()
+            return total > THRESHOLD
+                    ? List.of("flagged_total=" + total).iterator()
                     : java.util.Collections.emptyIterator();
         }
     }
@@ -95,7 +96,8 @@ class ModeContractCheckerTest {
 
     @Test
     void shouldReportDifferenceWhenHandleInputRowsSumsTheBatch() {
-        ContractReport<String, String> report = checker(BatchThresholdProcessor::new).build().check(SEED_INPUT);
+        ContractReport<String, String> report =
+                checker(BatchThresholdProcessor::new).build().check(SEED_INPUT);
 
         assertThat(report.consistent()).isFalse();
         assertThat(report.differences()).hasSize(1);
@@ -110,35 +112,49 @@ class ModeContractCheckerTest {
 
     @Test
     void shouldPassWhenAccumulationMovesIntoState() {
-        ContractReport<String, String> report = checker(StatefulThresholdProcessor::new).build().check(SEED_INPUT);
+        ContractReport<String, String> report =
+                checker(StatefulThresholdProcessor::new).build().check(SEED_INPUT);
 
         assertThat(report.differences()).isEmpty();
-        assertThat(report.realTimeOutput()).extracting(kv -> kv.value)
+        assertThat(report.realTimeOutput())
+                .extracting(kv -> kv.value)
                 .containsExactly("flagged_total=110.0", "flagged_total=120.0");
-        assertThat(report.microBatchOutput()).extracting(kv -> kv.value)
+        assertThat(report.microBatchOutput())
+                .extracting(kv -> kv.value)
                 .containsExactly("flagged_total=110.0", "flagged_total=120.0");
     }
 
     @Test
     void shouldPassWhenProcessorEmitsPerRow() {
         ContractReport<String, String> report = checker(CountPerRowProcessor::new)
-                .equivalence(ModeContractChecker.Equivalence.PER_ROW).build().checkRows(List.of(
-                        KeyValue.pair("a", 1.0), KeyValue.pair("a", 1.0), KeyValue.pair("b", 1.0),
-                        KeyValue.pair("a", 1.0), KeyValue.pair("b", 1.0)), 3);
+                .equivalence(ModeContractChecker.Equivalence.PER_ROW)
+                .build()
+                .checkRows(
+                        List.of(
+                                KeyValue.pair("a", 1.0),
+                                KeyValue.pair("a", 1.0),
+                                KeyValue.pair("b", 1.0),
+                                KeyValue.pair("a", 1.0),
+                                KeyValue.pair("b", 1.0)),
+                        3);
 
         assertThat(report.differences()).isEmpty();
-        assertThat(report.microBatchOutput()).extracting(kv -> kv.value)
+        assertThat(report.microBatchOutput())
+                .extracting(kv -> kv.value)
                 .containsExactlyInAnyOrder("a:1", "a:2", "b:1", "a:3", "b:2");
     }
 
     @Test
     void shouldFlagUpdateStyleOutputWhenStrictPerRowEquivalenceIsAsked() {
-        List<List<KeyValue<String, Double>>> input = List.of(List.of(
-                KeyValue.pair("card-1", 60.0), KeyValue.pair("card-1", 50.0), KeyValue.pair("card-1", 10.0)));
+        List<List<KeyValue<String, Double>>> input = List.of(
+                List.of(KeyValue.pair("card-1", 60.0), KeyValue.pair("card-1", 50.0), KeyValue.pair("card-1", 10.0)));
 
         ContractReport<String, String> strict = checker(StatefulThresholdProcessor::new)
-                .equivalence(ModeContractChecker.Equivalence.PER_ROW).build().check(input);
-        ContractReport<String, String> lenient = checker(StatefulThresholdProcessor::new).build().check(input);
+                .equivalence(ModeContractChecker.Equivalence.PER_ROW)
+                .build()
+                .check(input);
+        ContractReport<String, String> lenient =
+                checker(StatefulThresholdProcessor::new).build().check(input);
 
         assertThat(strict.differences()).singleElement().satisfies(d -> {
             assertThat(d.realTimeOutput()).containsExactly("flagged_total=110.0", "flagged_total=120.0");

@@ -26,9 +26,11 @@ class RocksDbBoundedMemoryTest {
     @Test
     void shouldShareOneBoundedCacheWhenStoresOfTheJvmOpen() {
         StreamsBuilder b = new StreamsBuilder();
-        b.stream("in", Consumed.with(Serdes.String(), Serdes.String())).groupByKey()
+        b.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
+                .groupByKey()
                 .count(Materialized.as("counts-a"));
-        b.stream("in2", Consumed.with(Serdes.String(), Serdes.String())).groupByKey()
+        b.stream("in2", Consumed.with(Serdes.String(), Serdes.String()))
+                .groupByKey()
                 .count(Materialized.as("counts-b"));
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "rocks-bounded");
@@ -38,8 +40,8 @@ class RocksDbBoundedMemoryTest {
         p.put(RocksDbBoundedMemory.TOTAL_MEMORY_BYTES_CONFIG, Long.toString(32L * 1024 * 1024));
 
         try (TopologyTestDriver driver = new TopologyTestDriver(b.build(), p)) {
-            TestInputTopic<String, String> in = driver.createInputTopic("in", Serdes.String().serializer(),
-                    Serdes.String().serializer());
+            TestInputTopic<String, String> in = driver.createInputTopic(
+                    "in", Serdes.String().serializer(), Serdes.String().serializer());
             for (int i = 0; i < 2_000; i++) {
                 in.pipeInput("k" + i, "v");
             }
@@ -51,13 +53,15 @@ class RocksDbBoundedMemoryTest {
     @Test
     void shouldPutSharedCacheIntoEveryStoresOptions() {
         Map<String, Object> cfg = new HashMap<>(Map.of(RocksDbBoundedMemory.TOTAL_MEMORY_BYTES_CONFIG, "33554432"));
-        try (Options a = new Options(); Options c = new Options()) {
+        try (Options a = new Options();
+                Options c = new Options()) {
             a.setTableFormatConfig(new BlockBasedTableConfig());
             c.setTableFormatConfig(new BlockBasedTableConfig());
             new RocksDbBoundedMemory().setConfig("a", a, cfg);
             new RocksDbBoundedMemory().setConfig("c", c, cfg);
 
-            assertThat(((BlockBasedTableConfig) a.tableFormatConfig()).cacheIndexAndFilterBlocks()).isTrue();
+            assertThat(((BlockBasedTableConfig) a.tableFormatConfig()).cacheIndexAndFilterBlocks())
+                    .isTrue();
             assertThat(a.writeBufferManager()).isSameAs(c.writeBufferManager()).isNotNull();
         }
     }
@@ -65,9 +69,10 @@ class RocksDbBoundedMemoryTest {
     @Test
     void shouldRejectTotalBelowOneMebibyte() {
         try (Options o = new Options()) {
-            assertThatThrownBy(() -> new RocksDbBoundedMemory().setConfig("s", o,
-                    Map.of(RocksDbBoundedMemory.TOTAL_MEMORY_BYTES_CONFIG, "1000")))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1000");
+            assertThatThrownBy(() -> new RocksDbBoundedMemory()
+                            .setConfig("s", o, Map.of(RocksDbBoundedMemory.TOTAL_MEMORY_BYTES_CONFIG, "1000")))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("1000");
         }
     }
 }

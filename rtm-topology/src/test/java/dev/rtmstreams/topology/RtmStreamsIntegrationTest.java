@@ -72,7 +72,8 @@ class RtmStreamsIntegrationTest {
         }
         for (Path d : dirs) {
             try (var files = Files.walk(d)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             }
         }
     }
@@ -99,7 +100,8 @@ class RtmStreamsIntegrationTest {
 
     private static Topology passThrough(String in, String out) {
         StreamsBuilder b = new StreamsBuilder();
-        b.stream(in, Consumed.with(Serdes.String(), Serdes.String())).to(out, Produced.with(Serdes.String(), Serdes.String()));
+        b.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
+                .to(out, Produced.with(Serdes.String(), Serdes.String()));
         return b.build();
     }
 
@@ -112,8 +114,11 @@ class RtmStreamsIntegrationTest {
     }
 
     private static long inputRows(List<EpochProgress> epochs, String topic) {
-        return epochs.stream().map(e -> e.sources().get(topic)).filter(java.util.Objects::nonNull)
-                .mapToLong(SourceProgress::numInputRows).sum();
+        return epochs.stream()
+                .map(e -> e.sources().get(topic))
+                .filter(java.util.Objects::nonNull)
+                .mapToLong(SourceProgress::numInputRows)
+                .sum();
     }
 
     @Test
@@ -132,7 +137,8 @@ class RtmStreamsIntegrationTest {
         Thread.sleep(500); // at least two checkpoint intervals apart
         produce("epochs-in", 200, System.currentTimeMillis(), "b");
         await().atMost(Duration.ofSeconds(30)).until(() -> inputRows(epochs, "epochs-in") >= 500);
-        assertThat(TestRecords.consumeStrings(kafka, "epochs-out", 500, Duration.ofSeconds(30))).hasSize(500);
+        assertThat(TestRecords.consumeStrings(kafka, "epochs-out", 500, Duration.ofSeconds(30)))
+                .hasSize(500);
 
         assertThat(inputRows(epochs, "epochs-in")).isEqualTo(500);
         assertThat(epochs).hasSizeGreaterThanOrEqualTo(2);
@@ -145,9 +151,12 @@ class RtmStreamsIntegrationTest {
         // a later epoch checkpoints the end offsets: every produced record is committed
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             Map<Integer, Long> lastOffsets = new HashMap<>();
-            epochs.forEach(e -> e.sources().getOrDefault("epochs-in", new SourceProgress("x", 0, 0, Map.of()))
-                    .committedOffsets().forEach(lastOffsets::put));
-            assertThat(lastOffsets.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(500);
+            epochs.forEach(e -> e.sources()
+                    .getOrDefault("epochs-in", new SourceProgress("x", 0, 0, Map.of()))
+                    .committedOffsets()
+                    .forEach(lastOffsets::put));
+            assertThat(lastOffsets.values().stream().mapToLong(Long::longValue).sum())
+                    .isEqualTo(500);
         });
         assertThat(inputRows(epochs, "epochs-in")).isEqualTo(500);
         // one epoch per real commit: Kafka Streams' own commit counter agrees
@@ -155,7 +164,8 @@ class RtmStreamsIntegrationTest {
             double commits = app.metrics().entrySet().stream()
                     .filter(m -> m.getKey().group().equals("stream-thread-metrics")
                             && m.getKey().name().equals("commit-total"))
-                    .mapToDouble(m -> ((Number) m.getValue().metricValue()).doubleValue()).sum();
+                    .mapToDouble(m -> ((Number) m.getValue().metricValue()).doubleValue())
+                    .sum();
             assertThat((double) epochs.size()).isEqualTo(commits);
         });
     }
@@ -175,9 +185,15 @@ class RtmStreamsIntegrationTest {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> inputRows(epochs, "eos-in") >= 100);
         assertThat(inputRows(epochs, "eos-in")).isEqualTo(100);
-        assertThat(TestRecords.consumeStrings(kafka, "eos-out", 100, Duration.ofSeconds(30))).hasSize(100);
-        assertThat(epochs.stream().flatMap(e -> e.sources().getOrDefault("eos-in",
-                new SourceProgress("x", 0, 0, Map.of())).committedOffsets().values().stream()))
+        assertThat(TestRecords.consumeStrings(kafka, "eos-out", 100, Duration.ofSeconds(30)))
+                .hasSize(100);
+        assertThat(epochs.stream()
+                        .flatMap(e -> e
+                                .sources()
+                                .getOrDefault("eos-in", new SourceProgress("x", 0, 0, Map.of()))
+                                .committedOffsets()
+                                .values()
+                                .stream()))
                 .contains(100L);
     }
 
@@ -204,10 +220,12 @@ class RtmStreamsIntegrationTest {
 
         long twoMinutesAgo = System.currentTimeMillis() - 120_000;
         produce("lat-in", 20, twoMinutesAgo, "l");
-        await().atMost(Duration.ofSeconds(30)).until(() -> epochs.stream()
-                .mapToLong(e -> e.e2eLatencyMs().count()).sum() >= 20);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        epochs.stream().mapToLong(e -> e.e2eLatencyMs().count()).sum() >= 20);
 
-        List<EpochProgress> measured = epochs.stream().filter(e -> e.e2eLatencyMs().count() > 0).toList();
+        List<EpochProgress> measured =
+                epochs.stream().filter(e -> e.e2eLatencyMs().count() > 0).toList();
         assertThat(measured).allSatisfy(e -> {
             assertThat(e.processingLatencyMs().p50()).isGreaterThanOrEqualTo(30);
             assertThat(e.processingLatencyMs().max()).isLessThan(120_000);
@@ -216,20 +234,28 @@ class RtmStreamsIntegrationTest {
         });
         assertThat(epochs.stream().filter(e -> e.sourceQueuingLatencyMs().count() > 0))
                 .allSatisfy(e -> assertThat(e.sourceQueuingLatencyMs().p50()).isGreaterThanOrEqualTo(120_000));
-        assertThat(measured.stream().mapToLong(e -> e.processingLatencyMs().count()).sum()).isEqualTo(20);
+        assertThat(measured.stream()
+                        .mapToLong(e -> e.processingLatencyMs().count())
+                        .sum())
+                .isEqualTo(20);
 
         // the same numbers as Kafka Streams metrics and as Prometheus text
         Map<String, Object> rtmMetrics = app.kafkaStreams().metrics().entrySet().stream()
                 .filter(m -> m.getKey().group().equals("rtm-epoch-metrics"))
-                .collect(Collectors.toMap(m -> m.getKey().name() + "/" + m.getKey().tags().get("thread-id"),
-                        m -> m.getValue().metricValue(), (x, y) -> x));
+                .collect(Collectors.toMap(
+                        m -> m.getKey().name() + "/" + m.getKey().tags().get("thread-id"),
+                        m -> m.getValue().metricValue(),
+                        (x, y) -> x));
         assertThat(rtmMetrics.keySet()).anyMatch(k -> k.startsWith("e2eLatencyMs-p99/"));
         try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(app, new InetSocketAddress("localhost", 0))) {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://localhost:" + endpoint.port() + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://localhost:" + endpoint.port() + "/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(200);
-            assertThat(r.body()).contains("# TYPE rtm_e2e_latency_ms summary")
+            assertThat(r.body())
+                    .contains("# TYPE rtm_e2e_latency_ms summary")
                     .containsPattern("rtm_e2e_latency_ms\\{quantile=\"0.99\",thread_id=\"[^\"]+\"} 1[0-9]{5}")
                     .contains("kafka_streams_stream_thread_metrics_process_ratio{");
         }
@@ -263,12 +289,15 @@ class RtmStreamsIntegrationTest {
     private RtmStreams countingApp(String appId, String in, String out, Trigger trigger) throws IOException {
         StreamsBuilder b = new StreamsBuilder();
         b.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
-                .process(TransformWithState.builder(CountingProcessor::new, TimeMode.NONE).name("count")
-                        .keySerde(Serdes.String()).valueSerde(Serdes.String()).build(), Named.as("count"))
+                .process(
+                        TransformWithState.builder(CountingProcessor::new, TimeMode.NONE)
+                                .name("count")
+                                .keySerde(Serdes.String())
+                                .valueSerde(Serdes.String())
+                                .build(),
+                        Named.as("count"))
                 .to(out, Produced.with(Serdes.String(), Serdes.String()));
-        return RtmStreams.builder(b.build(), props(appId))
-                .trigger(trigger)
-                .build();
+        return RtmStreams.builder(b.build(), props(appId)).trigger(trigger).build();
     }
 
     @Test
@@ -278,33 +307,37 @@ class RtmStreamsIntegrationTest {
             kafka.createTopic("switch-out-" + t, 1);
         }
         List<EpochProgress> mbEpochs = new CopyOnWriteArrayList<>();
-        RtmStreams realTime = started(countingApp("switch-rt", "switch-in-rt", "switch-out-rt",
-                Trigger.realTime(Duration.ofMillis(500))));
-        RtmStreams microBatch = started(countingApp("switch-mb", "switch-in-mb", "switch-out-mb",
-                Trigger.microBatch(Duration.ofSeconds(2))));
+        RtmStreams realTime = started(
+                countingApp("switch-rt", "switch-in-rt", "switch-out-rt", Trigger.realTime(Duration.ofMillis(500))));
+        RtmStreams microBatch = started(
+                countingApp("switch-mb", "switch-in-mb", "switch-out-mb", Trigger.microBatch(Duration.ofSeconds(2))));
         microBatch.recentProgress(); // API reachable before any epoch
 
         for (String t : List.of("rt", "mb")) {
             produce("switch-in-" + t, 21, System.currentTimeMillis(), "");
         }
-        List<ConsumerRecord<String, String>> rt = TestRecords.consumeStrings(kafka, "switch-out-rt", 21,
-                Duration.ofSeconds(30));
-        List<ConsumerRecord<String, String>> mb = TestRecords.consumeStrings(kafka, "switch-out-mb", 7,
-                Duration.ofSeconds(30));
+        List<ConsumerRecord<String, String>> rt =
+                TestRecords.consumeStrings(kafka, "switch-out-rt", 21, Duration.ofSeconds(30));
+        List<ConsumerRecord<String, String>> mb =
+                TestRecords.consumeStrings(kafka, "switch-out-mb", 7, Duration.ofSeconds(30));
 
         assertThat(rt).hasSize(21).allSatisfy(r -> assertThat(r.value()).endsWith(",rows=1"));
-        assertThat(mb).hasSizeBetween(7, 20).anySatisfy(r -> assertThat(r.value()).doesNotEndWith(",rows=1"));
+        assertThat(mb)
+                .hasSizeBetween(7, 20)
+                .anySatisfy(r -> assertThat(r.value()).doesNotEndWith(",rows=1"));
         assertThat(finalCounts(rt)).isEqualTo(finalCounts(mb)).containsEntry("k0", 3L);
         assertThat(realTime.effectiveConfig().get("rtm.execution.mode")).isEqualTo("real-time");
         assertThat(microBatch.effectiveConfig().get("rtm.execution.mode")).isEqualTo("micro-batch");
-        await().atMost(Duration.ofSeconds(10)).until(() -> microBatch.latestProgress().isPresent());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> microBatch.latestProgress().isPresent());
         assertThat(microBatch.latestProgress().orElseThrow().mode()).isEqualTo(Trigger.Mode.MICRO_BATCH);
     }
 
     private static Map<String, Long> finalCounts(List<ConsumerRecord<String, String>> records) {
         Map<String, Long> out = new HashMap<>();
         for (ConsumerRecord<String, String> r : records) {
-            long c = Long.parseLong(r.value().substring("count=".length(), r.value().indexOf(',')));
+            long c = Long.parseLong(
+                    r.value().substring("count=".length(), r.value().indexOf(',')));
             out.merge(r.key(), c, Math::max);
         }
         return out;
@@ -321,21 +354,27 @@ class RtmStreamsIntegrationTest {
         RtmStreams a = started(slotApp(reportsA));
         RtmStreams b = started(slotApp(reportsB));
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> a.latestAssignment().map(r -> r.activeTasks() == 2)
-                .orElse(false) && b.latestAssignment().map(r -> r.activeTasks() == 2).orElse(false)
-                && a.state() == KafkaStreams.State.RUNNING && b.state() == KafkaStreams.State.RUNNING);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> a.latestAssignment().map(r -> r.activeTasks() == 2).orElse(false)
+                        && b.latestAssignment().map(r -> r.activeTasks() == 2).orElse(false)
+                        && a.state() == KafkaStreams.State.RUNNING
+                        && b.state() == KafkaStreams.State.RUNNING);
 
         Set<String> all = new TreeSet<>();
         for (RtmStreams app : List.of(a, b)) {
             AssignmentReport r = app.latestAssignment().orElseThrow();
             Set<String> actual = app.kafkaStreams().metadataForLocalThreads().stream()
-                    .flatMap(t -> t.activeTasks().stream()).map(t -> t.taskId().toString())
+                    .flatMap(t -> t.activeTasks().stream())
+                    .map(t -> t.taskId().toString())
                     .collect(Collectors.toCollection(TreeSet::new));
             assertThat(r.slots()).singleElement().satisfies(s -> {
                 assertThat(new TreeSet<>(s.activeTasks())).isEqualTo(actual);
                 assertThat(s.activeTasks()).hasSize(2);
             });
-            assertThat(r.violations()).singleElement().asString().contains("runs 2 active tasks")
+            assertThat(r.violations())
+                    .singleElement()
+                    .asString()
+                    .contains("runs 2 active tasks")
                     .contains("tasksPerSlot=1");
             assertThat(r.targetUtilization()).isEqualTo(0.5);
             all.addAll(r.slots().get(0).activeTasks());
@@ -353,8 +392,7 @@ class RtmStreamsIntegrationTest {
                 .expectedInstances(2)
                 .addProgressListener(new ProgressListener() {
                     @Override
-                    public void onEpochProgress(EpochProgress progress) {
-                    }
+                    public void onEpochProgress(EpochProgress progress) {}
 
                     @Override
                     public void onAssignment(AssignmentReport report) {

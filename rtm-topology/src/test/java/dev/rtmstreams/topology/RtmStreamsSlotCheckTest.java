@@ -35,9 +35,13 @@ class RtmStreamsSlotCheckTest {
 
         assertThatThrownBy(rtm::start).isInstanceOfSatisfying(InsufficientSlotsException.class, e -> {
             assertThat(e.errorCode()).isEqualTo("CONCURRENT_SCHEDULER_INSUFFICIENT_SLOT");
-            assertThat(e.parameters()).containsEntry("numTasks", "28").containsEntry("numSlots", "16")
+            assertThat(e.parameters())
+                    .containsEntry("numTasks", "28")
+                    .containsEntry("numSlots", "16")
                     .containsEntry("requiredSlots", "28");
-            assertThat(e.report().subtopologies()).extracting(SubtopologySizing::tasks).containsExactly(8, 20);
+            assertThat(e.report().subtopologies())
+                    .extracting(SubtopologySizing::tasks)
+                    .containsExactly(8, 20);
             assertThat(e.getMessage()).contains("sub-topology 0: 8 tasks").contains("sub-topology 1: 20 tasks");
         });
         assertThat(rtm.state()).isIn(KafkaStreams.State.NOT_RUNNING, KafkaStreams.State.PENDING_SHUTDOWN);

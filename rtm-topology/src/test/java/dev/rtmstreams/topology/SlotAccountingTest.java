@@ -22,8 +22,10 @@ class SlotAccountingTest {
         StreamsBuilder b = new StreamsBuilder();
         b.stream("payments", Consumed.with(Serdes.String(), Serdes.String()))
                 .map((k, v) -> KeyValue.pair(v, v))
-                .repartition(Repartitioned.<String, String>as("by-card").withNumberOfPartitions(20)
-                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()))
+                .repartition(Repartitioned.<String, String>as("by-card")
+                        .withNumberOfPartitions(20)
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(Serdes.String()))
                 .groupByKey()
                 .count(Materialized.as("counts"))
                 .toStream()
@@ -46,12 +48,17 @@ class SlotAccountingTest {
         SizingReport r = SlotAccounting.compute(seedTopologyWithExplicitShuffle(), Map.of("payments", 8), 4, 4, 1);
 
         assertThat(r.subtopologies()).extracting(SubtopologySizing::tasks).containsExactly(8, 20);
-        assertThat(r.subtopologies()).extracting(SubtopologySizing::repartitionStage).containsExactly(false, true);
+        assertThat(r.subtopologies())
+                .extracting(SubtopologySizing::repartitionStage)
+                .containsExactly(false, true);
         assertThat(r.totalTasks()).isEqualTo(28);
         assertThat(r.requiredSlots()).isEqualTo(28);
         assertThat(r.availableSlots()).isEqualTo(16);
         assertThat(r.sufficient()).isFalse();
-        assertThat(r.toString()).contains("28 slots required").contains("16 available").contains("INSUFFICIENT");
+        assertThat(r.toString())
+                .contains("28 slots required")
+                .contains("16 available")
+                .contains("INSUFFICIENT");
     }
 
     @Test
@@ -100,7 +107,8 @@ class SlotAccountingTest {
     @Test
     void shouldUseLargestSourceWhenSubtopologyReadsSeveralTopics() {
         StreamsBuilder b = new StreamsBuilder();
-        b.stream(java.util.List.of("a", "b"), Consumed.with(Serdes.String(), Serdes.String())).to("out");
+        b.stream(java.util.List.of("a", "b"), Consumed.with(Serdes.String(), Serdes.String()))
+                .to("out");
 
         SizingReport r = SlotAccounting.compute(b.build(), Map.of("a", 3, "b", 5), 1, 1, 1);
 
@@ -110,14 +118,16 @@ class SlotAccountingTest {
     @Test
     void shouldRejectWhenSourcePartitionCountIsUnknown() {
         assertThatThrownBy(() -> SlotAccounting.compute(seedTopologyWithGroupBy(), Map.of(), 1, 1, 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payments");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("payments");
     }
 
     @Test
     void shouldRejectWhenNumbersAreBelowOne() {
         Topology t = seedTopologyWithGroupBy();
         Map<String, Integer> c = Map.of("payments", 8);
-        assertThatThrownBy(() -> SlotAccounting.compute(t, c, 0, 1, 1)).hasMessageContaining("threads must be at least 1: 0");
+        assertThatThrownBy(() -> SlotAccounting.compute(t, c, 0, 1, 1))
+                .hasMessageContaining("threads must be at least 1: 0");
         assertThatThrownBy(() -> SlotAccounting.compute(t, c, 1, 0, 1)).hasMessageContaining("instances");
         assertThatThrownBy(() -> SlotAccounting.compute(t, c, 1, 1, 0)).hasMessageContaining("tasksPerSlot");
         assertThatThrownBy(() -> SlotAccounting.compute(t, Map.of("payments", 0), 1, 1, 1))

@@ -45,9 +45,11 @@ class TriggerTest {
     @Test
     void shouldRejectIntervalsBelowMinimum() {
         assertThatThrownBy(() -> Trigger.realTime(Duration.ofMillis(99)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT0.099S");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT0.099S");
         assertThatThrownBy(() -> Trigger.microBatch(Duration.ofMillis(9)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT0.009S");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT0.009S");
         assertThat(Trigger.realTime(Duration.ofMillis(100)).interval()).isEqualTo(Duration.ofMillis(100));
     }
 
@@ -63,17 +65,22 @@ class TriggerTest {
     @Test
     void shouldRejectNegativeMicroBatchIntervalsWhenCreatingATrigger() {
         assertThatThrownBy(() -> Trigger.microBatch(Duration.ofMillis(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("negative")
                 .hasMessageContaining("PT-0.001S");
         assertThatThrownBy(() -> Trigger.microBatch(Duration.ofSeconds(-5)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("negative");
         assertThatThrownBy(() -> Trigger.microBatch(Duration.ofMillis(1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT0.001S");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT0.001S");
     }
 
     @Test
     void shouldCheckpointEvery100MsAndPunctuateEveryMillisecondWhenMicroBatchIntervalIsZero() {
-        rtm = RtmStreams.builder(topology(), props()).trigger(Trigger.microBatch(Duration.ZERO)).build();
+        rtm = RtmStreams.builder(topology(), props())
+                .trigger(Trigger.microBatch(Duration.ZERO))
+                .build();
 
         Properties c = rtm.effectiveConfig();
         assertThat(c.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("100");
@@ -83,7 +90,9 @@ class TriggerTest {
 
     @Test
     void shouldApplyRealTimeSettingsWhenRealTimeTrigger() {
-        rtm = RtmStreams.builder(topology(), props()).trigger(Trigger.realTime(Duration.ofSeconds(7))).build();
+        rtm = RtmStreams.builder(topology(), props())
+                .trigger(Trigger.realTime(Duration.ofSeconds(7)))
+                .build();
 
         Properties c = rtm.effectiveConfig();
         assertThat(c.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("7000");
@@ -98,7 +107,9 @@ class TriggerTest {
 
     @Test
     void shouldApplyMicroBatchSettingsWhenMicroBatchTrigger() {
-        rtm = RtmStreams.builder(topology(), props()).trigger(Trigger.microBatch(Duration.ofMillis(500))).build();
+        rtm = RtmStreams.builder(topology(), props())
+                .trigger(Trigger.microBatch(Duration.ofMillis(500)))
+                .build();
 
         Properties c = rtm.effectiveConfig();
         assertThat(c.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("500");
@@ -110,9 +121,12 @@ class TriggerTest {
 
     @Test
     void shouldNotHoldTasksForQuietPartitionsWhenRealTimeTrigger() {
-        rtm = RtmStreams.builder(topology(), props()).trigger(Trigger.realTime()).build();
+        rtm = RtmStreams.builder(topology(), props())
+                .trigger(Trigger.realTime())
+                .build();
 
-        assertThat(rtm.effectiveConfig().get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("-1");
+        assertThat(rtm.effectiveConfig().get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG))
+                .isEqualTo("-1");
     }
 
     @Test
@@ -122,15 +136,19 @@ class TriggerTest {
 
         rtm = RtmStreams.builder(topology(), p).trigger(Trigger.realTime()).build();
 
-        assertThat(rtm.effectiveConfig().get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("0");
+        assertThat(rtm.effectiveConfig().get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG))
+                .isEqualTo("0");
     }
 
     @Test
     void shouldSelectExactlyOnceV2WhenAsked() {
-        rtm = RtmStreams.builder(topology(), props()).trigger(Trigger.realTime(Duration.ofMillis(200)))
-                .exactlyOnce(true).build();
+        rtm = RtmStreams.builder(topology(), props())
+                .trigger(Trigger.realTime(Duration.ofMillis(200)))
+                .exactlyOnce(true)
+                .build();
 
-        assertThat(rtm.effectiveConfig().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo("exactly_once_v2");
+        assertThat(rtm.effectiveConfig().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))
+                .isEqualTo("exactly_once_v2");
     }
 
     @Test
@@ -138,7 +156,9 @@ class TriggerTest {
         Properties p = props();
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "10485760");
 
-        assertThatThrownBy(() -> RtmStreams.builder(topology(), p).trigger(Trigger.realTime()).build())
+        assertThatThrownBy(() -> RtmStreams.builder(topology(), p)
+                        .trigger(Trigger.realTime())
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("statestore.cache.max.bytes=10485760");
     }
@@ -148,8 +168,11 @@ class TriggerTest {
         Properties p = props();
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "30000");
 
-        assertThatThrownBy(() -> RtmStreams.builder(topology(), p).trigger(Trigger.realTime(Duration.ofSeconds(5)))
-                .build()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commit.interval.ms=30000");
+        assertThatThrownBy(() -> RtmStreams.builder(topology(), p)
+                        .trigger(Trigger.realTime(Duration.ofSeconds(5)))
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("commit.interval.ms=30000");
     }
 
     @Test
@@ -164,9 +187,13 @@ class TriggerTest {
 
     @Test
     void shouldRejectBadBuilderValues() {
-        assertThatThrownBy(() -> RtmStreams.builder(topology(), props()).targetUtilization(1.5).build())
+        assertThatThrownBy(() -> RtmStreams.builder(topology(), props())
+                        .targetUtilization(1.5)
+                        .build())
                 .hasMessageContaining("targetUtilization must be in (0, 1]: 1.5");
-        assertThatThrownBy(() -> RtmStreams.builder(topology(), props()).expectedInstances(0).build())
+        assertThatThrownBy(() -> RtmStreams.builder(topology(), props())
+                        .expectedInstances(0)
+                        .build())
                 .hasMessageContaining("expectedInstances must be at least 1: 0");
         Properties noId = new Properties();
         assertThatThrownBy(() -> RtmStreams.builder(topology(), noId).build()).hasMessageContaining("application.id");

@@ -47,8 +47,7 @@ public final class ConfigResolver {
     }
 
     /** The result: the config and where each option's value came from (for the start-up log). */
-    public record Resolved(AppConfig config, Map<String, String> sources) {
-    }
+    public record Resolved(AppConfig config, Map<String, String> sources) {}
 
     /**
      * Resolves the configuration.
@@ -104,8 +103,8 @@ public final class ConfigResolver {
             try {
                 option.apply(builder, value);
             } catch (IllegalArgumentException e) {
-                throw new ConfigException("Invalid value for option '" + option.cliName() + "' from " + source + ": "
-                        + e.getMessage());
+                throw new ConfigException(
+                        "Invalid value for option '" + option.cliName() + "' from " + source + ": " + e.getMessage());
             }
         }
         try {

@@ -16,7 +16,10 @@ import picocli.CommandLine.Option;
  * {@code demo}: embedded KRaft broker + the service in real-time mode, then in micro-batch mode, each under a short
  * paced load of the seed workload; prints the latency/throughput table and writes a report. Cleans up after itself.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Run the embedded demo: a real single-node KRaft broker in this JVM, the service in real-time"
                 + " then micro-batch mode, a paced load per mode, and a table of end-to-end latency p50/p90/p95/p99/max"
                 + " and throughput for both modes. Needs no Docker and no running Kafka.")
@@ -25,39 +28,70 @@ public final class DemoCommand implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "PT60S",
+    @Option(
+            names = "--duration",
+            paramLabel = "DURATION",
+            defaultValue = "PT60S",
             description = "Load duration per mode (ISO-8601 or 30s/2m). Default: ${DEFAULT-VALUE}.")
     private String duration;
 
-    @Option(names = "--rate", paramLabel = "EVENTS_PER_S", defaultValue = "1000",
-            description = "Input events per second (impressions, clicks, requests, acks together). Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--rate",
+            paramLabel = "EVENTS_PER_S",
+            defaultValue = "1000",
+            description =
+                    "Input events per second (impressions, clicks, requests, acks together). Default: ${DEFAULT-VALUE}.")
     private double rate;
 
-    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "PT5S",
-            description = "Start of each mode's load left out of the latency figures (JIT warm-up). Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--warmup",
+            paramLabel = "DURATION",
+            defaultValue = "PT5S",
+            description =
+                    "Start of each mode's load left out of the latency figures (JIT warm-up). Default: ${DEFAULT-VALUE}.")
     private String warmup;
 
-    @Option(names = "--partitions", paramLabel = "N", defaultValue = "1",
-            description = "Partitions per topic; the service gets one stream thread per task (2 x N). Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--partitions",
+            paramLabel = "N",
+            defaultValue = "1",
+            description =
+                    "Partitions per topic; the service gets one stream thread per task (2 x N). Default: ${DEFAULT-VALUE}.")
     private int partitions;
 
-    @Option(names = "--micro-batch-interval", paramLabel = "DURATION", defaultValue = "PT1S",
+    @Option(
+            names = "--micro-batch-interval",
+            paramLabel = "DURATION",
+            defaultValue = "PT1S",
             description = "Batch interval of the micro-batch run. Default: ${DEFAULT-VALUE}.")
     private String microBatchInterval;
 
-    @Option(names = "--modes", paramLabel = "MODE", split = ",", defaultValue = "real-time,micro-batch",
+    @Option(
+            names = "--modes",
+            paramLabel = "MODE",
+            split = ",",
+            defaultValue = "real-time,micro-batch",
             description = "Modes to run, in order. Default: ${DEFAULT-VALUE}.")
     private List<String> modes;
 
-    @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "adattribution-demo-report",
+    @Option(
+            names = "--report-dir",
+            paramLabel = "DIR",
+            defaultValue = "adattribution-demo-report",
             description = "Where the JSON report and latency distributions go. Default: ${DEFAULT-VALUE}.")
     private Path reportDir;
 
-    @Option(names = "--kafka", paramLabel = "KEY=VALUE",
-            description = "Extra Kafka Streams / client property for the service, repeatable (e.g. producer.linger.ms=1).")
+    @Option(
+            names = "--kafka",
+            paramLabel = "KEY=VALUE",
+            description =
+                    "Extra Kafka Streams / client property for the service, repeatable (e.g. producer.linger.ms=1).")
     private java.util.Map<String, String> kafkaOverrides = new java.util.LinkedHashMap<>();
 
-    @Option(names = "--seed", defaultValue = "42", description = "Random seed of the workload. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--seed",
+            defaultValue = "42",
+            description = "Random seed of the workload. Default: ${DEFAULT-VALUE}.")
     private long seed;
 
     @Override
@@ -66,14 +100,16 @@ public final class DemoCommand implements Callable<Integer> {
         Duration w = parse("--warmup", warmup);
         Duration mb = parse("--micro-batch-interval", microBatchInterval);
         if (!(rate > 0)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for option '--rate': must be positive: " + rate);
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "Invalid value for option '--rate': must be positive: " + rate);
         }
         if (partitions < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "Invalid value for option '--partitions': must be positive: " + partitions);
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "Invalid value for option '--partitions': must be positive: " + partitions);
         }
         if (w.compareTo(d) >= 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
                     "Invalid value for option '--warmup': must be shorter than --duration " + d + ": " + w);
         }
         List<AppConfig.TriggerMode> parsedModes = new ArrayList<>();
@@ -81,12 +117,16 @@ public final class DemoCommand implements Callable<Integer> {
             try {
                 parsedModes.add(AppConfig.TriggerMode.parse(m));
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "Invalid value for option '--modes': " + e.getMessage());
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "Invalid value for option '--modes': " + e.getMessage());
             }
         }
         PrintWriter out = spec.commandLine().getOut();
-        new DemoRunner(new DemoRunner.Settings(d, rate, w, partitions, reportDir, parsedModes, mb, seed, kafkaOverrides), out).run();
+        new DemoRunner(
+                        new DemoRunner.Settings(
+                                d, rate, w, partitions, reportDir, parsedModes, mb, seed, kafkaOverrides),
+                        out)
+                .run();
         return 0;
     }
 
@@ -98,8 +138,8 @@ public final class DemoCommand implements Callable<Integer> {
             }
             return d;
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "Invalid value for option '" + option + "': " + e.getMessage());
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "Invalid value for option '" + option + "': " + e.getMessage());
         }
     }
 }

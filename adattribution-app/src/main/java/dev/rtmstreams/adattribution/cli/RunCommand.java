@@ -21,11 +21,15 @@ import picocli.CommandLine.Model.OptionSpec;
  * ({@code RTM_*}) and from the {@code --config} file. Precedence: command line &gt; environment &gt;
  * file &gt; default.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run the ad-attribution service until SIGTERM.",
-                "Every option can also be set as an environment variable (RTM_<OPTION>, e.g. RTM_BOOTSTRAP_SERVERS)"
-                        + " or as a key of the --config properties file (e.g. bootstrap-servers=...; kafka.<prop>=... is"
-                        + " passed to Kafka Streams). Precedence: command line > environment > config file > default."},
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the ad-attribution service until SIGTERM.",
+            "Every option can also be set as an environment variable (RTM_<OPTION>, e.g. RTM_BOOTSTRAP_SERVERS)"
+                    + " or as a key of the --config properties file (e.g. bootstrap-servers=...; kafka.<prop>=... is"
+                    + " passed to Kafka Streams). Precedence: command line > environment > config file > default."
+        },
         sortOptions = false)
 public final class RunCommand implements Callable<Integer> {
 
@@ -34,7 +38,9 @@ public final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     private CommandSpec spec;
 
-    @CommandLine.Option(names = "--config", paramLabel = "FILE",
+    @CommandLine.Option(
+            names = "--config",
+            paramLabel = "FILE",
             description = "Properties file with options (keys without dashes). Env RTM_CONFIG.")
     private Path configFile;
 
@@ -94,10 +100,12 @@ public final class RunCommand implements Callable<Integer> {
         ConfigResolver.Resolved resolved = resolve();
         LOG.info("event=config {} sources={}", resolved.config(), resolved.sources());
         AdAttributionService service = new AdAttributionService(resolved.config());
-        Thread hook = new Thread(() -> {
-            LOG.info("event=shutdown-requested");
-            service.close();
-        }, "adattribution-shutdown");
+        Thread hook = new Thread(
+                () -> {
+                    LOG.info("event=shutdown-requested");
+                    service.close();
+                },
+                "adattribution-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             service.start();
@@ -108,9 +116,12 @@ public final class RunCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("Failed to start: " + e.getMessage());
             return 1;
         }
-        spec.commandLine().getOut().println("adattribution-app running: application.id=" + resolved.config().applicationId()
-                + " trigger=" + resolved.config().trigger().cliName()
-                + (service.httpPort() > 0 ? " http=http://localhost:" + service.httpPort() + "/health" : ""));
+        spec.commandLine()
+                .getOut()
+                .println("adattribution-app running: application.id="
+                        + resolved.config().applicationId()
+                        + " trigger=" + resolved.config().trigger().cliName()
+                        + (service.httpPort() > 0 ? " http=http://localhost:" + service.httpPort() + "/health" : ""));
         spec.commandLine().getOut().flush();
         // Returns when the hook has closed the service (0) or Kafka Streams failed (1).
         int code = service.awaitTermination();

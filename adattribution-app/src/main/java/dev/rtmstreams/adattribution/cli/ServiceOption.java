@@ -13,53 +13,131 @@ import java.util.function.BiConsumer;
  * precedence is command line &gt; environment &gt; file &gt; default.
  */
 public enum ServiceOption {
-    BOOTSTRAP_SERVERS("bootstrap-servers", "HOST:PORT", "Kafka bootstrap servers (required).", null,
+    BOOTSTRAP_SERVERS(
+            "bootstrap-servers",
+            "HOST:PORT",
+            "Kafka bootstrap servers (required).",
+            null,
             (b, v) -> b.bootstrapServers(v)),
-    APPLICATION_ID("application-id", "ID", "Kafka Streams application.id (consumer group, state and internal topic prefix).",
-            "adattribution", (b, v) -> b.applicationId(v)),
-    TRIGGER("trigger", "MODE", "real-time or micro-batch.", "real-time",
+    APPLICATION_ID(
+            "application-id",
+            "ID",
+            "Kafka Streams application.id (consumer group, state and internal topic prefix).",
+            "adattribution",
+            (b, v) -> b.applicationId(v)),
+    TRIGGER(
+            "trigger",
+            "MODE",
+            "real-time or micro-batch.",
+            "real-time",
             (b, v) -> b.trigger(AppConfig.TriggerMode.parse(v))),
-    CHECKPOINT_INTERVAL("checkpoint-interval", "DURATION",
+    CHECKPOINT_INTERVAL(
+            "checkpoint-interval",
+            "DURATION",
             "Real-time mode: how often state and offsets are checkpointed (committed), not how often records are processed.",
-            "PT5M", (b, v) -> b.checkpointInterval(Durations.parse(v))),
-    MICRO_BATCH_INTERVAL("micro-batch-interval", "DURATION", "Micro-batch mode: the batch interval "
-            + "(PT0S: as fast as possible, a batch at every pass of the stream thread's loop).", "PT1S",
+            "PT5M",
+            (b, v) -> b.checkpointInterval(Durations.parse(v))),
+    MICRO_BATCH_INTERVAL(
+            "micro-batch-interval",
+            "DURATION",
+            "Micro-batch mode: the batch interval "
+                    + "(PT0S: as fast as possible, a batch at every pass of the stream thread's loop).",
+            "PT1S",
             (b, v) -> b.microBatchInterval(Durations.parse(v))),
-    STATE_DIR("state-dir", "DIR", "Kafka Streams state directory (RocksDB).", "$TMPDIR/adattribution-state",
+    STATE_DIR(
+            "state-dir",
+            "DIR",
+            "Kafka Streams state directory (RocksDB).",
+            "$TMPDIR/adattribution-state",
             (b, v) -> b.stateDir(Path.of(v))),
-    CREATE_TOPICS("create-topics", null, "Create missing topics at start.", "false",
+    CREATE_TOPICS(
+            "create-topics",
+            null,
+            "Create missing topics at start.",
+            "false",
             (b, v) -> b.createTopics(parseBoolean(v))),
-    TOPIC_PARTITIONS("topic-partitions", "N", "Partitions of topics created by --create-topics.", "1",
+    TOPIC_PARTITIONS(
+            "topic-partitions",
+            "N",
+            "Partitions of topics created by --create-topics.",
+            "1",
             (b, v) -> b.topicPartitions(parseInt(v))),
-    REPLICATION_FACTOR("replication-factor", "N", "Replication factor of topics created by --create-topics.", "1",
+    REPLICATION_FACTOR(
+            "replication-factor",
+            "N",
+            "Replication factor of topics created by --create-topics.",
+            "1",
             (b, v) -> b.replicationFactor((short) parseInt(v))),
-    NUM_STREAM_THREADS("num-stream-threads", "N", "Stream threads (slots) of this instance.", "2",
+    NUM_STREAM_THREADS(
+            "num-stream-threads",
+            "N",
+            "Stream threads (slots) of this instance.",
+            "2",
             (b, v) -> b.numStreamThreads(parseInt(v))),
-    SLOT_CHECK("slot-check", "MODE", "fail, warn or off: what to do when slots < tasks.", "warn",
+    SLOT_CHECK(
+            "slot-check",
+            "MODE",
+            "fail, warn or off: what to do when slots < tasks.",
+            "warn",
             (b, v) -> b.slotCheck(AppConfig.SlotCheckMode.parse(v))),
-    PROCESSING_GUARANTEE("processing-guarantee", "GUARANTEE", "at_least_once or exactly_once_v2.", "at_least_once",
+    PROCESSING_GUARANTEE(
+            "processing-guarantee",
+            "GUARANTEE",
+            "at_least_once or exactly_once_v2.",
+            "at_least_once",
             (b, v) -> b.processingGuarantee(v.trim())),
-    ATTRIBUTION_WINDOW("attribution-window", "DURATION",
+    ATTRIBUTION_WINDOW(
+            "attribution-window",
+            "DURATION",
             "Click attribution: a click matches an impression when impression_time <= click_time <= impression_time + window.",
-            "PT2M", (b, v) -> b.attributionWindow(Durations.parse(v))),
-    WATERMARK_DELAY("watermark-delay", "DURATION", "Click attribution: watermark delay of both inputs.", "PT5M",
+            "PT2M",
+            (b, v) -> b.attributionWindow(Durations.parse(v))),
+    WATERMARK_DELAY(
+            "watermark-delay",
+            "DURATION",
+            "Click attribution: watermark delay of both inputs.",
+            "PT5M",
             (b, v) -> b.watermarkDelay(Durations.parse(v))),
-    CORRELATION_WINDOW("correlation-window", "DURATION",
-            "Request/ack correlation: state of a transaction is cleared this long after it is first seen.", "PT5M",
+    CORRELATION_WINDOW(
+            "correlation-window",
+            "DURATION",
+            "Request/ack correlation: state of a transaction is cleared this long after it is first seen.",
+            "PT5M",
             (b, v) -> b.correlationWindow(Durations.parse(v))),
-    HTTP_PORT("http-port", "PORT", "Port of /health and /metrics; 0 = any free port, -1 = off.", "8080",
+    HTTP_PORT(
+            "http-port",
+            "PORT",
+            "Port of /health and /metrics; 0 = any free port, -1 = off.",
+            "8080",
             (b, v) -> b.httpPort(parseInt(v))),
-    IMPRESSIONS_TOPIC("impressions-topic", "TOPIC", "Input impressions.", "ad-impressions", (b, v) -> b.impressionsTopic(v)),
+    IMPRESSIONS_TOPIC(
+            "impressions-topic", "TOPIC", "Input impressions.", "ad-impressions", (b, v) -> b.impressionsTopic(v)),
     CLICKS_TOPIC("clicks-topic", "TOPIC", "Input clicks.", "ad-clicks", (b, v) -> b.clicksTopic(v)),
-    ATTRIBUTED_CLICKS_TOPIC("attributed-clicks-topic", "TOPIC", "Output of click attribution.", "attributed-clicks",
+    ATTRIBUTED_CLICKS_TOPIC(
+            "attributed-clicks-topic",
+            "TOPIC",
+            "Output of click attribution.",
+            "attributed-clicks",
             (b, v) -> b.attributedClicksTopic(v)),
     REQUESTS_TOPIC("requests-topic", "TOPIC", "Input ad requests.", "ad-requests", (b, v) -> b.requestsTopic(v)),
     ACKS_TOPIC("acks-topic", "TOPIC", "Input ad acks.", "ad-acks", (b, v) -> b.acksTopic(v)),
-    LOG_RECORDS_TOPIC("log-records-topic", "TOPIC", "Output of request/ack correlation.", "ad-log-records",
+    LOG_RECORDS_TOPIC(
+            "log-records-topic",
+            "TOPIC",
+            "Output of request/ack correlation.",
+            "ad-log-records",
             (b, v) -> b.logRecordsTopic(v)),
-    DLQ_TOPIC("dlq-topic", "TOPIC", "Dead-letter topic for undecodable input.", "adattribution-dlq",
+    DLQ_TOPIC(
+            "dlq-topic",
+            "TOPIC",
+            "Dead-letter topic for undecodable input.",
+            "adattribution-dlq",
             (b, v) -> b.dlqTopic(v)),
-    LATE_RECORDS_TOPIC("late-records-topic", "TOPIC", "Optional topic for join inputs behind the watermark.", "(none)",
+    LATE_RECORDS_TOPIC(
+            "late-records-topic",
+            "TOPIC",
+            "Optional topic for join inputs behind the watermark.",
+            "(none)",
             (b, v) -> b.lateRecordsTopic(v));
 
     private final String name;
@@ -68,8 +146,12 @@ public enum ServiceOption {
     private final String defaultText;
     private final BiConsumer<AppConfig.Builder, String> apply;
 
-    ServiceOption(String name, String paramLabel, String description, String defaultText,
-                  BiConsumer<AppConfig.Builder, String> apply) {
+    ServiceOption(
+            String name,
+            String paramLabel,
+            String description,
+            String defaultText,
+            BiConsumer<AppConfig.Builder, String> apply) {
         this.name = name;
         this.paramLabel = paramLabel;
         this.description = description;
@@ -78,22 +160,34 @@ public enum ServiceOption {
     }
 
     /** @return the option name without dashes, e.g. {@code bootstrap-servers} */
-    public String optionName() { return name; }
+    public String optionName() {
+        return name;
+    }
 
     /** @return the command-line form, e.g. {@code --bootstrap-servers} */
-    public String cliName() { return "--" + name; }
+    public String cliName() {
+        return "--" + name;
+    }
 
     /** @return the environment variable, e.g. {@code RTM_BOOTSTRAP_SERVERS} */
-    public String envVar() { return envVarOf(name); }
+    public String envVar() {
+        return envVarOf(name);
+    }
 
     /** @return the config file key, e.g. {@code bootstrap-servers} */
-    public String fileKey() { return name; }
+    public String fileKey() {
+        return name;
+    }
 
     /** @return the parameter label for help, or null for a flag */
-    public String paramLabel() { return paramLabel; }
+    public String paramLabel() {
+        return paramLabel;
+    }
 
     /** @return whether this is a boolean flag on the command line */
-    public boolean isFlag() { return paramLabel == null; }
+    public boolean isFlag() {
+        return paramLabel == null;
+    }
 
     /** @return the help text including env var and default */
     public String helpText() {
@@ -145,8 +239,7 @@ public enum ServiceOption {
 
     /** Duration parsing shared by the options. */
     public static final class Durations {
-        private Durations() {
-        }
+        private Durations() {}
 
         /**
          * Parses an ISO-8601 duration ({@code PT2M}) or a number with a unit suffix

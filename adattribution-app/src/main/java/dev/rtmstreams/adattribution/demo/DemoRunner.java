@@ -58,17 +58,31 @@ public final class DemoRunner {
     private static final Logger LOG = LoggerFactory.getLogger(DemoRunner.class);
 
     /** Demo parameters. */
-    public record Settings(Duration duration, double rate, Duration warmup, int partitions, Path reportDir,
-                           List<AppConfig.TriggerMode> modes, Duration microBatchInterval, long seed,
-                           Map<String, String> kafkaOverrides) {
-    }
+    public record Settings(
+            Duration duration,
+            double rate,
+            Duration warmup,
+            int partitions,
+            Path reportDir,
+            List<AppConfig.TriggerMode> modes,
+            Duration microBatchInterval,
+            long seed,
+            Map<String, String> kafkaOverrides) {}
 
     /** Results of one mode. */
-    public record ModeResult(AppConfig.TriggerMode mode, Histogram attribution, Histogram correlation, long sentEvents,
-                             double sentPerSecond, long expectedAttributed, long receivedAttributed,
-                             long duplicateAttributed, long expectedLogRecords, long receivedLogRecords,
-                             double outputsPerSecond, Duration measured) {
-    }
+    public record ModeResult(
+            AppConfig.TriggerMode mode,
+            Histogram attribution,
+            Histogram correlation,
+            long sentEvents,
+            double sentPerSecond,
+            long expectedAttributed,
+            long receivedAttributed,
+            long duplicateAttributed,
+            long expectedLogRecords,
+            long receivedLogRecords,
+            double outputsPerSecond,
+            Duration measured) {}
 
     private final Settings settings;
     private final PrintWriter out;
@@ -94,8 +108,13 @@ public final class DemoRunner {
         out.printf(Locale.ROOT, "Starting an embedded single-node KRaft broker...%n");
         out.flush();
         try (EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder().build().start()) {
-            out.printf(Locale.ROOT, "Broker up at %s in %d ms. Load: %.0f events/s for %s per mode (first %s not measured).%n",
-                    kafka.bootstrapServers(), kafka.startupTime().toMillis(), settings.rate(), settings.duration(),
+            out.printf(
+                    Locale.ROOT,
+                    "Broker up at %s in %d ms. Load: %.0f events/s for %s per mode (first %s not measured).%n",
+                    kafka.bootstrapServers(),
+                    kafka.startupTime().toMillis(),
+                    settings.rate(),
+                    settings.duration(),
                     settings.warmup());
             out.flush();
             for (AppConfig.TriggerMode mode : settings.modes()) {
@@ -108,12 +127,21 @@ public final class DemoRunner {
         Path report = settings.reportDir().resolve("demo-report.json");
         Files.writeString(report, json(results), StandardCharsets.UTF_8);
         for (ModeResult r : results) {
-            writeHistogram(settings.reportDir().resolve("latency-attribution-" + r.mode().cliName() + ".hgrm"), r.attribution());
-            writeHistogram(settings.reportDir().resolve("latency-correlation-" + r.mode().cliName() + ".hgrm"), r.correlation());
+            writeHistogram(
+                    settings.reportDir()
+                            .resolve("latency-attribution-" + r.mode().cliName() + ".hgrm"),
+                    r.attribution());
+            writeHistogram(
+                    settings.reportDir()
+                            .resolve("latency-correlation-" + r.mode().cliName() + ".hgrm"),
+                    r.correlation());
         }
         printTable(results);
-        out.printf(Locale.ROOT, "Full report: %s (JSON) and latency-*.hgrm percentile distributions in %s%n",
-                report.toAbsolutePath(), settings.reportDir().toAbsolutePath());
+        out.printf(
+                Locale.ROOT,
+                "Full report: %s (JSON) and latency-*.hgrm percentile distributions in %s%n",
+                report.toAbsolutePath(),
+                settings.reportDir().toAbsolutePath());
         out.flush();
         return results;
     }
@@ -122,8 +150,7 @@ public final class DemoRunner {
         String prefix = mode == AppConfig.TriggerMode.REAL_TIME ? "rt." : "mb.";
         AppConfig.Builder builder = AppConfig.builder();
         settings.kafkaOverrides().forEach(builder::kafkaOverride);
-        AppConfig config = builder
-                .bootstrapServers(kafka.bootstrapServers())
+        AppConfig config = builder.bootstrapServers(kafka.bootstrapServers())
                 .applicationId("adattribution-demo-" + mode.cliName())
                 .trigger(mode)
                 .microBatchInterval(settings.microBatchInterval())
@@ -140,8 +167,12 @@ public final class DemoRunner {
                 .logRecordsTopic(prefix + "ad-log-records")
                 .dlqTopic(prefix + "adattribution-dlq")
                 .build();
-        out.printf(Locale.ROOT, "[%s] starting the service (%d partitions, %d stream threads)...%n", mode.cliName(),
-                settings.partitions(), config.numStreamThreads());
+        out.printf(
+                Locale.ROOT,
+                "[%s] starting the service (%d partitions, %d stream threads)...%n",
+                mode.cliName(),
+                settings.partitions(),
+                config.numStreamThreads());
         out.flush();
         try (AdAttributionService service = new AdAttributionService(config)) {
             service.start();
@@ -174,40 +205,43 @@ public final class DemoRunner {
         cp.put(ConsumerConfig.GROUP_ID_CONFIG, "demo-reader-" + mode.cliName());
         cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         cp.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(cp, new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(cp, new StringDeserializer(), new ByteArrayDeserializer());
         consumer.subscribe(List.of(topics.attributedClicks(), topics.logRecords()));
         AvroSerde<AttributedClick> attributedSerde = AdAttributionSerdes.attributedClick();
         AvroSerde<LogRecord> logSerde = AdAttributionSerdes.logRecord();
-        Thread reader = new Thread(() -> {
-            try {
-                while (!stop.get()) {
-                    for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(20))) {
-                        long now = System.nanoTime();
-                        if (r.topic().equals(topics.attributedClicks())) {
-                            AttributedClick a = attributedSerde.decode(r.value());
-                            if (!seenClicks.add(a.getClickId())) {
-                                duplicates.incrementAndGet();
-                                continue;
-                            }
-                            received.incrementAndGet();
-                            Long sent = clickSentNanos.get(a.getClickId());
-                            if (sent != null && sent >= measureFromNanos[0]) {
-                                attribution.recordValue(Math.max(0, (now - sent) / 1000));
-                            }
-                        } else {
-                            LogRecord l = logSerde.decode(r.value());
-                            logReceived.incrementAndGet();
-                            Long sent = ackSentNanos.get(l.getTransactionId());
-                            if (sent != null && sent >= measureFromNanos[0]) {
-                                correlation.recordValue(Math.max(0, (now - sent) / 1000));
+        Thread reader = new Thread(
+                () -> {
+                    try {
+                        while (!stop.get()) {
+                            for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(20))) {
+                                long now = System.nanoTime();
+                                if (r.topic().equals(topics.attributedClicks())) {
+                                    AttributedClick a = attributedSerde.decode(r.value());
+                                    if (!seenClicks.add(a.getClickId())) {
+                                        duplicates.incrementAndGet();
+                                        continue;
+                                    }
+                                    received.incrementAndGet();
+                                    Long sent = clickSentNanos.get(a.getClickId());
+                                    if (sent != null && sent >= measureFromNanos[0]) {
+                                        attribution.recordValue(Math.max(0, (now - sent) / 1000));
+                                    }
+                                } else {
+                                    LogRecord l = logSerde.decode(r.value());
+                                    logReceived.incrementAndGet();
+                                    Long sent = ackSentNanos.get(l.getTransactionId());
+                                    if (sent != null && sent >= measureFromNanos[0]) {
+                                        correlation.recordValue(Math.max(0, (now - sent) / 1000));
+                                    }
+                                }
                             }
                         }
+                    } finally {
+                        consumer.close();
                     }
-                }
-            } finally {
-                consumer.close();
-            }
-        }, "demo-reader");
+                },
+                "demo-reader");
         reader.start();
         // Let the reader join its group before load starts, so no output waits for an assignment.
         Thread.sleep(3000);
@@ -225,7 +259,8 @@ public final class DemoRunner {
         out.flush();
         long start;
         long end;
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer())) {
             start = System.nanoTime();
             measureFromNanos[0] = start + settings.warmup().toNanos();
             long durationNanos = settings.duration().toNanos();
@@ -241,12 +276,20 @@ public final class DemoRunner {
                     long wall = System.currentTimeMillis();
                     if (s.click() != null) {
                         clickSentNanos.put(s.click().getClickId(), System.nanoTime());
-                        producer.send(new ProducerRecord<>(topics.clicks(), null, wall, s.click().getImpressionId(),
+                        producer.send(new ProducerRecord<>(
+                                topics.clicks(),
+                                null,
+                                wall,
+                                s.click().getImpressionId(),
                                 AdAttributionSerdes.click().encode(s.click())));
                         clicks++;
                     } else {
                         ackSentNanos.put(s.ack().getTransactionId(), System.nanoTime());
-                        producer.send(new ProducerRecord<>(topics.acks(), null, wall, s.ack().getTransactionId(),
+                        producer.send(new ProducerRecord<>(
+                                topics.acks(),
+                                null,
+                                wall,
+                                s.ack().getTransactionId(),
                                 AdAttributionSerdes.adAck().encode(s.ack())));
                         acks++;
                     }
@@ -274,24 +317,45 @@ public final class DemoRunner {
                 if (i % 20 == 19) {
                     String tx = "tx-" + run + "-" + i;
                     AdRequest request = request(tx, wall);
-                    producer.send(new ProducerRecord<>(topics.requests(), null, wall, tx,
+                    producer.send(new ProducerRecord<>(
+                            topics.requests(),
+                            null,
+                            wall,
+                            tx,
                             AdAttributionSerdes.adRequest().encode(request)));
                     long delayMs = 20 + random.nextInt(200);
-                    AdAck ack = AdAck.newBuilder().setTransactionId(tx).setAdId(request.getAdId()).setStatus("delivered")
-                            .setDeliveryTime(Instant.ofEpochMilli(wall + delayMs)).build();
+                    AdAck ack = AdAck.newBuilder()
+                            .setTransactionId(tx)
+                            .setAdId(request.getAdId())
+                            .setStatus("delivered")
+                            .setDeliveryTime(Instant.ofEpochMilli(wall + delayMs))
+                            .build();
                     pending.add(new Scheduled(System.nanoTime() + delayMs * 1_000_000, null, ack));
                 } else {
                     String id = "imp-" + run + "-" + i;
-                    Impression imp = Impression.newBuilder().setImpressionId(id).setUserId("user-" + random.nextInt(100_000))
-                            .setCampaignId("campaign-" + random.nextInt(50)).setAdId("ad-" + random.nextInt(500))
-                            .setPublisherId("pub-" + random.nextInt(20)).setBidMicros(100 + random.nextInt(5000))
-                            .setImpressionTime(Instant.ofEpochMilli(wall)).build();
-                    producer.send(new ProducerRecord<>(topics.impressions(), null, wall, id,
+                    Impression imp = Impression.newBuilder()
+                            .setImpressionId(id)
+                            .setUserId("user-" + random.nextInt(100_000))
+                            .setCampaignId("campaign-" + random.nextInt(50))
+                            .setAdId("ad-" + random.nextInt(500))
+                            .setPublisherId("pub-" + random.nextInt(20))
+                            .setBidMicros(100 + random.nextInt(5000))
+                            .setImpressionTime(Instant.ofEpochMilli(wall))
+                            .build();
+                    producer.send(new ProducerRecord<>(
+                            topics.impressions(),
+                            null,
+                            wall,
+                            id,
                             AdAttributionSerdes.impression().encode(imp)));
                     if (random.nextInt(10) == 0) {
                         long delayMs = 50 + random.nextInt(450);
-                        Click click = Click.newBuilder().setClickId("clk-" + run + "-" + i).setImpressionId(id)
-                                .setUserId(imp.getUserId()).setClickTime(Instant.ofEpochMilli(wall + delayMs)).build();
+                        Click click = Click.newBuilder()
+                                .setClickId("clk-" + run + "-" + i)
+                                .setImpressionId(id)
+                                .setUserId(imp.getUserId())
+                                .setClickTime(Instant.ofEpochMilli(wall + delayMs))
+                                .build();
                         pending.add(new Scheduled(System.nanoTime() + delayMs * 1_000_000, click, null));
                     }
                 }
@@ -309,24 +373,53 @@ public final class DemoRunner {
         stop.set(true);
         reader.join(10_000);
         double seconds = (end - start) / 1e9;
-        out.printf(Locale.ROOT, "[%s] sent %d events in %.1f s; attributed %d/%d clicks, %d/%d log records%n",
-                mode.cliName(), sent, seconds, received.get(), clicks, logReceived.get(), acks);
+        out.printf(
+                Locale.ROOT,
+                "[%s] sent %d events in %.1f s; attributed %d/%d clicks, %d/%d log records%n",
+                mode.cliName(),
+                sent,
+                seconds,
+                received.get(),
+                clicks,
+                logReceived.get(),
+                acks);
         out.flush();
-        return new ModeResult(mode, attribution, correlation, sent, sent / seconds, clicks, received.get(),
-                duplicates.get(), acks, logReceived.get(), (received.get() + logReceived.get()) / seconds,
+        return new ModeResult(
+                mode,
+                attribution,
+                correlation,
+                sent,
+                sent / seconds,
+                clicks,
+                received.get(),
+                duplicates.get(),
+                acks,
+                logReceived.get(),
+                (received.get() + logReceived.get()) / seconds,
                 Duration.ofNanos(end - start));
     }
 
-    private record Scheduled(long dueNanos, Click click, AdAck ack) {
-    }
+    private record Scheduled(long dueNanos, Click click, AdAck ack) {}
 
     private static AdRequest request(String tx, long wall) {
-        return AdRequest.newBuilder().setTransactionId(tx).setAdId("ad-" + (tx.hashCode() & 511)).setCampaignId("campaign-1")
+        return AdRequest.newBuilder()
+                .setTransactionId(tx)
+                .setAdId("ad-" + (tx.hashCode() & 511))
+                .setCampaignId("campaign-1")
                 .setBid(0.5)
-                .setUser(User.newBuilder().setUserId("user-" + tx)
-                        .setGeo(Geo.newBuilder().setCountry("US").setCity("Austin").build()).build())
-                .setDevice(Device.newBuilder().setOs("android-tv").setModel("shield").build())
-                .setRequestTime(Instant.ofEpochMilli(wall)).build();
+                .setUser(User.newBuilder()
+                        .setUserId("user-" + tx)
+                        .setGeo(Geo.newBuilder()
+                                .setCountry("US")
+                                .setCity("Austin")
+                                .build())
+                        .build())
+                .setDevice(Device.newBuilder()
+                        .setOs("android-tv")
+                        .setModel("shield")
+                        .build())
+                .setRequestTime(Instant.ofEpochMilli(wall))
+                .build();
     }
 
     private static String ms(Histogram h, double percentile) {
@@ -341,36 +434,82 @@ public final class DemoRunner {
         String fmt = "%-12s %-18s %8s %8s %8s %8s %8s %9s %10s %10s%n";
         out.println();
         out.printf(Locale.ROOT, "End-to-end latency (ms), input record send -> output record received%n");
-        out.printf(Locale.ROOT, fmt, "mode", "pipeline", "p50", "p90", "p95", "p99", "max", "samples", "in ev/s",
+        out.printf(
+                Locale.ROOT,
+                fmt,
+                "mode",
+                "pipeline",
+                "p50",
+                "p90",
+                "p95",
+                "p99",
+                "max",
+                "samples",
+                "in ev/s",
                 "out rec/s");
         for (ModeResult r : results) {
-            out.printf(Locale.ROOT, fmt, r.mode().cliName(), "click-attribution", ms(r.attribution(), 50),
-                    ms(r.attribution(), 90), ms(r.attribution(), 95), ms(r.attribution(), 99), ms(r.attribution(), 100),
-                    r.attribution().getTotalCount(), String.format(Locale.ROOT, "%.0f", r.sentPerSecond()),
+            out.printf(
+                    Locale.ROOT,
+                    fmt,
+                    r.mode().cliName(),
+                    "click-attribution",
+                    ms(r.attribution(), 50),
+                    ms(r.attribution(), 90),
+                    ms(r.attribution(), 95),
+                    ms(r.attribution(), 99),
+                    ms(r.attribution(), 100),
+                    r.attribution().getTotalCount(),
+                    String.format(Locale.ROOT, "%.0f", r.sentPerSecond()),
                     String.format(Locale.ROOT, "%.0f", r.outputsPerSecond()));
-            out.printf(Locale.ROOT, fmt, "", "request-ack", ms(r.correlation(), 50), ms(r.correlation(), 90),
-                    ms(r.correlation(), 95), ms(r.correlation(), 99), ms(r.correlation(), 100),
-                    r.correlation().getTotalCount(), "", "");
+            out.printf(
+                    Locale.ROOT,
+                    fmt,
+                    "",
+                    "request-ack",
+                    ms(r.correlation(), 50),
+                    ms(r.correlation(), 90),
+                    ms(r.correlation(), 95),
+                    ms(r.correlation(), 99),
+                    ms(r.correlation(), 100),
+                    r.correlation().getTotalCount(),
+                    "",
+                    "");
         }
         out.printf(Locale.ROOT, "%nCorrectness: ");
         for (ModeResult r : results) {
-            out.printf(Locale.ROOT, "%s attributed %d of %d clicks (%d duplicates), %d of %d log records. ",
-                    r.mode().cliName(), r.receivedAttributed(), r.expectedAttributed(), r.duplicateAttributed(),
-                    r.receivedLogRecords(), r.expectedLogRecords());
+            out.printf(
+                    Locale.ROOT,
+                    "%s attributed %d of %d clicks (%d duplicates), %d of %d log records. ",
+                    r.mode().cliName(),
+                    r.receivedAttributed(),
+                    r.expectedAttributed(),
+                    r.duplicateAttributed(),
+                    r.receivedLogRecords(),
+                    r.expectedLogRecords());
         }
         out.println();
-        if (results.size() == 2 && results.get(0).attribution().getTotalCount() > 0
+        if (results.size() == 2
+                && results.get(0).attribution().getTotalCount() > 0
                 && results.get(1).attribution().getTotalCount() > 0) {
             double p99a = results.get(0).attribution().getValueAtPercentile(99);
             double p99b = results.get(1).attribution().getValueAtPercentile(99);
             String a = results.get(0).mode().cliName();
             String b = results.get(1).mode().cliName();
             if (p99a <= p99b) {
-                out.printf(Locale.ROOT, "p99 click attribution: %s is %.1fx lower than %s (same machine, same run).%n",
-                        a, p99b / Math.max(1, p99a), b);
+                out.printf(
+                        Locale.ROOT,
+                        "p99 click attribution: %s is %.1fx lower than %s (same machine, same run).%n",
+                        a,
+                        p99b / Math.max(1, p99a),
+                        b);
             } else {
-                out.printf(Locale.ROOT, "p99 click attribution: %s is %.1fx HIGHER than %s (same machine, same run):"
-                        + " it did not keep up with the load; try a lower --rate.%n", a, p99a / Math.max(1, p99b), b);
+                out.printf(
+                        Locale.ROOT,
+                        "p99 click attribution: %s is %.1fx HIGHER than %s (same machine, same run):"
+                                + " it did not keep up with the load; try a lower --rate.%n",
+                        a,
+                        p99a / Math.max(1, p99b),
+                        b);
             }
         }
         out.flush();
@@ -378,26 +517,45 @@ public final class DemoRunner {
 
     private String json(List<ModeResult> results) {
         StringBuilder sb = new StringBuilder();
-        sb.append("{\n  \"settings\": {\"durationPerModeSeconds\": ").append(settings.duration().toSeconds())
-                .append(", \"targetRate\": ").append(settings.rate())
-                .append(", \"warmupSeconds\": ").append(settings.warmup().toSeconds())
-                .append(", \"partitions\": ").append(settings.partitions())
-                .append(", \"microBatchIntervalMs\": ").append(settings.microBatchInterval().toMillis())
-                .append(", \"availableProcessors\": ").append(Runtime.getRuntime().availableProcessors())
+        sb.append("{\n  \"settings\": {\"durationPerModeSeconds\": ")
+                .append(settings.duration().toSeconds())
+                .append(", \"targetRate\": ")
+                .append(settings.rate())
+                .append(", \"warmupSeconds\": ")
+                .append(settings.warmup().toSeconds())
+                .append(", \"partitions\": ")
+                .append(settings.partitions())
+                .append(", \"microBatchIntervalMs\": ")
+                .append(settings.microBatchInterval().toMillis())
+                .append(", \"availableProcessors\": ")
+                .append(Runtime.getRuntime().availableProcessors())
                 .append("},\n  \"modes\": [\n");
         for (int i = 0; i < results.size(); i++) {
             ModeResult r = results.get(i);
-            sb.append("    {\"mode\": \"").append(r.mode().cliName()).append("\", \"sentEvents\": ").append(r.sentEvents())
-                    .append(", \"sentPerSecond\": ").append(String.format(Locale.ROOT, "%.1f", r.sentPerSecond()))
-                    .append(", \"outputsPerSecond\": ").append(String.format(Locale.ROOT, "%.1f", r.outputsPerSecond()))
-                    .append(", \"expectedAttributedClicks\": ").append(r.expectedAttributed())
-                    .append(", \"receivedAttributedClicks\": ").append(r.receivedAttributed())
-                    .append(", \"duplicateAttributedClicks\": ").append(r.duplicateAttributed())
-                    .append(", \"expectedLogRecords\": ").append(r.expectedLogRecords())
-                    .append(", \"receivedLogRecords\": ").append(r.receivedLogRecords())
-                    .append(",\n     \"clickAttributionLatencyMs\": ").append(latencyJson(r.attribution()))
-                    .append(",\n     \"requestAckLatencyMs\": ").append(latencyJson(r.correlation()))
-                    .append('}').append(i + 1 < results.size() ? ",\n" : "\n");
+            sb.append("    {\"mode\": \"")
+                    .append(r.mode().cliName())
+                    .append("\", \"sentEvents\": ")
+                    .append(r.sentEvents())
+                    .append(", \"sentPerSecond\": ")
+                    .append(String.format(Locale.ROOT, "%.1f", r.sentPerSecond()))
+                    .append(", \"outputsPerSecond\": ")
+                    .append(String.format(Locale.ROOT, "%.1f", r.outputsPerSecond()))
+                    .append(", \"expectedAttributedClicks\": ")
+                    .append(r.expectedAttributed())
+                    .append(", \"receivedAttributedClicks\": ")
+                    .append(r.receivedAttributed())
+                    .append(", \"duplicateAttributedClicks\": ")
+                    .append(r.duplicateAttributed())
+                    .append(", \"expectedLogRecords\": ")
+                    .append(r.expectedLogRecords())
+                    .append(", \"receivedLogRecords\": ")
+                    .append(r.receivedLogRecords())
+                    .append(",\n     \"clickAttributionLatencyMs\": ")
+                    .append(latencyJson(r.attribution()))
+                    .append(",\n     \"requestAckLatencyMs\": ")
+                    .append(latencyJson(r.correlation()))
+                    .append('}')
+                    .append(i + 1 < results.size() ? ",\n" : "\n");
         }
         sb.append("  ]\n}\n");
         return sb.toString();
@@ -407,15 +565,22 @@ public final class DemoRunner {
         if (h.getTotalCount() == 0) {
             return "{\"count\": 0}";
         }
-        return String.format(Locale.ROOT,
+        return String.format(
+                Locale.ROOT,
                 "{\"count\": %d, \"p50\": %.3f, \"p90\": %.3f, \"p95\": %.3f, \"p99\": %.3f, \"p999\": %.3f, \"max\": %.3f, \"mean\": %.3f}",
-                h.getTotalCount(), h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
-                h.getValueAtPercentile(95) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
-                h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0, h.getMean() / 1000.0);
+                h.getTotalCount(),
+                h.getValueAtPercentile(50) / 1000.0,
+                h.getValueAtPercentile(90) / 1000.0,
+                h.getValueAtPercentile(95) / 1000.0,
+                h.getValueAtPercentile(99) / 1000.0,
+                h.getValueAtPercentile(99.9) / 1000.0,
+                h.getMaxValue() / 1000.0,
+                h.getMean() / 1000.0);
     }
 
     private static void writeHistogram(Path file, Histogram h) throws IOException {
-        try (java.io.PrintStream ps = new java.io.PrintStream(Files.newOutputStream(file), true, StandardCharsets.UTF_8)) {
+        try (java.io.PrintStream ps =
+                new java.io.PrintStream(Files.newOutputStream(file), true, StandardCharsets.UTF_8)) {
             if (h.getTotalCount() > 0) {
                 h.outputPercentileDistribution(ps, 1000.0); // values in ms
             }

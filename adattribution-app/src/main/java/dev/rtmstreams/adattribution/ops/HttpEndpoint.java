@@ -55,7 +55,10 @@ public final class HttpEndpoint implements AutoCloseable {
         server.createContext("/health", exchange -> {
             String s = state.get();
             boolean up = HEALTHY_STATES.contains(s);
-            respond(exchange, up ? 200 : 503, "application/json",
+            respond(
+                    exchange,
+                    up ? 200 : 503,
+                    "application/json",
                     "{\"status\":\"" + (up ? "UP" : "DOWN") + "\",\"state\":\"" + s + "\"}\n");
         });
         server.createContext("/metrics", exchange -> {
@@ -69,8 +72,10 @@ public final class HttpEndpoint implements AutoCloseable {
             }
             respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", body);
         });
-        server.createContext("/", exchange -> respond(exchange, 404, "text/plain; charset=utf-8",
-                "not found; try /health or /metrics\n"));
+        server.createContext(
+                "/",
+                exchange ->
+                        respond(exchange, 404, "text/plain; charset=utf-8", "not found; try /health or /metrics\n"));
         server.start();
         LOG.info("event=http-started port={}", server.getAddress().getPort());
         return new HttpEndpoint(server, executor);

@@ -16,7 +16,11 @@ public final class PrometheusText {
      * @return this
      */
     public PrometheusText family(String name, String type, String help) {
-        sb.append("# HELP ").append(sanitize(name)).append(' ').append(help.replace('\n', ' ')).append('\n');
+        sb.append("# HELP ")
+                .append(sanitize(name))
+                .append(' ')
+                .append(help.replace('\n', ' '))
+                .append('\n');
         sb.append("# TYPE ").append(sanitize(name)).append(' ').append(type).append('\n');
         return this;
     }
@@ -39,7 +43,10 @@ public final class PrometheusText {
                     sb.append(',');
                 }
                 first = false;
-                sb.append(sanitize(e.getKey())).append("=\"").append(escape(e.getValue())).append('"');
+                sb.append(sanitize(e.getKey()))
+                        .append("=\"")
+                        .append(escape(e.getValue()))
+                        .append('"');
             }
             sb.append('}');
         }

@@ -51,8 +51,7 @@ public final class AdAttributionTopology {
     /** Name of the request/ack correlation operator. */
     public static final String CORRELATION_NAME = "request-ack-correlation";
 
-    private AdAttributionTopology() {
-    }
+    private AdAttributionTopology() {}
 
     /**
      * Builds the topology.
@@ -66,28 +65,43 @@ public final class AdAttributionTopology {
         AppConfig.Topics topics = config.topics();
 
         // The join inputs carry their wire bytes, so buffering a row needs no Avro encoding.
-        KStream<String, Encoded<Impression>> impressions = decoded(builder, topics.impressions(), topics.dlq(),
-                "impressions", AdAttributionSerdes.impression()::decode, Impression::getImpressionId, "impression_id",
-                (v, bytes, ts) -> new Encoded<>(v, bytes), deadLetters);
-        KStream<String, Encoded<Click>> clicks = decoded(builder, topics.clicks(), topics.dlq(), "clicks",
-                AdAttributionSerdes.click()::decode, Click::getImpressionId, "impression_id",
-                (v, bytes, ts) -> new Encoded<>(v, bytes), deadLetters);
+        KStream<String, Encoded<Impression>> impressions = decoded(
+                builder,
+                topics.impressions(),
+                topics.dlq(),
+                "impressions",
+                AdAttributionSerdes.impression()::decode,
+                Impression::getImpressionId,
+                "impression_id",
+                (v, bytes, ts) -> new Encoded<>(v, bytes),
+                deadLetters);
+        KStream<String, Encoded<Click>> clicks = decoded(
+                builder,
+                topics.clicks(),
+                topics.dlq(),
+                "clicks",
+                AdAttributionSerdes.click()::decode,
+                Click::getImpressionId,
+                "impression_id",
+                (v, bytes, ts) -> new Encoded<>(v, bytes),
+                deadLetters);
 
         // The watermark horizon of the join: how far behind the newest event a row may still take part.
         Duration horizon = config.watermarkDelay().plus(config.attributionWindow());
         IntervalJoin.Builder<String, Encoded<Impression>, Encoded<Click>> join =
                 IntervalJoin.<String, Encoded<Impression>, Encoded<Click>>builder()
-                .keySerde(Serdes.String())
-                .leftSerde(Encoded.serde(AdAttributionSerdes.impression()))
-                .rightSerde(Encoded.serde(AdAttributionSerdes.click()))
-                .leftEventTime((k, imp, ts) -> Times.millis(imp.value().getImpressionTime()))
-                .rightEventTime((k, click, ts) -> Times.millis(click.value().getClickTime()))
-                .leftWatermarkDelay(config.watermarkDelay())
-                .rightWatermarkDelay(config.watermarkDelay())
-                .lowerBound(Duration.ZERO)
-                .upperBound(config.attributionWindow())
-                .joinType(JoinType.INNER)
-                .name(JOIN_NAME);
+                        .keySerde(Serdes.String())
+                        .leftSerde(Encoded.serde(AdAttributionSerdes.impression()))
+                        .rightSerde(Encoded.serde(AdAttributionSerdes.click()))
+                        .leftEventTime((k, imp, ts) -> Times.millis(imp.value().getImpressionTime()))
+                        .rightEventTime(
+                                (k, click, ts) -> Times.millis(click.value().getClickTime()))
+                        .leftWatermarkDelay(config.watermarkDelay())
+                        .rightWatermarkDelay(config.watermarkDelay())
+                        .lowerBound(Duration.ZERO)
+                        .upperBound(config.attributionWindow())
+                        .joinType(JoinType.INNER)
+                        .name(JOIN_NAME);
         topics.lateRecords().ifPresent(join::lateRecordsTopic);
         Serde<AttributedClick> attributedSerde = AdAttributionSerdes.attributedClick();
         join.build()
@@ -99,33 +113,53 @@ public final class AdAttributionTopology {
                 // watermark delay this step never drops a valid output as late, and it remembers a click_id for as
                 // long as the join could still emit that click. (Deduplicating the inputs instead would make Kafka
                 // Streams repartition both join inputs: Deduplicate is a key-changing ProcessorSupplier.)
-                .process(Deduplicate.<String, AttributedClick, String>byId((k, a) -> a.getClickId(), Serdes.String())
+                .process(
+                        Deduplicate.<String, AttributedClick, String>byId((k, a) -> a.getClickId(), Serdes.String())
                                 .withinWatermark((k, a, ts) -> Times.millis(a.getClickTime()), horizon)
-                                .keySerde(Serdes.String()).valueSerde(attributedSerde)
+                                .keySerde(Serdes.String())
+                                .valueSerde(attributedSerde)
                                 .name(OUTPUT_DEDUP_NAME)
                                 .build(),
                         Named.as(OUTPUT_DEDUP_NAME))
                 .processValues(StampAttributedAt::new, Named.as("stamp-attributed-at"))
-                .to(topics.attributedClicks(), Produced.with(Serdes.String(), attributedSerde)
-                        .withName("attributed-clicks-sink"));
+                .to(
+                        topics.attributedClicks(),
+                        Produced.with(Serdes.String(), attributedSerde).withName("attributed-clicks-sink"));
 
-        KStream<String, CorrelationEvent> requests = decoded(builder, topics.requests(), topics.dlq(), "requests",
-                AdAttributionSerdes.adRequest()::decode, AdRequest::getTransactionId, "transaction_id",
-                (v, bytes, ts) -> CorrelationEvent.ofRequest(v, ts), deadLetters);
-        KStream<String, CorrelationEvent> acks = decoded(builder, topics.acks(), topics.dlq(), "acks",
-                AdAttributionSerdes.adAck()::decode, AdAck::getTransactionId, "transaction_id",
-                (v, bytes, ts) -> CorrelationEvent.ofAck(v, ts), deadLetters);
+        KStream<String, CorrelationEvent> requests = decoded(
+                builder,
+                topics.requests(),
+                topics.dlq(),
+                "requests",
+                AdAttributionSerdes.adRequest()::decode,
+                AdRequest::getTransactionId,
+                "transaction_id",
+                (v, bytes, ts) -> CorrelationEvent.ofRequest(v, ts),
+                deadLetters);
+        KStream<String, CorrelationEvent> acks = decoded(
+                builder,
+                topics.acks(),
+                topics.dlq(),
+                "acks",
+                AdAttributionSerdes.adAck()::decode,
+                AdAck::getTransactionId,
+                "transaction_id",
+                (v, bytes, ts) -> CorrelationEvent.ofAck(v, ts),
+                deadLetters);
         Duration window = config.correlationWindow();
-        TransformWithState<String, CorrelationEvent, LogRecord> correlation = TransformWithState
-                .<String, CorrelationEvent, LogRecord>builder(() -> new LogRecordProcessor(window), TimeMode.PROCESSING_TIME)
-                .name(CORRELATION_NAME)
-                .keySerde(Serdes.String())
-                .valueSerde(CorrelationEvent.serde())
-                .build();
+        TransformWithState<String, CorrelationEvent, LogRecord> correlation =
+                TransformWithState.<String, CorrelationEvent, LogRecord>builder(
+                                () -> new LogRecordProcessor(window), TimeMode.PROCESSING_TIME)
+                        .name(CORRELATION_NAME)
+                        .keySerde(Serdes.String())
+                        .valueSerde(CorrelationEvent.serde())
+                        .build();
         requests.merge(acks, Named.as("merge-requests-acks"))
                 .process(correlation, Named.as(CORRELATION_NAME))
-                .to(topics.logRecords(), Produced.with(Serdes.String(), AdAttributionSerdes.logRecord())
-                        .withName("log-records-sink"));
+                .to(
+                        topics.logRecords(),
+                        Produced.with(Serdes.String(), AdAttributionSerdes.logRecord())
+                                .withName("log-records-sink"));
         return builder.build();
     }
 
@@ -144,16 +178,23 @@ public final class AdAttributionTopology {
                 .build();
     }
 
-    private static <T, O> KStream<String, O> decoded(StreamsBuilder builder, String topic, String dlqTopic, String name,
-                                                     DecodeProcessor.Decoder<T> decoder, Function<T, String> idOf,
-                                                     String idField, DecodeProcessor.Wrapper<T, O> wrapper,
-                                                     DeadLetterCounter deadLetters) {
-        KStream<String, Decoded<O>> decoded = builder
-                .stream(topic, Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-source"))
-                .processValues(() -> new DecodeProcessor<>(decoder, idOf, idField, wrapper, deadLetters),
+    private static <T, O> KStream<String, O> decoded(
+            StreamsBuilder builder,
+            String topic,
+            String dlqTopic,
+            String name,
+            DecodeProcessor.Decoder<T> decoder,
+            Function<T, String> idOf,
+            String idField,
+            DecodeProcessor.Wrapper<T, O> wrapper,
+            DeadLetterCounter deadLetters) {
+        KStream<String, Decoded<O>> decoded = builder.stream(
+                        topic,
+                        Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-source"))
+                .processValues(
+                        () -> new DecodeProcessor<>(decoder, idOf, idField, wrapper, deadLetters),
                         Named.as("decode-" + name));
-        Map<String, KStream<String, Decoded<O>>> branches = decoded
-                .split(Named.as("route-" + name + "-"))
+        Map<String, KStream<String, Decoded<O>>> branches = decoded.split(Named.as("route-" + name + "-"))
                 .branch((k, v) -> v.isOk(), Branched.as("ok"))
                 .defaultBranch(Branched.as("dead-letter"));
         branches.get("route-" + name + "-dead-letter")

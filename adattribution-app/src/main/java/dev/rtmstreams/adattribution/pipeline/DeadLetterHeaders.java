@@ -20,6 +20,5 @@ public final class DeadLetterHeaders {
     /** Kafka timestamp of the source record (ms). */
     public static final String SOURCE_TIMESTAMP = "rtm.dlq.source.timestamp";
 
-    private DeadLetterHeaders() {
-    }
+    private DeadLetterHeaders() {}
 }

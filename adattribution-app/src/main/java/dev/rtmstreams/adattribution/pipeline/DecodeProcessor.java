@@ -43,8 +43,12 @@ final class DecodeProcessor<T, O> extends ContextualFixedKeyProcessor<String, by
     private final Wrapper<T, O> wrapper;
     private final DeadLetterCounter counter;
 
-    DecodeProcessor(Decoder<T> decoder, java.util.function.Function<T, String> idOf, String idField,
-                    Wrapper<T, O> wrapper, DeadLetterCounter counter) {
+    DecodeProcessor(
+            Decoder<T> decoder,
+            java.util.function.Function<T, String> idOf,
+            String idField,
+            Wrapper<T, O> wrapper,
+            DeadLetterCounter counter) {
         this.decoder = decoder;
         this.idOf = idOf;
         this.idField = idField;
@@ -59,14 +63,15 @@ final class DecodeProcessor<T, O> extends ContextualFixedKeyProcessor<String, by
         if (record.key() == null) {
             error = new BadInputException(BadInputException.MISSING_KEY, Map.of(), "record has no key");
         } else if (record.value() == null) {
-            error = new BadInputException(BadInputException.MISSING_VALUE, Map.of("key", record.key()),
-                    "record has no value");
+            error = new BadInputException(
+                    BadInputException.MISSING_VALUE, Map.of("key", record.key()), "record has no value");
         } else {
             try {
                 value = decoder.decode(record.value());
                 String id = idOf.apply(value);
                 if (!record.key().equals(id)) {
-                    error = new BadInputException(BadInputException.KEY_MISMATCH,
+                    error = new BadInputException(
+                            BadInputException.KEY_MISMATCH,
                             Map.of("key", record.key(), idField, String.valueOf(id)),
                             "key '" + record.key() + "' differs from " + idField + " '" + id + "'");
                 }
@@ -92,8 +97,12 @@ final class DecodeProcessor<T, O> extends ContextualFixedKeyProcessor<String, by
         put(headers, DeadLetterHeaders.SOURCE_OFFSET, meta == null ? "-1" : Long.toString(meta.offset()));
         put(headers, DeadLetterHeaders.SOURCE_TIMESTAMP, Long.toString(record.timestamp()));
         counter.increment(topic);
-        LOG.warn("event=dead-letter topic={} partition={} offset={} error={}", topic,
-                meta == null ? -1 : meta.partition(), meta == null ? -1 : meta.offset(), error.toString());
+        LOG.warn(
+                "event=dead-letter topic={} partition={} offset={} error={}",
+                topic,
+                meta == null ? -1 : meta.partition(),
+                meta == null ? -1 : meta.offset(),
+                error.toString());
         context().forward(record.withValue(Decoded.failed(record.value())));
     }
 

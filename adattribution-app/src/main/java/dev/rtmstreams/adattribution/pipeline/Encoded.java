@@ -29,8 +29,8 @@ record Encoded<T extends SpecificRecord>(T value, byte[] bytes) {
      */
     static <T extends SpecificRecord> Serde<Encoded<T>> serde(AvroSerde<T> avro) {
         Serializer<Encoded<T>> serializer = (topic, e) -> e == null ? null : e.bytes();
-        Deserializer<Encoded<T>> deserializer = (topic, bytes) -> bytes == null ? null
-            : new Encoded<>(avro.deserializer().deserialize(topic, bytes), bytes);
+        Deserializer<Encoded<T>> deserializer = (topic, bytes) ->
+                bytes == null ? null : new Encoded<>(avro.deserializer().deserialize(topic, bytes), bytes);
         return org.apache.kafka.common.serialization.Serdes.serdeFrom(serializer, deserializer);
     }
 }

@@ -98,7 +98,8 @@ public final class LogRecordProcessor extends StatefulProcessor<String, Correlat
     }
 
     @Override
-    public Iterator<LogRecord> handleExpiredTimer(String key, TimerValues timerValues, ExpiredTimerInfo expiredTimerInfo) {
+    public Iterator<LogRecord> handleExpiredTimer(
+            String key, TimerValues timerValues, ExpiredTimerInfo expiredTimerInfo) {
         request.clear();
         pendingAcks.clear();
         expiry.clear();

@@ -4,8 +4,7 @@ import java.time.Instant;
 
 /** Converts between epoch milliseconds and the generated classes' timestamp-millis type. */
 final class Times {
-    private Times() {
-    }
+    private Times() {}
 
     static Instant wire(long epochMs) {
         return Instant.ofEpochMilli(epochMs);

@@ -34,7 +34,8 @@ class ConfigResolverTest {
     @Test
     void shouldUseDefaultsWhenOnlyBootstrapServersAreGiven() {
         AppConfig c = new ConfigResolver(Map.<String, String>of()::get)
-                .resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:9092"), null).config();
+                .resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:9092"), null)
+                .config();
 
         assertThat(c.bootstrapServers()).isEqualTo("b:9092");
         assertThat(c.applicationId()).isEqualTo("adattribution");
@@ -44,8 +45,15 @@ class ConfigResolverTest {
         assertThat(c.watermarkDelay()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.correlationWindow()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.createTopics()).isFalse();
-        assertThat(c.topics().all()).containsExactly("ad-impressions", "ad-clicks", "attributed-clicks", "ad-requests",
-                "ad-acks", "ad-log-records", "adattribution-dlq");
+        assertThat(c.topics().all())
+                .containsExactly(
+                        "ad-impressions",
+                        "ad-clicks",
+                        "attributed-clicks",
+                        "ad-requests",
+                        "ad-acks",
+                        "ad-log-records",
+                        "adattribution-dlq");
     }
 
     @Test
@@ -54,17 +62,18 @@ class ConfigResolverTest {
                 + "correlation-window=PT9M\nkafka.linger.ms=3\n");
         Map<String, String> env = Map.of("RTM_ATTRIBUTION_WINDOW", "PT4M", "RTM_WATERMARK_DELAY", "PT8M");
 
-        ConfigResolver.Resolved r = new ConfigResolver(env::get)
-                .resolve(cli(ServiceOption.ATTRIBUTION_WINDOW, "PT1M"), f);
+        ConfigResolver.Resolved r =
+                new ConfigResolver(env::get).resolve(cli(ServiceOption.ATTRIBUTION_WINDOW, "PT1M"), f);
         AppConfig c = r.config();
 
-        assertThat(c.attributionWindow()).isEqualTo(Duration.ofMinutes(1));   // CLI
-        assertThat(c.watermarkDelay()).isEqualTo(Duration.ofMinutes(8));      // env
-        assertThat(c.correlationWindow()).isEqualTo(Duration.ofMinutes(9));   // file
-        assertThat(c.bootstrapServers()).isEqualTo("file:1");                 // file
-        assertThat(c.checkpointInterval()).isEqualTo(Duration.ofMinutes(5));  // default
+        assertThat(c.attributionWindow()).isEqualTo(Duration.ofMinutes(1)); // CLI
+        assertThat(c.watermarkDelay()).isEqualTo(Duration.ofMinutes(8)); // env
+        assertThat(c.correlationWindow()).isEqualTo(Duration.ofMinutes(9)); // file
+        assertThat(c.bootstrapServers()).isEqualTo("file:1"); // file
+        assertThat(c.checkpointInterval()).isEqualTo(Duration.ofMinutes(5)); // default
         assertThat(c.kafkaOverrides()).containsEntry("linger.ms", "3");
-        assertThat(r.sources()).containsEntry("attribution-window", "command line --attribution-window")
+        assertThat(r.sources())
+                .containsEntry("attribution-window", "command line --attribution-window")
                 .containsEntry("watermark-delay", "environment variable RTM_WATERMARK_DELAY")
                 .containsEntry("checkpoint-interval", "default");
     }
@@ -73,7 +82,9 @@ class ConfigResolverTest {
     void shouldReadConfigFileNamedByEnvironmentWhenNoConfigOptionIsGiven() throws Exception {
         Path f = file("bootstrap-servers=envfile:1\ntrigger=micro-batch\ncreate-topics=true\n");
 
-        AppConfig c = new ConfigResolver(Map.of("RTM_CONFIG", f.toString())::get).resolve(cli(), null).config();
+        AppConfig c = new ConfigResolver(Map.of("RTM_CONFIG", f.toString())::get)
+                .resolve(cli(), null)
+                .config();
 
         assertThat(c.bootstrapServers()).isEqualTo("envfile:1");
         assertThat(c.trigger()).isEqualTo(AppConfig.TriggerMode.MICRO_BATCH);
@@ -86,13 +97,17 @@ class ConfigResolverTest {
 
         assertThatThrownBy(() -> new ConfigResolver(Map.<String, String>of()::get).resolve(cli(), f))
                 .isInstanceOf(ConfigResolver.ConfigException.class)
-                .hasMessageContaining("--http-port").hasMessageContaining("key http-port").hasMessageContaining("eighty");
+                .hasMessageContaining("--http-port")
+                .hasMessageContaining("key http-port")
+                .hasMessageContaining("eighty");
     }
 
     @Test
     void shouldRejectDuplicateTopicNamesWhenTwoTopicsCollide() {
-        assertThatThrownBy(() -> new ConfigResolver(Map.<String, String>of()::get).resolve(
-                cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1", ServiceOption.DLQ_TOPIC, "ad-clicks"), null))
+        assertThatThrownBy(() -> new ConfigResolver(Map.<String, String>of()::get)
+                        .resolve(
+                                cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1", ServiceOption.DLQ_TOPIC, "ad-clicks"),
+                                null))
                 .hasMessageContaining("ad-clicks");
     }
 
@@ -109,13 +124,23 @@ class ConfigResolverTest {
     void shouldAcceptZeroMicroBatchIntervalButNoZeroCheckpointIntervalWhenResolving() {
         ConfigResolver r = new ConfigResolver(Map.<String, String>of()::get);
 
-        AppConfig c = r.resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1", ServiceOption.TRIGGER, "micro-batch",
-                ServiceOption.MICRO_BATCH_INTERVAL, "PT0S"), null).config();
+        AppConfig c = r.resolve(
+                        cli(
+                                ServiceOption.BOOTSTRAP_SERVERS,
+                                "b:1",
+                                ServiceOption.TRIGGER,
+                                "micro-batch",
+                                ServiceOption.MICRO_BATCH_INTERVAL,
+                                "PT0S"),
+                        null)
+                .config();
 
         assertThat(c.microBatchInterval()).isEqualTo(Duration.ZERO);
-        assertThatThrownBy(() -> r.resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1",
-                ServiceOption.MICRO_BATCH_INTERVAL, "-PT1S"), null)).hasMessageContaining("micro-batch-interval");
-        assertThatThrownBy(() -> r.resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1",
-                ServiceOption.CHECKPOINT_INTERVAL, "PT0S"), null)).hasMessageContaining("checkpoint-interval");
+        assertThatThrownBy(() -> r.resolve(
+                        cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1", ServiceOption.MICRO_BATCH_INTERVAL, "-PT1S"), null))
+                .hasMessageContaining("micro-batch-interval");
+        assertThatThrownBy(() -> r.resolve(
+                        cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1", ServiceOption.CHECKPOINT_INTERVAL, "PT0S"), null))
+                .hasMessageContaining("checkpoint-interval");
     }
 }

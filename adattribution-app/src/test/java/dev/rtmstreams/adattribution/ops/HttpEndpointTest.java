@@ -17,13 +17,21 @@ class HttpEndpointTest {
     private final HttpClient client = HttpClient.newHttpClient();
 
     private HttpResponse<String> get(int port, String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+        return client.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource({"RUNNING, 200", "REBALANCING, 200", "CREATED, 503", "PENDING_SHUTDOWN, 503", "ERROR, 503",
-            "NOT_RUNNING, 503"})
+    @CsvSource({
+        "RUNNING, 200",
+        "REBALANCING, 200",
+        "CREATED, 503",
+        "PENDING_SHUTDOWN, 503",
+        "ERROR, 503",
+        "NOT_RUNNING, 503"
+    })
     void shouldReportHealthFromKafkaStreamsStateWhenHealthIsRequested(String state, int status) throws Exception {
         try (HttpEndpoint endpoint = HttpEndpoint.start(0, () -> state, () -> "")) {
             HttpResponse<String> r = get(endpoint.port(), "/health");
@@ -36,15 +44,18 @@ class HttpEndpointTest {
     @Test
     void shouldServePrometheusTextAndFollowStateChangesWhenMetricsAreScraped() throws Exception {
         AtomicReference<String> state = new AtomicReference<>("REBALANCING");
-        String text = new PrometheusText().family("x_total", "counter", "help")
-                .sample("x_total", Map.of("source_topic", "ad-\"clicks\""), 3).toString();
+        String text = new PrometheusText()
+                .family("x_total", "counter", "help")
+                .sample("x_total", Map.of("source_topic", "ad-\"clicks\""), 3)
+                .toString();
         try (HttpEndpoint endpoint = HttpEndpoint.start(0, state::get, () -> text)) {
             HttpResponse<String> metrics = get(endpoint.port(), "/metrics");
             assertThat(metrics.statusCode()).isEqualTo(200);
-            assertThat(metrics.headers().firstValue("Content-Type")).hasValueSatisfying(
-                    v -> assertThat(v).startsWith("text/plain; version=0.0.4"));
-            assertThat(metrics.body()).isEqualTo(
-                    "# HELP x_total help\n# TYPE x_total counter\nx_total{source_topic=\"ad-\\\"clicks\\\"\"} 3\n");
+            assertThat(metrics.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain; version=0.0.4"));
+            assertThat(metrics.body())
+                    .isEqualTo(
+                            "# HELP x_total help\n# TYPE x_total counter\nx_total{source_topic=\"ad-\\\"clicks\\\"\"} 3\n");
 
             state.set("ERROR");
             assertThat(get(endpoint.port(), "/health").statusCode()).isEqualTo(503);

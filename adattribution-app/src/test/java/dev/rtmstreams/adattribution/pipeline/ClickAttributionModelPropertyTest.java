@@ -32,15 +32,16 @@ class ClickAttributionModelPropertyTest {
     private static final long WINDOW = 2 * MIN;
     private static final long DELAY = 5 * MIN;
 
-    record Ev(boolean impression, String impressionId, String clickId, long time) {
-    }
+    record Ev(boolean impression, String impressionId, String clickId, long time) {}
 
     @Provide
     Arbitrary<List<Ev>> events() {
         Arbitrary<String> impIds = Arbitraries.of("i1", "i2", "i3", "i4");
         Arbitrary<String> clickIds = Arbitraries.of("c1", "c2", "c3", "c4", "c5", "c6");
         // times on a 30 s grid plus window-edge offsets, so inclusive bounds are hit often
-        Arbitrary<Long> times = Arbitraries.longs().between(0, 40).map(k -> T + k * 30_000L)
+        Arbitrary<Long> times = Arbitraries.longs()
+                .between(0, 40)
+                .map(k -> T + k * 30_000L)
                 .flatMap(t -> Arbitraries.of(0L, 0L, 0L, 1L, -1L).map(d -> t + d));
         Arbitrary<Ev> ev = Combinators.combine(Arbitraries.of(true, false), impIds, clickIds, times)
                 .as((isImp, imp, clk, t) -> new Ev(isImp, imp, isImp ? null : clk, t));
@@ -48,8 +49,8 @@ class ClickAttributionModelPropertyTest {
     }
 
     @Property(tries = 20)
-    void shouldMatchReferenceModelWhenEventsArriveInAnyOrderWithDuplicatesAndLateRecords(@ForAll("events") List<Ev> events)
-            throws Exception {
+    void shouldMatchReferenceModelWhenEventsArriveInAnyOrderWithDuplicatesAndLateRecords(
+            @ForAll("events") List<Ev> events) throws Exception {
         // model
         long maxImp = Long.MIN_VALUE;
         long maxClick = Long.MIN_VALUE;
@@ -87,24 +88,29 @@ class ClickAttributionModelPropertyTest {
         try (DriverFixture f = new DriverFixture(DriverFixture.defaults(), "real-time", dir)) {
             for (Ev e : events) {
                 if (e.impression()) {
-                    f.impressions.pipeInput(e.impressionId(), Events.encode(Events.impression(e.impressionId(), e.time())),
-                            e.time());
+                    f.impressions.pipeInput(
+                            e.impressionId(), Events.encode(Events.impression(e.impressionId(), e.time())), e.time());
                 } else {
-                    f.clicks.pipeInput(e.impressionId(),
-                            Events.encode(Events.click(e.clickId(), e.impressionId(), e.time())), e.time());
+                    f.clicks.pipeInput(
+                            e.impressionId(),
+                            Events.encode(Events.click(e.clickId(), e.impressionId(), e.time())),
+                            e.time());
                 }
             }
             List<String> actual = f.attributed.readValuesToList().stream()
-                    .map((AttributedClick a) -> a.getClickId() + "@" + a.getImpressionId()).toList();
+                    .map((AttributedClick a) -> a.getClickId() + "@" + a.getImpressionId())
+                    .toList();
             // click ids are reused across impression ids here, so (click, impression) is the distinct unit
             assertThat(actual).doesNotHaveDuplicates();
             assertThat(new HashSet<>(actual)).isEqualTo(expected);
-            assertThat(IntervalJoin.lateRecordsTotal(f.driver.metrics(), AdAttributionTopology.JOIN_NAME)).isEqualTo(late);
+            assertThat(IntervalJoin.lateRecordsTotal(f.driver.metrics(), AdAttributionTopology.JOIN_NAME))
+                    .isEqualTo(late);
         }
     }
 
     private static boolean matches(Ev imp, Ev click) {
-        return imp.impressionId().equals(click.impressionId()) && imp.time() <= click.time()
+        return imp.impressionId().equals(click.impressionId())
+                && imp.time() <= click.time()
                 && click.time() <= imp.time() + WINDOW;
     }
 }

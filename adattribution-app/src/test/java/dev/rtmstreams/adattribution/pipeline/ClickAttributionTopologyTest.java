@@ -24,6 +24,7 @@ class ClickAttributionTopologyTest {
 
     @TempDir
     Path stateDir;
+
     private DriverFixture f;
 
     @BeforeEach
@@ -45,7 +46,9 @@ class ClickAttributionTopologyTest {
     }
 
     private List<String> attributedClickIds() {
-        return f.attributed.readValuesToList().stream().map(AttributedClick::getClickId).toList();
+        return f.attributed.readValuesToList().stream()
+                .map(AttributedClick::getClickId)
+                .toList();
     }
 
     @Test
@@ -123,7 +126,8 @@ class ClickAttributionTopologyTest {
         click("click-late", "imp-1", T + 2000);
 
         assertThat(f.attributed.isEmpty()).isTrue();
-        assertThat(IntervalJoin.lateRecordsTotal(f.driver.metrics(), AdAttributionTopology.JOIN_NAME)).isEqualTo(1L);
+        assertThat(IntervalJoin.lateRecordsTotal(f.driver.metrics(), AdAttributionTopology.JOIN_NAME))
+                .isEqualTo(1L);
     }
 
     @Test
@@ -135,7 +139,8 @@ class ClickAttributionTopologyTest {
         impression("imp-1", T + 6 * MIN);
 
         assertThat(attributedClickIds()).containsExactly("click-9", "click-1");
-        assertThat(IntervalJoin.lateRecordsTotal(f.driver.metrics(), AdAttributionTopology.JOIN_NAME)).isZero();
+        assertThat(IntervalJoin.lateRecordsTotal(f.driver.metrics(), AdAttributionTopology.JOIN_NAME))
+                .isZero();
     }
 
     @Test
@@ -145,11 +150,14 @@ class ClickAttributionTopologyTest {
             mb.clicks.pipeInput("imp-1", encode(Events.click("click-1", "imp-1", T + MIN)), T + MIN);
             mb.clicks.pipeInput("imp-1", encode(Events.click("click-1", "imp-1", T + MIN)), T + MIN);
             mb.clicks.pipeInput("imp-1", encode(Events.click("click-2", "imp-1", T + 3 * MIN)), T + 3 * MIN);
-            assertThat(mb.attributed.isEmpty()).as("nothing before the batch ends").isTrue();
+            assertThat(mb.attributed.isEmpty())
+                    .as("nothing before the batch ends")
+                    .isTrue();
 
             mb.advance(Duration.ofSeconds(2));
 
-            assertThat(mb.attributed.readValuesToList()).extracting(AttributedClick::getClickId)
+            assertThat(mb.attributed.readValuesToList())
+                    .extracting(AttributedClick::getClickId)
                     .containsExactly("click-1");
         }
     }

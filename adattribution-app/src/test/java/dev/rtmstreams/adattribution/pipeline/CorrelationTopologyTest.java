@@ -21,6 +21,7 @@ class CorrelationTopologyTest {
 
     @TempDir
     Path stateDir;
+
     private DriverFixture f;
 
     private void open(String mode) {
@@ -43,7 +44,8 @@ class CorrelationTopologyTest {
     }
 
     private List<String> statuses() {
-        return f.logRecords.readValuesToList().stream().map(r -> r.getTransactionId() + ":" + r.getAck().getStatus())
+        return f.logRecords.readValuesToList().stream()
+                .map(r -> r.getTransactionId() + ":" + r.getAck().getStatus())
                 .toList();
     }
 

@@ -23,6 +23,7 @@ class DeadLetterTopologyTest {
 
     @TempDir
     Path stateDir;
+
     private DriverFixture f;
 
     @BeforeEach
@@ -43,14 +44,15 @@ class DeadLetterTopologyTest {
     @Test
     void shouldRouteUndecodableBytesToDeadLetterTopicWithHeadersAndKeepGoodRecordsWhenInterleaved() {
         byte[] garbage = "definitely not avro".getBytes(StandardCharsets.UTF_8);
-        f.impressions.pipeInput("imp-1", encode(Events.impression("imp-1", T)), T);      // offset 0
-        f.impressions.pipeInput("imp-x", garbage, T);                                     // offset 1
-        f.impressions.pipeInput("imp-2", encode(Events.impression("imp-2", T)), T);      // offset 2
+        f.impressions.pipeInput("imp-1", encode(Events.impression("imp-1", T)), T); // offset 0
+        f.impressions.pipeInput("imp-x", garbage, T); // offset 1
+        f.impressions.pipeInput("imp-2", encode(Events.impression("imp-2", T)), T); // offset 2
         f.clicks.pipeInput("imp-1", encode(Events.click("click-1", "imp-1", T + 10)), T + 10);
-        f.clicks.pipeInput("imp-2", new byte[] {(byte) 0xC3, 0x01, 1, 2, 3}, T + 10);    // Avro magic, truncated
+        f.clicks.pipeInput("imp-2", new byte[] {(byte) 0xC3, 0x01, 1, 2, 3}, T + 10); // Avro magic, truncated
         f.clicks.pipeInput("imp-2", encode(Events.click("click-2", "imp-2", T + 20)), T + 20);
 
-        assertThat(f.attributed.readValuesToList()).extracting(AttributedClick::getClickId)
+        assertThat(f.attributed.readValuesToList())
+                .extracting(AttributedClick::getClickId)
                 .containsExactly("click-1", "click-2");
         List<TestRecord<String, byte[]>> dead = f.dlq.readRecordsToList();
         assertThat(dead).hasSize(2);
@@ -60,11 +62,14 @@ class DeadLetterTopologyTest {
         assertThat(header(first.headers(), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo("ad-impressions");
         assertThat(header(first.headers(), DeadLetterHeaders.SOURCE_PARTITION)).isEqualTo("0");
         assertThat(header(first.headers(), DeadLetterHeaders.SOURCE_OFFSET)).isEqualTo("1");
-        assertThat(header(first.headers(), DeadLetterHeaders.ERROR_CLASS)).isEqualTo(AvroDecodeException.class.getName());
+        assertThat(header(first.headers(), DeadLetterHeaders.ERROR_CLASS))
+                .isEqualTo(AvroDecodeException.class.getName());
         assertThat(header(first.headers(), DeadLetterHeaders.ERROR_CODE)).isEqualTo("AVRO_DECODE_BAD_HEADER");
         assertThat(header(first.headers(), DeadLetterHeaders.ERROR_MESSAGE)).isNotBlank();
-        assertThat(header(dead.get(1).headers(), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo("ad-clicks");
-        assertThat(header(dead.get(1).headers(), DeadLetterHeaders.SOURCE_OFFSET)).isEqualTo("1");
+        assertThat(header(dead.get(1).headers(), DeadLetterHeaders.SOURCE_TOPIC))
+                .isEqualTo("ad-clicks");
+        assertThat(header(dead.get(1).headers(), DeadLetterHeaders.SOURCE_OFFSET))
+                .isEqualTo("1");
         assertThat(f.deadLetters.snapshot()).isEqualTo(Map.of("ad-impressions", 1L, "ad-clicks", 1L));
     }
 
@@ -73,7 +78,8 @@ class DeadLetterTopologyTest {
         f.impressions.pipeInput("imp-1", encode(Events.click("click-1", "imp-1", T)), T);
 
         TestRecord<String, byte[]> dead = f.dlq.readRecord();
-        assertThat(header(dead.headers(), DeadLetterHeaders.ERROR_CLASS)).isEqualTo(AvroDecodeException.class.getName());
+        assertThat(header(dead.headers(), DeadLetterHeaders.ERROR_CLASS))
+                .isEqualTo(AvroDecodeException.class.getName());
         assertThat(header(dead.headers(), DeadLetterHeaders.ERROR_CODE)).isEqualTo("AVRO_DECODE_UNKNOWN_SCHEMA");
         assertThat(f.dlq.isEmpty()).isTrue();
     }
@@ -85,11 +91,15 @@ class DeadLetterTopologyTest {
         f.acks.pipeInput("tx-2", null, T);
 
         List<TestRecord<String, byte[]>> dead = f.dlq.readRecordsToList();
-        assertThat(dead).extracting(r -> header(r.headers(), DeadLetterHeaders.ERROR_CLASS))
+        assertThat(dead)
+                .extracting(r -> header(r.headers(), DeadLetterHeaders.ERROR_CLASS))
                 .containsOnly(BadInputException.class.getName());
-        assertThat(dead).extracting(r -> header(r.headers(), DeadLetterHeaders.ERROR_CODE)).containsExactly(
-                BadInputException.MISSING_KEY, BadInputException.KEY_MISMATCH, BadInputException.MISSING_VALUE);
-        assertThat(dead).extracting(r -> header(r.headers(), DeadLetterHeaders.SOURCE_TOPIC))
+        assertThat(dead)
+                .extracting(r -> header(r.headers(), DeadLetterHeaders.ERROR_CODE))
+                .containsExactly(
+                        BadInputException.MISSING_KEY, BadInputException.KEY_MISMATCH, BadInputException.MISSING_VALUE);
+        assertThat(dead)
+                .extracting(r -> header(r.headers(), DeadLetterHeaders.SOURCE_TOPIC))
                 .containsExactly("ad-requests", "ad-acks", "ad-acks");
         assertThat(f.logRecords.isEmpty()).isTrue();
     }

@@ -8,10 +8,10 @@ import dev.rtmstreams.processor.RtmProcessorConfig;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -49,9 +49,13 @@ final class DriverFixture implements AutoCloseable {
         clicks = driver.createInputTopic(t.clicks(), ks, vs, START, java.time.Duration.ZERO);
         requests = driver.createInputTopic(t.requests(), ks, vs, START, java.time.Duration.ZERO);
         acks = driver.createInputTopic(t.acks(), ks, vs, START, java.time.Duration.ZERO);
-        attributed = driver.createOutputTopic(t.attributedClicks(), new StringDeserializer(),
+        attributed = driver.createOutputTopic(
+                t.attributedClicks(),
+                new StringDeserializer(),
                 AdAttributionSerdes.attributedClick().deserializer());
-        logRecords = driver.createOutputTopic(t.logRecords(), new StringDeserializer(),
+        logRecords = driver.createOutputTopic(
+                t.logRecords(),
+                new StringDeserializer(),
                 AdAttributionSerdes.logRecord().deserializer());
         dlq = driver.createOutputTopic(t.dlq(), new StringDeserializer(), new ByteArrayDeserializer());
     }

@@ -13,30 +13,54 @@ import org.apache.avro.specific.SpecificRecord;
 
 /** Test events and their single-object encoding. */
 public final class Events {
-    private Events() {
-    }
+    private Events() {}
 
     public static Impression impression(String id, long timeMs) {
-        return Impression.newBuilder().setImpressionId(id).setUserId("u-" + id).setCampaignId("c-1").setAdId("ad-" + id)
-                .setPublisherId("pub-1").setBidMicros(1500).setImpressionTime(Instant.ofEpochMilli(timeMs)).build();
+        return Impression.newBuilder()
+                .setImpressionId(id)
+                .setUserId("u-" + id)
+                .setCampaignId("c-1")
+                .setAdId("ad-" + id)
+                .setPublisherId("pub-1")
+                .setBidMicros(1500)
+                .setImpressionTime(Instant.ofEpochMilli(timeMs))
+                .build();
     }
 
     public static Click click(String clickId, String impressionId, long timeMs) {
-        return Click.newBuilder().setClickId(clickId).setImpressionId(impressionId).setUserId("u-" + impressionId)
-                .setClickTime(Instant.ofEpochMilli(timeMs)).build();
+        return Click.newBuilder()
+                .setClickId(clickId)
+                .setImpressionId(impressionId)
+                .setUserId("u-" + impressionId)
+                .setClickTime(Instant.ofEpochMilli(timeMs))
+                .build();
     }
 
     public static AdRequest request(String txId, long timeMs) {
-        return AdRequest.newBuilder().setTransactionId(txId).setAdId("ad-" + txId).setCampaignId("c-1").setBid(0.25)
-                .setUser(User.newBuilder().setUserId("u-" + txId)
-                        .setGeo(Geo.newBuilder().setCountry("NL").setCity("Utrecht").build()).build())
+        return AdRequest.newBuilder()
+                .setTransactionId(txId)
+                .setAdId("ad-" + txId)
+                .setCampaignId("c-1")
+                .setBid(0.25)
+                .setUser(User.newBuilder()
+                        .setUserId("u-" + txId)
+                        .setGeo(Geo.newBuilder()
+                                .setCountry("NL")
+                                .setCity("Utrecht")
+                                .build())
+                        .build())
                 .setDevice(Device.newBuilder().setOs("tvOS").setModel("box").build())
-                .setRequestTime(Instant.ofEpochMilli(timeMs)).build();
+                .setRequestTime(Instant.ofEpochMilli(timeMs))
+                .build();
     }
 
     public static AdAck ack(String txId, String status, long timeMs) {
-        return AdAck.newBuilder().setTransactionId(txId).setAdId("ad-" + txId).setStatus(status)
-                .setDeliveryTime(Instant.ofEpochMilli(timeMs)).build();
+        return AdAck.newBuilder()
+                .setTransactionId(txId)
+                .setAdId("ad-" + txId)
+                .setStatus(status)
+                .setDeliveryTime(Instant.ofEpochMilli(timeMs))
+                .build();
     }
 
     /** Avro single-object encoding of a generated record, with the model's serdes. */

@@ -13,8 +13,8 @@ import dev.rtmstreams.topology.ContractReport;
 import dev.rtmstreams.topology.ModeContractChecker;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Iterator;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
 import org.apache.kafka.common.serialization.Serdes;
@@ -41,7 +41,8 @@ class LogRecordProcessorContractTest {
         }
 
         @Override
-        public Iterator<LogRecord> handleInputRows(String key, Iterator<CorrelationEvent> rows, TimerValues timerValues) {
+        public Iterator<LogRecord> handleInputRows(
+                String key, Iterator<CorrelationEvent> rows, TimerValues timerValues) {
             return zeroed(inner.handleInputRows(key, rows, timerValues));
         }
 
@@ -52,7 +53,8 @@ class LogRecordProcessorContractTest {
 
         private static Iterator<LogRecord> zeroed(Iterator<LogRecord> out) {
             List<LogRecord> list = new ArrayList<>();
-            out.forEachRemaining(r -> list.add(LogRecord.newBuilder(r).setMatchedAt(Instant.EPOCH).build()));
+            out.forEachRemaining(r ->
+                    list.add(LogRecord.newBuilder(r).setMatchedAt(Instant.EPOCH).build()));
             return list.iterator();
         }
     }
@@ -69,15 +71,19 @@ class LogRecordProcessorContractTest {
                 long time = t + b * 1000L + r;
                 CorrelationEvent e = random.nextInt(3) == 0
                         ? CorrelationEvent.ofRequest(Events.request(tx, time), time)
-                        : CorrelationEvent.ofAck(Events.ack(tx, random.nextBoolean() ? "delivered" : "clicked", time), time);
+                        : CorrelationEvent.ofAck(
+                                Events.ack(tx, random.nextBoolean() ? "delivered" : "clicked", time), time);
                 batch.add(KeyValue.pair(tx, e));
             }
             batches.add(batch);
         }
 
-        ContractReport<String, LogRecord> report = ModeContractChecker
-                .builder(WithoutMatchTime::new, TimeMode.PROCESSING_TIME,
-                        Serdes.String(), CorrelationEvent.serde(), AdAttributionSerdes.logRecord())
+        ContractReport<String, LogRecord> report = ModeContractChecker.builder(
+                        WithoutMatchTime::new,
+                        TimeMode.PROCESSING_TIME,
+                        Serdes.String(),
+                        CorrelationEvent.serde(),
+                        AdAttributionSerdes.logRecord())
                 .equivalence(ModeContractChecker.Equivalence.PER_ROW)
                 .microBatchInterval(Duration.ofSeconds(1))
                 .build()

@@ -19,130 +19,130 @@ import org.apache.kafka.common.errors.SerializationException;
  */
 public final class AvroDecodeException extends SerializationException {
 
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  /** Why decoding failed. */
-  public enum Reason {
-    /** The payload does not start with Avro's single-object header (magic {@code C3 01} + 8-byte fingerprint). */
-    BAD_HEADER,
-    /** The header's schema fingerprint is not known to the serde (no registered writer schema). */
-    UNKNOWN_SCHEMA,
-    /** The writer schema is known but cannot be resolved to the reader schema (e.g. a removed field without default). */
-    INCOMPATIBLE_SCHEMA,
-    /** The header is valid but the body is truncated or not valid Avro for the writer schema. */
-    MALFORMED_PAYLOAD
-  }
-
-  private final Reason reason;
-  private final String targetType;
-  private final String topic;
-  private final String fingerprint;
-  private final int payloadSize;
-
-  /**
-   * Creates the exception.
-   *
-   * @param reason why decoding failed; not null
-   * @param targetType the fully qualified name of the expected record type; not null
-   * @param topic the topic the payload came from, or null when unknown
-   * @param fingerprint the writer-schema fingerprint from the header as 16 hex digits, or null
-   *     when the header is bad
-   * @param payloadSize the payload length in bytes
-   * @param cause the underlying Avro error, or null
-   */
-  public AvroDecodeException(
-      Reason reason, String targetType, String topic, String fingerprint, int payloadSize, Throwable cause) {
-    super(message(reason, targetType, topic, fingerprint, payloadSize, cause), cause);
-    this.reason = Objects.requireNonNull(reason, "reason");
-    this.targetType = Objects.requireNonNull(targetType, "targetType");
-    this.topic = topic;
-    this.fingerprint = fingerprint;
-    this.payloadSize = payloadSize;
-  }
-
-  private static String message(
-      Reason reason, String targetType, String topic, String fingerprint, int size, Throwable cause) {
-    return "[" + errorCode(reason) + "] cannot decode " + size + " bytes"
-        + (topic == null ? "" : " from topic " + topic)
-        + " as " + targetType
-        + (fingerprint == null ? "" : " (writer schema fingerprint " + fingerprint + ")")
-        + (cause == null ? "" : ": " + cause.getMessage());
-  }
-
-  private static String errorCode(Reason reason) {
-    return "AVRO_DECODE_" + reason.name();
-  }
-
-  /**
-   * Returns why decoding failed.
-   *
-   * @return the reason; never null
-   */
-  public Reason reason() {
-    return reason;
-  }
-
-  /**
-   * Returns the stable error code, {@code AVRO_DECODE_<REASON>}, e.g. {@code AVRO_DECODE_BAD_HEADER}.
-   *
-   * @return the error code; never null
-   */
-  public String errorCode() {
-    return errorCode(reason);
-  }
-
-  /**
-   * Returns the named parameters: {@code targetType}, {@code payloadSize}, and when known
-   * {@code topic} and {@code fingerprint}.
-   *
-   * @return an unmodifiable map in that order; never null
-   */
-  public Map<String, String> parameters() {
-    Map<String, String> params = new LinkedHashMap<>();
-    params.put("targetType", targetType);
-    params.put("payloadSize", Integer.toString(payloadSize));
-    if (topic != null) {
-      params.put("topic", topic);
+    /** Why decoding failed. */
+    public enum Reason {
+        /** The payload does not start with Avro's single-object header (magic {@code C3 01} + 8-byte fingerprint). */
+        BAD_HEADER,
+        /** The header's schema fingerprint is not known to the serde (no registered writer schema). */
+        UNKNOWN_SCHEMA,
+        /** The writer schema is known but cannot be resolved to the reader schema (e.g. a removed field without default). */
+        INCOMPATIBLE_SCHEMA,
+        /** The header is valid but the body is truncated or not valid Avro for the writer schema. */
+        MALFORMED_PAYLOAD
     }
-    if (fingerprint != null) {
-      params.put("fingerprint", fingerprint);
+
+    private final Reason reason;
+    private final String targetType;
+    private final String topic;
+    private final String fingerprint;
+    private final int payloadSize;
+
+    /**
+     * Creates the exception.
+     *
+     * @param reason why decoding failed; not null
+     * @param targetType the fully qualified name of the expected record type; not null
+     * @param topic the topic the payload came from, or null when unknown
+     * @param fingerprint the writer-schema fingerprint from the header as 16 hex digits, or null
+     *     when the header is bad
+     * @param payloadSize the payload length in bytes
+     * @param cause the underlying Avro error, or null
+     */
+    public AvroDecodeException(
+            Reason reason, String targetType, String topic, String fingerprint, int payloadSize, Throwable cause) {
+        super(message(reason, targetType, topic, fingerprint, payloadSize, cause), cause);
+        this.reason = Objects.requireNonNull(reason, "reason");
+        this.targetType = Objects.requireNonNull(targetType, "targetType");
+        this.topic = topic;
+        this.fingerprint = fingerprint;
+        this.payloadSize = payloadSize;
     }
-    return Collections.unmodifiableMap(params);
-  }
 
-  /**
-   * Returns the fully qualified name of the expected record type.
-   *
-   * @return the type name; never null
-   */
-  public String targetType() {
-    return targetType;
-  }
+    private static String message(
+            Reason reason, String targetType, String topic, String fingerprint, int size, Throwable cause) {
+        return "[" + errorCode(reason) + "] cannot decode " + size + " bytes"
+                + (topic == null ? "" : " from topic " + topic)
+                + " as " + targetType
+                + (fingerprint == null ? "" : " (writer schema fingerprint " + fingerprint + ")")
+                + (cause == null ? "" : ": " + cause.getMessage());
+    }
 
-  /**
-   * Returns the topic the payload came from.
-   *
-   * @return the topic, or empty when decoding happened outside a Kafka deserializer call
-   */
-  public Optional<String> topic() {
-    return Optional.ofNullable(topic);
-  }
+    private static String errorCode(Reason reason) {
+        return "AVRO_DECODE_" + reason.name();
+    }
 
-  /**
-   * Returns the writer-schema fingerprint read from the header, as 16 lower-case hex digits.
-   *
-   * @return the fingerprint, or empty when the header was bad
-   */
-  public Optional<String> fingerprint() {
-    return Optional.ofNullable(fingerprint);
-  }
+    /**
+     * Returns why decoding failed.
+     *
+     * @return the reason; never null
+     */
+    public Reason reason() {
+        return reason;
+    }
 
-  /**
-   * Returns the payload length.
-   *
-   * @return the number of bytes that could not be decoded
-   */
-  public int payloadSize() {
-    return payloadSize;
-  }
+    /**
+     * Returns the stable error code, {@code AVRO_DECODE_<REASON>}, e.g. {@code AVRO_DECODE_BAD_HEADER}.
+     *
+     * @return the error code; never null
+     */
+    public String errorCode() {
+        return errorCode(reason);
+    }
+
+    /**
+     * Returns the named parameters: {@code targetType}, {@code payloadSize}, and when known
+     * {@code topic} and {@code fingerprint}.
+     *
+     * @return an unmodifiable map in that order; never null
+     */
+    public Map<String, String> parameters() {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("targetType", targetType);
+        params.put("payloadSize", Integer.toString(payloadSize));
+        if (topic != null) {
+            params.put("topic", topic);
+        }
+        if (fingerprint != null) {
+            params.put("fingerprint", fingerprint);
+        }
+        return Collections.unmodifiableMap(params);
+    }
+
+    /**
+     * Returns the fully qualified name of the expected record type.
+     *
+     * @return the type name; never null
+     */
+    public String targetType() {
+        return targetType;
+    }
+
+    /**
+     * Returns the topic the payload came from.
+     *
+     * @return the topic, or empty when decoding happened outside a Kafka deserializer call
+     */
+    public Optional<String> topic() {
+        return Optional.ofNullable(topic);
+    }
+
+    /**
+     * Returns the writer-schema fingerprint read from the header, as 16 lower-case hex digits.
+     *
+     * @return the fingerprint, or empty when the header was bad
+     */
+    public Optional<String> fingerprint() {
+        return Optional.ofNullable(fingerprint);
+    }
+
+    /**
+     * Returns the payload length.
+     *
+     * @return the number of bytes that could not be decoded
+     */
+    public int payloadSize() {
+        return payloadSize;
+    }
 }

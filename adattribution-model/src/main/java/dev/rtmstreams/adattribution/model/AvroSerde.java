@@ -57,299 +57,308 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
 
-  private static final byte MAGIC_0 = (byte) 0xC3;
-  private static final byte MAGIC_1 = (byte) 0x01;
-  private static final int HEADER_LENGTH = 10;
+    private static final byte MAGIC_0 = (byte) 0xC3;
+    private static final byte MAGIC_1 = (byte) 0x01;
+    private static final int HEADER_LENGTH = 10;
 
-  private final Class<T> type;
-  private final Schema schema;
-  private final long readerFingerprint;
-  /** The single-object header of the current schema: magic bytes and fingerprint (little-endian). */
-  private final byte[] header;
-  /** Reads datums written with the current schema (the common case: no resolution). Thread-safe. */
-  private final SpecificDatumReader<T> currentReader;
-  /** Writes datums with the current schema. Thread-safe. */
-  private final SpecificDatumWriter<T> writer;
-  /** Per-thread reusable codec buffers (Avro's encoders and decoders are not thread-safe). */
-  private final ThreadLocal<Buffers> buffers = ThreadLocal.withInitial(Buffers::new);
-  private final BinaryMessageDecoder<T> decoder;
-  private final SchemaStore resolver;
-  private final Map<Long, Boolean> compatibleByFingerprint = new ConcurrentHashMap<>();
-  private final Serializer<T> serializer = new AvroSerializer();
-  private final Deserializer<T> deserializer = new AvroDeserializer();
-
-  private AvroSerde(Builder<T> builder) {
-    this.type = builder.type;
-    SpecificData model = SpecificData.getForClass(type);
-    this.schema = model.getSchema(type);
-    this.readerFingerprint = SchemaNormalization.parsingFingerprint64(schema);
-    SchemaStore.Cache own = new SchemaStore.Cache();
-    own.addSchema(schema);
-    builder.writerSchemas.forEach(own::addSchema);
-    SchemaStore external = builder.schemaStore;
-    this.resolver = fingerprint -> {
-      Schema found = own.findByFingerprint(fingerprint);
-      return found != null || external == null ? found : external.findByFingerprint(fingerprint);
-    };
-    this.header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN).put(MAGIC_0).put(MAGIC_1)
-        .putLong(readerFingerprint).array();
-    this.currentReader = new SpecificDatumReader<>(schema, schema, model);
-    this.writer = new SpecificDatumWriter<>(schema, model);
-    this.decoder = new BinaryMessageDecoder<>(model, schema, resolver);
-  }
-
-  /**
-   * Returns a serde for a generated class that reads payloads written with its current schema.
-   *
-   * @param type the generated class, e.g. {@code Click.class}; not null
-   * @param <T> the record type
-   * @return a new serde
-   * @throws IllegalArgumentException if {@code type} is not an Avro-generated specific record
-   */
-  public static <T extends SpecificRecord> AvroSerde<T> of(Class<T> type) {
-    return builder(type).build();
-  }
-
-  /**
-   * Returns a builder, to register other writer schemas or an external schema store.
-   *
-   * @param type the generated class; not null
-   * @param <T> the record type
-   * @return a new builder
-   */
-  public static <T extends SpecificRecord> Builder<T> builder(Class<T> type) {
-    return new Builder<>(Objects.requireNonNull(type, "type"));
-  }
-
-  /**
-   * Returns the record class.
-   *
-   * @return the generated class this serde reads and writes
-   */
-  public Class<T> type() {
-    return type;
-  }
-
-  /**
-   * Returns the current (reader and writer) schema of the record class.
-   *
-   * @return the schema
-   */
-  public Schema schema() {
-    return schema;
-  }
-
-  /**
-   * Encodes a record with the current schema.
-   *
-   * @param record the record; null gives null
-   * @return the single-object encoded bytes, or null for a null record
-   * @throws SerializationException if the record cannot be written (e.g. a required field is null)
-   */
-  public byte[] encode(T record) {
-    if (record == null) {
-      return null;
-    }
-    try {
-      // Same bytes as Avro's BinaryMessageEncoder (header, then the binary datum), through one reused buffer and
-      // encoder per thread: one copy per record instead of three.
-      Buffers b = buffers.get();
-      b.out.reset();
-      b.out.write(header);
-      b.encoder = EncoderFactory.get().directBinaryEncoder(b.out, b.encoder);
-      writer.write(record, b.encoder);
-      b.encoder.flush();
-      return b.out.toByteArray();
-    } catch (IOException | RuntimeException e) {
-      throw new SerializationException("cannot encode " + type.getName() + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Decodes single-object encoded bytes, resolving the writer schema by fingerprint.
-   *
-   * @param payload the bytes; null gives null
-   * @return the record, or null for null bytes
-   * @throws AvroDecodeException if the bytes cannot be decoded; its reason says why
-   */
-  public T decode(byte[] payload) {
-    return decode(null, payload);
-  }
-
-  private T decode(String topic, byte[] payload) {
-    if (payload == null) {
-      return null;
-    }
-    if (payload.length < HEADER_LENGTH || payload[0] != MAGIC_0 || payload[1] != MAGIC_1) {
-      throw error(AvroDecodeException.Reason.BAD_HEADER, topic, null, payload, null);
-    }
-    long fingerprint = ByteBuffer.wrap(payload, 2, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
-    if (fingerprint != readerFingerprint) {
-      String hex = hex(fingerprint);
-      Schema writer = resolver.findByFingerprint(fingerprint);
-      if (writer == null) {
-        throw error(AvroDecodeException.Reason.UNKNOWN_SCHEMA, topic, hex, payload, null);
-      }
-      if (!compatibleByFingerprint.computeIfAbsent(fingerprint, fp -> canRead(writer))) {
-        throw error(AvroDecodeException.Reason.INCOMPATIBLE_SCHEMA, topic, hex, payload, null);
-      }
-    }
-    try {
-      if (fingerprint == readerFingerprint) {
-        // Written with the current schema: read the datum directly (no schema lookup by a boxed fingerprint, no
-        // stream around the array), with a per-thread reused decoder.
-        Buffers b = buffers.get();
-        b.decoder = DecoderFactory.get().binaryDecoder(payload, HEADER_LENGTH, payload.length - HEADER_LENGTH,
-            b.decoder);
-        return currentReader.read(null, b.decoder);
-      }
-      return decoder.decode(payload);
-    } catch (BadHeaderException e) {
-      throw error(AvroDecodeException.Reason.BAD_HEADER, topic, null, payload, e);
-    } catch (MissingSchemaException e) {
-      throw error(AvroDecodeException.Reason.UNKNOWN_SCHEMA, topic, hex(fingerprint), payload, e);
-    } catch (IOException | RuntimeException e) {
-      throw error(AvroDecodeException.Reason.MALFORMED_PAYLOAD, topic, hex(fingerprint), payload, e);
-    }
-  }
-
-  /** Formats a fingerprint for an error (only there: formatting per record costs more than the decode's header). */
-  private static String hex(long fingerprint) {
-    return String.format("%016x", fingerprint);
-  }
-
-  /** Reusable per-thread state of {@link #encode} and {@link #decode}. */
-  private static final class Buffers {
-    final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-    BinaryEncoder encoder;
-    BinaryDecoder decoder;
-  }
-
-  private boolean canRead(Schema writer) {
-    return SchemaCompatibility.checkReaderWriterCompatibility(schema, writer).getType()
-        == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE;
-  }
-
-  private AvroDecodeException error(
-      AvroDecodeException.Reason reason, String topic, String fingerprint, byte[] payload, Throwable cause) {
-    return new AvroDecodeException(reason, type.getName(), topic, fingerprint, payload.length, cause);
-  }
-
-  /**
-   * Returns the writer-schema fingerprint in a payload's single-object header.
-   *
-   * @param payload the bytes; may be null
-   * @return the fingerprint, or empty if the payload has no valid header
-   */
-  public static Optional<Long> fingerprintOf(byte[] payload) {
-    if (payload == null || payload.length < HEADER_LENGTH || payload[0] != MAGIC_0 || payload[1] != MAGIC_1) {
-      return Optional.empty();
-    }
-    return Optional.of(ByteBuffer.wrap(payload, 2, 8).order(ByteOrder.LITTLE_ENDIAN).getLong());
-  }
-
-  /**
-   * Returns the serializer; same as {@link #encode(SpecificRecord)}.
-   *
-   * @return the serializer; thread-safe
-   */
-  @Override
-  public Serializer<T> serializer() {
-    return serializer;
-  }
-
-  /**
-   * Returns the deserializer; same as {@link #decode(byte[])} with the topic in any
-   * {@link AvroDecodeException}.
-   *
-   * @return the deserializer; thread-safe
-   */
-  @Override
-  public Deserializer<T> deserializer() {
-    return deserializer;
-  }
-
-  @Override
-  public String toString() {
-    return "AvroSerde[" + type.getName() + "]";
-  }
-
-  private final class AvroSerializer implements Serializer<T> {
-    @Override
-    public byte[] serialize(String topic, T data) {
-      return encode(data);
-    }
-  }
-
-  private final class AvroDeserializer implements Deserializer<T> {
-    @Override
-    public T deserialize(String topic, byte[] data) {
-      return decode(topic, data);
-    }
-  }
-
-  /**
-   * Builds an {@link AvroSerde}. Not thread-safe.
-   *
-   * @param <T> the record type
-   */
-  public static final class Builder<T extends SpecificRecord> {
     private final Class<T> type;
-    private final List<Schema> writerSchemas = new ArrayList<>();
-    private SchemaStore schemaStore;
+    private final Schema schema;
+    private final long readerFingerprint;
+    /** The single-object header of the current schema: magic bytes and fingerprint (little-endian). */
+    private final byte[] header;
+    /** Reads datums written with the current schema (the common case: no resolution). Thread-safe. */
+    private final SpecificDatumReader<T> currentReader;
+    /** Writes datums with the current schema. Thread-safe. */
+    private final SpecificDatumWriter<T> writer;
+    /** Per-thread reusable codec buffers (Avro's encoders and decoders are not thread-safe). */
+    private final ThreadLocal<Buffers> buffers = ThreadLocal.withInitial(Buffers::new);
 
-    private Builder(Class<T> type) {
-      this.type = type;
+    private final BinaryMessageDecoder<T> decoder;
+    private final SchemaStore resolver;
+    private final Map<Long, Boolean> compatibleByFingerprint = new ConcurrentHashMap<>();
+    private final Serializer<T> serializer = new AvroSerializer();
+    private final Deserializer<T> deserializer = new AvroDeserializer();
+
+    private AvroSerde(Builder<T> builder) {
+        this.type = builder.type;
+        SpecificData model = SpecificData.getForClass(type);
+        this.schema = model.getSchema(type);
+        this.readerFingerprint = SchemaNormalization.parsingFingerprint64(schema);
+        SchemaStore.Cache own = new SchemaStore.Cache();
+        own.addSchema(schema);
+        builder.writerSchemas.forEach(own::addSchema);
+        SchemaStore external = builder.schemaStore;
+        this.resolver = fingerprint -> {
+            Schema found = own.findByFingerprint(fingerprint);
+            return found != null || external == null ? found : external.findByFingerprint(fingerprint);
+        };
+        this.header = ByteBuffer.allocate(HEADER_LENGTH)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .put(MAGIC_0)
+                .put(MAGIC_1)
+                .putLong(readerFingerprint)
+                .array();
+        this.currentReader = new SpecificDatumReader<>(schema, schema, model);
+        this.writer = new SpecificDatumWriter<>(schema, model);
+        this.decoder = new BinaryMessageDecoder<>(model, schema, resolver);
     }
 
     /**
-     * Registers another schema that payloads may have been written with (an older or newer
-     * version of the record). Payloads written with it resolve to the current schema.
+     * Returns a serde for a generated class that reads payloads written with its current schema.
      *
-     * @param writerSchema a record schema with the same full name as the class; not null
-     * @return this builder
+     * @param type the generated class, e.g. {@code Click.class}; not null
+     * @param <T> the record type
+     * @return a new serde
+     * @throws IllegalArgumentException if {@code type} is not an Avro-generated specific record
      */
-    public Builder<T> writerSchema(Schema writerSchema) {
-      writerSchemas.add(Objects.requireNonNull(writerSchema, "writerSchema"));
-      return this;
+    public static <T extends SpecificRecord> AvroSerde<T> of(Class<T> type) {
+        return builder(type).build();
     }
 
     /**
-     * Sets a store consulted for fingerprints not registered here (e.g. a shared
-     * {@link SchemaStore.Cache} holding every historical schema).
+     * Returns a builder, to register other writer schemas or an external schema store.
      *
-     * @param store the store; not null
-     * @return this builder
+     * @param type the generated class; not null
+     * @param <T> the record type
+     * @return a new builder
      */
-    public Builder<T> schemaStore(SchemaStore store) {
-      this.schemaStore = Objects.requireNonNull(store, "store");
-      return this;
+    public static <T extends SpecificRecord> Builder<T> builder(Class<T> type) {
+        return new Builder<>(Objects.requireNonNull(type, "type"));
     }
 
     /**
-     * Validates and builds the serde.
+     * Returns the record class.
      *
-     * @return the serde
-     * @throws IllegalArgumentException if the class is not an Avro-generated record, or a writer
-     *     schema is not a record of the same full name
+     * @return the generated class this serde reads and writes
      */
-    public AvroSerde<T> build() {
-      Schema current;
-      try {
-        current = SpecificData.getForClass(type).getSchema(type);
-      } catch (RuntimeException e) {
-        throw new IllegalArgumentException("not an Avro-generated record class: " + type.getName(), e);
-      }
-      if (current.getType() != Schema.Type.RECORD) {
-        throw new IllegalArgumentException("not an Avro-generated record class: " + type.getName());
-      }
-      for (Schema writer : writerSchemas) {
-        if (writer.getType() != Schema.Type.RECORD || !writer.getFullName().equals(current.getFullName())) {
-          throw new IllegalArgumentException("writer schema must be a record named " + current.getFullName()
-              + ": " + writer.getFullName());
+    public Class<T> type() {
+        return type;
+    }
+
+    /**
+     * Returns the current (reader and writer) schema of the record class.
+     *
+     * @return the schema
+     */
+    public Schema schema() {
+        return schema;
+    }
+
+    /**
+     * Encodes a record with the current schema.
+     *
+     * @param record the record; null gives null
+     * @return the single-object encoded bytes, or null for a null record
+     * @throws SerializationException if the record cannot be written (e.g. a required field is null)
+     */
+    public byte[] encode(T record) {
+        if (record == null) {
+            return null;
         }
-      }
-      return new AvroSerde<>(this);
+        try {
+            // Same bytes as Avro's BinaryMessageEncoder (header, then the binary datum), through one reused buffer and
+            // encoder per thread: one copy per record instead of three.
+            Buffers b = buffers.get();
+            b.out.reset();
+            b.out.write(header);
+            b.encoder = EncoderFactory.get().directBinaryEncoder(b.out, b.encoder);
+            writer.write(record, b.encoder);
+            b.encoder.flush();
+            return b.out.toByteArray();
+        } catch (IOException | RuntimeException e) {
+            throw new SerializationException("cannot encode " + type.getName() + ": " + e.getMessage(), e);
+        }
     }
-  }
+
+    /**
+     * Decodes single-object encoded bytes, resolving the writer schema by fingerprint.
+     *
+     * @param payload the bytes; null gives null
+     * @return the record, or null for null bytes
+     * @throws AvroDecodeException if the bytes cannot be decoded; its reason says why
+     */
+    public T decode(byte[] payload) {
+        return decode(null, payload);
+    }
+
+    private T decode(String topic, byte[] payload) {
+        if (payload == null) {
+            return null;
+        }
+        if (payload.length < HEADER_LENGTH || payload[0] != MAGIC_0 || payload[1] != MAGIC_1) {
+            throw error(AvroDecodeException.Reason.BAD_HEADER, topic, null, payload, null);
+        }
+        long fingerprint =
+                ByteBuffer.wrap(payload, 2, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        if (fingerprint != readerFingerprint) {
+            String hex = hex(fingerprint);
+            Schema writer = resolver.findByFingerprint(fingerprint);
+            if (writer == null) {
+                throw error(AvroDecodeException.Reason.UNKNOWN_SCHEMA, topic, hex, payload, null);
+            }
+            if (!compatibleByFingerprint.computeIfAbsent(fingerprint, fp -> canRead(writer))) {
+                throw error(AvroDecodeException.Reason.INCOMPATIBLE_SCHEMA, topic, hex, payload, null);
+            }
+        }
+        try {
+            if (fingerprint == readerFingerprint) {
+                // Written with the current schema: read the datum directly (no schema lookup by a boxed fingerprint, no
+                // stream around the array), with a per-thread reused decoder.
+                Buffers b = buffers.get();
+                b.decoder = DecoderFactory.get()
+                        .binaryDecoder(payload, HEADER_LENGTH, payload.length - HEADER_LENGTH, b.decoder);
+                return currentReader.read(null, b.decoder);
+            }
+            return decoder.decode(payload);
+        } catch (BadHeaderException e) {
+            throw error(AvroDecodeException.Reason.BAD_HEADER, topic, null, payload, e);
+        } catch (MissingSchemaException e) {
+            throw error(AvroDecodeException.Reason.UNKNOWN_SCHEMA, topic, hex(fingerprint), payload, e);
+        } catch (IOException | RuntimeException e) {
+            throw error(AvroDecodeException.Reason.MALFORMED_PAYLOAD, topic, hex(fingerprint), payload, e);
+        }
+    }
+
+    /** Formats a fingerprint for an error (only there: formatting per record costs more than the decode's header). */
+    private static String hex(long fingerprint) {
+        return String.format("%016x", fingerprint);
+    }
+
+    /** Reusable per-thread state of {@link #encode} and {@link #decode}. */
+    private static final class Buffers {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        BinaryEncoder encoder;
+        BinaryDecoder decoder;
+    }
+
+    private boolean canRead(Schema writer) {
+        return SchemaCompatibility.checkReaderWriterCompatibility(schema, writer)
+                        .getType()
+                == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE;
+    }
+
+    private AvroDecodeException error(
+            AvroDecodeException.Reason reason, String topic, String fingerprint, byte[] payload, Throwable cause) {
+        return new AvroDecodeException(reason, type.getName(), topic, fingerprint, payload.length, cause);
+    }
+
+    /**
+     * Returns the writer-schema fingerprint in a payload's single-object header.
+     *
+     * @param payload the bytes; may be null
+     * @return the fingerprint, or empty if the payload has no valid header
+     */
+    public static Optional<Long> fingerprintOf(byte[] payload) {
+        if (payload == null || payload.length < HEADER_LENGTH || payload[0] != MAGIC_0 || payload[1] != MAGIC_1) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                ByteBuffer.wrap(payload, 2, 8).order(ByteOrder.LITTLE_ENDIAN).getLong());
+    }
+
+    /**
+     * Returns the serializer; same as {@link #encode(SpecificRecord)}.
+     *
+     * @return the serializer; thread-safe
+     */
+    @Override
+    public Serializer<T> serializer() {
+        return serializer;
+    }
+
+    /**
+     * Returns the deserializer; same as {@link #decode(byte[])} with the topic in any
+     * {@link AvroDecodeException}.
+     *
+     * @return the deserializer; thread-safe
+     */
+    @Override
+    public Deserializer<T> deserializer() {
+        return deserializer;
+    }
+
+    @Override
+    public String toString() {
+        return "AvroSerde[" + type.getName() + "]";
+    }
+
+    private final class AvroSerializer implements Serializer<T> {
+        @Override
+        public byte[] serialize(String topic, T data) {
+            return encode(data);
+        }
+    }
+
+    private final class AvroDeserializer implements Deserializer<T> {
+        @Override
+        public T deserialize(String topic, byte[] data) {
+            return decode(topic, data);
+        }
+    }
+
+    /**
+     * Builds an {@link AvroSerde}. Not thread-safe.
+     *
+     * @param <T> the record type
+     */
+    public static final class Builder<T extends SpecificRecord> {
+        private final Class<T> type;
+        private final List<Schema> writerSchemas = new ArrayList<>();
+        private SchemaStore schemaStore;
+
+        private Builder(Class<T> type) {
+            this.type = type;
+        }
+
+        /**
+         * Registers another schema that payloads may have been written with (an older or newer
+         * version of the record). Payloads written with it resolve to the current schema.
+         *
+         * @param writerSchema a record schema with the same full name as the class; not null
+         * @return this builder
+         */
+        public Builder<T> writerSchema(Schema writerSchema) {
+            writerSchemas.add(Objects.requireNonNull(writerSchema, "writerSchema"));
+            return this;
+        }
+
+        /**
+         * Sets a store consulted for fingerprints not registered here (e.g. a shared
+         * {@link SchemaStore.Cache} holding every historical schema).
+         *
+         * @param store the store; not null
+         * @return this builder
+         */
+        public Builder<T> schemaStore(SchemaStore store) {
+            this.schemaStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * Validates and builds the serde.
+         *
+         * @return the serde
+         * @throws IllegalArgumentException if the class is not an Avro-generated record, or a writer
+         *     schema is not a record of the same full name
+         */
+        public AvroSerde<T> build() {
+            Schema current;
+            try {
+                current = SpecificData.getForClass(type).getSchema(type);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("not an Avro-generated record class: " + type.getName(), e);
+            }
+            if (current.getType() != Schema.Type.RECORD) {
+                throw new IllegalArgumentException("not an Avro-generated record class: " + type.getName());
+            }
+            for (Schema writer : writerSchemas) {
+                if (writer.getType() != Schema.Type.RECORD
+                        || !writer.getFullName().equals(current.getFullName())) {
+                    throw new IllegalArgumentException("writer schema must be a record named " + current.getFullName()
+                            + ": " + writer.getFullName());
+                }
+            }
+            return new AvroSerde<>(this);
+        }
+    }
 }

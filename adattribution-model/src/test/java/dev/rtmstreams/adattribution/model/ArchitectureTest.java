@@ -5,9 +5,9 @@ import org.junit.jupiter.api.Test;
 
 class ArchitectureTest {
 
-  @Test
-  void shouldUseNoOtherModulesInternalsWhenModelIsImported() {
-    ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.adattribution.model")
-        .check(ArchitectureRules.importProductionClasses("dev.rtmstreams.adattribution"));
-  }
+    @Test
+    void shouldUseNoOtherModulesInternalsWhenModelIsImported() {
+        ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.adattribution.model")
+                .check(ArchitectureRules.importProductionClasses("dev.rtmstreams.adattribution"));
+    }
 }

@@ -43,546 +43,680 @@ import org.slf4j.LoggerFactory;
  */
 public final class Bench {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Bench.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Bench.class);
 
-  /** The modes run when none are chosen, in order. */
-  public static final List<String> DEFAULT_MODES = List.of("echo", "real-time", "micro-batch", "kafka-streams-join");
+    /** The modes run when none are chosen, in order. */
+    public static final List<String> DEFAULT_MODES = List.of("echo", "real-time", "micro-batch", "kafka-streams-join");
 
-  /** Every built-in mode (the defaults plus {@code micro-batch-asap}); variants add {@code real-time-LABEL}. */
-  public static final List<String> MODES = List.of("echo", "real-time", "micro-batch", "micro-batch-asap",
-      "kafka-streams-join");
+    /** Every built-in mode (the defaults plus {@code micro-batch-asap}); variants add {@code real-time-LABEL}. */
+    public static final List<String> MODES =
+            List.of("echo", "real-time", "micro-batch", "micro-batch-asap", "kafka-streams-join");
 
-  /** Prefix of the mode of a {@link Variant}. */
-  public static final String VARIANT_PREFIX = "real-time-";
+    /** Prefix of the mode of a {@link Variant}. */
+    public static final String VARIANT_PREFIX = "real-time-";
 
-  /** Above this 1-minute load average at bench start, the bench warns that the machine is busy. */
-  public static final double BUSY_LOAD = 1.0;
+    /** Above this 1-minute load average at bench start, the bench warns that the machine is busy. */
+    public static final double BUSY_LOAD = 1.0;
 
-  /**
-   * Another build of the service, run in real-time mode as mode {@code real-time-LABEL} (A/B comparison).
-   *
-   * @param label the label: letters, digits, '.', '_' and '-'; not a built-in mode name
-   * @param jar the service's fat jar of that build
-   * @param args extra service arguments of this variant only (after the common {@code --app-arg}s)
-   */
-  public record Variant(String label, Path jar, List<String> args) {
-    /** Validates. */
-    public Variant {
-      Objects.requireNonNull(label, "label");
-      Objects.requireNonNull(jar, "jar");
-      if (!label.matches("[A-Za-z0-9._-]+")) {
-        throw new IllegalArgumentException("variant label must be letters, digits, '.', '_' or '-': '" + label
-            + "'");
-      }
-      if (MODES.contains(label)) {
-        throw new IllegalArgumentException("variant label must not be a mode name: '" + label + "'");
-      }
-      args = List.copyOf(args);
-    }
-
-    /** @return the mode that runs this variant: {@code real-time-LABEL} */
-    public String mode() {
-      return VARIANT_PREFIX + label;
-    }
-  }
-
-  /**
-   * Parses {@code --variant LABEL=JAR} and {@code --variant-arg LABEL=ARG} values.
-   *
-   * @param variants LABEL=JAR, one per variant
-   * @param variantArgs LABEL=ARG, in order; ARG is one service argument (repeat for an option and its value)
-   * @return the variants by label, in the order given
-   * @throws IllegalArgumentException on a missing '=', an empty part, a repeated label, a bad label, or an
-   *     argument for an unknown label
-   */
-  public static Map<String, Variant> parseVariants(List<String> variants, List<String> variantArgs) {
-    Map<String, Path> jars = new LinkedHashMap<>();
-    for (String v : variants) {
-      String[] kv = splitLabel(v, "--variant", "LABEL=JAR");
-      if (jars.put(kv[0], Path.of(kv[1])) != null) {
-        throw new IllegalArgumentException("--variant label given twice: '" + kv[0] + "'");
-      }
-    }
-    Map<String, List<String>> args = new LinkedHashMap<>();
-    for (String a : variantArgs) {
-      String[] kv = splitLabel(a, "--variant-arg", "LABEL=ARG");
-      if (!jars.containsKey(kv[0])) {
-        throw new IllegalArgumentException("--variant-arg for an unknown variant '" + kv[0] + "' (known: "
-            + String.join(",", jars.keySet()) + ")");
-      }
-      args.computeIfAbsent(kv[0], k -> new ArrayList<>()).add(kv[1]);
-    }
-    Map<String, Variant> out = new LinkedHashMap<>();
-    jars.forEach((label, jar) -> out.put(label, new Variant(label, jar, args.getOrDefault(label, List.of()))));
-    return out;
-  }
-
-  private static String[] splitLabel(String spec, String option, String form) {
-    int eq = spec.indexOf('=');
-    if (eq <= 0 || eq == spec.length() - 1) {
-      throw new IllegalArgumentException(option + " must be " + form + ": '" + spec + "'");
-    }
-    return new String[] {spec.substring(0, eq), spec.substring(eq + 1)};
-  }
-
-  /**
-   * Resolves the modes chosen on the command line: built-in modes, {@code real-time-LABEL} or a bare variant
-   * LABEL (meaning {@code real-time-LABEL}).
-   *
-   * @param requested the chosen modes, or null/empty for the defaults plus every variant
-   * @param variants the variants by label
-   * @return the mode names, in order
-   * @throws IllegalArgumentException naming an unknown mode
-   */
-  public static List<String> resolveModes(List<String> requested, Map<String, Variant> variants) {
-    List<String> out = new ArrayList<>();
-    if (requested == null || requested.isEmpty()) {
-      out.addAll(DEFAULT_MODES);
-      variants.values().forEach(v -> out.add(v.mode()));
-      return out;
-    }
-    for (String m : requested) {
-      String t = m.trim();
-      if (variants.containsKey(t)) {
-        t = variants.get(t).mode();
-      }
-      if (!MODES.contains(t) && variantOf(t, variants) == null) {
-        throw new IllegalArgumentException("unknown mode '" + m + "'; known: " + String.join(",", knownModes(
-            variants)));
-      }
-      out.add(t);
-    }
-    return out;
-  }
-
-  private static List<String> knownModes(Map<String, Variant> variants) {
-    List<String> known = new ArrayList<>(MODES);
-    variants.values().forEach(v -> known.add(v.mode()));
-    return known;
-  }
-
-  private static Variant variantOf(String mode, Map<String, Variant> variants) {
-    if (!mode.startsWith(VARIANT_PREFIX)) {
-      return null;
-    }
-    return variants.get(mode.substring(VARIANT_PREFIX.length()));
-  }
-
-  /** Where the broker of a mode runs when no cluster is given. */
-  public enum BrokerKind {
-    /** In this JVM (KafkaClusterTestKit): starts fastest. */
-    IN_PROCESS,
-    /** In its own JVM: its GC and threads are apart from the generator's. */
-    CHILD_PROCESS
-  }
-
-  /**
-   * Benchmark options.
-   *
-   * @param workload the workload (rate and duration of the measured run)
-   * @param modes the modes to run, in order
-   * @param bootstrapServers an existing cluster, or empty for a fresh broker per mode
-   * @param broker where a fresh broker runs
-   * @param reportDir where reports go
-   * @param appJar the service's fat jar (real-time, micro-batch)
-   * @param appJvmOptions JVM options of the service
-   * @param appArgs extra arguments to the service's run command
-   * @param partitions partitions of every topic the bench creates
-   * @param warmup warm-up run length at the same rate (0 to skip)
-   * @param drain longest wait for outputs after the last send
-   * @param readyTimeout longest wait for a system under test to start
-   * @param progress draw the progress bar
-   * @param streamThreads stream threads of the service and of the Kafka Streams peer
-   * @param peersInChildJvm run echo and kafka-streams-join in their own JVM, like the service (else in
-   *     this JVM)
-   * @param rates rates to sweep (each mode runs at each rate); empty: the workload's rate only
-   * @param variants other service builds by label, each run as mode {@code real-time-LABEL}
-   */
-  public record Options(WorkloadConfig workload, List<String> modes, Optional<String> bootstrapServers,
-      BrokerKind broker, Path reportDir, Path appJar, List<String> appJvmOptions, List<String> appArgs,
-      int partitions, Duration warmup, Duration drain, Duration readyTimeout, boolean progress, int streamThreads,
-      boolean peersInChildJvm, List<Double> rates, Map<String, Variant> variants) {
-    /** Validates. */
-    public Options {
-      Objects.requireNonNull(workload, "workload");
-      variants = Collections.unmodifiableMap(new LinkedHashMap<>(variants));
-      for (String m : modes) {
-        if (!MODES.contains(m) && variantOf(m, variants) == null) {
-          throw new IllegalArgumentException("unknown mode '" + m + "'; known: " + String.join(",",
-              knownModes(variants)));
+    /**
+     * Another build of the service, run in real-time mode as mode {@code real-time-LABEL} (A/B comparison).
+     *
+     * @param label the label: letters, digits, '.', '_' and '-'; not a built-in mode name
+     * @param jar the service's fat jar of that build
+     * @param args extra service arguments of this variant only (after the common {@code --app-arg}s)
+     */
+    public record Variant(String label, Path jar, List<String> args) {
+        /** Validates. */
+        public Variant {
+            Objects.requireNonNull(label, "label");
+            Objects.requireNonNull(jar, "jar");
+            if (!label.matches("[A-Za-z0-9._-]+")) {
+                throw new IllegalArgumentException(
+                        "variant label must be letters, digits, '.', '_' or '-': '" + label + "'");
+            }
+            if (MODES.contains(label)) {
+                throw new IllegalArgumentException("variant label must not be a mode name: '" + label + "'");
+            }
+            args = List.copyOf(args);
         }
-      }
-      if (modes.isEmpty()) {
-        throw new IllegalArgumentException("modes must not be empty");
-      }
-      if (streamThreads < 1) {
-        throw new IllegalArgumentException("streamThreads must be positive: " + streamThreads);
-      }
-      if (partitions < 1) {
-        throw new IllegalArgumentException("partitions must be positive: " + partitions);
-      }
-      modes = List.copyOf(modes);
-      rates = List.copyOf(rates);
-      for (double r : rates) {
-        if (!(r > 0)) {
-          throw new IllegalArgumentException("rates must be positive: " + r);
+
+        /** @return the mode that runs this variant: {@code real-time-LABEL} */
+        public String mode() {
+            return VARIANT_PREFIX + label;
         }
-      }
     }
 
     /**
-     * Options without variants.
+     * Parses {@code --variant LABEL=JAR} and {@code --variant-arg LABEL=ARG} values.
      *
-     * @param workload see the canonical constructor
-     * @param modes see the canonical constructor
-     * @param bootstrapServers see the canonical constructor
-     * @param broker see the canonical constructor
-     * @param reportDir see the canonical constructor
-     * @param appJar see the canonical constructor
-     * @param appJvmOptions see the canonical constructor
-     * @param appArgs see the canonical constructor
-     * @param partitions see the canonical constructor
-     * @param warmup see the canonical constructor
-     * @param drain see the canonical constructor
-     * @param readyTimeout see the canonical constructor
-     * @param progress see the canonical constructor
-     * @param streamThreads see the canonical constructor
-     * @param peersInChildJvm see the canonical constructor
-     * @param rates see the canonical constructor
+     * @param variants LABEL=JAR, one per variant
+     * @param variantArgs LABEL=ARG, in order; ARG is one service argument (repeat for an option and its value)
+     * @return the variants by label, in the order given
+     * @throws IllegalArgumentException on a missing '=', an empty part, a repeated label, a bad label, or an
+     *     argument for an unknown label
      */
-    public Options(WorkloadConfig workload, List<String> modes, Optional<String> bootstrapServers,
-        BrokerKind broker, Path reportDir, Path appJar, List<String> appJvmOptions, List<String> appArgs,
-        int partitions, Duration warmup, Duration drain, Duration readyTimeout, boolean progress, int streamThreads,
-        boolean peersInChildJvm, List<Double> rates) {
-      this(workload, modes, bootstrapServers, broker, reportDir, appJar, appJvmOptions, appArgs, partitions, warmup,
-          drain, readyTimeout, progress, streamThreads, peersInChildJvm, rates, Map.of());
+    public static Map<String, Variant> parseVariants(List<String> variants, List<String> variantArgs) {
+        Map<String, Path> jars = new LinkedHashMap<>();
+        for (String v : variants) {
+            String[] kv = splitLabel(v, "--variant", "LABEL=JAR");
+            if (jars.put(kv[0], Path.of(kv[1])) != null) {
+                throw new IllegalArgumentException("--variant label given twice: '" + kv[0] + "'");
+            }
+        }
+        Map<String, List<String>> args = new LinkedHashMap<>();
+        for (String a : variantArgs) {
+            String[] kv = splitLabel(a, "--variant-arg", "LABEL=ARG");
+            if (!jars.containsKey(kv[0])) {
+                throw new IllegalArgumentException("--variant-arg for an unknown variant '" + kv[0] + "' (known: "
+                        + String.join(",", jars.keySet()) + ")");
+            }
+            args.computeIfAbsent(kv[0], k -> new ArrayList<>()).add(kv[1]);
+        }
+        Map<String, Variant> out = new LinkedHashMap<>();
+        jars.forEach((label, jar) -> out.put(label, new Variant(label, jar, args.getOrDefault(label, List.of()))));
+        return out;
+    }
+
+    private static String[] splitLabel(String spec, String option, String form) {
+        int eq = spec.indexOf('=');
+        if (eq <= 0 || eq == spec.length() - 1) {
+            throw new IllegalArgumentException(option + " must be " + form + ": '" + spec + "'");
+        }
+        return new String[] {spec.substring(0, eq), spec.substring(eq + 1)};
     }
 
     /**
-     * These options at another rate, without a sweep.
+     * Resolves the modes chosen on the command line: built-in modes, {@code real-time-LABEL} or a bare variant
+     * LABEL (meaning {@code real-time-LABEL}).
      *
-     * @param rate events/s
-     * @return the options
+     * @param requested the chosen modes, or null/empty for the defaults plus every variant
+     * @param variants the variants by label
+     * @return the mode names, in order
+     * @throws IllegalArgumentException naming an unknown mode
      */
-    public Options atRate(double rate) {
-      return new Options(workload.toBuilder().rate(rate).build(), modes, bootstrapServers, broker, reportDir, appJar,
-          appJvmOptions, appArgs, partitions, warmup, drain, readyTimeout, progress, streamThreads, peersInChildJvm,
-          List.of(), variants);
-    }
-  }
-
-  private Bench() {}
-
-  /**
-   * Runs every mode and writes the reports.
-   *
-   * @param o the options
-   * @return one report per mode
-   * @throws Exception if a mode cannot be set up
-   */
-  public static List<Map<String, Object>> run(Options o) throws Exception {
-    Files.createDirectories(o.reportDir());
-    Double benchLoad = loadAtBenchStart();
-    List<Map<String, Object>> reports = new ArrayList<>();
-    String nonce = nonce(o);
-    List<Double> rates = o.rates().isEmpty() ? List.of(o.workload().rate()) : o.rates();
-    for (double rate : rates) {
-      Options atRate = o.atRate(rate);
-      for (String mode : o.modes()) {
-        System.err.printf(Locale.ROOT, "== mode %s at %.0f events/s%n", mode, rate);
-        Map<String, Object> report = runMode(atRate, mode, nonce, benchLoad);
-        String name = rates.size() == 1 ? "report-" + mode : String.format(Locale.ROOT, "report-%s-%.0f", mode, rate);
-        if (rates.size() > 1) {
-          report.put("mode", String.format(Locale.ROOT, "%s@%.0f", mode, rate));
+    public static List<String> resolveModes(List<String> requested, Map<String, Variant> variants) {
+        List<String> out = new ArrayList<>();
+        if (requested == null || requested.isEmpty()) {
+            out.addAll(DEFAULT_MODES);
+            variants.values().forEach(v -> out.add(v.mode()));
+            return out;
         }
-        ReportWriter.writeRun(o.reportDir(), name, report);
-        reports.add(report);
-        ReportWriter.writeCombined(o.reportDir(), reports);
-      }
-    }
-    Path html = ReportWriter.writeCombined(o.reportDir(), reports);
-    ReportWriter.printTable(System.out, reports);
-    System.out.println("reports: " + o.reportDir().toAbsolutePath() + " (combined picture: " + html.getFileName()
-        + ")");
-    return reports;
-  }
-
-  /**
-   * Searches each mode's highest sustained rate ({@link FindMax}): every probe is a full mode run (fresh broker,
-   * warm-up, measured run, drain) at one rate. Writes {@code probe-<mode>-<rate>.json/.html} per probe,
-   * {@code find-max.json} and {@code p99-vs-rate.svg} into the report directory and prints a table.
-   *
-   * @param o the options (the workload's rate and {@link Options#rates()} are ignored)
-   * @param settings the search settings
-   * @return one result per mode
-   * @throws Exception if the report cannot be written
-   */
-  public static List<FindMax.Result> findMax(Options o, FindMax.Settings settings) throws Exception {
-    Files.createDirectories(o.reportDir());
-    Double benchLoad = loadAtBenchStart();
-    String nonce = nonce(o);
-    Map<String, Object> env = new LinkedHashMap<>();
-    env.put("cores", Runtime.getRuntime().availableProcessors());
-    env.put("java", System.getProperty("java.version"));
-    env.put("load_average_1m_at_bench_start", benchLoad);
-    Map<String, Object> workload = workloadDescription(o.workload());
-    workload.remove("rate");
-    workload.remove("events");
-    env.put("workload", workload);
-    List<FindMax.Result> results = new ArrayList<>();
-    for (String mode : o.modes()) {
-      System.err.printf(Locale.ROOT, "== find-max of mode %s from %.0f events/s%n", mode, settings.start());
-      FindMax.Result r = FindMax.search(mode, settings, rate -> {
-        System.err.printf(Locale.ROOT, "== mode %s at %.0f events/s (find-max probe)%n", mode, rate);
-        Map<String, Object> report = runMode(o.atRate(rate), mode, nonce, benchLoad);
-        FindMax.Probe p = FindMax.probeOf(rate, report);
-        report.put("find_max_probe", Map.of("pass", p.pass(), "reason", p.reason()));
-        ReportWriter.writeRun(o.reportDir(), String.format(Locale.ROOT, "probe-%s-%.0f", mode, rate), report);
-        return p;
-      });
-      results.add(r);
-      ReportWriter.writeFindMax(o.reportDir(), settings, results, env);
-    }
-    ReportWriter.writeFindMax(o.reportDir(), settings, results, env);
-    FindMax.printTable(System.out, results);
-    System.out.println("find-max: " + o.reportDir().resolve("find-max.json").toAbsolutePath() + " (plot: "
-        + "p99-vs-rate.svg)");
-    return results;
-  }
-
-  private static String nonce(Options o) {
-    return o.bootstrapServers().isPresent() ? Long.toString(System.currentTimeMillis() % 100_000_000L, 36) + "-"
-        : "";
-  }
-
-  /** Reads the 1-minute load average and warns when the machine is busy. */
-  private static Double loadAtBenchStart() {
-    OptionalDouble load = CostMeter.loadAverage1m();
-    if (load.isPresent() && load.getAsDouble() > BUSY_LOAD) {
-      System.err.printf(Locale.ROOT, "WARNING: the 1-minute load average is %.2f at bench start (above %.1f): "
-          + "other work on this machine distorts latency and cost figures%n", load.getAsDouble(), BUSY_LOAD);
-    }
-    return load.isPresent() ? load.getAsDouble() : null;
-  }
-
-  private static Map<String, Object> runMode(Options o, String mode, String nonce, Double benchLoad)
-      throws Exception {
-    KafkaCluster owned = null;
-    AutoCloseable system = null;
-    OptionalDouble modeLoad = CostMeter.loadAverage1m();
-    try {
-      String bootstrap;
-      Long brokerPid = null;
-      Long sutPid = null;
-      if (o.bootstrapServers().isPresent()) {
-        bootstrap = o.bootstrapServers().get();
-      } else if (o.broker() == BrokerKind.CHILD_PROCESS) {
-        KafkaBrokerProcess broker = EmbeddedKafkaCluster.childProcess().build();
-        owned = broker;
-        broker.start();
-        bootstrap = broker.bootstrapServers();
-        brokerPid = broker.pid().orElse(null);
-      } else {
-        EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().build();
-        owned = cluster;
-        cluster.start();
-        bootstrap = cluster.bootstrapServers();
-      }
-      TopicNames topics = TopicNames.DEFAULTS;
-      String suffix = "";
-      if (!nonce.isEmpty()) {
-        suffix = "-" + nonce + mode;
-        topics = TopicNames.DEFAULTS.withSuffix(suffix);
-      }
-      createTopics(bootstrap, topics, o.partitions());
-      String appId = "loadgen-" + mode + "-" + System.currentTimeMillis();
-      Duration window = o.workload().attributionWindow();
-      Duration delay = o.workload().watermarkDelay();
-      LoadRun.Outputs outputs;
-      long t0 = System.nanoTime();
-      switch (mode) {
-        case "echo":
-        case "kafka-streams-join": {
-          outputs = mode.equals("echo") ? LoadRun.Outputs.ECHO : LoadRun.Outputs.ATTRIBUTION;
-          if (o.peersInChildJvm()) {
-            List<String> args = new ArrayList<>(List.of("peer", "--kind", mode, "--bootstrap-servers", bootstrap,
-                "--application-id", appId, "--attribution-window", window.toString(), "--watermark-delay",
-                delay.toString(), "--stream-threads", Integer.toString(o.streamThreads())));
-            if (!suffix.isEmpty()) {
-              args.addAll(List.of("--topic-suffix", suffix));
+        for (String m : requested) {
+            String t = m.trim();
+            if (variants.containsKey(t)) {
+                t = variants.get(t).mode();
             }
-            ServiceProcess peer = new ServiceProcess(ServiceProcess.selfCommand(o.appJvmOptions(), args), bootstrap,
-                appId, o.reportDir().resolve("peer-" + mode + ".log"));
-            system = peer;
-            sutPid = peer.pid();
-            if (!peer.awaitReady(o.readyTimeout())) {
-              throw new IllegalStateException(mode + " peer not ready within " + o.readyTimeout() + "; log tail:\n"
-                  + peer.tail(40));
+            if (!MODES.contains(t) && variantOf(t, variants) == null) {
+                throw new IllegalArgumentException(
+                        "unknown mode '" + m + "'; known: " + String.join(",", knownModes(variants)));
             }
-          } else if (mode.equals("echo")) {
-            EchoPipeline echo = new EchoPipeline(bootstrap, topics, appId);
-            system = echo;
-            require(echo.awaitReady(o.readyTimeout()), mode);
-          } else {
-            KafkaStreamsJoinPipeline ksj = new KafkaStreamsJoinPipeline(bootstrap, appId, topics, window, delay,
-                o.streamThreads());
-            system = ksj;
-            require(ksj.awaitRunning(o.readyTimeout()), mode);
-          }
-          break;
+            out.add(t);
         }
-        default: {
-          Path stateDir = Files.createTempDirectory("loadgen-app-state-");
-          List<String> args = new ArrayList<>(List.of("--http-port", "0", "--num-stream-threads",
-              Integer.toString(o.streamThreads()), "--impressions-topic", topics.impressions(), "--clicks-topic",
-              topics.clicks(), "--requests-topic", topics.requests(), "--acks-topic", topics.acks(),
-              "--attributed-clicks-topic", topics.attributedClicks(), "--log-records-topic", topics.logRecords()));
-          args.addAll(o.appArgs());
-          Variant variant = variantOf(mode, o.variants());
-          if (variant != null) {
-            args.addAll(variant.args());
-          }
-          String trigger = mode.startsWith("micro-batch") ? "micro-batch" : "real-time";
-          if (mode.equals("micro-batch-asap")) {
-            args.addAll(List.of("--micro-batch-interval", "PT0S"));
-          }
-          args.addAll(List.of("--attribution-window", window.toString(), "--watermark-delay", delay.toString()));
-          ServiceProcess app = new ServiceProcess(variant != null ? variant.jar() : o.appJar(), bootstrap, trigger,
-              appId, stateDir, o.reportDir().resolve("service-" + mode + ".log"), o.appJvmOptions(), args);
-          system = app;
-          sutPid = app.pid();
-          if (!app.awaitReady(o.readyTimeout())) {
-            throw new IllegalStateException("service (" + mode + ") not ready within " + o.readyTimeout()
-                + "; log tail:\n" + app.tail(40));
-          }
-          outputs = LoadRun.Outputs.SERVICE;
-          break;
+        return out;
+    }
+
+    private static List<String> knownModes(Map<String, Variant> variants) {
+        List<String> known = new ArrayList<>(MODES);
+        variants.values().forEach(v -> known.add(v.mode()));
+        return known;
+    }
+
+    private static Variant variantOf(String mode, Map<String, Variant> variants) {
+        if (!mode.startsWith(VARIANT_PREFIX)) {
+            return null;
         }
-      }
-      LOG.info("{} ready in {} ms", mode, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
-      String prefix = nonce + o.workload().idPrefix();
-      if (!o.warmup().isZero()) {
-        WorkloadConfig warm = o.workload().toBuilder().idPrefix("w" + prefix).duration(o.warmup()).lateFraction(0)
-            .build();
-        // the warm-up waits (idle timeout = ready timeout) until the system has really produced its outputs,
-        // so the measured run starts on a system that processes input and has no backlog
-        LoadRun.Settings ws = settings(o, bootstrap, topics, mode + "-warmup", outputs, "w" + prefix,
-            o.readyTimeout());
-        Map<String, Object> wr = LoadRun.execute(WorkloadGenerator.generate(warm, System.currentTimeMillis()),
-            warm.rate(), ws, Map.of());
-        System.err.printf(Locale.ROOT, "   warm-up: %s outputs of %s, missing %s%n", wr.get("matched"),
-            wr.get("expected"), wr.get("missing"));
-      }
-      WorkloadConfig main = o.workload().toBuilder().idPrefix(prefix).build();
-      LoadRun.Settings ms = settings(o, bootstrap, topics, mode, outputs, prefix, o.drain());
-      Map<String, Object> extra = new LinkedHashMap<>();
-      extra.put("workload", workloadDescription(main));
-      Map<String, Object> env = environment(o, bootstrap);
-      env.put("load_average_1m_at_bench_start", benchLoad);
-      env.put("load_average_1m_at_mode_start", modeLoad.isPresent() ? modeLoad.getAsDouble() : null);
-      extra.put("environment", env);
-      List<Event> events = WorkloadGenerator.generate(main, System.currentTimeMillis());
-      CostMeter meter = new CostMeter(sutPid, brokerPid);
-      meter.beforeRun();
-      Map<String, Object> report = LoadRun.execute(events, main.rate(), ms, extra, meter);
-      meter.afterRun();
-      report.put("cost", meter.report(((Number) report.get("events_sent")).longValue()));
-      return report;
-    } finally {
-      if (system != null) {
+        return variants.get(mode.substring(VARIANT_PREFIX.length()));
+    }
+
+    /** Where the broker of a mode runs when no cluster is given. */
+    public enum BrokerKind {
+        /** In this JVM (KafkaClusterTestKit): starts fastest. */
+        IN_PROCESS,
+        /** In its own JVM: its GC and threads are apart from the generator's. */
+        CHILD_PROCESS
+    }
+
+    /**
+     * Benchmark options.
+     *
+     * @param workload the workload (rate and duration of the measured run)
+     * @param modes the modes to run, in order
+     * @param bootstrapServers an existing cluster, or empty for a fresh broker per mode
+     * @param broker where a fresh broker runs
+     * @param reportDir where reports go
+     * @param appJar the service's fat jar (real-time, micro-batch)
+     * @param appJvmOptions JVM options of the service
+     * @param appArgs extra arguments to the service's run command
+     * @param partitions partitions of every topic the bench creates
+     * @param warmup warm-up run length at the same rate (0 to skip)
+     * @param drain longest wait for outputs after the last send
+     * @param readyTimeout longest wait for a system under test to start
+     * @param progress draw the progress bar
+     * @param streamThreads stream threads of the service and of the Kafka Streams peer
+     * @param peersInChildJvm run echo and kafka-streams-join in their own JVM, like the service (else in
+     *     this JVM)
+     * @param rates rates to sweep (each mode runs at each rate); empty: the workload's rate only
+     * @param variants other service builds by label, each run as mode {@code real-time-LABEL}
+     */
+    public record Options(
+            WorkloadConfig workload,
+            List<String> modes,
+            Optional<String> bootstrapServers,
+            BrokerKind broker,
+            Path reportDir,
+            Path appJar,
+            List<String> appJvmOptions,
+            List<String> appArgs,
+            int partitions,
+            Duration warmup,
+            Duration drain,
+            Duration readyTimeout,
+            boolean progress,
+            int streamThreads,
+            boolean peersInChildJvm,
+            List<Double> rates,
+            Map<String, Variant> variants) {
+        /** Validates. */
+        public Options {
+            Objects.requireNonNull(workload, "workload");
+            variants = Collections.unmodifiableMap(new LinkedHashMap<>(variants));
+            for (String m : modes) {
+                if (!MODES.contains(m) && variantOf(m, variants) == null) {
+                    throw new IllegalArgumentException(
+                            "unknown mode '" + m + "'; known: " + String.join(",", knownModes(variants)));
+                }
+            }
+            if (modes.isEmpty()) {
+                throw new IllegalArgumentException("modes must not be empty");
+            }
+            if (streamThreads < 1) {
+                throw new IllegalArgumentException("streamThreads must be positive: " + streamThreads);
+            }
+            if (partitions < 1) {
+                throw new IllegalArgumentException("partitions must be positive: " + partitions);
+            }
+            modes = List.copyOf(modes);
+            rates = List.copyOf(rates);
+            for (double r : rates) {
+                if (!(r > 0)) {
+                    throw new IllegalArgumentException("rates must be positive: " + r);
+                }
+            }
+        }
+
+        /**
+         * Options without variants.
+         *
+         * @param workload see the canonical constructor
+         * @param modes see the canonical constructor
+         * @param bootstrapServers see the canonical constructor
+         * @param broker see the canonical constructor
+         * @param reportDir see the canonical constructor
+         * @param appJar see the canonical constructor
+         * @param appJvmOptions see the canonical constructor
+         * @param appArgs see the canonical constructor
+         * @param partitions see the canonical constructor
+         * @param warmup see the canonical constructor
+         * @param drain see the canonical constructor
+         * @param readyTimeout see the canonical constructor
+         * @param progress see the canonical constructor
+         * @param streamThreads see the canonical constructor
+         * @param peersInChildJvm see the canonical constructor
+         * @param rates see the canonical constructor
+         */
+        public Options(
+                WorkloadConfig workload,
+                List<String> modes,
+                Optional<String> bootstrapServers,
+                BrokerKind broker,
+                Path reportDir,
+                Path appJar,
+                List<String> appJvmOptions,
+                List<String> appArgs,
+                int partitions,
+                Duration warmup,
+                Duration drain,
+                Duration readyTimeout,
+                boolean progress,
+                int streamThreads,
+                boolean peersInChildJvm,
+                List<Double> rates) {
+            this(
+                    workload,
+                    modes,
+                    bootstrapServers,
+                    broker,
+                    reportDir,
+                    appJar,
+                    appJvmOptions,
+                    appArgs,
+                    partitions,
+                    warmup,
+                    drain,
+                    readyTimeout,
+                    progress,
+                    streamThreads,
+                    peersInChildJvm,
+                    rates,
+                    Map.of());
+        }
+
+        /**
+         * These options at another rate, without a sweep.
+         *
+         * @param rate events/s
+         * @return the options
+         */
+        public Options atRate(double rate) {
+            return new Options(
+                    workload.toBuilder().rate(rate).build(),
+                    modes,
+                    bootstrapServers,
+                    broker,
+                    reportDir,
+                    appJar,
+                    appJvmOptions,
+                    appArgs,
+                    partitions,
+                    warmup,
+                    drain,
+                    readyTimeout,
+                    progress,
+                    streamThreads,
+                    peersInChildJvm,
+                    List.of(),
+                    variants);
+        }
+    }
+
+    private Bench() {}
+
+    /**
+     * Runs every mode and writes the reports.
+     *
+     * @param o the options
+     * @return one report per mode
+     * @throws Exception if a mode cannot be set up
+     */
+    public static List<Map<String, Object>> run(Options o) throws Exception {
+        Files.createDirectories(o.reportDir());
+        Double benchLoad = loadAtBenchStart();
+        List<Map<String, Object>> reports = new ArrayList<>();
+        String nonce = nonce(o);
+        List<Double> rates = o.rates().isEmpty() ? List.of(o.workload().rate()) : o.rates();
+        for (double rate : rates) {
+            Options atRate = o.atRate(rate);
+            for (String mode : o.modes()) {
+                System.err.printf(Locale.ROOT, "== mode %s at %.0f events/s%n", mode, rate);
+                Map<String, Object> report = runMode(atRate, mode, nonce, benchLoad);
+                String name =
+                        rates.size() == 1 ? "report-" + mode : String.format(Locale.ROOT, "report-%s-%.0f", mode, rate);
+                if (rates.size() > 1) {
+                    report.put("mode", String.format(Locale.ROOT, "%s@%.0f", mode, rate));
+                }
+                ReportWriter.writeRun(o.reportDir(), name, report);
+                reports.add(report);
+                ReportWriter.writeCombined(o.reportDir(), reports);
+            }
+        }
+        Path html = ReportWriter.writeCombined(o.reportDir(), reports);
+        ReportWriter.printTable(System.out, reports);
+        System.out.println(
+                "reports: " + o.reportDir().toAbsolutePath() + " (combined picture: " + html.getFileName() + ")");
+        return reports;
+    }
+
+    /**
+     * Searches each mode's highest sustained rate ({@link FindMax}): every probe is a full mode run (fresh broker,
+     * warm-up, measured run, drain) at one rate. Writes {@code probe-<mode>-<rate>.json/.html} per probe,
+     * {@code find-max.json} and {@code p99-vs-rate.svg} into the report directory and prints a table.
+     *
+     * @param o the options (the workload's rate and {@link Options#rates()} are ignored)
+     * @param settings the search settings
+     * @return one result per mode
+     * @throws Exception if the report cannot be written
+     */
+    public static List<FindMax.Result> findMax(Options o, FindMax.Settings settings) throws Exception {
+        Files.createDirectories(o.reportDir());
+        Double benchLoad = loadAtBenchStart();
+        String nonce = nonce(o);
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("cores", Runtime.getRuntime().availableProcessors());
+        env.put("java", System.getProperty("java.version"));
+        env.put("load_average_1m_at_bench_start", benchLoad);
+        Map<String, Object> workload = workloadDescription(o.workload());
+        workload.remove("rate");
+        workload.remove("events");
+        env.put("workload", workload);
+        List<FindMax.Result> results = new ArrayList<>();
+        for (String mode : o.modes()) {
+            System.err.printf(Locale.ROOT, "== find-max of mode %s from %.0f events/s%n", mode, settings.start());
+            FindMax.Result r = FindMax.search(mode, settings, rate -> {
+                System.err.printf(Locale.ROOT, "== mode %s at %.0f events/s (find-max probe)%n", mode, rate);
+                Map<String, Object> report = runMode(o.atRate(rate), mode, nonce, benchLoad);
+                FindMax.Probe p = FindMax.probeOf(rate, report);
+                report.put("find_max_probe", Map.of("pass", p.pass(), "reason", p.reason()));
+                ReportWriter.writeRun(o.reportDir(), String.format(Locale.ROOT, "probe-%s-%.0f", mode, rate), report);
+                return p;
+            });
+            results.add(r);
+            ReportWriter.writeFindMax(o.reportDir(), settings, results, env);
+        }
+        ReportWriter.writeFindMax(o.reportDir(), settings, results, env);
+        FindMax.printTable(System.out, results);
+        System.out.println("find-max: " + o.reportDir().resolve("find-max.json").toAbsolutePath() + " (plot: "
+                + "p99-vs-rate.svg)");
+        return results;
+    }
+
+    private static String nonce(Options o) {
+        return o.bootstrapServers().isPresent()
+                ? Long.toString(System.currentTimeMillis() % 100_000_000L, 36) + "-"
+                : "";
+    }
+
+    /** Reads the 1-minute load average and warns when the machine is busy. */
+    private static Double loadAtBenchStart() {
+        OptionalDouble load = CostMeter.loadAverage1m();
+        if (load.isPresent() && load.getAsDouble() > BUSY_LOAD) {
+            System.err.printf(
+                    Locale.ROOT,
+                    "WARNING: the 1-minute load average is %.2f at bench start (above %.1f): "
+                            + "other work on this machine distorts latency and cost figures%n",
+                    load.getAsDouble(),
+                    BUSY_LOAD);
+        }
+        return load.isPresent() ? load.getAsDouble() : null;
+    }
+
+    private static Map<String, Object> runMode(Options o, String mode, String nonce, Double benchLoad)
+            throws Exception {
+        KafkaCluster owned = null;
+        AutoCloseable system = null;
+        OptionalDouble modeLoad = CostMeter.loadAverage1m();
         try {
-          system.close();
-        } catch (Exception e) {
-          LOG.warn("closing {} failed", mode, e);
+            String bootstrap;
+            Long brokerPid = null;
+            Long sutPid = null;
+            if (o.bootstrapServers().isPresent()) {
+                bootstrap = o.bootstrapServers().get();
+            } else if (o.broker() == BrokerKind.CHILD_PROCESS) {
+                KafkaBrokerProcess broker = EmbeddedKafkaCluster.childProcess().build();
+                owned = broker;
+                broker.start();
+                bootstrap = broker.bootstrapServers();
+                brokerPid = broker.pid().orElse(null);
+            } else {
+                EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().build();
+                owned = cluster;
+                cluster.start();
+                bootstrap = cluster.bootstrapServers();
+            }
+            TopicNames topics = TopicNames.DEFAULTS;
+            String suffix = "";
+            if (!nonce.isEmpty()) {
+                suffix = "-" + nonce + mode;
+                topics = TopicNames.DEFAULTS.withSuffix(suffix);
+            }
+            createTopics(bootstrap, topics, o.partitions());
+            String appId = "loadgen-" + mode + "-" + System.currentTimeMillis();
+            Duration window = o.workload().attributionWindow();
+            Duration delay = o.workload().watermarkDelay();
+            LoadRun.Outputs outputs;
+            long t0 = System.nanoTime();
+            switch (mode) {
+                case "echo":
+                case "kafka-streams-join": {
+                    outputs = mode.equals("echo") ? LoadRun.Outputs.ECHO : LoadRun.Outputs.ATTRIBUTION;
+                    if (o.peersInChildJvm()) {
+                        List<String> args = new ArrayList<>(List.of(
+                                "peer",
+                                "--kind",
+                                mode,
+                                "--bootstrap-servers",
+                                bootstrap,
+                                "--application-id",
+                                appId,
+                                "--attribution-window",
+                                window.toString(),
+                                "--watermark-delay",
+                                delay.toString(),
+                                "--stream-threads",
+                                Integer.toString(o.streamThreads())));
+                        if (!suffix.isEmpty()) {
+                            args.addAll(List.of("--topic-suffix", suffix));
+                        }
+                        ServiceProcess peer = new ServiceProcess(
+                                ServiceProcess.selfCommand(o.appJvmOptions(), args),
+                                bootstrap,
+                                appId,
+                                o.reportDir().resolve("peer-" + mode + ".log"));
+                        system = peer;
+                        sutPid = peer.pid();
+                        if (!peer.awaitReady(o.readyTimeout())) {
+                            throw new IllegalStateException(mode + " peer not ready within " + o.readyTimeout()
+                                    + "; log tail:\n" + peer.tail(40));
+                        }
+                    } else if (mode.equals("echo")) {
+                        EchoPipeline echo = new EchoPipeline(bootstrap, topics, appId);
+                        system = echo;
+                        require(echo.awaitReady(o.readyTimeout()), mode);
+                    } else {
+                        KafkaStreamsJoinPipeline ksj = new KafkaStreamsJoinPipeline(
+                                bootstrap, appId, topics, window, delay, o.streamThreads());
+                        system = ksj;
+                        require(ksj.awaitRunning(o.readyTimeout()), mode);
+                    }
+                    break;
+                }
+                default: {
+                    Path stateDir = Files.createTempDirectory("loadgen-app-state-");
+                    List<String> args = new ArrayList<>(List.of(
+                            "--http-port",
+                            "0",
+                            "--num-stream-threads",
+                            Integer.toString(o.streamThreads()),
+                            "--impressions-topic",
+                            topics.impressions(),
+                            "--clicks-topic",
+                            topics.clicks(),
+                            "--requests-topic",
+                            topics.requests(),
+                            "--acks-topic",
+                            topics.acks(),
+                            "--attributed-clicks-topic",
+                            topics.attributedClicks(),
+                            "--log-records-topic",
+                            topics.logRecords()));
+                    args.addAll(o.appArgs());
+                    Variant variant = variantOf(mode, o.variants());
+                    if (variant != null) {
+                        args.addAll(variant.args());
+                    }
+                    String trigger = mode.startsWith("micro-batch") ? "micro-batch" : "real-time";
+                    if (mode.equals("micro-batch-asap")) {
+                        args.addAll(List.of("--micro-batch-interval", "PT0S"));
+                    }
+                    args.addAll(
+                            List.of("--attribution-window", window.toString(), "--watermark-delay", delay.toString()));
+                    ServiceProcess app = new ServiceProcess(
+                            variant != null ? variant.jar() : o.appJar(),
+                            bootstrap,
+                            trigger,
+                            appId,
+                            stateDir,
+                            o.reportDir().resolve("service-" + mode + ".log"),
+                            o.appJvmOptions(),
+                            args);
+                    system = app;
+                    sutPid = app.pid();
+                    if (!app.awaitReady(o.readyTimeout())) {
+                        throw new IllegalStateException("service (" + mode + ") not ready within " + o.readyTimeout()
+                                + "; log tail:\n" + app.tail(40));
+                    }
+                    outputs = LoadRun.Outputs.SERVICE;
+                    break;
+                }
+            }
+            LOG.info("{} ready in {} ms", mode, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+            String prefix = nonce + o.workload().idPrefix();
+            if (!o.warmup().isZero()) {
+                WorkloadConfig warm = o.workload().toBuilder()
+                        .idPrefix("w" + prefix)
+                        .duration(o.warmup())
+                        .lateFraction(0)
+                        .build();
+                // the warm-up waits (idle timeout = ready timeout) until the system has really produced its outputs,
+                // so the measured run starts on a system that processes input and has no backlog
+                LoadRun.Settings ws =
+                        settings(o, bootstrap, topics, mode + "-warmup", outputs, "w" + prefix, o.readyTimeout());
+                Map<String, Object> wr = LoadRun.execute(
+                        WorkloadGenerator.generate(warm, System.currentTimeMillis()), warm.rate(), ws, Map.of());
+                System.err.printf(
+                        Locale.ROOT,
+                        "   warm-up: %s outputs of %s, missing %s%n",
+                        wr.get("matched"),
+                        wr.get("expected"),
+                        wr.get("missing"));
+            }
+            WorkloadConfig main = o.workload().toBuilder().idPrefix(prefix).build();
+            LoadRun.Settings ms = settings(o, bootstrap, topics, mode, outputs, prefix, o.drain());
+            Map<String, Object> extra = new LinkedHashMap<>();
+            extra.put("workload", workloadDescription(main));
+            Map<String, Object> env = environment(o, bootstrap);
+            env.put("load_average_1m_at_bench_start", benchLoad);
+            env.put("load_average_1m_at_mode_start", modeLoad.isPresent() ? modeLoad.getAsDouble() : null);
+            extra.put("environment", env);
+            List<Event> events = WorkloadGenerator.generate(main, System.currentTimeMillis());
+            CostMeter meter = new CostMeter(sutPid, brokerPid);
+            meter.beforeRun();
+            Map<String, Object> report = LoadRun.execute(events, main.rate(), ms, extra, meter);
+            meter.afterRun();
+            report.put("cost", meter.report(((Number) report.get("events_sent")).longValue()));
+            return report;
+        } finally {
+            if (system != null) {
+                try {
+                    system.close();
+                } catch (Exception e) {
+                    LOG.warn("closing {} failed", mode, e);
+                }
+            }
+            if (owned != null) {
+                owned.close();
+            }
         }
-      }
-      if (owned != null) {
-        owned.close();
-      }
     }
-  }
 
-  private static void require(boolean ready, String mode) {
-    if (!ready) {
-      throw new IllegalStateException(mode + " did not become ready");
+    private static void require(boolean ready, String mode) {
+        if (!ready) {
+            throw new IllegalStateException(mode + " did not become ready");
+        }
     }
-  }
 
-  private static LoadRun.Settings settings(Options o, String bootstrap, TopicNames topics, String mode,
-      LoadRun.Outputs outputs, String prefix, Duration drain) {
-    return new LoadRun.Settings(bootstrap, topics, mode, outputs, o.workload().attributionWindow(),
-        o.workload().watermarkDelay(), 1.0, drain, Duration.ofSeconds(2), Duration.ofSeconds(1), o.progress(),
-        Map.of(), prefix);
-  }
+    private static LoadRun.Settings settings(
+            Options o,
+            String bootstrap,
+            TopicNames topics,
+            String mode,
+            LoadRun.Outputs outputs,
+            String prefix,
+            Duration drain) {
+        return new LoadRun.Settings(
+                bootstrap,
+                topics,
+                mode,
+                outputs,
+                o.workload().attributionWindow(),
+                o.workload().watermarkDelay(),
+                1.0,
+                drain,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(1),
+                o.progress(),
+                Map.of(),
+                prefix);
+    }
 
-  /**
-   * Creates the input and output topics, ignoring those that exist.
-   *
-   * @param bootstrap the cluster
-   * @param topics the names
-   * @param partitions partitions per topic
-   * @throws InterruptedException if interrupted
-   * @throws ExecutionException on a broker error other than "exists"
-   */
-  public static void createTopics(String bootstrap, TopicNames topics, int partitions)
-      throws InterruptedException, ExecutionException {
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-      for (String t : List.of(topics.impressions(), topics.clicks(), topics.requests(), topics.acks(),
-          topics.attributedClicks(), topics.logRecords(), topics.echo())) {
+    /**
+     * Creates the input and output topics, ignoring those that exist.
+     *
+     * @param bootstrap the cluster
+     * @param topics the names
+     * @param partitions partitions per topic
+     * @throws InterruptedException if interrupted
+     * @throws ExecutionException on a broker error other than "exists"
+     */
+    public static void createTopics(String bootstrap, TopicNames topics, int partitions)
+            throws InterruptedException, ExecutionException {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            for (String t : List.of(
+                    topics.impressions(),
+                    topics.clicks(),
+                    topics.requests(),
+                    topics.acks(),
+                    topics.attributedClicks(),
+                    topics.logRecords(),
+                    topics.echo())) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(t, partitions, (short) 1)))
+                            .all()
+                            .get();
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Describes a workload for the report.
+     *
+     * @param w the workload
+     * @return a JSON-ready map
+     */
+    public static Map<String, Object> workloadDescription(WorkloadConfig w) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("seed", w.seed());
+        m.put("rate", w.rate());
+        m.put("duration", w.duration().toString());
+        m.put("events", w.eventCount());
+        m.put("id_prefix", w.idPrefix());
+        m.put("clicks_per_impression", w.clicksPerImpression());
+        m.put("request_share", w.requestShare());
+        m.put("click_delay", w.clickDelay().toString());
+        m.put("outside_window_fraction", w.outsideWindowFraction());
+        m.put("edge_fraction", w.edgeFraction());
+        m.put("orphan_fraction", w.orphanFraction());
+        m.put("duplicate_fraction", w.duplicateFraction());
+        m.put("out_of_order_fraction", w.outOfOrderFraction());
+        m.put("late_fraction", w.lateFraction());
+        m.put("ack_first_fraction", w.ackFirstFraction());
+        m.put("attribution_window", w.attributionWindow().toString());
+        m.put("watermark_delay", w.watermarkDelay().toString());
+        return m;
+    }
+
+    private static Map<String, Object> environment(Options o, String bootstrap) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cores", Runtime.getRuntime().availableProcessors());
+        m.put("java", System.getProperty("java.version"));
+        m.put(
+                "broker",
+                o.bootstrapServers().isPresent()
+                        ? "external " + bootstrap
+                        : o.broker().name().toLowerCase(Locale.ROOT));
+        m.put("partitions", o.partitions());
+        m.put("stream_threads", o.streamThreads());
+        m.put("peers_in_child_jvm", o.peersInChildJvm());
+        m.put("warmup", o.warmup().toString());
         try {
-          admin.createTopics(List.of(new NewTopic(t, partitions, (short) 1))).all().get();
-        } catch (ExecutionException e) {
-          if (!(e.getCause() instanceof TopicExistsException)) {
-            throw e;
-          }
+            m.put("load_average", Files.readString(Path.of("/proc/loadavg")).trim());
+        } catch (IOException | RuntimeException e) {
+            // not on Linux
         }
-      }
+        return m;
     }
-  }
-
-  /**
-   * Describes a workload for the report.
-   *
-   * @param w the workload
-   * @return a JSON-ready map
-   */
-  public static Map<String, Object> workloadDescription(WorkloadConfig w) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("seed", w.seed());
-    m.put("rate", w.rate());
-    m.put("duration", w.duration().toString());
-    m.put("events", w.eventCount());
-    m.put("id_prefix", w.idPrefix());
-    m.put("clicks_per_impression", w.clicksPerImpression());
-    m.put("request_share", w.requestShare());
-    m.put("click_delay", w.clickDelay().toString());
-    m.put("outside_window_fraction", w.outsideWindowFraction());
-    m.put("edge_fraction", w.edgeFraction());
-    m.put("orphan_fraction", w.orphanFraction());
-    m.put("duplicate_fraction", w.duplicateFraction());
-    m.put("out_of_order_fraction", w.outOfOrderFraction());
-    m.put("late_fraction", w.lateFraction());
-    m.put("ack_first_fraction", w.ackFirstFraction());
-    m.put("attribution_window", w.attributionWindow().toString());
-    m.put("watermark_delay", w.watermarkDelay().toString());
-    return m;
-  }
-
-  private static Map<String, Object> environment(Options o, String bootstrap) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("cores", Runtime.getRuntime().availableProcessors());
-    m.put("java", System.getProperty("java.version"));
-    m.put("broker", o.bootstrapServers().isPresent() ? "external " + bootstrap : o.broker().name().toLowerCase(
-        Locale.ROOT));
-    m.put("partitions", o.partitions());
-    m.put("stream_threads", o.streamThreads());
-    m.put("peers_in_child_jvm", o.peersInChildJvm());
-    m.put("warmup", o.warmup().toString());
-    try {
-      m.put("load_average", Files.readString(Path.of("/proc/loadavg")).trim());
-    } catch (IOException | RuntimeException e) {
-      // not on Linux
-    }
-    return m;
-  }
 }

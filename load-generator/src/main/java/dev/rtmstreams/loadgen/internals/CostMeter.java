@@ -40,332 +40,343 @@ import org.slf4j.LoggerFactory;
  */
 public final class CostMeter implements LoadRun.WindowListener {
 
-  private static final Logger LOG = LoggerFactory.getLogger(CostMeter.class);
-  private static volatile long clockTicks;
+    private static final Logger LOG = LoggerFactory.getLogger(CostMeter.class);
+    private static volatile long clockTicks;
 
-  private final Long sutPid;
-  private final Long brokerPid;
-  private GcTimes gcBefore;
-  private GcTimes gcAfter;
-  private long startNanos;
-  private long endNanos;
-  private long sutCpuStart = -1;
-  private long sutCpuEnd = -1;
-  private long brokerCpuStart = -1;
-  private long brokerCpuEnd = -1;
+    private final Long sutPid;
+    private final Long brokerPid;
+    private GcTimes gcBefore;
+    private GcTimes gcAfter;
+    private long startNanos;
+    private long endNanos;
+    private long sutCpuStart = -1;
+    private long sutCpuEnd = -1;
+    private long brokerCpuStart = -1;
+    private long brokerCpuEnd = -1;
 
-  /**
-   * Cumulative stop-the-world GC times of a JVM by collector, in milliseconds.
-   *
-   * @param pauseMs pause time so far by collector name (e.g. "G1 young collection pauses", or YGCT and FGCT when
-   *     read from {@code jstat -gc})
-   */
-  public record GcTimes(Map<String, Double> pauseMs) {
-    /** Copies. */
-    public GcTimes {
-      pauseMs = Collections.unmodifiableMap(new LinkedHashMap<>(pauseMs));
+    /**
+     * Cumulative stop-the-world GC times of a JVM by collector, in milliseconds.
+     *
+     * @param pauseMs pause time so far by collector name (e.g. "G1 young collection pauses", or YGCT and FGCT when
+     *     read from {@code jstat -gc})
+     */
+    public record GcTimes(Map<String, Double> pauseMs) {
+        /** Copies. */
+        public GcTimes {
+            pauseMs = Collections.unmodifiableMap(new LinkedHashMap<>(pauseMs));
+        }
+
+        /**
+         * The pause time between two readings, by collector.
+         *
+         * @param before the earlier reading of the same JVM
+         * @return this minus before, by collector (collectors missing from before count from 0)
+         */
+        public Map<String, Double> minus(GcTimes before) {
+            Map<String, Double> d = new LinkedHashMap<>();
+            pauseMs.forEach((k, v) ->
+                    d.put(k, LatencyRecorder.round(v - before.pauseMs().getOrDefault(k, 0.0))));
+            return d;
+        }
     }
 
     /**
-     * The pause time between two readings, by collector.
+     * A meter for one measured run.
      *
-     * @param before the earlier reading of the same JVM
-     * @return this minus before, by collector (collectors missing from before count from 0)
+     * @param sutPid process id of the system-under-test JVM, or null when it runs in this JVM
+     * @param brokerPid process id of the broker, or null when it runs in this JVM or elsewhere
      */
-    public Map<String, Double> minus(GcTimes before) {
-      Map<String, Double> d = new LinkedHashMap<>();
-      pauseMs.forEach((k, v) -> d.put(k, LatencyRecorder.round(v - before.pauseMs().getOrDefault(k, 0.0))));
-      return d;
+    public CostMeter(Long sutPid, Long brokerPid) {
+        this.sutPid = sutPid;
+        this.brokerPid = brokerPid;
     }
-  }
 
-  /**
-   * A meter for one measured run.
-   *
-   * @param sutPid process id of the system-under-test JVM, or null when it runs in this JVM
-   * @param brokerPid process id of the broker, or null when it runs in this JVM or elsewhere
-   */
-  public CostMeter(Long sutPid, Long brokerPid) {
-    this.sutPid = sutPid;
-    this.brokerPid = brokerPid;
-  }
-
-  /** Samples the SUT's GC counters (call right before the measured run). */
-  public void beforeRun() {
-    gcBefore = sutPid == null ? null : gcTimes(sutPid).orElse(null);
-  }
-
-  /** Samples the SUT's GC counters (call right after the measured run). */
-  public void afterRun() {
-    gcAfter = sutPid == null ? null : gcTimes(sutPid).orElse(null);
-  }
-
-  @Override
-  public void windowStart() {
-    startNanos = System.nanoTime();
-    sutCpuStart = sutPid == null ? -1 : cpuMillis(sutPid).orElse(-1);
-    brokerCpuStart = brokerPid == null ? -1 : cpuMillis(brokerPid).orElse(-1);
-  }
-
-  @Override
-  public void windowEnd() {
-    endNanos = System.nanoTime();
-    sutCpuEnd = sutPid == null ? -1 : cpuMillis(sutPid).orElse(-1);
-    brokerCpuEnd = brokerPid == null ? -1 : cpuMillis(brokerPid).orElse(-1);
-  }
-
-  /**
-   * The {@code cost} section of a report.
-   *
-   * @param events input events sent in the measured run
-   * @return window_ms, events, sut_cpu_ms, broker_cpu_ms, sut_cpu_us_per_event, broker_cpu_us_per_event,
-   *     gc_pause_ms (null where unknown), plus gc_pause_ms_by_collector, sut_pid, broker_pid and
-   *     clock_ticks_per_s
-   */
-  public Map<String, Object> report(long events) {
-    Long sutCpu = sutCpuStart >= 0 && sutCpuEnd >= 0 ? sutCpuEnd - sutCpuStart : null;
-    Long brokerCpu = brokerCpuStart >= 0 && brokerCpuEnd >= 0 ? brokerCpuEnd - brokerCpuStart : null;
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("window_ms", endNanos > startNanos ? Math.round((endNanos - startNanos) / 1e6) : null);
-    m.put("events", events);
-    m.put("sut_cpu_ms", sutCpu);
-    m.put("broker_cpu_ms", brokerCpu);
-    m.put("sut_cpu_us_per_event", perEvent(sutCpu, events));
-    m.put("broker_cpu_us_per_event", perEvent(brokerCpu, events));
-    Map<String, Double> gc = gcBefore != null && gcAfter != null ? gcAfter.minus(gcBefore) : null;
-    m.put("gc_pause_ms", gc == null ? null : LatencyRecorder.round(gc.values().stream().mapToDouble(d -> d).sum()));
-    m.put("gc_pause_ms_by_collector", gc);
-    m.put("sut_pid", sutPid);
-    m.put("broker_pid", brokerPid);
-    m.put("clock_ticks_per_s", clockTicksPerSecond());
-    return m;
-  }
-
-  private static Double perEvent(Long cpuMillis, long events) {
-    return cpuMillis == null || events <= 0 ? null : LatencyRecorder.round(cpuMillis * 1000.0 / events);
-  }
-
-  /**
-   * CPU time (user + system, all threads) a process has used so far.
-   *
-   * @param pid the process
-   * @return milliseconds, or empty when {@code /proc/<pid>/stat} cannot be read
-   */
-  public static OptionalLong cpuMillis(long pid) {
-    try {
-      long[] t = parseStatTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
-      return OptionalLong.of((t[0] + t[1]) * 1000L / clockTicksPerSecond());
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("cannot read the CPU time of pid {}", pid, e);
-      return OptionalLong.empty();
+    /** Samples the SUT's GC counters (call right before the measured run). */
+    public void beforeRun() {
+        gcBefore = sutPid == null ? null : gcTimes(sutPid).orElse(null);
     }
-  }
 
-  /**
-   * Parses utime and stime from a {@code /proc/<pid>/stat} line (fields 14 and 15, counted after the command name
-   * in parentheses, which may itself contain spaces and parentheses).
-   *
-   * @param stat the line
-   * @return {utime, stime} in clock ticks
-   * @throws IllegalArgumentException if the line is malformed
-   */
-  static long[] parseStatTicks(String stat) {
-    int close = stat.lastIndexOf(')');
-    if (close < 0) {
-      throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + stat);
+    /** Samples the SUT's GC counters (call right after the measured run). */
+    public void afterRun() {
+        gcAfter = sutPid == null ? null : gcTimes(sutPid).orElse(null);
     }
-    String[] f = stat.substring(close + 1).trim().split("\\s+");
-    // f[0] is field 3 (state), so field n is f[n - 3]
-    if (f.length < 13) {
-      throw new IllegalArgumentException("too few fields in /proc/<pid>/stat: " + stat);
-    }
-    try {
-      return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])};
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("utime/stime are not numbers: " + stat, e);
-    }
-  }
 
-  /**
-   * Clock ticks per second of {@code /proc} times ({@code getconf CLK_TCK}; 100 when that fails).
-   *
-   * @return ticks per second
-   */
-  public static long clockTicksPerSecond() {
-    long t = clockTicks;
-    if (t == 0) {
-      t = 100;
-      try {
-        String out = run(List.of("getconf", "CLK_TCK"), 5).trim();
-        t = Long.parseLong(out);
-      } catch (IOException | RuntimeException e) {
-        LOG.debug("getconf CLK_TCK failed; assuming 100", e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      clockTicks = t;
+    @Override
+    public void windowStart() {
+        startNanos = System.nanoTime();
+        sutCpuStart = sutPid == null ? -1 : cpuMillis(sutPid).orElse(-1);
+        brokerCpuStart = brokerPid == null ? -1 : cpuMillis(brokerPid).orElse(-1);
     }
-    return t;
-  }
 
-  /**
-   * Reads a JVM's cumulative GC pause times with jstat ({@code -snap}, else {@code -gc}).
-   *
-   * @param pid the JVM
-   * @return the times, or empty when jstat is missing or fails (e.g. the JVM runs with -XX:-UsePerfData)
-   */
-  public static Optional<GcTimes> gcTimes(long pid) {
-    Path jstat = Path.of(System.getProperty("java.home"), "bin", "jstat");
-    if (!Files.isExecutable(jstat)) {
-      return Optional.empty();
+    @Override
+    public void windowEnd() {
+        endNanos = System.nanoTime();
+        sutCpuEnd = sutPid == null ? -1 : cpuMillis(sutPid).orElse(-1);
+        brokerCpuEnd = brokerPid == null ? -1 : cpuMillis(brokerPid).orElse(-1);
     }
-    try {
-      return Optional.of(parseJstatSnap(run(List.of(jstat.toString(), "-J-Djstat.showUnsupported=true", "-snap",
-          Long.toString(pid)), 20)));
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("jstat -snap {} failed; trying jstat -gc", pid, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(parseJstatGc(run(List.of(jstat.toString(), "-J-Duser.language=en", "-J-Duser.country=US",
-          "-gc", Long.toString(pid)), 20)));
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("jstat -gc {} failed: {}", pid, e.toString());
-      return Optional.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Optional.empty();
-    }
-  }
 
-  /**
-   * Parses {@code jstat -J-Djstat.showUnsupported=true -snap <pid>} ({@code name=value} lines): the time of every
-   * stop-the-world collector, converted with {@code sun.os.hrt.frequency}. A collector counts as stop-the-world when
-   * its name contains "pause", or when it is collector 0 or 1 and its name says neither "cycle" nor "concurrent"
-   * (Serial: Copy, MarkSweepCompact; Parallel: PSScavenge, PSParallelCompact).
-   *
-   * @param output jstat's output
-   * @return pause milliseconds by collector name
-   * @throws IllegalArgumentException when no collector or no frequency is found
-   */
-  static GcTimes parseJstatSnap(String output) {
-    Map<String, String> kv = new HashMap<>();
-    for (String l : output.split("\\R")) {
-      int eq = l.indexOf('=');
-      if (eq > 0) {
-        String v = l.substring(eq + 1).trim();
-        if (v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"")) {
-          v = v.substring(1, v.length() - 1);
+    /**
+     * The {@code cost} section of a report.
+     *
+     * @param events input events sent in the measured run
+     * @return window_ms, events, sut_cpu_ms, broker_cpu_ms, sut_cpu_us_per_event, broker_cpu_us_per_event,
+     *     gc_pause_ms (null where unknown), plus gc_pause_ms_by_collector, sut_pid, broker_pid and
+     *     clock_ticks_per_s
+     */
+    public Map<String, Object> report(long events) {
+        Long sutCpu = sutCpuStart >= 0 && sutCpuEnd >= 0 ? sutCpuEnd - sutCpuStart : null;
+        Long brokerCpu = brokerCpuStart >= 0 && brokerCpuEnd >= 0 ? brokerCpuEnd - brokerCpuStart : null;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("window_ms", endNanos > startNanos ? Math.round((endNanos - startNanos) / 1e6) : null);
+        m.put("events", events);
+        m.put("sut_cpu_ms", sutCpu);
+        m.put("broker_cpu_ms", brokerCpu);
+        m.put("sut_cpu_us_per_event", perEvent(sutCpu, events));
+        m.put("broker_cpu_us_per_event", perEvent(brokerCpu, events));
+        Map<String, Double> gc = gcBefore != null && gcAfter != null ? gcAfter.minus(gcBefore) : null;
+        m.put(
+                "gc_pause_ms",
+                gc == null
+                        ? null
+                        : LatencyRecorder.round(
+                                gc.values().stream().mapToDouble(d -> d).sum()));
+        m.put("gc_pause_ms_by_collector", gc);
+        m.put("sut_pid", sutPid);
+        m.put("broker_pid", brokerPid);
+        m.put("clock_ticks_per_s", clockTicksPerSecond());
+        return m;
+    }
+
+    private static Double perEvent(Long cpuMillis, long events) {
+        return cpuMillis == null || events <= 0 ? null : LatencyRecorder.round(cpuMillis * 1000.0 / events);
+    }
+
+    /**
+     * CPU time (user + system, all threads) a process has used so far.
+     *
+     * @param pid the process
+     * @return milliseconds, or empty when {@code /proc/<pid>/stat} cannot be read
+     */
+    public static OptionalLong cpuMillis(long pid) {
+        try {
+            long[] t = parseStatTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
+            return OptionalLong.of((t[0] + t[1]) * 1000L / clockTicksPerSecond());
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("cannot read the CPU time of pid {}", pid, e);
+            return OptionalLong.empty();
         }
-        kv.put(l.substring(0, eq).trim(), v);
-      }
     }
-    String freq = kv.get("sun.os.hrt.frequency");
-    if (freq == null) {
-      throw new IllegalArgumentException("no sun.os.hrt.frequency in jstat -snap output");
-    }
-    double ticksPerMs = Double.parseDouble(freq) / 1000.0;
-    Map<String, Double> pauses = new LinkedHashMap<>();
-    for (int i = 0; kv.containsKey("sun.gc.collector." + i + ".name"); i++) {
-      String name = kv.get("sun.gc.collector." + i + ".name");
-      String time = kv.get("sun.gc.collector." + i + ".time");
-      String lower = name.toLowerCase(Locale.ROOT);
-      boolean pause = lower.contains("pause") || (i <= 1 && !lower.contains("cycle") && !lower.contains("concurrent"));
-      if (pause && time != null) {
-        pauses.put(name, Long.parseLong(time) / ticksPerMs);
-      }
-    }
-    if (pauses.isEmpty()) {
-      throw new IllegalArgumentException("no stop-the-world collector in jstat -snap output");
-    }
-    return new GcTimes(pauses);
-  }
 
-  /**
-   * Parses the output of {@code jstat -gc <pid>} (a header line and a value line).
-   *
-   * @param output jstat's output
-   * @return YGCT and FGCT in milliseconds ("-" counts as 0 for FGCT)
-   * @throws IllegalArgumentException when YGCT is missing or the output is malformed
-   */
-  static GcTimes parseJstatGc(String output) {
-    List<String> lines = new ArrayList<>();
-    for (String l : output.split("\\R")) {
-      if (!l.isBlank()) {
-        lines.add(l.trim());
-      }
+    /**
+     * Parses utime and stime from a {@code /proc/<pid>/stat} line (fields 14 and 15, counted after the command name
+     * in parentheses, which may itself contain spaces and parentheses).
+     *
+     * @param stat the line
+     * @return {utime, stime} in clock ticks
+     * @throws IllegalArgumentException if the line is malformed
+     */
+    static long[] parseStatTicks(String stat) {
+        int close = stat.lastIndexOf(')');
+        if (close < 0) {
+            throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + stat);
+        }
+        String[] f = stat.substring(close + 1).trim().split("\\s+");
+        // f[0] is field 3 (state), so field n is f[n - 3]
+        if (f.length < 13) {
+            throw new IllegalArgumentException("too few fields in /proc/<pid>/stat: " + stat);
+        }
+        try {
+            return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])};
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("utime/stime are not numbers: " + stat, e);
+        }
     }
-    if (lines.size() < 2) {
-      throw new IllegalArgumentException("unexpected jstat output: " + output);
-    }
-    String[] head = lines.get(0).split("\\s+");
-    String[] values = lines.get(1).split("\\s+");
-    if (head.length != values.length) {
-      throw new IllegalArgumentException("jstat header and values differ in length: " + output);
-    }
-    Map<String, String> m = new HashMap<>();
-    for (int i = 0; i < head.length; i++) {
-      m.put(head[i], values[i]);
-    }
-    if (!m.containsKey("YGCT")) {
-      throw new IllegalArgumentException("no YGCT in jstat output: " + output);
-    }
-    Map<String, Double> pauses = new LinkedHashMap<>();
-    pauses.put("YGCT", seconds(m.get("YGCT"), false) * 1000);
-    pauses.put("FGCT", seconds(m.get("FGCT"), true) * 1000);
-    return new GcTimes(pauses);
-  }
 
-  private static double seconds(String v, boolean optional) {
-    if (v == null || v.equals("-")) {
-      if (optional) {
-        return 0;
-      }
-      throw new IllegalArgumentException("missing jstat value");
+    /**
+     * Clock ticks per second of {@code /proc} times ({@code getconf CLK_TCK}; 100 when that fails).
+     *
+     * @return ticks per second
+     */
+    public static long clockTicksPerSecond() {
+        long t = clockTicks;
+        if (t == 0) {
+            t = 100;
+            try {
+                String out = run(List.of("getconf", "CLK_TCK"), 5).trim();
+                t = Long.parseLong(out);
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("getconf CLK_TCK failed; assuming 100", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            clockTicks = t;
+        }
+        return t;
     }
-    return Double.parseDouble(v.replace(',', '.'));
-  }
 
-  /**
-   * The 1-minute load average ({@code /proc/loadavg}).
-   *
-   * @return the load average, or empty when not on Linux
-   */
-  public static OptionalDouble loadAverage1m() {
-    try {
-      return OptionalDouble.of(parseLoadAverage(Files.readString(Path.of("/proc/loadavg"))));
-    } catch (IOException | RuntimeException e) {
-      return OptionalDouble.empty();
+    /**
+     * Reads a JVM's cumulative GC pause times with jstat ({@code -snap}, else {@code -gc}).
+     *
+     * @param pid the JVM
+     * @return the times, or empty when jstat is missing or fails (e.g. the JVM runs with -XX:-UsePerfData)
+     */
+    public static Optional<GcTimes> gcTimes(long pid) {
+        Path jstat = Path.of(System.getProperty("java.home"), "bin", "jstat");
+        if (!Files.isExecutable(jstat)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(parseJstatSnap(
+                    run(List.of(jstat.toString(), "-J-Djstat.showUnsupported=true", "-snap", Long.toString(pid)), 20)));
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("jstat -snap {} failed; trying jstat -gc", pid, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(parseJstatGc(run(
+                    List.of(jstat.toString(), "-J-Duser.language=en", "-J-Duser.country=US", "-gc", Long.toString(pid)),
+                    20)));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("jstat -gc {} failed: {}", pid, e.toString());
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
     }
-  }
 
-  /**
-   * Parses the first field of {@code /proc/loadavg}.
-   *
-   * @param loadavg the file's text, e.g. {@code 0.52 0.31 0.20 1/123 4567}
-   * @return the 1-minute load average
-   */
-  static double parseLoadAverage(String loadavg) {
-    return Double.parseDouble(loadavg.trim().split("\\s+")[0]);
-  }
-
-  private static String run(List<String> command, int timeoutSeconds) throws IOException, InterruptedException {
-    Path out = Files.createTempFile("loadgen-cmd-", ".out");
-    try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-      if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new IOException(String.join(" ", command) + " did not finish within " + timeoutSeconds + " s");
-      }
-      String text = Files.readString(out, StandardCharsets.UTF_8);
-      if (p.exitValue() != 0) {
-        throw new IOException(String.join(" ", command) + " exited with " + p.exitValue() + ": " + text.trim());
-      }
-      return text;
-    } finally {
-      Files.deleteIfExists(out);
+    /**
+     * Parses {@code jstat -J-Djstat.showUnsupported=true -snap <pid>} ({@code name=value} lines): the time of every
+     * stop-the-world collector, converted with {@code sun.os.hrt.frequency}. A collector counts as stop-the-world when
+     * its name contains "pause", or when it is collector 0 or 1 and its name says neither "cycle" nor "concurrent"
+     * (Serial: Copy, MarkSweepCompact; Parallel: PSScavenge, PSParallelCompact).
+     *
+     * @param output jstat's output
+     * @return pause milliseconds by collector name
+     * @throws IllegalArgumentException when no collector or no frequency is found
+     */
+    static GcTimes parseJstatSnap(String output) {
+        Map<String, String> kv = new HashMap<>();
+        for (String l : output.split("\\R")) {
+            int eq = l.indexOf('=');
+            if (eq > 0) {
+                String v = l.substring(eq + 1).trim();
+                if (v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"")) {
+                    v = v.substring(1, v.length() - 1);
+                }
+                kv.put(l.substring(0, eq).trim(), v);
+            }
+        }
+        String freq = kv.get("sun.os.hrt.frequency");
+        if (freq == null) {
+            throw new IllegalArgumentException("no sun.os.hrt.frequency in jstat -snap output");
+        }
+        double ticksPerMs = Double.parseDouble(freq) / 1000.0;
+        Map<String, Double> pauses = new LinkedHashMap<>();
+        for (int i = 0; kv.containsKey("sun.gc.collector." + i + ".name"); i++) {
+            String name = kv.get("sun.gc.collector." + i + ".name");
+            String time = kv.get("sun.gc.collector." + i + ".time");
+            String lower = name.toLowerCase(Locale.ROOT);
+            boolean pause =
+                    lower.contains("pause") || (i <= 1 && !lower.contains("cycle") && !lower.contains("concurrent"));
+            if (pause && time != null) {
+                pauses.put(name, Long.parseLong(time) / ticksPerMs);
+            }
+        }
+        if (pauses.isEmpty()) {
+            throw new IllegalArgumentException("no stop-the-world collector in jstat -snap output");
+        }
+        return new GcTimes(pauses);
     }
-  }
+
+    /**
+     * Parses the output of {@code jstat -gc <pid>} (a header line and a value line).
+     *
+     * @param output jstat's output
+     * @return YGCT and FGCT in milliseconds ("-" counts as 0 for FGCT)
+     * @throws IllegalArgumentException when YGCT is missing or the output is malformed
+     */
+    static GcTimes parseJstatGc(String output) {
+        List<String> lines = new ArrayList<>();
+        for (String l : output.split("\\R")) {
+            if (!l.isBlank()) {
+                lines.add(l.trim());
+            }
+        }
+        if (lines.size() < 2) {
+            throw new IllegalArgumentException("unexpected jstat output: " + output);
+        }
+        String[] head = lines.get(0).split("\\s+");
+        String[] values = lines.get(1).split("\\s+");
+        if (head.length != values.length) {
+            throw new IllegalArgumentException("jstat header and values differ in length: " + output);
+        }
+        Map<String, String> m = new HashMap<>();
+        for (int i = 0; i < head.length; i++) {
+            m.put(head[i], values[i]);
+        }
+        if (!m.containsKey("YGCT")) {
+            throw new IllegalArgumentException("no YGCT in jstat output: " + output);
+        }
+        Map<String, Double> pauses = new LinkedHashMap<>();
+        pauses.put("YGCT", seconds(m.get("YGCT"), false) * 1000);
+        pauses.put("FGCT", seconds(m.get("FGCT"), true) * 1000);
+        return new GcTimes(pauses);
+    }
+
+    private static double seconds(String v, boolean optional) {
+        if (v == null || v.equals("-")) {
+            if (optional) {
+                return 0;
+            }
+            throw new IllegalArgumentException("missing jstat value");
+        }
+        return Double.parseDouble(v.replace(',', '.'));
+    }
+
+    /**
+     * The 1-minute load average ({@code /proc/loadavg}).
+     *
+     * @return the load average, or empty when not on Linux
+     */
+    public static OptionalDouble loadAverage1m() {
+        try {
+            return OptionalDouble.of(parseLoadAverage(Files.readString(Path.of("/proc/loadavg"))));
+        } catch (IOException | RuntimeException e) {
+            return OptionalDouble.empty();
+        }
+    }
+
+    /**
+     * Parses the first field of {@code /proc/loadavg}.
+     *
+     * @param loadavg the file's text, e.g. {@code 0.52 0.31 0.20 1/123 4567}
+     * @return the 1-minute load average
+     */
+    static double parseLoadAverage(String loadavg) {
+        return Double.parseDouble(loadavg.trim().split("\\s+")[0]);
+    }
+
+    private static String run(List<String> command, int timeoutSeconds) throws IOException, InterruptedException {
+        Path out = Files.createTempFile("loadgen-cmd-", ".out");
+        try {
+            Process p = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(out.toFile())
+                    .start();
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", command) + " did not finish within " + timeoutSeconds + " s");
+            }
+            String text = Files.readString(out, StandardCharsets.UTF_8);
+            if (p.exitValue() != 0) {
+                throw new IOException(String.join(" ", command) + " exited with " + p.exitValue() + ": " + text.trim());
+            }
+            return text;
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
 }

@@ -27,83 +27,83 @@ import org.slf4j.LoggerFactory;
  */
 public final class EchoPipeline implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(EchoPipeline.class);
+    private static final Logger LOG = LoggerFactory.getLogger(EchoPipeline.class);
 
-  private final AtomicBoolean running = new AtomicBoolean(true);
-  private final CountDownLatch assigned = new CountDownLatch(1);
-  private final Thread thread;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final CountDownLatch assigned = new CountDownLatch(1);
+    private final Thread thread;
 
-  /**
-   * Starts the pass-through on its own thread.
-   *
-   * @param bootstrapServers the cluster
-   * @param topics topic names (reads impressions and clicks, writes echo)
-   * @param groupId the consumer group
-   */
-  public EchoPipeline(String bootstrapServers, TopicNames topics, String groupId) {
-    Map<String, Object> c = new HashMap<>();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-    c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-    c.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
-    c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
-    c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-    Map<String, Object> p = new HashMap<>();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    p.put(ProducerConfig.ACKS_CONFIG, "1");
-    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-    p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-    p.put(ProducerConfig.BATCH_SIZE_CONFIG, 65536);
-    this.thread = new Thread(() -> loop(c, p, topics), "echo-pipeline");
-    this.thread.setDaemon(true);
-    this.thread.start();
-  }
-
-  private void loop(Map<String, Object> consumerConfig, Map<String, Object> producerConfig, TopicNames topics) {
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig);
-         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig)) {
-      consumer.subscribe(List.of(topics.impressions(), topics.clicks()));
-      while (running.get()) {
-        ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
-        if (assigned.getCount() > 0 && !consumer.assignment().isEmpty()) {
-          // resolve the "latest" positions now, so every record produced after awaitReady is copied
-          consumer.assignment().forEach(consumer::position);
-          assigned.countDown();
-        }
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-          if (r.topic().equals(topics.clicks())) {
-            producer.send(new ProducerRecord<>(topics.echo(), null, r.timestamp(), r.key(), r.value()));
-          }
-        }
-      }
-    } catch (RuntimeException e) {
-      LOG.error("echo pipeline failed", e);
+    /**
+     * Starts the pass-through on its own thread.
+     *
+     * @param bootstrapServers the cluster
+     * @param topics topic names (reads impressions and clicks, writes echo)
+     * @param groupId the consumer group
+     */
+    public EchoPipeline(String bootstrapServers, TopicNames topics, String groupId) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        c.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.ACKS_CONFIG, "1");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 65536);
+        this.thread = new Thread(() -> loop(c, p, topics), "echo-pipeline");
+        this.thread.setDaemon(true);
+        this.thread.start();
     }
-  }
 
-  /**
-   * Waits until the consumer has its partitions (and so will see records produced from now on).
-   *
-   * @param timeout how long to wait
-   * @return whether it is ready
-   * @throws InterruptedException if interrupted
-   */
-  public boolean awaitReady(Duration timeout) throws InterruptedException {
-    return assigned.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  /** Stops the pass-through and waits for its thread. */
-  @Override
-  public void close() {
-    running.set(false);
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    private void loop(Map<String, Object> consumerConfig, Map<String, Object> producerConfig, TopicNames topics) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig);
+                KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig)) {
+            consumer.subscribe(List.of(topics.impressions(), topics.clicks()));
+            while (running.get()) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
+                if (assigned.getCount() > 0 && !consumer.assignment().isEmpty()) {
+                    // resolve the "latest" positions now, so every record produced after awaitReady is copied
+                    consumer.assignment().forEach(consumer::position);
+                    assigned.countDown();
+                }
+                for (ConsumerRecord<byte[], byte[]> r : records) {
+                    if (r.topic().equals(topics.clicks())) {
+                        producer.send(new ProducerRecord<>(topics.echo(), null, r.timestamp(), r.key(), r.value()));
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.error("echo pipeline failed", e);
+        }
     }
-  }
+
+    /**
+     * Waits until the consumer has its partitions (and so will see records produced from now on).
+     *
+     * @param timeout how long to wait
+     * @return whether it is ready
+     * @throws InterruptedException if interrupted
+     */
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
+        return assigned.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops the pass-through and waits for its thread. */
+    @Override
+    public void close() {
+        running.set(false);
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }

@@ -32,88 +32,141 @@ import java.util.Objects;
  * @param status ack status
  * @param tag why the generator produced the event (statistics and debugging only)
  */
-public record Event(long seq, long offsetMicros, EventKind kind, String id, String ref, long eventTime,
-    String userId, String campaignId, String adId, String publisherId, long bidMicros, String status,
-    EventTag tag) {
+public record Event(
+        long seq,
+        long offsetMicros,
+        EventKind kind,
+        String id,
+        String ref,
+        long eventTime,
+        String userId,
+        String campaignId,
+        String adId,
+        String publisherId,
+        long bidMicros,
+        String status,
+        EventTag tag) {
 
-  /** Validates that no field is null. */
-  public Event {
-    Objects.requireNonNull(kind, "kind");
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(ref, "ref");
-    Objects.requireNonNull(userId, "userId");
-    Objects.requireNonNull(campaignId, "campaignId");
-    Objects.requireNonNull(adId, "adId");
-    Objects.requireNonNull(publisherId, "publisherId");
-    Objects.requireNonNull(status, "status");
-    Objects.requireNonNull(tag, "tag");
-  }
+    /** Validates that no field is null. */
+    public Event {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(ref, "ref");
+        Objects.requireNonNull(userId, "userId");
+        Objects.requireNonNull(campaignId, "campaignId");
+        Objects.requireNonNull(adId, "adId");
+        Objects.requireNonNull(publisherId, "publisherId");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(tag, "tag");
+    }
 
-  /**
-   * Returns the Kafka record key: impression_id for impressions and clicks, transaction_id for
-   * requests and acks.
-   *
-   * @return the key; never null
-   */
-  public String key() {
-    return kind == EventKind.CLICK ? ref : id;
-  }
+    /**
+     * Returns the Kafka record key: impression_id for impressions and clicks, transaction_id for
+     * requests and acks.
+     *
+     * @return the key; never null
+     */
+    public String key() {
+        return kind == EventKind.CLICK ? ref : id;
+    }
 
-  /**
-   * Returns a copy placed at another position of the send order.
-   *
-   * @param newSeq the new position
-   * @param newOffsetMicros the new scheduled send offset
-   * @return the copy
-   */
-  public Event at(long newSeq, long newOffsetMicros) {
-    return new Event(newSeq, newOffsetMicros, kind, id, ref, eventTime, userId, campaignId, adId,
-        publisherId, bidMicros, status, tag);
-  }
+    /**
+     * Returns a copy placed at another position of the send order.
+     *
+     * @param newSeq the new position
+     * @param newOffsetMicros the new scheduled send offset
+     * @return the copy
+     */
+    public Event at(long newSeq, long newOffsetMicros) {
+        return new Event(
+                newSeq,
+                newOffsetMicros,
+                kind,
+                id,
+                ref,
+                eventTime,
+                userId,
+                campaignId,
+                adId,
+                publisherId,
+                bidMicros,
+                status,
+                tag);
+    }
 
-  /**
-   * Returns a copy with event time shifted by {@code deltaMillis}.
-   *
-   * @param deltaMillis milliseconds to add
-   * @return the copy
-   */
-  public Event shifted(long deltaMillis) {
-    return new Event(seq, offsetMicros, kind, id, ref, eventTime + deltaMillis, userId, campaignId,
-        adId, publisherId, bidMicros, status, tag);
-  }
+    /**
+     * Returns a copy with event time shifted by {@code deltaMillis}.
+     *
+     * @param deltaMillis milliseconds to add
+     * @return the copy
+     */
+    public Event shifted(long deltaMillis) {
+        return new Event(
+                seq,
+                offsetMicros,
+                kind,
+                id,
+                ref,
+                eventTime + deltaMillis,
+                userId,
+                campaignId,
+                adId,
+                publisherId,
+                bidMicros,
+                status,
+                tag);
+    }
 
-  /**
-   * Returns a copy with another tag.
-   *
-   * @param newTag the tag
-   * @return the copy
-   */
-  public Event tagged(EventTag newTag) {
-    return new Event(seq, offsetMicros, kind, id, ref, eventTime, userId, campaignId, adId,
-        publisherId, bidMicros, status, newTag);
-  }
+    /**
+     * Returns a copy with another tag.
+     *
+     * @param newTag the tag
+     * @return the copy
+     */
+    public Event tagged(EventTag newTag) {
+        return new Event(
+                seq,
+                offsetMicros,
+                kind,
+                id,
+                ref,
+                eventTime,
+                userId,
+                campaignId,
+                adId,
+                publisherId,
+                bidMicros,
+                status,
+                newTag);
+    }
 
-  /** Creates an impression. */
-  static Event impression(String impressionId, long time, String user, String campaign, String ad,
-      String publisher, long bidMicros, EventTag tag) {
-    return new Event(0, 0, EventKind.IMPRESSION, impressionId, "", time, user, campaign, ad, publisher,
-        bidMicros, "", tag);
-  }
+    /** Creates an impression. */
+    static Event impression(
+            String impressionId,
+            long time,
+            String user,
+            String campaign,
+            String ad,
+            String publisher,
+            long bidMicros,
+            EventTag tag) {
+        return new Event(
+                0, 0, EventKind.IMPRESSION, impressionId, "", time, user, campaign, ad, publisher, bidMicros, "", tag);
+    }
 
-  /** Creates a click. */
-  static Event click(String clickId, String impressionId, long time, String user, EventTag tag) {
-    return new Event(0, 0, EventKind.CLICK, clickId, impressionId, time, user, "", "", "", 0, "", tag);
-  }
+    /** Creates a click. */
+    static Event click(String clickId, String impressionId, long time, String user, EventTag tag) {
+        return new Event(0, 0, EventKind.CLICK, clickId, impressionId, time, user, "", "", "", 0, "", tag);
+    }
 
-  /** Creates an ad request. */
-  static Event request(String transactionId, long time, String user, String campaign, String ad,
-      long bidMicros, EventTag tag) {
-    return new Event(0, 0, EventKind.REQUEST, transactionId, "", time, user, campaign, ad, "", bidMicros,
-        "", tag);
-  }
+    /** Creates an ad request. */
+    static Event request(
+            String transactionId, long time, String user, String campaign, String ad, long bidMicros, EventTag tag) {
+        return new Event(0, 0, EventKind.REQUEST, transactionId, "", time, user, campaign, ad, "", bidMicros, "", tag);
+    }
 
-  /** Creates an ack. */
-  static Event ack(String transactionId, long time, String ad, String status, EventTag tag) {
-    return new Event(0, 0, EventKind.ACK, transactionId, "", time, "", "", ad, "", 0, status, tag);
-  }
+    /** Creates an ack. */
+    static Event ack(String transactionId, long time, String ad, String status, EventTag tag) {
+        return new Event(0, 0, EventKind.ACK, transactionId, "", time, "", "", ad, "", 0, status, tag);
+    }
 }

@@ -13,11 +13,11 @@ import java.util.Objects;
  *     measured from its send time)
  */
 public record Expected(OutputKind kind, String key, String identity, String fingerprint, long completingSeq) {
-  /** Validates non-null fields. */
-  public Expected {
-    Objects.requireNonNull(kind, "kind");
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(identity, "identity");
-    Objects.requireNonNull(fingerprint, "fingerprint");
-  }
+    /** Validates non-null fields. */
+    public Expected {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(identity, "identity");
+        Objects.requireNonNull(fingerprint, "fingerprint");
+    }
 }

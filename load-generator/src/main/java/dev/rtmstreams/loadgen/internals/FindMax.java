@@ -31,314 +31,354 @@ import java.util.Map;
  */
 public final class FindMax {
 
-  /** Latency growth criterion: allowed ratio of the last third's median p50 to the first third's. */
-  public static final double GROWTH_FACTOR = 2.0;
-  /** Latency growth criterion: allowed absolute growth on top of the ratio, in ms. */
-  public static final double GROWTH_SLACK_MS = 50.0;
-  /** The smallest default resolution of the bisection, in events/s. */
-  public static final double MIN_RESOLUTION = 500.0;
-  /** Stepping down from a failing start rate stops below this rate (events/s). */
-  public static final double FLOOR_RATE = 500.0;
+    /** Latency growth criterion: allowed ratio of the last third's median p50 to the first third's. */
+    public static final double GROWTH_FACTOR = 2.0;
+    /** Latency growth criterion: allowed absolute growth on top of the ratio, in ms. */
+    public static final double GROWTH_SLACK_MS = 50.0;
+    /** The smallest default resolution of the bisection, in events/s. */
+    public static final double MIN_RESOLUTION = 500.0;
+    /** Stepping down from a failing start rate stops below this rate (events/s). */
+    public static final double FLOOR_RATE = 500.0;
 
-  /**
-   * Search settings.
-   *
-   * @param start the first rate probed (events/s)
-   * @param factor the ramp factor (greater than 1)
-   * @param limit the highest rate probed
-   * @param resolution the bisection stops when last pass and first failure are at most this far apart; null: 10% of
-   *     the pass rate, at least {@value #MIN_RESOLUTION}
-   */
-  public record Settings(double start, double factor, double limit, Double resolution) {
-    /** Validates. */
-    public Settings {
-      if (!(start > 0)) {
-        throw new IllegalArgumentException("--find-max-start must be positive: " + start);
-      }
-      if (!(factor > 1)) {
-        throw new IllegalArgumentException("--find-max-factor must be greater than 1: " + factor);
-      }
-      if (!(limit >= start)) {
-        throw new IllegalArgumentException("--find-max-limit must be at least --find-max-start: " + limit);
-      }
-      if (resolution != null && !(resolution > 0)) {
-        throw new IllegalArgumentException("--find-max-resolution must be positive: " + resolution);
-      }
+    /**
+     * Search settings.
+     *
+     * @param start the first rate probed (events/s)
+     * @param factor the ramp factor (greater than 1)
+     * @param limit the highest rate probed
+     * @param resolution the bisection stops when last pass and first failure are at most this far apart; null: 10% of
+     *     the pass rate, at least {@value #MIN_RESOLUTION}
+     */
+    public record Settings(double start, double factor, double limit, Double resolution) {
+        /** Validates. */
+        public Settings {
+            if (!(start > 0)) {
+                throw new IllegalArgumentException("--find-max-start must be positive: " + start);
+            }
+            if (!(factor > 1)) {
+                throw new IllegalArgumentException("--find-max-factor must be greater than 1: " + factor);
+            }
+            if (!(limit >= start)) {
+                throw new IllegalArgumentException("--find-max-limit must be at least --find-max-start: " + limit);
+            }
+            if (resolution != null && !(resolution > 0)) {
+                throw new IllegalArgumentException("--find-max-resolution must be positive: " + resolution);
+            }
+        }
+
+        /**
+         * The resolution at a pass rate.
+         *
+         * @param passRate the last passing rate
+         * @return the resolution in events/s
+         */
+        public double resolutionAt(double passRate) {
+            return resolution != null ? resolution : Math.max(MIN_RESOLUTION, 0.1 * passRate);
+        }
     }
 
     /**
-     * The resolution at a pass rate.
+     * The outcome of one probe.
      *
-     * @param passRate the last passing rate
-     * @return the resolution in events/s
+     * @param rate the target rate (events/s)
+     * @param pass whether the mode sustained it
+     * @param reason "ok" or why it failed
+     * @param p50 overall p50 latency (ms), null if unknown
+     * @param p99 overall p99 latency (ms), null if unknown
+     * @param cost the run's {@code cost} section, null if unknown
      */
-    public double resolutionAt(double passRate) {
-      return resolution != null ? resolution : Math.max(MIN_RESOLUTION, 0.1 * passRate);
-    }
-  }
+    public record Probe(double rate, boolean pass, String reason, Double p50, Double p99, Map<String, Object> cost) {}
 
-  /**
-   * The outcome of one probe.
-   *
-   * @param rate the target rate (events/s)
-   * @param pass whether the mode sustained it
-   * @param reason "ok" or why it failed
-   * @param p50 overall p50 latency (ms), null if unknown
-   * @param p99 overall p99 latency (ms), null if unknown
-   * @param cost the run's {@code cost} section, null if unknown
-   */
-  public record Probe(double rate, boolean pass, String reason, Double p50, Double p99, Map<String, Object> cost) {}
-
-  /**
-   * The verdict on one run report.
-   *
-   * @param pass whether every criterion holds
-   * @param reason "ok", or the failed criteria separated by "; "
-   */
-  public record Verdict(boolean pass, String reason) {}
-
-  /**
-   * The search result of one mode.
-   *
-   * @param mode the mode
-   * @param maxSustainedRate the highest passing rate, null if none passed
-   * @param probes every probe in the order run
-   */
-  public record Result(String mode, Double maxSustainedRate, List<Probe> probes) {}
-
-  /** Runs one probe: a full mode run at a rate. */
-  @FunctionalInterface
-  public interface ProbeFunction {
     /**
-     * Probes a rate.
+     * The verdict on one run report.
      *
-     * @param rate events/s
-     * @return the probe
-     * @throws Exception if the run fails (counted as a failing probe)
+     * @param pass whether every criterion holds
+     * @param reason "ok", or the failed criteria separated by "; "
      */
-    Probe run(double rate) throws Exception;
-  }
+    public record Verdict(boolean pass, String reason) {}
 
-  private FindMax() {}
+    /**
+     * The search result of one mode.
+     *
+     * @param mode the mode
+     * @param maxSustainedRate the highest passing rate, null if none passed
+     * @param probes every probe in the order run
+     */
+    public record Result(String mode, Double maxSustainedRate, List<Probe> probes) {}
 
-  /**
-   * Judges a run report against the three criteria.
-   *
-   * @param report a {@link LoadRun} report (kept_up, max_send_lag_ms, missing, expected, per_second)
-   * @return the verdict
-   */
-  @SuppressWarnings("unchecked")
-  public static Verdict judge(Map<String, Object> report) {
-    List<String> failures = new ArrayList<>();
-    if (Boolean.FALSE.equals(report.get("kept_up"))) {
-      failures.add("generator fell behind (max send lag " + report.get("max_send_lag_ms") + " ms)");
+    /** Runs one probe: a full mode run at a rate. */
+    @FunctionalInterface
+    public interface ProbeFunction {
+        /**
+         * Probes a rate.
+         *
+         * @param rate events/s
+         * @return the probe
+         * @throws Exception if the run fails (counted as a failing probe)
+         */
+        Probe run(double rate) throws Exception;
     }
-    Verdict growth = latencyGrowth((List<Map<String, Object>>) report.getOrDefault("per_second", List.of()));
-    if (!growth.pass()) {
-      failures.add(growth.reason());
-    }
-    long missing = report.get("missing") instanceof Number n ? n.longValue() : -1;
-    if (missing != 0) {
-      failures.add("missing " + report.get("missing") + " of " + report.get("expected") + " outputs");
-    }
-    return failures.isEmpty() ? new Verdict(true, "ok") : new Verdict(false, String.join("; ", failures));
-  }
 
-  /**
-   * The latency growth criterion over the per-second entries of a report (t, sent, outputs, p50).
-   *
-   * @param perSecond the report's per_second list
-   * @return pass, or fail naming both medians
-   */
-  public static Verdict latencyGrowth(List<Map<String, Object>> perSecond) {
-    int lastSending = -1;
-    for (Map<String, Object> s : perSecond) {
-      if (num(s.get("sent")) > 0) {
-        lastSending = Math.max(lastSending, (int) num(s.get("t")));
-      }
-    }
-    List<Double> p50s = new ArrayList<>();
-    for (Map<String, Object> s : perSecond) {
-      if (num(s.get("t")) <= lastSending + 1 && num(s.get("outputs")) > 0) {
-        p50s.add(num(s.get("p50")));
-      }
-    }
-    if (p50s.size() < 3) {
-      return new Verdict(true, "latency growth not judged (" + p50s.size() + " seconds with outputs)");
-    }
-    int third = p50s.size() / 3;
-    double first = median(p50s.subList(0, third));
-    double last = median(p50s.subList(p50s.size() - third, p50s.size()));
-    double bound = GROWTH_FACTOR * first + GROWTH_SLACK_MS;
-    String text = String.format(Locale.ROOT, "median p50 of the last third %.1f ms %s %.0f x first third %.1f ms "
-        + "+ %.0f ms", last, last <= bound ? "<=" : ">", GROWTH_FACTOR, first, GROWTH_SLACK_MS);
-    return last <= bound ? new Verdict(true, text) : new Verdict(false, "latency grew: " + text);
-  }
+    private FindMax() {}
 
-  static double median(List<Double> values) {
-    double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
-    Arrays.sort(v);
-    int n = v.length;
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  }
-
-  /**
-   * Builds the probe of a finished run.
-   *
-   * @param rate the target rate
-   * @param report the run's report
-   * @return the probe (verdict, overall p50/p99, cost)
-   */
-  @SuppressWarnings("unchecked")
-  public static Probe probeOf(double rate, Map<String, Object> report) {
-    Verdict v = judge(report);
-    Map<String, Object> l = (Map<String, Object>) report.getOrDefault("latency_ms", Map.of());
-    Double p50 = l.get("p50") instanceof Number n ? n.doubleValue() : null;
-    Double p99 = l.get("p99") instanceof Number n ? n.doubleValue() : null;
-    return new Probe(rate, v.pass(), v.reason(), p50, p99, (Map<String, Object>) report.get("cost"));
-  }
-
-  /**
-   * Searches the highest sustained rate of one mode.
-   *
-   * @param mode the mode (for the result)
-   * @param s the settings
-   * @param probe runs one probe
-   * @return every probe and the highest passing rate
-   * @throws InterruptedException if interrupted
-   */
-  public static Result search(String mode, Settings s, ProbeFunction probe) throws InterruptedException {
-    List<Probe> probes = new ArrayList<>();
-    Double pass = null;
-    Double fail = null;
-    double rate = s.start();
-    while (true) {
-      Probe p = run(probe, rate, probes);
-      if (!p.pass()) {
-        fail = rate;
-        break;
-      }
-      pass = rate;
-      if (rate >= s.limit()) {
-        break;
-      }
-      rate = Math.min(s.limit(), Math.round(rate * s.factor()));
-    }
-    boolean aborted = pass == null && isError(probes.get(probes.size() - 1));
-    if (pass == null && !aborted) {
-      for (double r = Math.round(fail / s.factor()); r >= FLOOR_RATE; r = Math.round(r / s.factor())) {
-        Probe p = run(probe, r, probes);
-        if (p.pass()) {
-          pass = r;
-          break;
+    /**
+     * Judges a run report against the three criteria.
+     *
+     * @param report a {@link LoadRun} report (kept_up, max_send_lag_ms, missing, expected, per_second)
+     * @return the verdict
+     */
+    @SuppressWarnings("unchecked")
+    public static Verdict judge(Map<String, Object> report) {
+        List<String> failures = new ArrayList<>();
+        if (Boolean.FALSE.equals(report.get("kept_up"))) {
+            failures.add("generator fell behind (max send lag " + report.get("max_send_lag_ms") + " ms)");
         }
-        fail = r;
-        if (isError(p)) {
-          break;
+        Verdict growth = latencyGrowth((List<Map<String, Object>>) report.getOrDefault("per_second", List.of()));
+        if (!growth.pass()) {
+            failures.add(growth.reason());
         }
-      }
-    }
-    if (pass != null && fail != null) {
-      while (fail - pass > s.resolutionAt(pass)) {
-        double mid = Math.round((pass + fail) / 2);
-        if (mid <= pass || mid >= fail) {
-          break;
+        long missing = report.get("missing") instanceof Number n ? n.longValue() : -1;
+        if (missing != 0) {
+            failures.add("missing " + report.get("missing") + " of " + report.get("expected") + " outputs");
         }
-        if (run(probe, mid, probes).pass()) {
-          pass = mid;
-        } else {
-          fail = mid;
+        return failures.isEmpty() ? new Verdict(true, "ok") : new Verdict(false, String.join("; ", failures));
+    }
+
+    /**
+     * The latency growth criterion over the per-second entries of a report (t, sent, outputs, p50).
+     *
+     * @param perSecond the report's per_second list
+     * @return pass, or fail naming both medians
+     */
+    public static Verdict latencyGrowth(List<Map<String, Object>> perSecond) {
+        int lastSending = -1;
+        for (Map<String, Object> s : perSecond) {
+            if (num(s.get("sent")) > 0) {
+                lastSending = Math.max(lastSending, (int) num(s.get("t")));
+            }
         }
-      }
+        List<Double> p50s = new ArrayList<>();
+        for (Map<String, Object> s : perSecond) {
+            if (num(s.get("t")) <= lastSending + 1 && num(s.get("outputs")) > 0) {
+                p50s.add(num(s.get("p50")));
+            }
+        }
+        if (p50s.size() < 3) {
+            return new Verdict(true, "latency growth not judged (" + p50s.size() + " seconds with outputs)");
+        }
+        int third = p50s.size() / 3;
+        double first = median(p50s.subList(0, third));
+        double last = median(p50s.subList(p50s.size() - third, p50s.size()));
+        double bound = GROWTH_FACTOR * first + GROWTH_SLACK_MS;
+        String text = String.format(
+                Locale.ROOT,
+                "median p50 of the last third %.1f ms %s %.0f x first third %.1f ms " + "+ %.0f ms",
+                last,
+                last <= bound ? "<=" : ">",
+                GROWTH_FACTOR,
+                first,
+                GROWTH_SLACK_MS);
+        return last <= bound ? new Verdict(true, text) : new Verdict(false, "latency grew: " + text);
     }
-    return new Result(mode, pass, probes);
-  }
 
-  private static boolean isError(Probe p) {
-    return p.reason().startsWith("error: ");
-  }
-
-  private static Probe run(ProbeFunction f, double rate, List<Probe> probes) throws InterruptedException {
-    Probe p;
-    try {
-      p = f.run(rate);
-    } catch (InterruptedException e) {
-      throw e;
-    } catch (Exception e) {
-      p = new Probe(rate, false, "error: " + e.getMessage(), null, null, null);
+    static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(v);
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
-    probes.add(p);
-    System.err.printf(Locale.ROOT, "   probe %.0f events/s: %s (%s)%n", rate, p.pass() ? "PASS" : "FAIL", p.reason());
-    return p;
-  }
 
-  /**
-   * The JSON form of the results ({@code find-max.json}).
-   *
-   * @param settings the search settings
-   * @param results one result per mode
-   * @param environment load averages and the like
-   * @return a JSON-ready map
-   */
-  public static Map<String, Object> toJson(Settings settings, List<Result> results, Map<String, Object> environment) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    Map<String, Object> st = new LinkedHashMap<>();
-    st.put("start", settings.start());
-    st.put("factor", settings.factor());
-    st.put("limit", settings.limit());
-    st.put("resolution", settings.resolution() != null ? settings.resolution()
-        : "10% of the pass rate, at least " + (long) MIN_RESOLUTION);
-    m.put("settings", st);
-    m.put("criterion", String.format(Locale.ROOT, "kept_up; median per-second p50 of the last third of the sending "
-        + "period <= %.0f x that of the first third + %.0f ms; missing == 0", GROWTH_FACTOR, GROWTH_SLACK_MS));
-    m.put("environment", environment);
-    List<Map<String, Object>> modes = new ArrayList<>();
-    for (Result r : results) {
-      Map<String, Object> mm = new LinkedHashMap<>();
-      mm.put("mode", r.mode());
-      mm.put("max_sustained_rate", r.maxSustainedRate());
-      List<Map<String, Object>> ps = new ArrayList<>();
-      for (Probe p : r.probes()) {
-        Map<String, Object> pm = new LinkedHashMap<>();
-        pm.put("rate", p.rate());
-        pm.put("pass", p.pass());
-        pm.put("reason", p.reason());
-        pm.put("p50", p.p50());
-        pm.put("p99", p.p99());
-        pm.put("cost", p.cost());
-        ps.add(pm);
-      }
-      mm.put("probes", ps);
-      modes.add(mm);
+    /**
+     * Builds the probe of a finished run.
+     *
+     * @param rate the target rate
+     * @param report the run's report
+     * @return the probe (verdict, overall p50/p99, cost)
+     */
+    @SuppressWarnings("unchecked")
+    public static Probe probeOf(double rate, Map<String, Object> report) {
+        Verdict v = judge(report);
+        Map<String, Object> l = (Map<String, Object>) report.getOrDefault("latency_ms", Map.of());
+        Double p50 = l.get("p50") instanceof Number n ? n.doubleValue() : null;
+        Double p99 = l.get("p99") instanceof Number n ? n.doubleValue() : null;
+        return new Probe(rate, v.pass(), v.reason(), p50, p99, (Map<String, Object>) report.get("cost"));
     }
-    m.put("modes", modes);
-    return m;
-  }
 
-  /**
-   * Prints every probe and the highest sustained rate per mode.
-   *
-   * @param out where to print
-   * @param results one result per mode
-   */
-  public static void printTable(PrintStream out, List<Result> results) {
-    out.printf(Locale.ROOT, "%-24s %8s %5s %8s %8s %9s %9s %7s  %s%n", "mode", "rate/s", "pass", "p50ms", "p99ms",
-        "SUT us/ev", "brk us/ev", "GC ms", "reason");
-    for (Result r : results) {
-      for (Probe p : r.probes()) {
-        Map<String, Object> c = p.cost() != null ? p.cost() : Map.of();
-        out.printf(Locale.ROOT, "%-24s %8.0f %5s %8.1f %8.1f %9.1f %9.1f %7.1f  %s%n", r.mode(), p.rate(),
-            p.pass() ? "yes" : "NO", num(p.p50()), num(p.p99()), num(c.get("sut_cpu_us_per_event")),
-            num(c.get("broker_cpu_us_per_event")), num(c.get("gc_pause_ms")), p.reason());
-      }
+    /**
+     * Searches the highest sustained rate of one mode.
+     *
+     * @param mode the mode (for the result)
+     * @param s the settings
+     * @param probe runs one probe
+     * @return every probe and the highest passing rate
+     * @throws InterruptedException if interrupted
+     */
+    public static Result search(String mode, Settings s, ProbeFunction probe) throws InterruptedException {
+        List<Probe> probes = new ArrayList<>();
+        Double pass = null;
+        Double fail = null;
+        double rate = s.start();
+        while (true) {
+            Probe p = run(probe, rate, probes);
+            if (!p.pass()) {
+                fail = rate;
+                break;
+            }
+            pass = rate;
+            if (rate >= s.limit()) {
+                break;
+            }
+            rate = Math.min(s.limit(), Math.round(rate * s.factor()));
+        }
+        boolean aborted = pass == null && isError(probes.get(probes.size() - 1));
+        if (pass == null && !aborted) {
+            for (double r = Math.round(fail / s.factor()); r >= FLOOR_RATE; r = Math.round(r / s.factor())) {
+                Probe p = run(probe, r, probes);
+                if (p.pass()) {
+                    pass = r;
+                    break;
+                }
+                fail = r;
+                if (isError(p)) {
+                    break;
+                }
+            }
+        }
+        if (pass != null && fail != null) {
+            while (fail - pass > s.resolutionAt(pass)) {
+                double mid = Math.round((pass + fail) / 2);
+                if (mid <= pass || mid >= fail) {
+                    break;
+                }
+                if (run(probe, mid, probes).pass()) {
+                    pass = mid;
+                } else {
+                    fail = mid;
+                }
+            }
+        }
+        return new Result(mode, pass, probes);
     }
-    for (Result r : results) {
-      out.printf(Locale.ROOT, "max sustained rate of %s: %s%n", r.mode(), r.maxSustainedRate() == null
-          ? "none (no probe passed)" : String.format(Locale.ROOT, "%.0f events/s", r.maxSustainedRate()));
-    }
-  }
 
-  private static double num(Object o) {
-    return o instanceof Number n ? n.doubleValue() : Double.NaN;
-  }
+    private static boolean isError(Probe p) {
+        return p.reason().startsWith("error: ");
+    }
+
+    private static Probe run(ProbeFunction f, double rate, List<Probe> probes) throws InterruptedException {
+        Probe p;
+        try {
+            p = f.run(rate);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            p = new Probe(rate, false, "error: " + e.getMessage(), null, null, null);
+        }
+        probes.add(p);
+        System.err.printf(
+                Locale.ROOT, "   probe %.0f events/s: %s (%s)%n", rate, p.pass() ? "PASS" : "FAIL", p.reason());
+        return p;
+    }
+
+    /**
+     * The JSON form of the results ({@code find-max.json}).
+     *
+     * @param settings the search settings
+     * @param results one result per mode
+     * @param environment load averages and the like
+     * @return a JSON-ready map
+     */
+    public static Map<String, Object> toJson(Settings settings, List<Result> results, Map<String, Object> environment) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        Map<String, Object> st = new LinkedHashMap<>();
+        st.put("start", settings.start());
+        st.put("factor", settings.factor());
+        st.put("limit", settings.limit());
+        st.put(
+                "resolution",
+                settings.resolution() != null
+                        ? settings.resolution()
+                        : "10% of the pass rate, at least " + (long) MIN_RESOLUTION);
+        m.put("settings", st);
+        m.put(
+                "criterion",
+                String.format(
+                        Locale.ROOT,
+                        "kept_up; median per-second p50 of the last third of the sending "
+                                + "period <= %.0f x that of the first third + %.0f ms; missing == 0",
+                        GROWTH_FACTOR,
+                        GROWTH_SLACK_MS));
+        m.put("environment", environment);
+        List<Map<String, Object>> modes = new ArrayList<>();
+        for (Result r : results) {
+            Map<String, Object> mm = new LinkedHashMap<>();
+            mm.put("mode", r.mode());
+            mm.put("max_sustained_rate", r.maxSustainedRate());
+            List<Map<String, Object>> ps = new ArrayList<>();
+            for (Probe p : r.probes()) {
+                Map<String, Object> pm = new LinkedHashMap<>();
+                pm.put("rate", p.rate());
+                pm.put("pass", p.pass());
+                pm.put("reason", p.reason());
+                pm.put("p50", p.p50());
+                pm.put("p99", p.p99());
+                pm.put("cost", p.cost());
+                ps.add(pm);
+            }
+            mm.put("probes", ps);
+            modes.add(mm);
+        }
+        m.put("modes", modes);
+        return m;
+    }
+
+    /**
+     * Prints every probe and the highest sustained rate per mode.
+     *
+     * @param out where to print
+     * @param results one result per mode
+     */
+    public static void printTable(PrintStream out, List<Result> results) {
+        out.printf(
+                Locale.ROOT,
+                "%-24s %8s %5s %8s %8s %9s %9s %7s  %s%n",
+                "mode",
+                "rate/s",
+                "pass",
+                "p50ms",
+                "p99ms",
+                "SUT us/ev",
+                "brk us/ev",
+                "GC ms",
+                "reason");
+        for (Result r : results) {
+            for (Probe p : r.probes()) {
+                Map<String, Object> c = p.cost() != null ? p.cost() : Map.of();
+                out.printf(
+                        Locale.ROOT,
+                        "%-24s %8.0f %5s %8.1f %8.1f %9.1f %9.1f %7.1f  %s%n",
+                        r.mode(),
+                        p.rate(),
+                        p.pass() ? "yes" : "NO",
+                        num(p.p50()),
+                        num(p.p99()),
+                        num(c.get("sut_cpu_us_per_event")),
+                        num(c.get("broker_cpu_us_per_event")),
+                        num(c.get("gc_pause_ms")),
+                        p.reason());
+            }
+        }
+        for (Result r : results) {
+            out.printf(
+                    Locale.ROOT,
+                    "max sustained rate of %s: %s%n",
+                    r.mode(),
+                    r.maxSustainedRate() == null
+                            ? "none (no probe passed)"
+                            : String.format(Locale.ROOT, "%.0f events/s", r.maxSustainedRate()));
+        }
+    }
+
+    private static double num(Object o) {
+        return o instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
 }

@@ -36,387 +36,434 @@ import org.slf4j.LoggerFactory;
  */
 public final class LoadRun {
 
-  private static final Logger LOG = LoggerFactory.getLogger(LoadRun.class);
-  private static final double[] CURVE = {0, 10, 25, 50, 75, 90, 95, 97.5, 99, 99.5, 99.75, 99.9, 99.95, 99.99,
-      99.999, 100};
-
-  /** Which outputs the system under test produces. */
-  public enum Outputs {
-    /** attributed-clicks and ad-log-records (the service). */
-    SERVICE,
-    /** attributed-clicks only (the Kafka Streams join peer). */
-    ATTRIBUTION,
-    /** the echo topic (the pass-through floor). */
-    ECHO
-  }
-
-  /**
-   * How to run.
-   *
-   * @param bootstrapServers the cluster
-   * @param topics topic names
-   * @param mode the label in the report
-   * @param outputs which outputs to expect
-   * @param window attribution window for the oracle
-   * @param watermarkDelay watermark delay for the oracle
-   * @param speed replay speed factor (1 = the recorded schedule)
-   * @param drain how long to keep waiting after the last send while no new output arrives (an idle
-   *     timeout: a backlogged system that still emits outputs is waited for, up to 10 minutes or
-   *     10 x drain, whichever is longer)
-   * @param settle how long to keep listening for duplicates once all expected outputs arrived
-   * @param behindTolerance lag behind schedule that counts as not keeping up
-   * @param progress whether to draw the progress bar
-   * @param clientOverrides extra producer/consumer properties
-   * @param idPrefix outputs whose identity does not start with it belong to another run: counted as
-   *     foreign and otherwise ignored (empty: every output counts)
-   */
-  public record Settings(String bootstrapServers, TopicNames topics, String mode, Outputs outputs, Duration window,
-      Duration watermarkDelay, double speed, Duration drain, Duration settle, Duration behindTolerance,
-      boolean progress, Map<String, Object> clientOverrides, String idPrefix) {
-    /** Validates. */
-    public Settings {
-      Objects.requireNonNull(bootstrapServers, "bootstrapServers");
-      Objects.requireNonNull(topics, "topics");
-      Objects.requireNonNull(mode, "mode");
-      Objects.requireNonNull(outputs, "outputs");
-      if (!(speed > 0)) {
-        throw new IllegalArgumentException("speed must be positive: " + speed);
-      }
-      clientOverrides = Map.copyOf(clientOverrides);
-      Objects.requireNonNull(idPrefix, "idPrefix");
-    }
-  }
-
-  /**
-   * Told where the measured window of a run starts and ends (cost measurement). Both calls come from the thread
-   * that called {@link #execute}, each at most once, start before end.
-   */
-  public interface WindowListener {
-    /** Does nothing. */
-    WindowListener NONE = new WindowListener() {
-      @Override
-      public void windowStart() {}
-
-      @Override
-      public void windowEnd() {}
+    private static final Logger LOG = LoggerFactory.getLogger(LoadRun.class);
+    private static final double[] CURVE = {
+        0, 10, 25, 50, 75, 90, 95, 97.5, 99, 99.5, 99.75, 99.9, 99.95, 99.99, 99.999, 100
     };
 
-    /** The first event is about to be sent. */
-    void windowStart();
+    /** Which outputs the system under test produces. */
+    public enum Outputs {
+        /** attributed-clicks and ad-log-records (the service). */
+        SERVICE,
+        /** attributed-clicks only (the Kafka Streams join peer). */
+        ATTRIBUTION,
+        /** the echo topic (the pass-through floor). */
+        ECHO
+    }
 
     /**
-     * Every expected output arrived (checked every 20 ms), or the drain ended without them; the settle time that
-     * follows (listening for duplicates) is not part of the window.
+     * How to run.
+     *
+     * @param bootstrapServers the cluster
+     * @param topics topic names
+     * @param mode the label in the report
+     * @param outputs which outputs to expect
+     * @param window attribution window for the oracle
+     * @param watermarkDelay watermark delay for the oracle
+     * @param speed replay speed factor (1 = the recorded schedule)
+     * @param drain how long to keep waiting after the last send while no new output arrives (an idle
+     *     timeout: a backlogged system that still emits outputs is waited for, up to 10 minutes or
+     *     10 x drain, whichever is longer)
+     * @param settle how long to keep listening for duplicates once all expected outputs arrived
+     * @param behindTolerance lag behind schedule that counts as not keeping up
+     * @param progress whether to draw the progress bar
+     * @param clientOverrides extra producer/consumer properties
+     * @param idPrefix outputs whose identity does not start with it belong to another run: counted as
+     *     foreign and otherwise ignored (empty: every output counts)
      */
-    void windowEnd();
-  }
-
-  private LoadRun() {}
-
-  /**
-   * Computes the expected outputs for a run.
-   *
-   * @param events the events
-   * @param settings the settings (outputs, window, delay)
-   * @return the oracle's result
-   */
-  public static Oracle.Result expected(List<Event> events, Settings settings) {
-    Oracle oracle = new Oracle(settings.window(), settings.watermarkDelay());
-    switch (settings.outputs()) {
-      case SERVICE:
-        return oracle.service(events);
-      case ATTRIBUTION:
-        return oracle.attributionOnly(events);
-      default:
-        return Oracle.echo(events);
-    }
-  }
-
-  /**
-   * Executes the run.
-   *
-   * @param events the events in send order (seq = index)
-   * @param targetRate the nominal rate in events/s (for the report)
-   * @param settings how to run
-   * @param extra extra report fields (workload description)
-   * @return the report
-   * @throws InterruptedException if interrupted while draining
-   */
-  public static Map<String, Object> execute(List<Event> events, double targetRate, Settings settings,
-      Map<String, Object> extra) throws InterruptedException {
-    return execute(events, targetRate, settings, extra, WindowListener.NONE);
-  }
-
-  /**
-   * Executes the run and tells {@code window} where its measured window starts and ends.
-   *
-   * @param events the events in send order (seq = index)
-   * @param targetRate the nominal rate in events/s (for the report)
-   * @param settings how to run
-   * @param extra extra report fields (workload description)
-   * @param window told when sending starts and when all outputs arrived or the drain ended
-   * @return the report
-   * @throws InterruptedException if interrupted while draining
-   */
-  public static Map<String, Object> execute(List<Event> events, double targetRate, Settings settings,
-      Map<String, Object> extra, WindowListener window) throws InterruptedException {
-    Oracle.Result oracle = expected(events, settings);
-    OutputMatcher matcher = new OutputMatcher(oracle.expected());
-    AvroCodec codec = new AvroCodec();
-    AtomicLongArray sendNanos = new AtomicLongArray(events.size());
-    AtomicLong sent = new AtomicLong();
-    AtomicLong sendErrors = new AtomicLong();
-    AtomicLong undecodable = new AtomicLong();
-    AtomicLong foreign = new AtomicLong();
-    AtomicReference<Exception> firstSendError = new AtomicReference<>();
-    AtomicBoolean stopConsumer = new AtomicBoolean();
-    AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
-    List<String> outputTopics = settings.outputs() == Outputs.ECHO ? List.of(settings.topics().echo())
-        : settings.outputs() == Outputs.ATTRIBUTION ? List.of(settings.topics().attributedClicks())
-            : List.of(settings.topics().attributedClicks(), settings.topics().logRecords());
-
-    long startNanos = System.nanoTime() + 200_000_000L;
-    LatencyRecorder recorder = new LatencyRecorder(startNanos);
-    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(settings));
-    List<TopicPartition> partitions = new ArrayList<>();
-    for (String topic : outputTopics) {
-      List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
-      if (infos == null || infos.isEmpty()) {
-        consumer.close();
-        throw new IllegalStateException("output topic does not exist: " + topic);
-      }
-      for (PartitionInfo p : infos) {
-        partitions.add(new TopicPartition(p.topic(), p.partition()));
-      }
-    }
-    consumer.assign(partitions);
-    consumer.seekToEnd(partitions);
-    for (TopicPartition tp : partitions) {
-      consumer.position(tp);
-    }
-    Thread consumerThread = new Thread(() -> {
-      try (consumer) {
-        while (!stopConsumer.get()) {
-          ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
-          long received = System.nanoTime();
-          if (records.isEmpty()) {
-            continue;
-          }
-          lastOutputNanos.set(received);
-          for (ConsumerRecord<byte[], byte[]> r : records) {
-            Observed o;
-            try {
-              if (r.topic().equals(settings.topics().echo()) && settings.outputs() == Outputs.ECHO) {
-                o = codec.echo(r.key(), r.value(), received);
-              } else if (r.topic().equals(settings.topics().logRecords())) {
-                o = codec.logRecord(r.key(), r.value(), received);
-              } else {
-                o = codec.attributedClick(r.key(), r.value(), received);
-              }
-            } catch (RuntimeException e) {
-              undecodable.incrementAndGet();
-              LOG.debug("undecodable output at {}-{}@{}", r.topic(), r.partition(), r.offset(), e);
-              continue;
+    public record Settings(
+            String bootstrapServers,
+            TopicNames topics,
+            String mode,
+            Outputs outputs,
+            Duration window,
+            Duration watermarkDelay,
+            double speed,
+            Duration drain,
+            Duration settle,
+            Duration behindTolerance,
+            boolean progress,
+            Map<String, Object> clientOverrides,
+            String idPrefix) {
+        /** Validates. */
+        public Settings {
+            Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+            Objects.requireNonNull(topics, "topics");
+            Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(outputs, "outputs");
+            if (!(speed > 0)) {
+                throw new IllegalArgumentException("speed must be positive: " + speed);
             }
-            if (!o.identity().startsWith(settings.idPrefix())) {
-              foreign.incrementAndGet();
-              continue;
-            }
-            Expected match = matcher.accept(o);
-            if (match != null) {
-              long sentAt = sendNanos.get((int) match.completingSeq());
-              if (sentAt != 0) {
-                recorder.record(received, received - sentAt);
-              }
-            }
-          }
+            clientOverrides = Map.copyOf(clientOverrides);
+            Objects.requireNonNull(idPrefix, "idPrefix");
         }
-      } catch (RuntimeException e) {
-        LOG.error("output consumer failed", e);
-      }
-    }, "loadgen-output-consumer");
-    consumerThread.setDaemon(true);
-    consumerThread.start();
-
-    String[] phase = {"sending"};
-    long total = events.size();
-    ProgressBar bar = new ProgressBar(System.err, () -> new ProgressBar.State(phase[0] + " " + settings.mode(),
-        sent.get(), total, Math.max(0, (System.nanoTime() - startNanos) / 1e9), matcher.observed(),
-        matcher.expected(), recorder.lastSecondP99Millis()), settings.progress());
-    Pacer.Result paced;
-    long sendEndNanos;
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(settings))) {
-      while (System.nanoTime() < startNanos) {
-        Thread.sleep(1);
-      }
-      window.windowStart();
-      double speed = settings.speed();
-      Pacer pacer = new Pacer(Pacer.Ticker.SYSTEM, settings.behindTolerance(), Duration.ofMillis(1));
-      paced = pacer.run(total, i -> (long) (events.get((int) i).offsetMicros() * 1000.0 / speed), (i, now) -> {
-        Event e = events.get((int) i);
-        sendNanos.set((int) i, System.nanoTime());
-        producer.send(new ProducerRecord<>(settings.topics().inputTopic(e.kind()), null, e.eventTime(),
-            codec.key(e), codec.value(e)), (md, ex) -> {
-              if (ex != null) {
-                sendErrors.incrementAndGet();
-                firstSendError.compareAndSet(null, ex);
-              }
-            });
-        sent.incrementAndGet();
-      }, () -> Thread.currentThread().isInterrupted());
-      producer.flush();
-      sendEndNanos = System.nanoTime();
     }
-    phase[0] = "draining";
-    long hardDeadline = sendEndNanos + Math.max(Duration.ofMinutes(10).toNanos(), 10 * settings.drain().toNanos());
-    long allSeenAt = 0;
-    while (System.nanoTime() < hardDeadline) {
-      long idleSince = Math.max(sendEndNanos, lastOutputNanos.get());
-      if (matcher.missing() != 0 && System.nanoTime() - idleSince > settings.drain().toNanos()) {
-        break;
-      }
-      if (matcher.missing() == 0) {
+
+    /**
+     * Told where the measured window of a run starts and ends (cost measurement). Both calls come from the thread
+     * that called {@link #execute}, each at most once, start before end.
+     */
+    public interface WindowListener {
+        /** Does nothing. */
+        WindowListener NONE = new WindowListener() {
+            @Override
+            public void windowStart() {}
+
+            @Override
+            public void windowEnd() {}
+        };
+
+        /** The first event is about to be sent. */
+        void windowStart();
+
+        /**
+         * Every expected output arrived (checked every 20 ms), or the drain ended without them; the settle time that
+         * follows (listening for duplicates) is not part of the window.
+         */
+        void windowEnd();
+    }
+
+    private LoadRun() {}
+
+    /**
+     * Computes the expected outputs for a run.
+     *
+     * @param events the events
+     * @param settings the settings (outputs, window, delay)
+     * @return the oracle's result
+     */
+    public static Oracle.Result expected(List<Event> events, Settings settings) {
+        Oracle oracle = new Oracle(settings.window(), settings.watermarkDelay());
+        switch (settings.outputs()) {
+            case SERVICE:
+                return oracle.service(events);
+            case ATTRIBUTION:
+                return oracle.attributionOnly(events);
+            default:
+                return Oracle.echo(events);
+        }
+    }
+
+    /**
+     * Executes the run.
+     *
+     * @param events the events in send order (seq = index)
+     * @param targetRate the nominal rate in events/s (for the report)
+     * @param settings how to run
+     * @param extra extra report fields (workload description)
+     * @return the report
+     * @throws InterruptedException if interrupted while draining
+     */
+    public static Map<String, Object> execute(
+            List<Event> events, double targetRate, Settings settings, Map<String, Object> extra)
+            throws InterruptedException {
+        return execute(events, targetRate, settings, extra, WindowListener.NONE);
+    }
+
+    /**
+     * Executes the run and tells {@code window} where its measured window starts and ends.
+     *
+     * @param events the events in send order (seq = index)
+     * @param targetRate the nominal rate in events/s (for the report)
+     * @param settings how to run
+     * @param extra extra report fields (workload description)
+     * @param window told when sending starts and when all outputs arrived or the drain ended
+     * @return the report
+     * @throws InterruptedException if interrupted while draining
+     */
+    public static Map<String, Object> execute(
+            List<Event> events, double targetRate, Settings settings, Map<String, Object> extra, WindowListener window)
+            throws InterruptedException {
+        Oracle.Result oracle = expected(events, settings);
+        OutputMatcher matcher = new OutputMatcher(oracle.expected());
+        AvroCodec codec = new AvroCodec();
+        AtomicLongArray sendNanos = new AtomicLongArray(events.size());
+        AtomicLong sent = new AtomicLong();
+        AtomicLong sendErrors = new AtomicLong();
+        AtomicLong undecodable = new AtomicLong();
+        AtomicLong foreign = new AtomicLong();
+        AtomicReference<Exception> firstSendError = new AtomicReference<>();
+        AtomicBoolean stopConsumer = new AtomicBoolean();
+        AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
+        List<String> outputTopics = settings.outputs() == Outputs.ECHO
+                ? List.of(settings.topics().echo())
+                : settings.outputs() == Outputs.ATTRIBUTION
+                        ? List.of(settings.topics().attributedClicks())
+                        : List.of(
+                                settings.topics().attributedClicks(),
+                                settings.topics().logRecords());
+
+        long startNanos = System.nanoTime() + 200_000_000L;
+        LatencyRecorder recorder = new LatencyRecorder(startNanos);
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(settings));
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : outputTopics) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
+            if (infos == null || infos.isEmpty()) {
+                consumer.close();
+                throw new IllegalStateException("output topic does not exist: " + topic);
+            }
+            for (PartitionInfo p : infos) {
+                partitions.add(new TopicPartition(p.topic(), p.partition()));
+            }
+        }
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+        for (TopicPartition tp : partitions) {
+            consumer.position(tp);
+        }
+        Thread consumerThread = new Thread(
+                () -> {
+                    try (consumer) {
+                        while (!stopConsumer.get()) {
+                            ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
+                            long received = System.nanoTime();
+                            if (records.isEmpty()) {
+                                continue;
+                            }
+                            lastOutputNanos.set(received);
+                            for (ConsumerRecord<byte[], byte[]> r : records) {
+                                Observed o;
+                                try {
+                                    if (r.topic().equals(settings.topics().echo())
+                                            && settings.outputs() == Outputs.ECHO) {
+                                        o = codec.echo(r.key(), r.value(), received);
+                                    } else if (r.topic()
+                                            .equals(settings.topics().logRecords())) {
+                                        o = codec.logRecord(r.key(), r.value(), received);
+                                    } else {
+                                        o = codec.attributedClick(r.key(), r.value(), received);
+                                    }
+                                } catch (RuntimeException e) {
+                                    undecodable.incrementAndGet();
+                                    LOG.debug(
+                                            "undecodable output at {}-{}@{}", r.topic(), r.partition(), r.offset(), e);
+                                    continue;
+                                }
+                                if (!o.identity().startsWith(settings.idPrefix())) {
+                                    foreign.incrementAndGet();
+                                    continue;
+                                }
+                                Expected match = matcher.accept(o);
+                                if (match != null) {
+                                    long sentAt = sendNanos.get((int) match.completingSeq());
+                                    if (sentAt != 0) {
+                                        recorder.record(received, received - sentAt);
+                                    }
+                                }
+                            }
+                        }
+                    } catch (RuntimeException e) {
+                        LOG.error("output consumer failed", e);
+                    }
+                },
+                "loadgen-output-consumer");
+        consumerThread.setDaemon(true);
+        consumerThread.start();
+
+        String[] phase = {"sending"};
+        long total = events.size();
+        ProgressBar bar = new ProgressBar(
+                System.err,
+                () -> new ProgressBar.State(
+                        phase[0] + " " + settings.mode(),
+                        sent.get(),
+                        total,
+                        Math.max(0, (System.nanoTime() - startNanos) / 1e9),
+                        matcher.observed(),
+                        matcher.expected(),
+                        recorder.lastSecondP99Millis()),
+                settings.progress());
+        Pacer.Result paced;
+        long sendEndNanos;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(settings))) {
+            while (System.nanoTime() < startNanos) {
+                Thread.sleep(1);
+            }
+            window.windowStart();
+            double speed = settings.speed();
+            Pacer pacer = new Pacer(Pacer.Ticker.SYSTEM, settings.behindTolerance(), Duration.ofMillis(1));
+            paced = pacer.run(
+                    total,
+                    i -> (long) (events.get((int) i).offsetMicros() * 1000.0 / speed),
+                    (i, now) -> {
+                        Event e = events.get((int) i);
+                        sendNanos.set((int) i, System.nanoTime());
+                        producer.send(
+                                new ProducerRecord<>(
+                                        settings.topics().inputTopic(e.kind()),
+                                        null,
+                                        e.eventTime(),
+                                        codec.key(e),
+                                        codec.value(e)),
+                                (md, ex) -> {
+                                    if (ex != null) {
+                                        sendErrors.incrementAndGet();
+                                        firstSendError.compareAndSet(null, ex);
+                                    }
+                                });
+                        sent.incrementAndGet();
+                    },
+                    () -> Thread.currentThread().isInterrupted());
+            producer.flush();
+            sendEndNanos = System.nanoTime();
+        }
+        phase[0] = "draining";
+        long hardDeadline = sendEndNanos
+                + Math.max(
+                        Duration.ofMinutes(10).toNanos(), 10 * settings.drain().toNanos());
+        long allSeenAt = 0;
+        while (System.nanoTime() < hardDeadline) {
+            long idleSince = Math.max(sendEndNanos, lastOutputNanos.get());
+            if (matcher.missing() != 0
+                    && System.nanoTime() - idleSince > settings.drain().toNanos()) {
+                break;
+            }
+            if (matcher.missing() == 0) {
+                if (allSeenAt == 0) {
+                    allSeenAt = System.nanoTime();
+                    window.windowEnd();
+                }
+                if (System.nanoTime() - allSeenAt >= settings.settle().toNanos()) {
+                    break;
+                }
+            }
+            Thread.sleep(20);
+        }
         if (allSeenAt == 0) {
-          allSeenAt = System.nanoTime();
-          window.windowEnd();
+            window.windowEnd();
         }
-        if (System.nanoTime() - allSeenAt >= settings.settle().toNanos()) {
-          break;
+        stopConsumer.set(true);
+        consumerThread.join(5000);
+        bar.close();
+
+        double spanSeconds = Math.max(paced.elapsedNanos(), (long)
+                        (events.isEmpty()
+                                ? 0
+                                : events.get(events.size() - 1).offsetMicros() * 1000.0 / settings.speed()))
+                / 1e9;
+        double achieved = spanSeconds > 0 ? paced.sent() / Math.max(spanSeconds, (paced.sent() - 1) / targetRate) : 0;
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("mode", settings.mode());
+        report.put("target_rate", targetRate);
+        report.put("achieved_rate", LatencyRecorder.round(achieved));
+        report.put("events_sent", paced.sent());
+        report.put("send_errors", sendErrors.get());
+        report.put("kept_up", !paced.fellBehind());
+        report.put("max_send_lag_ms", LatencyRecorder.round(paced.maxLagNanos() / 1e6));
+        report.put("expected", matcher.expected());
+        report.put("observed", matcher.observed() + undecodable.get());
+        report.put("matched", matcher.matched());
+        report.put("missing", matcher.missing());
+        report.put("duplicates", matcher.duplicates());
+        report.put("unexpected", matcher.unexpected() + undecodable.get());
+        report.put("mismatched", matcher.mismatched());
+        report.put("undecodable", undecodable.get());
+        report.put("foreign_outputs_ignored", foreign.get());
+        report.put("late_inputs_dropped_by_oracle", oracle.lateDropped());
+        report.put("duplicate_inputs_dropped_by_oracle", oracle.duplicatesDropped());
+        report.put("drain_ms", Math.round((System.nanoTime() - sendEndNanos) / 1e6));
+        report.put("latency_ms", recorder.summaryMillis());
+        List<Map<String, Object>> curve = new ArrayList<>();
+        double[] values = recorder.percentilesMillis(CURVE);
+        for (int i = 0; i < CURVE.length; i++) {
+            Map<String, Object> pt = new LinkedHashMap<>();
+            pt.put("p", CURVE[i]);
+            pt.put("ms", values[i]);
+            curve.add(pt);
         }
-      }
-      Thread.sleep(20);
+        report.put("latency_percentiles", curve);
+        report.put("per_second", perSecond(recorder, sendNanos, startNanos));
+        Map<String, Object> samples = new LinkedHashMap<>();
+        samples.put("missing", matcher.missingSamples(20));
+        samples.put("unexpected", matcher.unexpectedSamples());
+        samples.put("duplicates", matcher.duplicateSamples());
+        report.put("samples", samples);
+        if (firstSendError.get() != null) {
+            report.put("first_send_error", firstSendError.get().toString());
+        }
+        report.putAll(extra);
+        return report;
     }
-    if (allSeenAt == 0) {
-      window.windowEnd();
-    }
-    stopConsumer.set(true);
-    consumerThread.join(5000);
-    bar.close();
 
-    double spanSeconds = Math.max(paced.elapsedNanos(), (long) (events.isEmpty() ? 0
-        : events.get(events.size() - 1).offsetMicros() * 1000.0 / settings.speed())) / 1e9;
-    double achieved = spanSeconds > 0 ? paced.sent() / Math.max(spanSeconds, (paced.sent() - 1) / targetRate) : 0;
-    Map<String, Object> report = new LinkedHashMap<>();
-    report.put("mode", settings.mode());
-    report.put("target_rate", targetRate);
-    report.put("achieved_rate", LatencyRecorder.round(achieved));
-    report.put("events_sent", paced.sent());
-    report.put("send_errors", sendErrors.get());
-    report.put("kept_up", !paced.fellBehind());
-    report.put("max_send_lag_ms", LatencyRecorder.round(paced.maxLagNanos() / 1e6));
-    report.put("expected", matcher.expected());
-    report.put("observed", matcher.observed() + undecodable.get());
-    report.put("matched", matcher.matched());
-    report.put("missing", matcher.missing());
-    report.put("duplicates", matcher.duplicates());
-    report.put("unexpected", matcher.unexpected() + undecodable.get());
-    report.put("mismatched", matcher.mismatched());
-    report.put("undecodable", undecodable.get());
-    report.put("foreign_outputs_ignored", foreign.get());
-    report.put("late_inputs_dropped_by_oracle", oracle.lateDropped());
-    report.put("duplicate_inputs_dropped_by_oracle", oracle.duplicatesDropped());
-    report.put("drain_ms", Math.round((System.nanoTime() - sendEndNanos) / 1e6));
-    report.put("latency_ms", recorder.summaryMillis());
-    List<Map<String, Object>> curve = new ArrayList<>();
-    double[] values = recorder.percentilesMillis(CURVE);
-    for (int i = 0; i < CURVE.length; i++) {
-      Map<String, Object> pt = new LinkedHashMap<>();
-      pt.put("p", CURVE[i]);
-      pt.put("ms", values[i]);
-      curve.add(pt);
+    private static List<Map<String, Object>> perSecond(
+            LatencyRecorder recorder, AtomicLongArray sendNanos, long startNanos) {
+        Map<Integer, Long> sentBySecond = new HashMap<>();
+        int maxSecond = 0;
+        for (int i = 0; i < sendNanos.length(); i++) {
+            long t = sendNanos.get(i);
+            if (t == 0) {
+                continue;
+            }
+            int s = (int) Math.max(0, (t - startNanos) / 1_000_000_000L);
+            sentBySecond.merge(s, 1L, Long::sum);
+            maxSecond = Math.max(maxSecond, s);
+        }
+        List<Map<String, Object>> latency = recorder.perSecondMillis();
+        List<Map<String, Object>> out = new ArrayList<>();
+        int seconds = Math.max(maxSecond + 1, latency.size());
+        for (int s = 0; s < seconds; s++) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("t", s);
+            m.put("sent", sentBySecond.getOrDefault(s, 0L));
+            if (s < latency.size()) {
+                Map<String, Object> l = latency.get(s);
+                m.put("outputs", l.get("outputs"));
+                m.put("p50", l.get("p50"));
+                m.put("p99", l.get("p99"));
+                m.put("max", l.get("max"));
+            } else {
+                m.put("outputs", 0L);
+                m.put("p50", 0.0);
+                m.put("p99", 0.0);
+                m.put("max", 0.0);
+            }
+            out.add(m);
+        }
+        return out;
     }
-    report.put("latency_percentiles", curve);
-    report.put("per_second", perSecond(recorder, sendNanos, startNanos));
-    Map<String, Object> samples = new LinkedHashMap<>();
-    samples.put("missing", matcher.missingSamples(20));
-    samples.put("unexpected", matcher.unexpectedSamples());
-    samples.put("duplicates", matcher.duplicateSamples());
-    report.put("samples", samples);
-    if (firstSendError.get() != null) {
-      report.put("first_send_error", firstSendError.get().toString());
-    }
-    report.putAll(extra);
-    return report;
-  }
 
-  private static List<Map<String, Object>> perSecond(LatencyRecorder recorder, AtomicLongArray sendNanos,
-      long startNanos) {
-    Map<Integer, Long> sentBySecond = new HashMap<>();
-    int maxSecond = 0;
-    for (int i = 0; i < sendNanos.length(); i++) {
-      long t = sendNanos.get(i);
-      if (t == 0) {
-        continue;
-      }
-      int s = (int) Math.max(0, (t - startNanos) / 1_000_000_000L);
-      sentBySecond.merge(s, 1L, Long::sum);
-      maxSecond = Math.max(maxSecond, s);
+    /**
+     * The producer settings of the generator: acks=1, linger 1 ms, 64 KiB batches, no idempotence
+     * (latency-oriented; overridable).
+     *
+     * @param settings the run settings
+     * @return the producer config
+     */
+    static Map<String, Object> producerConfig(Settings settings) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.ACKS_CONFIG, "1");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 65536);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "loadgen-producer");
+        settings.clientOverrides().forEach((k, v) -> {
+            if (ProducerConfig.configNames().contains(k)) {
+                p.put(k, v);
+            }
+        });
+        return p;
     }
-    List<Map<String, Object>> latency = recorder.perSecondMillis();
-    List<Map<String, Object>> out = new ArrayList<>();
-    int seconds = Math.max(maxSecond + 1, latency.size());
-    for (int s = 0; s < seconds; s++) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("t", s);
-      m.put("sent", sentBySecond.getOrDefault(s, 0L));
-      if (s < latency.size()) {
-        Map<String, Object> l = latency.get(s);
-        m.put("outputs", l.get("outputs"));
-        m.put("p50", l.get("p50"));
-        m.put("p99", l.get("p99"));
-        m.put("max", l.get("max"));
-      } else {
-        m.put("outputs", 0L);
-        m.put("p50", 0.0);
-        m.put("p99", 0.0);
-        m.put("max", 0.0);
-      }
-      out.add(m);
+
+    private static Map<String, Object> consumerConfig(Settings settings) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, "loadgen-output-consumer");
+        settings.clientOverrides().forEach((k, v) -> {
+            if (ConsumerConfig.configNames().contains(k)) {
+                c.put(k, v);
+            }
+        });
+        return c;
     }
-    return out;
-  }
-
-  /**
-   * The producer settings of the generator: acks=1, linger 1 ms, 64 KiB batches, no idempotence
-   * (latency-oriented; overridable).
-   *
-   * @param settings the run settings
-   * @return the producer config
-   */
-  static Map<String, Object> producerConfig(Settings settings) {
-    Map<String, Object> p = new HashMap<>();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
-    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    p.put(ProducerConfig.ACKS_CONFIG, "1");
-    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-    p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-    p.put(ProducerConfig.BATCH_SIZE_CONFIG, 65536);
-    p.put(ProducerConfig.CLIENT_ID_CONFIG, "loadgen-producer");
-    settings.clientOverrides().forEach((k, v) -> {
-      if (ProducerConfig.configNames().contains(k)) {
-        p.put(k, v);
-      }
-    });
-    return p;
-  }
-
-  private static Map<String, Object> consumerConfig(Settings settings) {
-    Map<String, Object> c = new HashMap<>();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
-    c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    c.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
-    c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
-    c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    c.put(ConsumerConfig.CLIENT_ID_CONFIG, "loadgen-output-consumer");
-    settings.clientOverrides().forEach((k, v) -> {
-      if (ConsumerConfig.configNames().contains(k)) {
-        c.put(k, v);
-      }
-    });
-    return c;
-  }
 }

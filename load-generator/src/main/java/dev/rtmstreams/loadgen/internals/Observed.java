@@ -12,11 +12,11 @@ import java.util.Objects;
  * @param receivedNanos when the consumer received it, on the run's {@code System.nanoTime()} clock
  */
 public record Observed(OutputKind kind, String key, String identity, String fingerprint, long receivedNanos) {
-  /** Validates non-null fields. */
-  public Observed {
-    Objects.requireNonNull(kind, "kind");
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(identity, "identity");
-    Objects.requireNonNull(fingerprint, "fingerprint");
-  }
+    /** Validates non-null fields. */
+    public Observed {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(identity, "identity");
+        Objects.requireNonNull(fingerprint, "fingerprint");
+    }
 }

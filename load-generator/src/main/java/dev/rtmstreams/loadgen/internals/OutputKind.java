@@ -2,10 +2,10 @@ package dev.rtmstreams.loadgen.internals;
 
 /** The kinds of output record the oracle predicts. */
 public enum OutputKind {
-  /** An AttributedClick on attributed-clicks (identity: click_id). */
-  ATTRIBUTED_CLICK,
-  /** A LogRecord on ad-log-records (identity: transaction_id, ack status, ack delivery time). */
-  LOG_RECORD,
-  /** A click copied by the echo pass-through (identity: click_id; one per click sent). */
-  ECHO
+    /** An AttributedClick on attributed-clicks (identity: click_id). */
+    ATTRIBUTED_CLICK,
+    /** A LogRecord on ad-log-records (identity: transaction_id, ack status, ack delivery time). */
+    LOG_RECORD,
+    /** A click copied by the echo pass-through (identity: click_id; one per click sent). */
+    ECHO
 }

@@ -20,134 +20,138 @@ import java.util.Map;
  */
 public final class OutputMatcher {
 
-  private static final int SAMPLE_LIMIT = 20;
+    private static final int SAMPLE_LIMIT = 20;
 
-  private final Map<String, Deque<Expected>> remaining = new HashMap<>();
-  private final long expectedCount;
-  private volatile long observed;
-  private volatile long matched;
-  private volatile long duplicates;
-  private volatile long unexpected;
-  private volatile long mismatched;
-  private final List<String> unexpectedSamples = new ArrayList<>();
-  private final List<String> duplicateSamples = new ArrayList<>();
+    private final Map<String, Deque<Expected>> remaining = new HashMap<>();
+    private final long expectedCount;
+    private volatile long observed;
+    private volatile long matched;
+    private volatile long duplicates;
+    private volatile long unexpected;
+    private volatile long mismatched;
+    private final List<String> unexpectedSamples = new ArrayList<>();
+    private final List<String> duplicateSamples = new ArrayList<>();
 
-  /**
-   * Creates a matcher.
-   *
-   * @param expected the expected outputs; not null
-   */
-  public OutputMatcher(List<Expected> expected) {
-    for (Expected e : expected) {
-      remaining.computeIfAbsent(slot(e.kind(), e.identity()), k -> new ArrayDeque<>()).add(e);
-    }
-    this.expectedCount = expected.size();
-  }
-
-  private static String slot(OutputKind kind, String identity) {
-    return kind.name() + "/" + identity;
-  }
-
-  /**
-   * Accepts one observed output.
-   *
-   * @param o the output; not null
-   * @return the expected output it matched, or null if it was a duplicate or unexpected
-   */
-  public Expected accept(Observed o) {
-    observed++;
-    Deque<Expected> queue = remaining.get(slot(o.kind(), o.identity()));
-    if (queue == null) {
-      unexpected++;
-      sample(unexpectedSamples, "not expected: " + o.kind() + " " + o.fingerprint());
-      return null;
-    }
-    if (queue.isEmpty()) {
-      duplicates++;
-      sample(duplicateSamples, o.kind() + " " + o.identity());
-      return null;
-    }
-    for (Expected e : queue) {
-      if (e.fingerprint().equals(o.fingerprint()) && e.key().equals(o.key())) {
-        queue.remove(e);
-        matched++;
-        return e;
-      }
-    }
-    unexpected++;
-    mismatched++;
-    sample(unexpectedSamples, "content differs: got key=" + o.key() + " " + o.fingerprint() + " expected key="
-        + queue.peek().key() + " " + queue.peek().fingerprint());
-    return null;
-  }
-
-  private static void sample(List<String> samples, String text) {
-    if (samples.size() < SAMPLE_LIMIT) {
-      samples.add(text);
-    }
-  }
-
-  /** @return the number of expected outputs */
-  public long expected() {
-    return expectedCount;
-  }
-
-  /** @return outputs observed so far */
-  public long observed() {
-    return observed;
-  }
-
-  /** @return observed outputs that matched an expected one */
-  public long matched() {
-    return matched;
-  }
-
-  /** @return expected outputs not (yet) observed */
-  public long missing() {
-    return expectedCount - matched;
-  }
-
-  /** @return observed outputs beyond the expected multiplicity */
-  public long duplicates() {
-    return duplicates;
-  }
-
-  /** @return observed outputs not expected, including those with wrong key or content */
-  public long unexpected() {
-    return unexpected;
-  }
-
-  /** @return observed outputs whose identity was expected but whose key or content differed */
-  public long mismatched() {
-    return mismatched;
-  }
-
-  /**
-   * Returns up to {@code limit} expected outputs still missing.
-   *
-   * @param limit maximum number returned
-   * @return descriptions of missing outputs
-   */
-  public List<String> missingSamples(int limit) {
-    List<String> out = new ArrayList<>();
-    for (Deque<Expected> q : remaining.values()) {
-      for (Expected e : q) {
-        if (out.size() >= limit) {
-          return out;
+    /**
+     * Creates a matcher.
+     *
+     * @param expected the expected outputs; not null
+     */
+    public OutputMatcher(List<Expected> expected) {
+        for (Expected e : expected) {
+            remaining
+                    .computeIfAbsent(slot(e.kind(), e.identity()), k -> new ArrayDeque<>())
+                    .add(e);
         }
-        out.add(e.kind() + " " + e.fingerprint());
-      }
+        this.expectedCount = expected.size();
     }
-    return out;
-  }
 
-  /** @return up to 20 descriptions of unexpected outputs */
-  public List<String> unexpectedSamples() {
-    return List.copyOf(unexpectedSamples);
-  }
+    private static String slot(OutputKind kind, String identity) {
+        return kind.name() + "/" + identity;
+    }
 
-  /** @return up to 20 descriptions of duplicated outputs */
-  public List<String> duplicateSamples() {
-    return List.copyOf(duplicateSamples);
-  }
+    /**
+     * Accepts one observed output.
+     *
+     * @param o the output; not null
+     * @return the expected output it matched, or null if it was a duplicate or unexpected
+     */
+    public Expected accept(Observed o) {
+        observed++;
+        Deque<Expected> queue = remaining.get(slot(o.kind(), o.identity()));
+        if (queue == null) {
+            unexpected++;
+            sample(unexpectedSamples, "not expected: " + o.kind() + " " + o.fingerprint());
+            return null;
+        }
+        if (queue.isEmpty()) {
+            duplicates++;
+            sample(duplicateSamples, o.kind() + " " + o.identity());
+            return null;
+        }
+        for (Expected e : queue) {
+            if (e.fingerprint().equals(o.fingerprint()) && e.key().equals(o.key())) {
+                queue.remove(e);
+                matched++;
+                return e;
+            }
+        }
+        unexpected++;
+        mismatched++;
+        sample(
+                unexpectedSamples,
+                "content differs: got key=" + o.key() + " " + o.fingerprint() + " expected key="
+                        + queue.peek().key() + " " + queue.peek().fingerprint());
+        return null;
+    }
+
+    private static void sample(List<String> samples, String text) {
+        if (samples.size() < SAMPLE_LIMIT) {
+            samples.add(text);
+        }
+    }
+
+    /** @return the number of expected outputs */
+    public long expected() {
+        return expectedCount;
+    }
+
+    /** @return outputs observed so far */
+    public long observed() {
+        return observed;
+    }
+
+    /** @return observed outputs that matched an expected one */
+    public long matched() {
+        return matched;
+    }
+
+    /** @return expected outputs not (yet) observed */
+    public long missing() {
+        return expectedCount - matched;
+    }
+
+    /** @return observed outputs beyond the expected multiplicity */
+    public long duplicates() {
+        return duplicates;
+    }
+
+    /** @return observed outputs not expected, including those with wrong key or content */
+    public long unexpected() {
+        return unexpected;
+    }
+
+    /** @return observed outputs whose identity was expected but whose key or content differed */
+    public long mismatched() {
+        return mismatched;
+    }
+
+    /**
+     * Returns up to {@code limit} expected outputs still missing.
+     *
+     * @param limit maximum number returned
+     * @return descriptions of missing outputs
+     */
+    public List<String> missingSamples(int limit) {
+        List<String> out = new ArrayList<>();
+        for (Deque<Expected> q : remaining.values()) {
+            for (Expected e : q) {
+                if (out.size() >= limit) {
+                    return out;
+                }
+                out.add(e.kind() + " " + e.fingerprint());
+            }
+        }
+        return out;
+    }
+
+    /** @return up to 20 descriptions of unexpected outputs */
+    public List<String> unexpectedSamples() {
+        return List.copyOf(unexpectedSamples);
+    }
+
+    /** @return up to 20 descriptions of duplicated outputs */
+    public List<String> duplicateSamples() {
+        return List.copyOf(duplicateSamples);
+    }
 }

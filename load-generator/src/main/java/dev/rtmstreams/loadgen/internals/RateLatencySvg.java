@@ -13,126 +13,179 @@ import java.util.Locale;
  */
 public final class RateLatencySvg {
 
-  private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-      "#e377c2", "#7f7f7f"};
-  private static final int W = 800;
-  private static final int H = 420;
-  private static final int ML = 70;
-  private static final int MR = 20;
-  private static final int MT = 50;
-  private static final int MB = 50;
+    private static final String[] COLORS = {
+        "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"
+    };
+    private static final int W = 800;
+    private static final int H = 420;
+    private static final int ML = 70;
+    private static final int MR = 20;
+    private static final int MT = 50;
+    private static final int MB = 50;
 
-  private RateLatencySvg() {}
+    private RateLatencySvg() {}
 
-  /**
-   * Renders the plot.
-   *
-   * @param results one search result per mode
-   * @return the SVG document (XML)
-   */
-  public static String render(List<FindMax.Result> results) {
-    double xMax = 1;
-    double yMin = Double.MAX_VALUE;
-    double yMax = 0;
-    for (FindMax.Result r : results) {
-      for (FindMax.Probe p : r.probes()) {
-        xMax = Math.max(xMax, p.rate());
-        if (p.p99() != null && p.p99() > 0) {
-          yMin = Math.min(yMin, p.p99());
-          yMax = Math.max(yMax, p.p99());
+    /**
+     * Renders the plot.
+     *
+     * @param results one search result per mode
+     * @return the SVG document (XML)
+     */
+    public static String render(List<FindMax.Result> results) {
+        double xMax = 1;
+        double yMin = Double.MAX_VALUE;
+        double yMax = 0;
+        for (FindMax.Result r : results) {
+            for (FindMax.Probe p : r.probes()) {
+                xMax = Math.max(xMax, p.rate());
+                if (p.p99() != null && p.p99() > 0) {
+                    yMin = Math.min(yMin, p.p99());
+                    yMax = Math.max(yMax, p.p99());
+                }
+            }
         }
-      }
-    }
-    if (yMin == Double.MAX_VALUE) {
-      yMin = 1;
-      yMax = 10;
-    }
-    double step = niceStep(xMax * 1.05 / 6);
-    int ticks = (int) Math.ceil(xMax * 1.05 / step);
-    xMax = ticks * step;
-    double ly0 = Math.floor(Math.log10(Math.max(0.01, yMin)));
-    double ly1 = Math.ceil(Math.log10(Math.max(yMax, yMin * 1.01)));
-    if (ly1 <= ly0) {
-      ly1 = ly0 + 1;
-    }
-    int pw = W - ML - MR;
-    int ph = H - MT - MB;
-    StringBuilder sb = new StringBuilder();
-    sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    sb.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-        + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">%n", W, H, W, H));
-    sb.append(String.format(Locale.ROOT, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>%n", W,
-        H));
-    sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"16\" font-size=\"13\">p99 latency vs input rate "
-        + "(filled: sustained, hollow: not sustained)</text>%n", ML));
-    for (double e = ly0; e <= ly1 + 1e-9; e++) {
-      double y = MT + ph - (e - ly0) / (ly1 - ly0) * ph;
-      sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>%n",
-          ML, y, ML + pw, y));
-      sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s ms</text>%n", ML - 4,
-          y + 4, trim(Math.pow(10, e))));
-    }
-    for (int i = 0; i <= ticks; i++) {
-      double v = step * i;
-      double x = ML + v / xMax * pw;
-      sb.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>%n",
-          x, MT, x, MT + ph));
-      sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f</text>%n", x,
-          MT + ph + 15, v));
-    }
-    sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">input rate (events/s)"
-        + "</text>%n", ML + pw / 2, H - 10));
-    sb.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-        + "stroke=\"#999\"/>%n", ML, MT, pw, ph));
-    for (int s = 0; s < results.size(); s++) {
-      FindMax.Result r = results.get(s);
-      String color = COLORS[s % COLORS.length];
-      List<FindMax.Probe> sorted = new ArrayList<>(r.probes());
-      sorted.sort(Comparator.comparingDouble(FindMax.Probe::rate));
-      StringBuilder points = new StringBuilder();
-      StringBuilder dots = new StringBuilder();
-      for (FindMax.Probe p : sorted) {
-        if (p.p99() == null || !(p.p99() > 0)) {
-          continue;
+        if (yMin == Double.MAX_VALUE) {
+            yMin = 1;
+            yMax = 10;
         }
-        double x = ML + p.rate() / xMax * pw;
-        double y = MT + ph - (Math.log10(p.p99()) - ly0) / (ly1 - ly0) * ph;
-        points.append(points.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.1f,%.1f", x, y));
-        dots.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" stroke=\"%s\" "
-            + "stroke-width=\"1.5\"><title>%s %.0f/s p99 %.1f ms: %s</title></circle>%n", x, y,
-            p.pass() ? color : "white", color, esc(r.mode()), p.rate(), p.p99(), esc(p.reason())));
-      }
-      sb.append("<polyline data-mode=\"").append(esc(r.mode())).append("\" points=\"").append(points)
-          .append("\" fill=\"none\" stroke=\"").append(color).append("\" stroke-width=\"1.8\"/>\n");
-      sb.append(dots);
-      int lx = ML + 10 + (s % 4) * 175;
-      int ly = 30 + (s / 4) * 14;
-      sb.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"3\" fill=\"%s\"/>%n", lx,
-          ly - 4, color));
-      String max = r.maxSustainedRate() == null ? "none" : String.format(Locale.ROOT, "%.0f/s",
-          r.maxSustainedRate());
-      sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s (max %s)</text>%n", lx + 16, ly,
-          esc(r.mode()), max));
+        double step = niceStep(xMax * 1.05 / 6);
+        int ticks = (int) Math.ceil(xMax * 1.05 / step);
+        xMax = ticks * step;
+        double ly0 = Math.floor(Math.log10(Math.max(0.01, yMin)));
+        double ly1 = Math.ceil(Math.log10(Math.max(yMax, yMin * 1.01)));
+        if (ly1 <= ly0) {
+            ly1 = ly0 + 1;
+        }
+        int pw = W - ML - MR;
+        int ph = H - MT - MB;
+        StringBuilder sb = new StringBuilder();
+        sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        sb.append(String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                        + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">%n",
+                W,
+                H,
+                W,
+                H));
+        sb.append(String.format(
+                Locale.ROOT, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>%n", W, H));
+        sb.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"16\" font-size=\"13\">p99 latency vs input rate "
+                        + "(filled: sustained, hollow: not sustained)</text>%n",
+                ML));
+        for (double e = ly0; e <= ly1 + 1e-9; e++) {
+            double y = MT + ph - (e - ly0) / (ly1 - ly0) * ph;
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>%n",
+                    ML,
+                    y,
+                    ML + pw,
+                    y));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s ms</text>%n",
+                    ML - 4,
+                    y + 4,
+                    trim(Math.pow(10, e))));
+        }
+        for (int i = 0; i <= ticks; i++) {
+            double v = step * i;
+            double x = ML + v / xMax * pw;
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>%n",
+                    x,
+                    MT,
+                    x,
+                    MT + ph));
+            sb.append(String.format(
+                    Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f</text>%n", x, MT + ph + 15, v));
+        }
+        sb.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">input rate (events/s)" + "</text>%n",
+                ML + pw / 2,
+                H - 10));
+        sb.append(String.format(
+                Locale.ROOT,
+                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" " + "stroke=\"#999\"/>%n",
+                ML,
+                MT,
+                pw,
+                ph));
+        for (int s = 0; s < results.size(); s++) {
+            FindMax.Result r = results.get(s);
+            String color = COLORS[s % COLORS.length];
+            List<FindMax.Probe> sorted = new ArrayList<>(r.probes());
+            sorted.sort(Comparator.comparingDouble(FindMax.Probe::rate));
+            StringBuilder points = new StringBuilder();
+            StringBuilder dots = new StringBuilder();
+            for (FindMax.Probe p : sorted) {
+                if (p.p99() == null || !(p.p99() > 0)) {
+                    continue;
+                }
+                double x = ML + p.rate() / xMax * pw;
+                double y = MT + ph - (Math.log10(p.p99()) - ly0) / (ly1 - ly0) * ph;
+                points.append(points.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.1f,%.1f", x, y));
+                dots.append(String.format(
+                        Locale.ROOT,
+                        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" stroke=\"%s\" "
+                                + "stroke-width=\"1.5\"><title>%s %.0f/s p99 %.1f ms: %s</title></circle>%n",
+                        x,
+                        y,
+                        p.pass() ? color : "white",
+                        color,
+                        esc(r.mode()),
+                        p.rate(),
+                        p.p99(),
+                        esc(p.reason())));
+            }
+            sb.append("<polyline data-mode=\"")
+                    .append(esc(r.mode()))
+                    .append("\" points=\"")
+                    .append(points)
+                    .append("\" fill=\"none\" stroke=\"")
+                    .append(color)
+                    .append("\" stroke-width=\"1.8\"/>\n");
+            sb.append(dots);
+            int lx = ML + 10 + (s % 4) * 175;
+            int ly = 30 + (s / 4) * 14;
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"3\" fill=\"%s\"/>%n",
+                    lx,
+                    ly - 4,
+                    color));
+            String max =
+                    r.maxSustainedRate() == null ? "none" : String.format(Locale.ROOT, "%.0f/s", r.maxSustainedRate());
+            sb.append(String.format(
+                    Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s (max %s)</text>%n", lx + 16, ly, esc(r.mode()), max));
+        }
+        return sb.append("</svg>\n").toString();
     }
-    return sb.append("</svg>\n").toString();
-  }
 
-  private static double niceStep(double raw) {
-    double mag = Math.pow(10, Math.floor(Math.log10(raw)));
-    for (double m : new double[] {1, 2, 2.5, 5, 10}) {
-      if (m * mag >= raw) {
-        return m * mag;
-      }
+    private static double niceStep(double raw) {
+        double mag = Math.pow(10, Math.floor(Math.log10(raw)));
+        for (double m : new double[] {1, 2, 2.5, 5, 10}) {
+            if (m * mag >= raw) {
+                return m * mag;
+            }
+        }
+        return 10 * mag;
     }
-    return 10 * mag;
-  }
 
-  private static String trim(double v) {
-    return v >= 1 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%s", v);
-  }
+    private static String trim(double v) {
+        return v >= 1 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%s", v);
+    }
 
-  private static String esc(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
-        .replace("'", "&apos;");
-  }
+    private static String esc(String s) {
+        return s.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("\"", "&quot;")
+                .replace("'", "&apos;");
+    }
 }

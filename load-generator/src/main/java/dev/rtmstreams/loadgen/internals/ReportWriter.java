@@ -14,93 +14,126 @@ import java.util.Map;
 /** Writes reports as JSON and self-contained HTML, and prints the console comparison table. */
 public final class ReportWriter {
 
-  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  private ReportWriter() {}
+    private ReportWriter() {}
 
-  /**
-   * Writes {@code <name>.json} and {@code <name>.html} for one run.
-   *
-   * @param dir the report directory (created)
-   * @param name the base file name
-   * @param report the report
-   * @return the JSON file
-   * @throws IOException on write failure
-   */
-  public static Path writeRun(Path dir, String name, Map<String, Object> report) throws IOException {
-    Files.createDirectories(dir);
-    Path json = dir.resolve(name + ".json");
-    MAPPER.writeValue(json.toFile(), report);
-    Files.writeString(dir.resolve(name + ".html"),
-        HtmlReport.render("Load run: " + report.get("mode"), List.of(report)), StandardCharsets.UTF_8);
-    return json;
-  }
-
-  /**
-   * Writes {@code bench.json} (all reports) and {@code bench.html} (the combined picture).
-   *
-   * @param dir the report directory (created)
-   * @param reports one report per mode
-   * @return the HTML file
-   * @throws IOException on write failure
-   */
-  public static Path writeCombined(Path dir, List<Map<String, Object>> reports) throws IOException {
-    Files.createDirectories(dir);
-    MAPPER.writeValue(dir.resolve("bench.json").toFile(), reports);
-    Path html = dir.resolve("bench.html");
-    Files.writeString(html, HtmlReport.render("Benchmark: " + reports.size() + " modes", reports),
-        StandardCharsets.UTF_8);
-    return html;
-  }
-
-  /**
-   * Writes {@code find-max.json} and the plot {@code p99-vs-rate.svg}.
-   *
-   * @param dir the report directory (created)
-   * @param settings the search settings
-   * @param results one search result per mode
-   * @param environment environment description for the JSON
-   * @return the JSON file
-   * @throws IOException on write failure
-   */
-  public static Path writeFindMax(Path dir, FindMax.Settings settings, List<FindMax.Result> results,
-      Map<String, Object> environment) throws IOException {
-    Files.createDirectories(dir);
-    Path json = dir.resolve("find-max.json");
-    MAPPER.writeValue(json.toFile(), FindMax.toJson(settings, results, environment));
-    Files.writeString(dir.resolve("p99-vs-rate.svg"), RateLatencySvg.render(results), StandardCharsets.UTF_8);
-    return json;
-  }
-
-  /**
-   * Prints the comparison table.
-   *
-   * @param out where to print
-   * @param reports one report per mode
-   */
-  @SuppressWarnings("unchecked")
-  public static void printTable(PrintStream out, List<Map<String, Object>> reports) {
-    out.printf(Locale.ROOT, "%-20s %9s %9s %8s %8s %7s %5s %6s %8s %8s %8s %8s %8s %8s %10s %12s %7s%n", "mode",
-        "target/s", "achieved", "expected", "observed", "missing", "dup", "unexp", "p50ms", "p90ms", "p95ms",
-        "p99ms", "p99.9ms", "maxms", "SUT us/ev", "broker us/ev", "GC ms");
-    for (Map<String, Object> r : reports) {
-      Map<String, Object> l = (Map<String, Object>) r.get("latency_ms");
-      Map<String, Object> c = r.get("cost") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-      out.printf(Locale.ROOT,
-          "%-20s %9.0f %9.0f %8d %8d %7d %5d %6d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %10s %12s %7s%n",
-          r.get("mode"), num(r.get("target_rate")), num(r.get("achieved_rate")), (long) num(r.get("expected")),
-          (long) num(r.get("observed")), (long) num(r.get("missing")), (long) num(r.get("duplicates")),
-          (long) num(r.get("unexpected")), num(l.get("p50")), num(l.get("p90")), num(l.get("p95")),
-          num(l.get("p99")), num(l.get("p999")), num(l.get("max")), orDash(c.get("sut_cpu_us_per_event")),
-          orDash(c.get("broker_cpu_us_per_event")), orDash(c.get("gc_pause_ms")));
+    /**
+     * Writes {@code <name>.json} and {@code <name>.html} for one run.
+     *
+     * @param dir the report directory (created)
+     * @param name the base file name
+     * @param report the report
+     * @return the JSON file
+     * @throws IOException on write failure
+     */
+    public static Path writeRun(Path dir, String name, Map<String, Object> report) throws IOException {
+        Files.createDirectories(dir);
+        Path json = dir.resolve(name + ".json");
+        MAPPER.writeValue(json.toFile(), report);
+        Files.writeString(
+                dir.resolve(name + ".html"),
+                HtmlReport.render("Load run: " + report.get("mode"), List.of(report)),
+                StandardCharsets.UTF_8);
+        return json;
     }
-  }
 
-  private static String orDash(Object o) {
-    return o instanceof Number n ? String.format(Locale.ROOT, "%.1f", n.doubleValue()) : "-";
-  }
+    /**
+     * Writes {@code bench.json} (all reports) and {@code bench.html} (the combined picture).
+     *
+     * @param dir the report directory (created)
+     * @param reports one report per mode
+     * @return the HTML file
+     * @throws IOException on write failure
+     */
+    public static Path writeCombined(Path dir, List<Map<String, Object>> reports) throws IOException {
+        Files.createDirectories(dir);
+        MAPPER.writeValue(dir.resolve("bench.json").toFile(), reports);
+        Path html = dir.resolve("bench.html");
+        Files.writeString(
+                html, HtmlReport.render("Benchmark: " + reports.size() + " modes", reports), StandardCharsets.UTF_8);
+        return html;
+    }
 
-  private static double num(Object o) {
-    return o instanceof Number ? ((Number) o).doubleValue() : Double.NaN;
-  }
+    /**
+     * Writes {@code find-max.json} and the plot {@code p99-vs-rate.svg}.
+     *
+     * @param dir the report directory (created)
+     * @param settings the search settings
+     * @param results one search result per mode
+     * @param environment environment description for the JSON
+     * @return the JSON file
+     * @throws IOException on write failure
+     */
+    public static Path writeFindMax(
+            Path dir, FindMax.Settings settings, List<FindMax.Result> results, Map<String, Object> environment)
+            throws IOException {
+        Files.createDirectories(dir);
+        Path json = dir.resolve("find-max.json");
+        MAPPER.writeValue(json.toFile(), FindMax.toJson(settings, results, environment));
+        Files.writeString(dir.resolve("p99-vs-rate.svg"), RateLatencySvg.render(results), StandardCharsets.UTF_8);
+        return json;
+    }
+
+    /**
+     * Prints the comparison table.
+     *
+     * @param out where to print
+     * @param reports one report per mode
+     */
+    @SuppressWarnings("unchecked")
+    public static void printTable(PrintStream out, List<Map<String, Object>> reports) {
+        out.printf(
+                Locale.ROOT,
+                "%-20s %9s %9s %8s %8s %7s %5s %6s %8s %8s %8s %8s %8s %8s %10s %12s %7s%n",
+                "mode",
+                "target/s",
+                "achieved",
+                "expected",
+                "observed",
+                "missing",
+                "dup",
+                "unexp",
+                "p50ms",
+                "p90ms",
+                "p95ms",
+                "p99ms",
+                "p99.9ms",
+                "maxms",
+                "SUT us/ev",
+                "broker us/ev",
+                "GC ms");
+        for (Map<String, Object> r : reports) {
+            Map<String, Object> l = (Map<String, Object>) r.get("latency_ms");
+            Map<String, Object> c = r.get("cost") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+            out.printf(
+                    Locale.ROOT,
+                    "%-20s %9.0f %9.0f %8d %8d %7d %5d %6d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %10s %12s %7s%n",
+                    r.get("mode"),
+                    num(r.get("target_rate")),
+                    num(r.get("achieved_rate")),
+                    (long) num(r.get("expected")),
+                    (long) num(r.get("observed")),
+                    (long) num(r.get("missing")),
+                    (long) num(r.get("duplicates")),
+                    (long) num(r.get("unexpected")),
+                    num(l.get("p50")),
+                    num(l.get("p90")),
+                    num(l.get("p95")),
+                    num(l.get("p99")),
+                    num(l.get("p999")),
+                    num(l.get("max")),
+                    orDash(c.get("sut_cpu_us_per_event")),
+                    orDash(c.get("broker_cpu_us_per_event")),
+                    orDash(c.get("gc_pause_ms")));
+        }
+    }
+
+    private static String orDash(Object o) {
+        return o instanceof Number n ? String.format(Locale.ROOT, "%.1f", n.doubleValue()) : "-";
+    }
+
+    private static double num(Object o) {
+        return o instanceof Number ? ((Number) o).doubleValue() : Double.NaN;
+    }
 }

@@ -13,51 +13,69 @@ import java.util.Objects;
  * @param logRecords output of the request/ack correlation
  * @param echo output of the echo pass-through
  */
-public record TopicNames(String impressions, String clicks, String requests, String acks, String attributedClicks,
-    String logRecords, String echo) {
+public record TopicNames(
+        String impressions,
+        String clicks,
+        String requests,
+        String acks,
+        String attributedClicks,
+        String logRecords,
+        String echo) {
 
-  /** The service's default topic names. */
-  public static final TopicNames DEFAULTS = new TopicNames("ad-impressions", "ad-clicks", "ad-requests", "ad-acks",
-      "attributed-clicks", "ad-log-records", "attributed-clicks-echo");
+    /** The service's default topic names. */
+    public static final TopicNames DEFAULTS = new TopicNames(
+            "ad-impressions",
+            "ad-clicks",
+            "ad-requests",
+            "ad-acks",
+            "attributed-clicks",
+            "ad-log-records",
+            "attributed-clicks-echo");
 
-  /** Validates non-null names. */
-  public TopicNames {
-    Objects.requireNonNull(impressions, "impressions");
-    Objects.requireNonNull(clicks, "clicks");
-    Objects.requireNonNull(requests, "requests");
-    Objects.requireNonNull(acks, "acks");
-    Objects.requireNonNull(attributedClicks, "attributedClicks");
-    Objects.requireNonNull(logRecords, "logRecords");
-    Objects.requireNonNull(echo, "echo");
-  }
-
-  /**
-   * Returns these names with a suffix appended to each.
-   *
-   * @param suffix the suffix; not null
-   * @return the new names
-   */
-  public TopicNames withSuffix(String suffix) {
-    return new TopicNames(impressions + suffix, clicks + suffix, requests + suffix, acks + suffix,
-        attributedClicks + suffix, logRecords + suffix, echo + suffix);
-  }
-
-  /**
-   * Returns the input topic of an event kind.
-   *
-   * @param kind the kind
-   * @return the topic name
-   */
-  public String inputTopic(EventKind kind) {
-    switch (kind) {
-      case IMPRESSION:
-        return impressions;
-      case CLICK:
-        return clicks;
-      case REQUEST:
-        return requests;
-      default:
-        return acks;
+    /** Validates non-null names. */
+    public TopicNames {
+        Objects.requireNonNull(impressions, "impressions");
+        Objects.requireNonNull(clicks, "clicks");
+        Objects.requireNonNull(requests, "requests");
+        Objects.requireNonNull(acks, "acks");
+        Objects.requireNonNull(attributedClicks, "attributedClicks");
+        Objects.requireNonNull(logRecords, "logRecords");
+        Objects.requireNonNull(echo, "echo");
     }
-  }
+
+    /**
+     * Returns these names with a suffix appended to each.
+     *
+     * @param suffix the suffix; not null
+     * @return the new names
+     */
+    public TopicNames withSuffix(String suffix) {
+        return new TopicNames(
+                impressions + suffix,
+                clicks + suffix,
+                requests + suffix,
+                acks + suffix,
+                attributedClicks + suffix,
+                logRecords + suffix,
+                echo + suffix);
+    }
+
+    /**
+     * Returns the input topic of an event kind.
+     *
+     * @param kind the kind
+     * @return the topic name
+     */
+    public String inputTopic(EventKind kind) {
+        switch (kind) {
+            case IMPRESSION:
+                return impressions;
+            case CLICK:
+                return clicks;
+            case REQUEST:
+                return requests;
+            default:
+                return acks;
+        }
+    }
 }

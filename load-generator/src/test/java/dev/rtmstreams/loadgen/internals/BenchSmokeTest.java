@@ -15,38 +15,69 @@ import org.junit.jupiter.api.io.TempDir;
 /** A short bench against a real embedded KRaft broker (one fresh broker per mode, like the CLI). */
 class BenchSmokeTest {
 
-  @Test
-  @SuppressWarnings("unchecked")
-  void shouldMatchTheOracleExactlyWhenBenchingEchoAndKafkaStreamsJoin(@TempDir Path dir) throws Exception {
-    WorkloadConfig workload = WorkloadConfig.builder().seed(11).rate(400).duration(Duration.ofSeconds(5))
-        .requestShare(0).lateWarmupClicks(20).lateFraction(0.02).duplicateFraction(0.05).build();
-    Bench.Options options = new Bench.Options(workload, List.of("echo", "kafka-streams-join"), Optional.empty(),
-        Bench.BrokerKind.IN_PROCESS, dir, Path.of("none.jar"), List.of(), List.of(), 2, Duration.ZERO,
-        Duration.ofSeconds(30), Duration.ofSeconds(60), false, 1, false, List.of());
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldMatchTheOracleExactlyWhenBenchingEchoAndKafkaStreamsJoin(@TempDir Path dir) throws Exception {
+        WorkloadConfig workload = WorkloadConfig.builder()
+                .seed(11)
+                .rate(400)
+                .duration(Duration.ofSeconds(5))
+                .requestShare(0)
+                .lateWarmupClicks(20)
+                .lateFraction(0.02)
+                .duplicateFraction(0.05)
+                .build();
+        Bench.Options options = new Bench.Options(
+                workload,
+                List.of("echo", "kafka-streams-join"),
+                Optional.empty(),
+                Bench.BrokerKind.IN_PROCESS,
+                dir,
+                Path.of("none.jar"),
+                List.of(),
+                List.of(),
+                2,
+                Duration.ZERO,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(60),
+                false,
+                1,
+                false,
+                List.of());
 
-    List<Map<String, Object>> reports = Bench.run(options);
+        List<Map<String, Object>> reports = Bench.run(options);
 
-    assertThat(reports).hasSize(2);
-    for (Map<String, Object> r : reports) {
-      assertThat(r.get("expected")).as("%s expected", r.get("mode")).isInstanceOf(Long.class);
-      assertThat((Long) r.get("expected")).as("%s expected", r.get("mode")).isGreaterThan(50L);
-      assertThat(r).as("mode %s", r.get("mode")).containsEntry("missing", 0L).containsEntry("duplicates", 0L)
-          .containsEntry("unexpected", 0L).containsEntry("events_sent", 2000L);
-      assertThat(((Map<String, Object>) r.get("latency_ms")).get("count")).isEqualTo(r.get("expected"));
-      // in-process peers and broker: a measured window, but no process to measure
-      Map<String, Object> cost = (Map<String, Object>) r.get("cost");
-      assertThat(cost).containsEntry("events", 2000L).containsEntry("sut_cpu_ms", null)
-          .containsEntry("broker_cpu_ms", null).containsEntry("gc_pause_ms", null);
-      assertThat((Long) cost.get("window_ms")).isBetween(4500L, 60_000L);
-      assertThat((Map<String, Object>) r.get("environment")).containsKeys("load_average_1m_at_bench_start",
-          "load_average_1m_at_mode_start");
+        assertThat(reports).hasSize(2);
+        for (Map<String, Object> r : reports) {
+            assertThat(r.get("expected")).as("%s expected", r.get("mode")).isInstanceOf(Long.class);
+            assertThat((Long) r.get("expected"))
+                    .as("%s expected", r.get("mode"))
+                    .isGreaterThan(50L);
+            assertThat(r)
+                    .as("mode %s", r.get("mode"))
+                    .containsEntry("missing", 0L)
+                    .containsEntry("duplicates", 0L)
+                    .containsEntry("unexpected", 0L)
+                    .containsEntry("events_sent", 2000L);
+            assertThat(((Map<String, Object>) r.get("latency_ms")).get("count")).isEqualTo(r.get("expected"));
+            // in-process peers and broker: a measured window, but no process to measure
+            Map<String, Object> cost = (Map<String, Object>) r.get("cost");
+            assertThat(cost)
+                    .containsEntry("events", 2000L)
+                    .containsEntry("sut_cpu_ms", null)
+                    .containsEntry("broker_cpu_ms", null)
+                    .containsEntry("gc_pause_ms", null);
+            assertThat((Long) cost.get("window_ms")).isBetween(4500L, 60_000L);
+            assertThat((Map<String, Object>) r.get("environment"))
+                    .containsKeys("load_average_1m_at_bench_start", "load_average_1m_at_mode_start");
+        }
+        // the workload really exercised late and duplicate inputs
+        assertThat((Long) reports.get(1).get("late_inputs_dropped_by_oracle")).isPositive();
+        assertThat((Long) reports.get(1).get("duplicate_inputs_dropped_by_oracle"))
+                .isPositive();
+        assertThat(dir.resolve("bench.html")).exists();
+        assertThat(Files.readString(dir.resolve("bench.html"))).contains("<svg").doesNotContain("<script");
+        assertThat(dir.resolve("report-echo.json")).exists();
+        assertThat(dir.resolve("report-kafka-streams-join.json")).exists();
     }
-    // the workload really exercised late and duplicate inputs
-    assertThat((Long) reports.get(1).get("late_inputs_dropped_by_oracle")).isPositive();
-    assertThat((Long) reports.get(1).get("duplicate_inputs_dropped_by_oracle")).isPositive();
-    assertThat(dir.resolve("bench.html")).exists();
-    assertThat(Files.readString(dir.resolve("bench.html"))).contains("<svg").doesNotContain("<script");
-    assertThat(dir.resolve("report-echo.json")).exists();
-    assertThat(dir.resolve("report-kafka-streams-join.json")).exists();
-  }
 }

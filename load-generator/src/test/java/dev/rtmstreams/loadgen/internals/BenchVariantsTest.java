@@ -13,61 +13,101 @@ import org.junit.jupiter.api.Test;
 
 class BenchVariantsTest {
 
-  @Test
-  void shouldParseVariantsWithTheirOwnArgumentsInOrder() {
-    Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=/tmp/new.jar", "old=build/a=b.jar"),
-        List.of("new=--checkpoint-interval", "new=PT1M", "old=--foo=bar"));
+    @Test
+    void shouldParseVariantsWithTheirOwnArgumentsInOrder() {
+        Map<String, Bench.Variant> v = Bench.parseVariants(
+                List.of("new=/tmp/new.jar", "old=build/a=b.jar"),
+                List.of("new=--checkpoint-interval", "new=PT1M", "old=--foo=bar"));
 
-    assertThat(v.keySet()).containsExactly("new", "old");
-    assertThat(v.get("new").jar()).isEqualTo(Path.of("/tmp/new.jar"));
-    assertThat(v.get("new").args()).containsExactly("--checkpoint-interval", "PT1M");
-    assertThat(v.get("new").mode()).isEqualTo("real-time-new");
-    assertThat(v.get("old").jar()).isEqualTo(Path.of("build/a=b.jar"));
-    assertThat(v.get("old").args()).containsExactly("--foo=bar");
-  }
+        assertThat(v.keySet()).containsExactly("new", "old");
+        assertThat(v.get("new").jar()).isEqualTo(Path.of("/tmp/new.jar"));
+        assertThat(v.get("new").args()).containsExactly("--checkpoint-interval", "PT1M");
+        assertThat(v.get("new").mode()).isEqualTo("real-time-new");
+        assertThat(v.get("old").jar()).isEqualTo(Path.of("build/a=b.jar"));
+        assertThat(v.get("old").args()).containsExactly("--foo=bar");
+    }
 
-  @Test
-  void shouldRejectMalformedOrUnknownVariantsNamingThem() {
-    assertThatThrownBy(() -> Bench.parseVariants(List.of("new"), List.of())).hasMessageContaining("LABEL=JAR")
-        .hasMessageContaining("'new'");
-    assertThatThrownBy(() -> Bench.parseVariants(List.of("=x.jar"), List.of())).hasMessageContaining("LABEL=JAR");
-    assertThatThrownBy(() -> Bench.parseVariants(List.of("new="), List.of())).hasMessageContaining("LABEL=JAR");
-    assertThatThrownBy(() -> Bench.parseVariants(List.of("a=1.jar", "a=2.jar"), List.of()))
-        .hasMessageContaining("twice").hasMessageContaining("'a'");
-    assertThatThrownBy(() -> Bench.parseVariants(List.of("a=1.jar"), List.of("b=--x")))
-        .hasMessageContaining("unknown variant 'b'");
-    assertThatThrownBy(() -> Bench.parseVariants(List.of("a b=1.jar"), List.of())).hasMessageContaining("'a b'");
-    assertThatThrownBy(() -> Bench.parseVariants(List.of("echo=1.jar"), List.of()))
-        .hasMessageContaining("must not be a mode name");
-  }
+    @Test
+    void shouldRejectMalformedOrUnknownVariantsNamingThem() {
+        assertThatThrownBy(() -> Bench.parseVariants(List.of("new"), List.of()))
+                .hasMessageContaining("LABEL=JAR")
+                .hasMessageContaining("'new'");
+        assertThatThrownBy(() -> Bench.parseVariants(List.of("=x.jar"), List.of()))
+                .hasMessageContaining("LABEL=JAR");
+        assertThatThrownBy(() -> Bench.parseVariants(List.of("new="), List.of()))
+                .hasMessageContaining("LABEL=JAR");
+        assertThatThrownBy(() -> Bench.parseVariants(List.of("a=1.jar", "a=2.jar"), List.of()))
+                .hasMessageContaining("twice")
+                .hasMessageContaining("'a'");
+        assertThatThrownBy(() -> Bench.parseVariants(List.of("a=1.jar"), List.of("b=--x")))
+                .hasMessageContaining("unknown variant 'b'");
+        assertThatThrownBy(() -> Bench.parseVariants(List.of("a b=1.jar"), List.of()))
+                .hasMessageContaining("'a b'");
+        assertThatThrownBy(() -> Bench.parseVariants(List.of("echo=1.jar"), List.of()))
+                .hasMessageContaining("must not be a mode name");
+    }
 
-  @Test
-  void shouldAcceptVariantLabelsAndPrefixedModesWhenResolvingModes() {
-    Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=n.jar", "old=o.jar"), List.of());
+    @Test
+    void shouldAcceptVariantLabelsAndPrefixedModesWhenResolvingModes() {
+        Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=n.jar", "old=o.jar"), List.of());
 
-    assertThat(Bench.resolveModes(List.of("echo", "new", "real-time-old", "micro-batch-asap"), v))
-        .containsExactly("echo", "real-time-new", "real-time-old", "micro-batch-asap");
-    assertThat(Bench.resolveModes(null, v)).containsExactly("echo", "real-time", "micro-batch",
-        "kafka-streams-join", "real-time-new", "real-time-old");
-    assertThat(Bench.resolveModes(List.of(), Map.of())).isEqualTo(Bench.DEFAULT_MODES);
-    assertThatThrownBy(() -> Bench.resolveModes(List.of("real-time-other"), v))
-        .hasMessageContaining("unknown mode 'real-time-other'").hasMessageContaining("real-time-new");
-  }
+        assertThat(Bench.resolveModes(List.of("echo", "new", "real-time-old", "micro-batch-asap"), v))
+                .containsExactly("echo", "real-time-new", "real-time-old", "micro-batch-asap");
+        assertThat(Bench.resolveModes(null, v))
+                .containsExactly(
+                        "echo", "real-time", "micro-batch", "kafka-streams-join", "real-time-new", "real-time-old");
+        assertThat(Bench.resolveModes(List.of(), Map.of())).isEqualTo(Bench.DEFAULT_MODES);
+        assertThatThrownBy(() -> Bench.resolveModes(List.of("real-time-other"), v))
+                .hasMessageContaining("unknown mode 'real-time-other'")
+                .hasMessageContaining("real-time-new");
+    }
 
-  @Test
-  void shouldAcceptVariantModesInOptionsOnlyWhenTheVariantExists() {
-    WorkloadConfig w = WorkloadConfig.builder().rate(100).duration(Duration.ofSeconds(1)).build();
-    Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=n.jar"), List.of());
+    @Test
+    void shouldAcceptVariantModesInOptionsOnlyWhenTheVariantExists() {
+        WorkloadConfig w = WorkloadConfig.builder()
+                .rate(100)
+                .duration(Duration.ofSeconds(1))
+                .build();
+        Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=n.jar"), List.of());
 
-    Bench.Options o = new Bench.Options(w, List.of("real-time-new", "micro-batch-asap"), Optional.empty(),
-        Bench.BrokerKind.IN_PROCESS, Path.of("r"), Path.of("a.jar"), List.of(), List.of(), 1, Duration.ZERO,
-        Duration.ofSeconds(1), Duration.ofSeconds(1), false, 1, false, List.of(), v);
+        Bench.Options o = new Bench.Options(
+                w,
+                List.of("real-time-new", "micro-batch-asap"),
+                Optional.empty(),
+                Bench.BrokerKind.IN_PROCESS,
+                Path.of("r"),
+                Path.of("a.jar"),
+                List.of(),
+                List.of(),
+                1,
+                Duration.ZERO,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1),
+                false,
+                1,
+                false,
+                List.of(),
+                v);
 
-    assertThat(o.atRate(500).variants()).containsKey("new");
-    assertThat(o.atRate(500).workload().rate()).isEqualTo(500);
-    assertThatThrownBy(() -> new Bench.Options(w, List.of("real-time-new"), Optional.empty(),
-        Bench.BrokerKind.IN_PROCESS, Path.of("r"), Path.of("a.jar"), List.of(), List.of(), 1, Duration.ZERO,
-        Duration.ofSeconds(1), Duration.ofSeconds(1), false, 1, false, List.of()))
-        .hasMessageContaining("unknown mode 'real-time-new'");
-  }
+        assertThat(o.atRate(500).variants()).containsKey("new");
+        assertThat(o.atRate(500).workload().rate()).isEqualTo(500);
+        assertThatThrownBy(() -> new Bench.Options(
+                        w,
+                        List.of("real-time-new"),
+                        Optional.empty(),
+                        Bench.BrokerKind.IN_PROCESS,
+                        Path.of("r"),
+                        Path.of("a.jar"),
+                        List.of(),
+                        List.of(),
+                        1,
+                        Duration.ZERO,
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(1),
+                        false,
+                        1,
+                        false,
+                        List.of()))
+                .hasMessageContaining("unknown mode 'real-time-new'");
+    }
 }

@@ -11,75 +11,92 @@ import picocli.CommandLine;
 
 class CommandsTest {
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
 
-  private int run(String... args) {
-    CommandLine cl = Commands.commandLine();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    return cl.execute(args);
-  }
-
-  @Test
-  void shouldPrintHelpWhenAnyCommandIsAskedForHelp() {
-    for (String command : new String[] {"run", "record", "replay", "bench"}) {
-      assertThat(run(command, "--help")).as(command).isZero();
-      assertThat(out.toString()).contains("Usage: load-generator " + command);
+    private int run(String... args) {
+        CommandLine cl = Commands.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
     }
-    assertThat(out.toString()).contains("--bootstrap-servers", "--rate", "--duration", "--report-dir", "--speed",
-        "--modes", "--file");
-    assertThat(out.toString()).contains("--variant=LABEL=JAR", "--variant-arg=LABEL=ARG", "--find-max",
-        "--find-max-start", "--find-max-factor", "--find-max-limit", "--find-max-resolution", "micro-batch-asap",
-        "Default: 5000", "Default: 1.5", "Default: 60000", "10% of the pass rate");
-  }
 
-  @Test
-  void shouldExitTwoNamingTheProblemWhenVariantsOrFindMaxSettingsAreInvalid(@TempDir Path dir) {
-    assertThat(run("bench", "--report-dir", dir.toString(), "--variant", "new")).isEqualTo(2);
-    assertThat(err.toString()).contains("--variant must be LABEL=JAR: 'new'");
-    assertThat(run("bench", "--report-dir", dir.toString(), "--variant",
-        "new=" + dir.resolve("missing.jar"))).isEqualTo(2);
-    assertThat(err.toString()).contains("jar not found").contains("missing.jar");
-    assertThat(run("bench", "--report-dir", dir.toString(), "--find-max", "--find-max-factor", "1")).isEqualTo(2);
-    assertThat(err.toString()).contains("--find-max-factor must be greater than 1");
-    assertThat(run("bench", "--report-dir", dir.toString(), "--modes", "real-time-new")).isEqualTo(2);
-    assertThat(err.toString()).contains("unknown mode 'real-time-new'");
-  }
+    @Test
+    void shouldPrintHelpWhenAnyCommandIsAskedForHelp() {
+        for (String command : new String[] {"run", "record", "replay", "bench"}) {
+            assertThat(run(command, "--help")).as(command).isZero();
+            assertThat(out.toString()).contains("Usage: load-generator " + command);
+        }
+        assertThat(out.toString())
+                .contains(
+                        "--bootstrap-servers", "--rate", "--duration", "--report-dir", "--speed", "--modes", "--file");
+        assertThat(out.toString())
+                .contains(
+                        "--variant=LABEL=JAR",
+                        "--variant-arg=LABEL=ARG",
+                        "--find-max",
+                        "--find-max-start",
+                        "--find-max-factor",
+                        "--find-max-limit",
+                        "--find-max-resolution",
+                        "micro-batch-asap",
+                        "Default: 5000",
+                        "Default: 1.5",
+                        "Default: 60000",
+                        "10% of the pass rate");
+    }
 
-  @Test
-  void shouldExitTwoNamingTheOptionWhenAnOptionIsUnknown() {
-    assertThat(run("bench", "--report-dir", "x", "--bogus-option", "1")).isEqualTo(2);
-    assertThat(err.toString()).contains("--bogus-option");
-  }
+    @Test
+    void shouldExitTwoNamingTheProblemWhenVariantsOrFindMaxSettingsAreInvalid(@TempDir Path dir) {
+        assertThat(run("bench", "--report-dir", dir.toString(), "--variant", "new"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--variant must be LABEL=JAR: 'new'");
+        assertThat(run("bench", "--report-dir", dir.toString(), "--variant", "new=" + dir.resolve("missing.jar")))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("jar not found").contains("missing.jar");
+        assertThat(run("bench", "--report-dir", dir.toString(), "--find-max", "--find-max-factor", "1"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--find-max-factor must be greater than 1");
+        assertThat(run("bench", "--report-dir", dir.toString(), "--modes", "real-time-new"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("unknown mode 'real-time-new'");
+    }
 
-  @Test
-  void shouldExitTwoNamingTheValueWhenAValueIsInvalid(@TempDir Path dir) {
-    assertThat(run("record", "--file", dir.resolve("e.jsonl").toString(), "--rate", "-5")).isEqualTo(2);
-    assertThat(err.toString()).contains("rate must be positive: -5");
-    assertThat(run("record", "--file", dir.resolve("e.jsonl").toString(), "--click-delay", "gauss:PT1S"))
-        .isEqualTo(2);
-    assertThat(err.toString()).contains("gauss:PT1S");
-    assertThat(run("bench", "--report-dir", dir.toString(), "--modes", "echo,warp-speed")).isEqualTo(2);
-    assertThat(err.toString()).contains("warp-speed");
-    assertThat(run("record", "--file", dir.resolve("e.jsonl").toString(), "--duration", "ten-seconds"))
-        .isEqualTo(2);
-    assertThat(err.toString()).contains("--duration");
-  }
+    @Test
+    void shouldExitTwoNamingTheOptionWhenAnOptionIsUnknown() {
+        assertThat(run("bench", "--report-dir", "x", "--bogus-option", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--bogus-option");
+    }
 
-  @Test
-  void shouldRequireTheBootstrapServersWhenRunning() {
-    assertThat(run("run", "--report-dir", "x")).isEqualTo(2);
-    assertThat(err.toString()).contains("--bootstrap-servers");
-  }
+    @Test
+    void shouldExitTwoNamingTheValueWhenAValueIsInvalid(@TempDir Path dir) {
+        assertThat(run("record", "--file", dir.resolve("e.jsonl").toString(), "--rate", "-5"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("rate must be positive: -5");
+        assertThat(run("record", "--file", dir.resolve("e.jsonl").toString(), "--click-delay", "gauss:PT1S"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("gauss:PT1S");
+        assertThat(run("bench", "--report-dir", dir.toString(), "--modes", "echo,warp-speed"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("warp-speed");
+        assertThat(run("record", "--file", dir.resolve("e.jsonl").toString(), "--duration", "ten-seconds"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--duration");
+    }
 
-  @Test
-  void shouldWriteAReplayableFileWhenRecording(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("events.jsonl.gz");
-    assertThat(run("record", "--file", file.toString(), "--rate", "100", "--duration", "PT3S", "--seed", "5"))
-        .isZero();
-    EventFile.Contents contents = EventFile.read(file);
-    assertThat(contents.events()).hasSize(300);
-    assertThat(contents.header()).containsEntry("seed", 5).containsEntry("rate", 100.0);
-  }
+    @Test
+    void shouldRequireTheBootstrapServersWhenRunning() {
+        assertThat(run("run", "--report-dir", "x")).isEqualTo(2);
+        assertThat(err.toString()).contains("--bootstrap-servers");
+    }
+
+    @Test
+    void shouldWriteAReplayableFileWhenRecording(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("events.jsonl.gz");
+        assertThat(run("record", "--file", file.toString(), "--rate", "100", "--duration", "PT3S", "--seed", "5"))
+                .isZero();
+        EventFile.Contents contents = EventFile.read(file);
+        assertThat(contents.events()).hasSize(300);
+        assertThat(contents.header()).containsEntry("seed", 5).containsEntry("rate", 100.0);
+    }
 }

@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 
 class CostMeterTest {
 
-  private static final String JSTAT_GC = "    S0C         S1C         S0U         S1U          EC           EU    "
-      + "       OC           OU          MC         MU       CCSC      CCSU     YGC     YGCT     FGC    FGCT     CGC    "
-      + "CGCT       GCT   \n        0.0         0.0         0.0         0.0       3072.0          0.0      14336.0    "
-      + "   2941.8     9344.0     9108.1    1216.0    1092.7      9     0.267     1     0.037     0     0.000     0.305\n";
+    private static final String JSTAT_GC = "    S0C         S1C         S0U         S1U          EC           EU    "
+            + "       OC           OU          MC         MU       CCSC      CCSU     YGC     YGCT     FGC    FGCT     CGC    "
+            + "CGCT       GCT   \n        0.0         0.0         0.0         0.0       3072.0          0.0      14336.0    "
+            + "   2941.8     9344.0     9108.1    1216.0    1092.7      9     0.267     1     0.037     0     0.000     0.305\n";
 
-  private static final String JSTAT_SNAP = """
+    private static final String JSTAT_SNAP = """
       sun.gc.collector.0.invocations=9
       sun.gc.collector.0.name="G1 young collection pauses"
       sun.gc.collector.0.time=267366504
@@ -28,119 +28,132 @@ class CostMeterTest {
       sun.os.hrt.frequency=1000000000
       """;
 
-  @Test
-  void shouldReadUtimeAndStimeWhenTheCommandNameHasSpacesAndParentheses() {
-    String stat = "4242 (java (main) x) S 1 4242 4242 0 -1 4194560 123 0 0 0 1234 567 0 0 20 0 37 0 1000 "
-        + "5000000 3000 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
+    @Test
+    void shouldReadUtimeAndStimeWhenTheCommandNameHasSpacesAndParentheses() {
+        String stat = "4242 (java (main) x) S 1 4242 4242 0 -1 4194560 123 0 0 0 1234 567 0 0 20 0 37 0 1000 "
+                + "5000000 3000 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
 
-    assertThat(CostMeter.parseStatTicks(stat)).containsExactly(1234L, 567L);
-  }
-
-  @Test
-  void shouldRejectAStatLineWithoutCommandOrWithTooFewFields() {
-    assertThatThrownBy(() -> CostMeter.parseStatTicks("garbage")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> CostMeter.parseStatTicks("1 (x) S 1 2 3")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("too few fields");
-  }
-
-  @Test
-  void shouldMeasureTheCpuTimeOfThisProcessWhenItBurnsCpu() {
-    Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/stat")), "needs Linux /proc");
-    long pid = ProcessHandle.current().pid();
-    CostMeter meter = new CostMeter(pid, null);
-    meter.windowStart();
-    long until = System.nanoTime() + 400_000_000L;
-    long x = 0;
-    while (System.nanoTime() < until) {
-      x += Long.numberOfTrailingZeros(x + System.nanoTime());
+        assertThat(CostMeter.parseStatTicks(stat)).containsExactly(1234L, 567L);
     }
-    meter.windowEnd();
 
-    Map<String, Object> cost = meter.report(1000);
+    @Test
+    void shouldRejectAStatLineWithoutCommandOrWithTooFewFields() {
+        assertThatThrownBy(() -> CostMeter.parseStatTicks("garbage")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CostMeter.parseStatTicks("1 (x) S 1 2 3"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("too few fields");
+    }
 
-    assertThat(x).isNotNegative();
-    assertThat((Long) cost.get("sut_cpu_ms")).isBetween(200L, 5000L);
-    assertThat((Double) cost.get("sut_cpu_us_per_event")).isEqualTo((Long) cost.get("sut_cpu_ms") * 1.0);
-    assertThat((Long) cost.get("window_ms")).isBetween(390L, 5000L);
-    assertThat(cost).containsEntry("events", 1000L).containsEntry("broker_cpu_ms", null)
-        .containsEntry("broker_cpu_us_per_event", null).containsEntry("gc_pause_ms", null);
-  }
+    @Test
+    void shouldMeasureTheCpuTimeOfThisProcessWhenItBurnsCpu() {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/stat")), "needs Linux /proc");
+        long pid = ProcessHandle.current().pid();
+        CostMeter meter = new CostMeter(pid, null);
+        meter.windowStart();
+        long until = System.nanoTime() + 400_000_000L;
+        long x = 0;
+        while (System.nanoTime() < until) {
+            x += Long.numberOfTrailingZeros(x + System.nanoTime());
+        }
+        meter.windowEnd();
 
-  @Test
-  void shouldReportNullCostWhenTheProcessesRunInThisJvm() {
-    CostMeter meter = new CostMeter(null, null);
-    meter.beforeRun();
-    meter.windowStart();
-    meter.windowEnd();
-    meter.afterRun();
+        Map<String, Object> cost = meter.report(1000);
 
-    Map<String, Object> cost = meter.report(10);
+        assertThat(x).isNotNegative();
+        assertThat((Long) cost.get("sut_cpu_ms")).isBetween(200L, 5000L);
+        assertThat((Double) cost.get("sut_cpu_us_per_event")).isEqualTo((Long) cost.get("sut_cpu_ms") * 1.0);
+        assertThat((Long) cost.get("window_ms")).isBetween(390L, 5000L);
+        assertThat(cost)
+                .containsEntry("events", 1000L)
+                .containsEntry("broker_cpu_ms", null)
+                .containsEntry("broker_cpu_us_per_event", null)
+                .containsEntry("gc_pause_ms", null);
+    }
 
-    assertThat(cost).containsEntry("sut_cpu_ms", null).containsEntry("broker_cpu_ms", null)
-        .containsEntry("gc_pause_ms", null).containsEntry("events", 10L);
-  }
+    @Test
+    void shouldReportNullCostWhenTheProcessesRunInThisJvm() {
+        CostMeter meter = new CostMeter(null, null);
+        meter.beforeRun();
+        meter.windowStart();
+        meter.windowEnd();
+        meter.afterRun();
 
-  @Test
-  void shouldSumYoungAndFullCollectionTimesWhenParsingJstatGc() {
-    CostMeter.GcTimes t = CostMeter.parseJstatGc(JSTAT_GC);
+        Map<String, Object> cost = meter.report(10);
 
-    assertThat(t.pauseMs().get("YGCT")).isCloseTo(267.0, within(1e-9));
-    assertThat(t.pauseMs().get("FGCT")).isCloseTo(37.0, within(1e-9));
-    assertThat(CostMeter.parseJstatGc("YGCT FGCT\n0,5 -\n").pauseMs()).containsEntry("YGCT", 500.0)
-        .containsEntry("FGCT", 0.0);
-    assertThatThrownBy(() -> CostMeter.parseJstatGc("12345 not found")).isInstanceOf(IllegalArgumentException.class);
-  }
+        assertThat(cost)
+                .containsEntry("sut_cpu_ms", null)
+                .containsEntry("broker_cpu_ms", null)
+                .containsEntry("gc_pause_ms", null)
+                .containsEntry("events", 10L);
+    }
 
-  @Test
-  void shouldCountEveryStopTheWorldCollectorWhenParsingJstatSnap() {
-    CostMeter.GcTimes t = CostMeter.parseJstatSnap(JSTAT_SNAP);
+    @Test
+    void shouldSumYoungAndFullCollectionTimesWhenParsingJstatGc() {
+        CostMeter.GcTimes t = CostMeter.parseJstatGc(JSTAT_GC);
 
-    assertThat(t.pauseMs()).containsOnlyKeys("G1 young collection pauses", "G1 full collection pauses",
-        "G1 concurrent cycle pauses");
-    assertThat(t.pauseMs().get("G1 young collection pauses")).isCloseTo(267.366504, within(1e-9));
-    assertThat(t.pauseMs().get("G1 concurrent cycle pauses")).isCloseTo(5.0, within(1e-9));
-  }
+        assertThat(t.pauseMs().get("YGCT")).isCloseTo(267.0, within(1e-9));
+        assertThat(t.pauseMs().get("FGCT")).isCloseTo(37.0, within(1e-9));
+        assertThat(CostMeter.parseJstatGc("YGCT FGCT\n0,5 -\n").pauseMs())
+                .containsEntry("YGCT", 500.0)
+                .containsEntry("FGCT", 0.0);
+        assertThatThrownBy(() -> CostMeter.parseJstatGc("12345 not found"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 
-  @Test
-  void shouldLeaveOutConcurrentCyclesWhenTheCollectorIsConcurrent() {
-    String shenandoah = "sun.gc.collector.0.name=\"Shenandoah Pauses\"\nsun.gc.collector.0.time=2000\n"
-        + "sun.gc.collector.1.name=\"Shenandoah Cycles\"\nsun.gc.collector.1.time=900000\n"
-        + "sun.os.hrt.frequency=1000000\n";
-    String parallel = "sun.gc.collector.0.name=\"PSScavenge\"\nsun.gc.collector.0.time=3000000\n"
-        + "sun.gc.collector.1.name=\"PSParallelCompact\"\nsun.gc.collector.1.time=1000000\n"
-        + "sun.os.hrt.frequency=1000000000\n";
+    @Test
+    void shouldCountEveryStopTheWorldCollectorWhenParsingJstatSnap() {
+        CostMeter.GcTimes t = CostMeter.parseJstatSnap(JSTAT_SNAP);
 
-    assertThat(CostMeter.parseJstatSnap(shenandoah).pauseMs()).containsExactly(Map.entry("Shenandoah Pauses", 2.0));
-    assertThat(CostMeter.parseJstatSnap(parallel).pauseMs()).containsEntry("PSScavenge", 3.0)
-        .containsEntry("PSParallelCompact", 1.0);
-    assertThatThrownBy(() -> CostMeter.parseJstatSnap("nothing")).isInstanceOf(IllegalArgumentException.class);
-  }
+        assertThat(t.pauseMs())
+                .containsOnlyKeys(
+                        "G1 young collection pauses", "G1 full collection pauses", "G1 concurrent cycle pauses");
+        assertThat(t.pauseMs().get("G1 young collection pauses")).isCloseTo(267.366504, within(1e-9));
+        assertThat(t.pauseMs().get("G1 concurrent cycle pauses")).isCloseTo(5.0, within(1e-9));
+    }
 
-  @Test
-  void shouldSubtractPerCollectorWhenComputingThePausesOfAWindow() {
-    CostMeter.GcTimes before = new CostMeter.GcTimes(Map.of("young", 100.0, "full", 10.0));
-    CostMeter.GcTimes after = new CostMeter.GcTimes(Map.of("young", 130.5, "full", 10.0, "other", 2.0));
+    @Test
+    void shouldLeaveOutConcurrentCyclesWhenTheCollectorIsConcurrent() {
+        String shenandoah = "sun.gc.collector.0.name=\"Shenandoah Pauses\"\nsun.gc.collector.0.time=2000\n"
+                + "sun.gc.collector.1.name=\"Shenandoah Cycles\"\nsun.gc.collector.1.time=900000\n"
+                + "sun.os.hrt.frequency=1000000\n";
+        String parallel = "sun.gc.collector.0.name=\"PSScavenge\"\nsun.gc.collector.0.time=3000000\n"
+                + "sun.gc.collector.1.name=\"PSParallelCompact\"\nsun.gc.collector.1.time=1000000\n"
+                + "sun.os.hrt.frequency=1000000000\n";
 
-    assertThat(after.minus(before)).containsEntry("young", 30.5).containsEntry("full", 0.0)
-        .containsEntry("other", 2.0);
-  }
+        assertThat(CostMeter.parseJstatSnap(shenandoah).pauseMs()).containsExactly(Map.entry("Shenandoah Pauses", 2.0));
+        assertThat(CostMeter.parseJstatSnap(parallel).pauseMs())
+                .containsEntry("PSScavenge", 3.0)
+                .containsEntry("PSParallelCompact", 1.0);
+        assertThatThrownBy(() -> CostMeter.parseJstatSnap("nothing")).isInstanceOf(IllegalArgumentException.class);
+    }
 
-  @Test
-  void shouldReadThePauseTimesOfARunningJvmWithJstat() {
-    Assumptions.assumeTrue(Files.isExecutable(Path.of(System.getProperty("java.home"), "bin", "jstat")),
-        "needs jstat");
-    System.gc();
+    @Test
+    void shouldSubtractPerCollectorWhenComputingThePausesOfAWindow() {
+        CostMeter.GcTimes before = new CostMeter.GcTimes(Map.of("young", 100.0, "full", 10.0));
+        CostMeter.GcTimes after = new CostMeter.GcTimes(Map.of("young", 130.5, "full", 10.0, "other", 2.0));
 
-    CostMeter.GcTimes t = CostMeter.gcTimes(ProcessHandle.current().pid()).orElseThrow();
+        assertThat(after.minus(before))
+                .containsEntry("young", 30.5)
+                .containsEntry("full", 0.0)
+                .containsEntry("other", 2.0);
+    }
 
-    assertThat(t.pauseMs()).isNotEmpty();
-    assertThat(t.pauseMs().values()).allSatisfy(v -> assertThat(v).isNotNegative());
-    assertThat(t.pauseMs().values().stream().mapToDouble(d -> d).sum()).isPositive();
-  }
+    @Test
+    void shouldReadThePauseTimesOfARunningJvmWithJstat() {
+        Assumptions.assumeTrue(
+                Files.isExecutable(Path.of(System.getProperty("java.home"), "bin", "jstat")), "needs jstat");
+        System.gc();
 
-  @Test
-  void shouldParseTheOneMinuteLoadAverage() {
-    assertThat(CostMeter.parseLoadAverage("1.24 0.52 0.22 3/102 3944\n")).isEqualTo(1.24);
-    assertThat(CostMeter.clockTicksPerSecond()).isPositive();
-  }
+        CostMeter.GcTimes t = CostMeter.gcTimes(ProcessHandle.current().pid()).orElseThrow();
+
+        assertThat(t.pauseMs()).isNotEmpty();
+        assertThat(t.pauseMs().values()).allSatisfy(v -> assertThat(v).isNotNegative());
+        assertThat(t.pauseMs().values().stream().mapToDouble(d -> d).sum()).isPositive();
+    }
+
+    @Test
+    void shouldParseTheOneMinuteLoadAverage() {
+        assertThat(CostMeter.parseLoadAverage("1.24 0.52 0.22 3/102 3944\n")).isEqualTo(1.24);
+        assertThat(CostMeter.clockTicksPerSecond()).isPositive();
+    }
 }

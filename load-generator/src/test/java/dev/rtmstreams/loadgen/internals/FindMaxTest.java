@@ -11,212 +11,226 @@ import org.junit.jupiter.api.Test;
 
 class FindMaxTest {
 
-  private static List<Map<String, Object>> perSecond(double... p50s) {
-    List<Map<String, Object>> out = new ArrayList<>();
-    for (int t = 0; t < p50s.length; t++) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("t", t);
-      m.put("sent", 100L);
-      m.put("outputs", 10L);
-      m.put("p50", p50s[t]);
-      m.put("p99", p50s[t] * 2);
-      out.add(m);
+    private static List<Map<String, Object>> perSecond(double... p50s) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int t = 0; t < p50s.length; t++) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("t", t);
+            m.put("sent", 100L);
+            m.put("outputs", 10L);
+            m.put("p50", p50s[t]);
+            m.put("p99", p50s[t] * 2);
+            out.add(m);
+        }
+        return out;
     }
-    return out;
-  }
 
-  private static Map<String, Object> report(boolean keptUp, long missing, double... p50s) {
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("kept_up", keptUp);
-    r.put("max_send_lag_ms", 1500.0);
-    r.put("expected", 900L);
-    r.put("missing", missing);
-    r.put("latency_ms", Map.of("p50", 5.0, "p99", 20.0));
-    r.put("per_second", perSecond(p50s));
-    r.put("cost", Map.of("sut_cpu_us_per_event", 12.5));
-    return r;
-  }
-
-  @Test
-  void shouldPassWhenLatencyIsFlatAndEverythingArrived() {
-    FindMax.Verdict v = FindMax.judge(report(true, 0, 5, 6, 5, 7, 5, 6, 5, 6, 5));
-
-    assertThat(v.pass()).isTrue();
-    assertThat(v.reason()).isEqualTo("ok");
-  }
-
-  @Test
-  void shouldAllowTwiceTheFirstThirdPlusFiftyMillisecondsWhenJudgingGrowth() {
-    // first third median 10 ms -> bound 70 ms
-    assertThat(FindMax.latencyGrowth(perSecond(10, 10, 10, 30, 40, 50, 70, 70, 70)).pass()).isTrue();
-    assertThat(FindMax.latencyGrowth(perSecond(10, 10, 10, 30, 40, 50, 71, 71, 71)).pass()).isFalse();
-    // one slow second in the last third does not move its median
-    assertThat(FindMax.latencyGrowth(perSecond(10, 10, 10, 10, 10, 10, 10, 900, 10)).pass()).isTrue();
-  }
-
-  @Test
-  void shouldFailNamingTheMediansWhenLatencyGrowsAcrossTheRun() {
-    FindMax.Verdict v = FindMax.judge(report(true, 0, 5, 5, 5, 50, 100, 200, 400, 800, 1600));
-
-    assertThat(v.pass()).isFalse();
-    assertThat(v.reason()).startsWith("latency grew: median p50 of the last third 800.0 ms > 2 x first third 5.0 ms");
-  }
-
-  @Test
-  void shouldFailWhenTheGeneratorFellBehindOrOutputsAreMissing() {
-    FindMax.Verdict behind = FindMax.judge(report(false, 0, 5, 5, 5));
-    FindMax.Verdict missing = FindMax.judge(report(true, 3, 5, 5, 5));
-    FindMax.Verdict both = FindMax.judge(report(false, 3, 5, 5, 5));
-
-    assertThat(behind.pass()).isFalse();
-    assertThat(behind.reason()).contains("generator fell behind (max send lag 1500.0 ms)");
-    assertThat(missing.pass()).isFalse();
-    assertThat(missing.reason()).isEqualTo("missing 3 of 900 outputs");
-    assertThat(both.reason()).contains("fell behind").contains("; missing 3");
-  }
-
-  @Test
-  void shouldNotJudgeGrowthWithFewerThanThreeSecondsOfOutputs() {
-    assertThat(FindMax.latencyGrowth(perSecond(5, 5000)).pass()).isTrue();
-    assertThat(FindMax.latencyGrowth(perSecond(5, 5000)).reason()).contains("not judged");
-  }
-
-  @Test
-  void shouldIgnoreDrainSecondsAfterTheFirstSecondBeyondTheSendingPeriod() {
-    List<Map<String, Object>> ps = perSecond(5, 5, 5, 5, 5, 5, 5000, 5000, 5000);
-    for (int t = 5; t < ps.size(); t++) {
-      ps.get(t).put("sent", 0L);
+    private static Map<String, Object> report(boolean keptUp, long missing, double... p50s) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("kept_up", keptUp);
+        r.put("max_send_lag_ms", 1500.0);
+        r.put("expected", 900L);
+        r.put("missing", missing);
+        r.put("latency_ms", Map.of("p50", 5.0, "p99", 20.0));
+        r.put("per_second", perSecond(p50s));
+        r.put("cost", Map.of("sut_cpu_us_per_event", 12.5));
+        return r;
     }
-    // sending ended in second 4; seconds 0..5 count: 5,5,5,5,5,5 -> flat
-    assertThat(FindMax.latencyGrowth(ps).pass()).isTrue();
-  }
 
-  @Test
-  void shouldBuildAProbeWithLatencyAndCostOfTheReport() {
-    FindMax.Probe p = FindMax.probeOf(7000, report(true, 0, 5, 5, 5));
+    @Test
+    void shouldPassWhenLatencyIsFlatAndEverythingArrived() {
+        FindMax.Verdict v = FindMax.judge(report(true, 0, 5, 6, 5, 7, 5, 6, 5, 6, 5));
 
-    assertThat(p.rate()).isEqualTo(7000);
-    assertThat(p.pass()).isTrue();
-    assertThat(p.p50()).isEqualTo(5.0);
-    assertThat(p.p99()).isEqualTo(20.0);
-    assertThat(p.cost()).containsEntry("sut_cpu_us_per_event", 12.5);
-  }
+        assertThat(v.pass()).isTrue();
+        assertThat(v.reason()).isEqualTo("ok");
+    }
 
-  /** A fake mode that sustains every rate up to {@code max}. */
-  private static FindMax.ProbeFunction upTo(double max, List<Double> probed) {
-    return rate -> {
-      probed.add(rate);
-      boolean pass = rate <= max;
-      return new FindMax.Probe(rate, pass, pass ? "ok" : "latency grew", 1.0, 2.0, Map.of());
-    };
-  }
+    @Test
+    void shouldAllowTwiceTheFirstThirdPlusFiftyMillisecondsWhenJudgingGrowth() {
+        // first third median 10 ms -> bound 70 ms
+        assertThat(FindMax.latencyGrowth(perSecond(10, 10, 10, 30, 40, 50, 70, 70, 70))
+                        .pass())
+                .isTrue();
+        assertThat(FindMax.latencyGrowth(perSecond(10, 10, 10, 30, 40, 50, 71, 71, 71))
+                        .pass())
+                .isFalse();
+        // one slow second in the last third does not move its median
+        assertThat(FindMax.latencyGrowth(perSecond(10, 10, 10, 10, 10, 10, 10, 900, 10))
+                        .pass())
+                .isTrue();
+    }
 
-  @Test
-  void shouldRampByTheFactorThenBisectToTheResolutionWhenSearching() throws Exception {
-    List<Double> probed = new ArrayList<>();
+    @Test
+    void shouldFailNamingTheMediansWhenLatencyGrowsAcrossTheRun() {
+        FindMax.Verdict v = FindMax.judge(report(true, 0, 5, 5, 5, 50, 100, 200, 400, 800, 1600));
 
-    FindMax.Result r = FindMax.search("m", new FindMax.Settings(5000, 1.5, 60000, null), upTo(14000, probed));
+        assertThat(v.pass()).isFalse();
+        assertThat(v.reason())
+                .startsWith("latency grew: median p50 of the last third 800.0 ms > 2 x first third 5.0 ms");
+    }
 
-    // ramp 5000, 7500, 11250, 16875 (fail); bisect 14063 (fail), 12657 (pass), 13360 (pass): gap 703 <= 10% of
-    // 13360
-    assertThat(probed).containsExactly(5000.0, 7500.0, 11250.0, 16875.0, 14063.0, 12657.0, 13360.0);
-    assertThat(r.maxSustainedRate()).isEqualTo(13360.0);
-    assertThat(r.probes()).extracting(FindMax.Probe::pass).containsExactly(true, true, true, false, false, true,
-        true);
-    assertThat(r.mode()).isEqualTo("m");
-  }
+    @Test
+    void shouldFailWhenTheGeneratorFellBehindOrOutputsAreMissing() {
+        FindMax.Verdict behind = FindMax.judge(report(false, 0, 5, 5, 5));
+        FindMax.Verdict missing = FindMax.judge(report(true, 3, 5, 5, 5));
+        FindMax.Verdict both = FindMax.judge(report(false, 3, 5, 5, 5));
 
-  @Test
-  void shouldStopAtTheLimitWhenEveryRatePasses() throws Exception {
-    List<Double> probed = new ArrayList<>();
+        assertThat(behind.pass()).isFalse();
+        assertThat(behind.reason()).contains("generator fell behind (max send lag 1500.0 ms)");
+        assertThat(missing.pass()).isFalse();
+        assertThat(missing.reason()).isEqualTo("missing 3 of 900 outputs");
+        assertThat(both.reason()).contains("fell behind").contains("; missing 3");
+    }
 
-    FindMax.Result r = FindMax.search("m", new FindMax.Settings(5000, 2, 30000, null), upTo(1e9, probed));
+    @Test
+    void shouldNotJudgeGrowthWithFewerThanThreeSecondsOfOutputs() {
+        assertThat(FindMax.latencyGrowth(perSecond(5, 5000)).pass()).isTrue();
+        assertThat(FindMax.latencyGrowth(perSecond(5, 5000)).reason()).contains("not judged");
+    }
 
-    assertThat(probed).containsExactly(5000.0, 10000.0, 20000.0, 30000.0);
-    assertThat(r.maxSustainedRate()).isEqualTo(30000.0);
-  }
+    @Test
+    void shouldIgnoreDrainSecondsAfterTheFirstSecondBeyondTheSendingPeriod() {
+        List<Map<String, Object>> ps = perSecond(5, 5, 5, 5, 5, 5, 5000, 5000, 5000);
+        for (int t = 5; t < ps.size(); t++) {
+            ps.get(t).put("sent", 0L);
+        }
+        // sending ended in second 4; seconds 0..5 count: 5,5,5,5,5,5 -> flat
+        assertThat(FindMax.latencyGrowth(ps).pass()).isTrue();
+    }
 
-  @Test
-  void shouldUseAnExplicitResolutionWhenGiven() throws Exception {
-    List<Double> probed = new ArrayList<>();
+    @Test
+    void shouldBuildAProbeWithLatencyAndCostOfTheReport() {
+        FindMax.Probe p = FindMax.probeOf(7000, report(true, 0, 5, 5, 5));
 
-    FindMax.Result r = FindMax.search("m", new FindMax.Settings(1000, 2, 8000, 100.0), upTo(1500, probed));
+        assertThat(p.rate()).isEqualTo(7000);
+        assertThat(p.pass()).isTrue();
+        assertThat(p.p50()).isEqualTo(5.0);
+        assertThat(p.p99()).isEqualTo(20.0);
+        assertThat(p.cost()).containsEntry("sut_cpu_us_per_event", 12.5);
+    }
 
-    // ramp 1000, 2000 (fail); bisect 1500 (pass), 1750 (fail), 1625 (fail), 1563 (fail); gap 63 <= 100
-    assertThat(probed).containsExactly(1000.0, 2000.0, 1500.0, 1750.0, 1625.0, 1563.0);
-    assertThat(r.maxSustainedRate()).isEqualTo(1500.0);
-  }
+    /** A fake mode that sustains every rate up to {@code max}. */
+    private static FindMax.ProbeFunction upTo(double max, List<Double> probed) {
+        return rate -> {
+            probed.add(rate);
+            boolean pass = rate <= max;
+            return new FindMax.Probe(rate, pass, pass ? "ok" : "latency grew", 1.0, 2.0, Map.of());
+        };
+    }
 
-  @Test
-  void shouldStepDownThenBisectWhenTheStartRateFails() throws Exception {
-    List<Double> probed = new ArrayList<>();
+    @Test
+    void shouldRampByTheFactorThenBisectToTheResolutionWhenSearching() throws Exception {
+        List<Double> probed = new ArrayList<>();
 
-    FindMax.Result r = FindMax.search("m", new FindMax.Settings(5000, 2, 60000, null), upTo(1800, probed));
+        FindMax.Result r = FindMax.search("m", new FindMax.Settings(5000, 1.5, 60000, null), upTo(14000, probed));
 
-    // 5000 fails; step down 2500 (fail), 1250 (pass); bisect 1875 (fail), 1563 (pass); gap 312 <= 500
-    assertThat(probed).containsExactly(5000.0, 2500.0, 1250.0, 1875.0, 1563.0);
-    assertThat(r.maxSustainedRate()).isEqualTo(1563.0);
-  }
+        // ramp 5000, 7500, 11250, 16875 (fail); bisect 14063 (fail), 12657 (pass), 13360 (pass): gap 703 <= 10% of
+        // 13360
+        assertThat(probed).containsExactly(5000.0, 7500.0, 11250.0, 16875.0, 14063.0, 12657.0, 13360.0);
+        assertThat(r.maxSustainedRate()).isEqualTo(13360.0);
+        assertThat(r.probes())
+                .extracting(FindMax.Probe::pass)
+                .containsExactly(true, true, true, false, false, true, true);
+        assertThat(r.mode()).isEqualTo("m");
+    }
 
-  @Test
-  void shouldReportNoSustainedRateWhenEvenTheFloorFails() throws Exception {
-    List<Double> probed = new ArrayList<>();
+    @Test
+    void shouldStopAtTheLimitWhenEveryRatePasses() throws Exception {
+        List<Double> probed = new ArrayList<>();
 
-    FindMax.Result r = FindMax.search("m", new FindMax.Settings(2000, 2, 60000, null), upTo(100, probed));
+        FindMax.Result r = FindMax.search("m", new FindMax.Settings(5000, 2, 30000, null), upTo(1e9, probed));
 
-    assertThat(probed).containsExactly(2000.0, 1000.0, 500.0);
-    assertThat(r.maxSustainedRate()).isNull();
-  }
+        assertThat(probed).containsExactly(5000.0, 10000.0, 20000.0, 30000.0);
+        assertThat(r.maxSustainedRate()).isEqualTo(30000.0);
+    }
 
-  @Test
-  void shouldCountAThrowingProbeAsFailureAndStopWhenNothingPassedYet() throws Exception {
-    FindMax.Result first = FindMax.search("m", new FindMax.Settings(5000, 1.5, 60000, null), rate -> {
-      throw new IllegalStateException("service jar not found");
-    });
-    List<Double> probed = new ArrayList<>();
-    FindMax.ProbeFunction crashesAbove = rate -> {
-      probed.add(rate);
-      if (rate > 6000) {
-        throw new IllegalStateException("service crashed");
-      }
-      return new FindMax.Probe(rate, true, "ok", 1.0, 2.0, Map.of());
-    };
-    FindMax.Result later = FindMax.search("m", new FindMax.Settings(5000, 1.5, 60000, null), crashesAbove);
+    @Test
+    void shouldUseAnExplicitResolutionWhenGiven() throws Exception {
+        List<Double> probed = new ArrayList<>();
 
-    assertThat(first.probes()).hasSize(1);
-    assertThat(first.probes().get(0).reason()).isEqualTo("error: service jar not found");
-    assertThat(first.maxSustainedRate()).isNull();
-    assertThat(probed).containsExactly(5000.0, 7500.0, 6250.0, 5625.0, 5938.0);
-    assertThat(later.probes().get(1).reason()).isEqualTo("error: service crashed");
-    assertThat(later.maxSustainedRate()).isEqualTo(5938.0);
-  }
+        FindMax.Result r = FindMax.search("m", new FindMax.Settings(1000, 2, 8000, 100.0), upTo(1500, probed));
 
-  @Test
-  void shouldRejectInvalidSettings() {
-    assertThatThrownBy(() -> new FindMax.Settings(0, 1.5, 100, null)).hasMessageContaining("--find-max-start");
-    assertThatThrownBy(() -> new FindMax.Settings(10, 1, 100, null)).hasMessageContaining("--find-max-factor");
-    assertThatThrownBy(() -> new FindMax.Settings(10, 2, 5, null)).hasMessageContaining("--find-max-limit");
-    assertThatThrownBy(() -> new FindMax.Settings(10, 2, 50, -1.0)).hasMessageContaining("--find-max-resolution");
-    assertThat(new FindMax.Settings(10, 2, 50, null).resolutionAt(20000)).isEqualTo(2000);
-    assertThat(new FindMax.Settings(10, 2, 50, null).resolutionAt(3000)).isEqualTo(500);
-  }
+        // ramp 1000, 2000 (fail); bisect 1500 (pass), 1750 (fail), 1625 (fail), 1563 (fail); gap 63 <= 100
+        assertThat(probed).containsExactly(1000.0, 2000.0, 1500.0, 1750.0, 1625.0, 1563.0);
+        assertThat(r.maxSustainedRate()).isEqualTo(1500.0);
+    }
 
-  @Test
-  @SuppressWarnings("unchecked")
-  void shouldListMaxSustainedRateAndProbesPerModeInTheJson() {
-    FindMax.Result r = new FindMax.Result("echo", 7500.0, List.of(
-        new FindMax.Probe(7500, true, "ok", 3.0, 9.0, Map.of("gc_pause_ms", 1.0)),
-        new FindMax.Probe(11250, false, "missing 3 of 10 outputs", 30.0, 900.0, null)));
+    @Test
+    void shouldStepDownThenBisectWhenTheStartRateFails() throws Exception {
+        List<Double> probed = new ArrayList<>();
 
-    Map<String, Object> json = FindMax.toJson(new FindMax.Settings(5000, 1.5, 60000, null), List.of(r), Map.of());
+        FindMax.Result r = FindMax.search("m", new FindMax.Settings(5000, 2, 60000, null), upTo(1800, probed));
 
-    List<Map<String, Object>> modes = (List<Map<String, Object>>) json.get("modes");
-    assertThat(modes).hasSize(1);
-    assertThat(modes.get(0)).containsEntry("mode", "echo").containsEntry("max_sustained_rate", 7500.0);
-    List<Map<String, Object>> probes = (List<Map<String, Object>>) modes.get(0).get("probes");
-    assertThat(probes).extracting(p -> p.get("rate")).containsExactly(7500.0, 11250.0);
-    assertThat(probes.get(1)).containsEntry("pass", false).containsEntry("reason", "missing 3 of 10 outputs")
-        .containsEntry("p99", 900.0);
-    assertThat(probes.get(0).keySet()).containsExactly("rate", "pass", "reason", "p50", "p99", "cost");
-  }
+        // 5000 fails; step down 2500 (fail), 1250 (pass); bisect 1875 (fail), 1563 (pass); gap 312 <= 500
+        assertThat(probed).containsExactly(5000.0, 2500.0, 1250.0, 1875.0, 1563.0);
+        assertThat(r.maxSustainedRate()).isEqualTo(1563.0);
+    }
+
+    @Test
+    void shouldReportNoSustainedRateWhenEvenTheFloorFails() throws Exception {
+        List<Double> probed = new ArrayList<>();
+
+        FindMax.Result r = FindMax.search("m", new FindMax.Settings(2000, 2, 60000, null), upTo(100, probed));
+
+        assertThat(probed).containsExactly(2000.0, 1000.0, 500.0);
+        assertThat(r.maxSustainedRate()).isNull();
+    }
+
+    @Test
+    void shouldCountAThrowingProbeAsFailureAndStopWhenNothingPassedYet() throws Exception {
+        FindMax.Result first = FindMax.search("m", new FindMax.Settings(5000, 1.5, 60000, null), rate -> {
+            throw new IllegalStateException("service jar not found");
+        });
+        List<Double> probed = new ArrayList<>();
+        FindMax.ProbeFunction crashesAbove = rate -> {
+            probed.add(rate);
+            if (rate > 6000) {
+                throw new IllegalStateException("service crashed");
+            }
+            return new FindMax.Probe(rate, true, "ok", 1.0, 2.0, Map.of());
+        };
+        FindMax.Result later = FindMax.search("m", new FindMax.Settings(5000, 1.5, 60000, null), crashesAbove);
+
+        assertThat(first.probes()).hasSize(1);
+        assertThat(first.probes().get(0).reason()).isEqualTo("error: service jar not found");
+        assertThat(first.maxSustainedRate()).isNull();
+        assertThat(probed).containsExactly(5000.0, 7500.0, 6250.0, 5625.0, 5938.0);
+        assertThat(later.probes().get(1).reason()).isEqualTo("error: service crashed");
+        assertThat(later.maxSustainedRate()).isEqualTo(5938.0);
+    }
+
+    @Test
+    void shouldRejectInvalidSettings() {
+        assertThatThrownBy(() -> new FindMax.Settings(0, 1.5, 100, null)).hasMessageContaining("--find-max-start");
+        assertThatThrownBy(() -> new FindMax.Settings(10, 1, 100, null)).hasMessageContaining("--find-max-factor");
+        assertThatThrownBy(() -> new FindMax.Settings(10, 2, 5, null)).hasMessageContaining("--find-max-limit");
+        assertThatThrownBy(() -> new FindMax.Settings(10, 2, 50, -1.0)).hasMessageContaining("--find-max-resolution");
+        assertThat(new FindMax.Settings(10, 2, 50, null).resolutionAt(20000)).isEqualTo(2000);
+        assertThat(new FindMax.Settings(10, 2, 50, null).resolutionAt(3000)).isEqualTo(500);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldListMaxSustainedRateAndProbesPerModeInTheJson() {
+        FindMax.Result r = new FindMax.Result(
+                "echo",
+                7500.0,
+                List.of(
+                        new FindMax.Probe(7500, true, "ok", 3.0, 9.0, Map.of("gc_pause_ms", 1.0)),
+                        new FindMax.Probe(11250, false, "missing 3 of 10 outputs", 30.0, 900.0, null)));
+
+        Map<String, Object> json = FindMax.toJson(new FindMax.Settings(5000, 1.5, 60000, null), List.of(r), Map.of());
+
+        List<Map<String, Object>> modes = (List<Map<String, Object>>) json.get("modes");
+        assertThat(modes).hasSize(1);
+        assertThat(modes.get(0)).containsEntry("mode", "echo").containsEntry("max_sustained_rate", 7500.0);
+        List<Map<String, Object>> probes =
+                (List<Map<String, Object>>) modes.get(0).get("probes");
+        assertThat(probes).extracting(p -> p.get("rate")).containsExactly(7500.0, 11250.0);
+        assertThat(probes.get(1))
+                .containsEntry("pass", false)
+                .containsEntry("reason", "missing 3 of 10 outputs")
+                .containsEntry("p99", 900.0);
+        assertThat(probes.get(0).keySet()).containsExactly("rate", "pass", "reason", "p50", "p99", "cost");
+    }
 }

@@ -9,32 +9,37 @@ import org.junit.jupiter.api.Test;
 
 class LatencyRecorderTest {
 
-  private static final long SECOND = 1_000_000_000L;
+    private static final long SECOND = 1_000_000_000L;
 
-  @Test
-  void shouldSummarisePercentilesAndBucketBySecondOfReceptionWhenRecording() {
-    LatencyRecorder r = new LatencyRecorder(0);
-    for (int i = 1; i <= 100; i++) {
-      r.record(SECOND / 2, i * 1_000_000L);          // second 0: 1..100 ms
+    @Test
+    void shouldSummarisePercentilesAndBucketBySecondOfReceptionWhenRecording() {
+        LatencyRecorder r = new LatencyRecorder(0);
+        for (int i = 1; i <= 100; i++) {
+            r.record(SECOND / 2, i * 1_000_000L); // second 0: 1..100 ms
+        }
+        r.record(2 * SECOND + 5, 500_000_000L); // second 2: 500 ms
+        Map<String, Object> s = r.summaryMillis();
+        assertThat((double) s.get("p50")).isCloseTo(51, within(1.0));
+        assertThat((double) s.get("p99")).isCloseTo(100, within(1.0));
+        assertThat((double) s.get("max")).isCloseTo(500, within(1.0));
+        assertThat(s.get("count")).isEqualTo(101L);
+        List<Map<String, Object>> perSecond = r.perSecondMillis();
+        assertThat(perSecond).hasSize(3);
+        assertThat(perSecond.get(0)).containsEntry("outputs", 100L);
+        assertThat(perSecond.get(1)).containsEntry("outputs", 0L);
+        assertThat((double) perSecond.get(2).get("max")).isCloseTo(500, within(5.0)); // 2 significant digits per second
+        assertThat(r.lastSecondP99Millis()).isCloseTo(100, within(1.0));
     }
-    r.record(2 * SECOND + 5, 500_000_000L);          // second 2: 500 ms
-    Map<String, Object> s = r.summaryMillis();
-    assertThat((double) s.get("p50")).isCloseTo(51, within(1.0));
-    assertThat((double) s.get("p99")).isCloseTo(100, within(1.0));
-    assertThat((double) s.get("max")).isCloseTo(500, within(1.0));
-    assertThat(s.get("count")).isEqualTo(101L);
-    List<Map<String, Object>> perSecond = r.perSecondMillis();
-    assertThat(perSecond).hasSize(3);
-    assertThat(perSecond.get(0)).containsEntry("outputs", 100L);
-    assertThat(perSecond.get(1)).containsEntry("outputs", 0L);
-    assertThat((double) perSecond.get(2).get("max")).isCloseTo(500, within(5.0)); // 2 significant digits per second
-    assertThat(r.lastSecondP99Millis()).isCloseTo(100, within(1.0));
-  }
 
-  @Test
-  void shouldRenderAProgressLineWithCountsAndRate() {
-    String line = ProgressBar.render(new ProgressBar.State("sending", 500, 1000, 2.0, 40, 90, 12.5));
-    assertThat(line).contains("[###############...............]", " 50%", "sent 500/1000 (250/s)", "out 40/90",
-        "p99(1s) 12.5ms");
-  }
+    @Test
+    void shouldRenderAProgressLineWithCountsAndRate() {
+        String line = ProgressBar.render(new ProgressBar.State("sending", 500, 1000, 2.0, 40, 90, 12.5));
+        assertThat(line)
+                .contains(
+                        "[###############...............]",
+                        " 50%",
+                        "sent 500/1000 (250/s)",
+                        "out 40/90",
+                        "p99(1s) 12.5ms");
+    }
 }

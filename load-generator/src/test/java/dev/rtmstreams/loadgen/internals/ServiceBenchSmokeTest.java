@@ -21,29 +21,53 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServiceBenchSmokeTest {
 
-  private static final Path APP_JAR = Path.of("..", "adattribution-app", "target", "adattribution-app.jar");
+    private static final Path APP_JAR = Path.of("..", "adattribution-app", "target", "adattribution-app.jar");
 
-  @Test
-  void shouldMatchTheOracleExactlyWhenBenchingTheServiceInRealTimeMode(@TempDir Path dir) throws Exception {
-    Assumptions.assumeTrue(Files.isRegularFile(APP_JAR), "needs " + APP_JAR.toAbsolutePath());
-    WorkloadConfig workload = WorkloadConfig.builder().seed(5).rate(300).duration(Duration.ofSeconds(6))
-        .requestShare(0.2).lateWarmupClicks(20).lateFraction(0.02).duplicateFraction(0.05).build();
-    Bench.Options options = new Bench.Options(workload, List.of("real-time"), Optional.empty(),
-        Bench.BrokerKind.IN_PROCESS, dir, APP_JAR, List.of("-Xmx512m"), List.of(), 2, Duration.ZERO,
-        Duration.ofSeconds(30), Duration.ofSeconds(120), false, 1, false, List.of());
+    @Test
+    void shouldMatchTheOracleExactlyWhenBenchingTheServiceInRealTimeMode(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(Files.isRegularFile(APP_JAR), "needs " + APP_JAR.toAbsolutePath());
+        WorkloadConfig workload = WorkloadConfig.builder()
+                .seed(5)
+                .rate(300)
+                .duration(Duration.ofSeconds(6))
+                .requestShare(0.2)
+                .lateWarmupClicks(20)
+                .lateFraction(0.02)
+                .duplicateFraction(0.05)
+                .build();
+        Bench.Options options = new Bench.Options(
+                workload,
+                List.of("real-time"),
+                Optional.empty(),
+                Bench.BrokerKind.IN_PROCESS,
+                dir,
+                APP_JAR,
+                List.of("-Xmx512m"),
+                List.of(),
+                2,
+                Duration.ZERO,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(120),
+                false,
+                1,
+                false,
+                List.of());
 
-    Map<String, Object> r = Bench.run(options).get(0);
+        Map<String, Object> r = Bench.run(options).get(0);
 
-    assertThat((Long) r.get("expected")).isGreaterThan(50L);
-    assertThat(r).containsEntry("missing", 0L).containsEntry("duplicates", 0L).containsEntry("unexpected", 0L);
-    assertThat((Long) r.get("late_inputs_dropped_by_oracle")).isPositive();
-    // the service runs in a child JVM: its CPU and GC pauses over the measured window are measured
-    @SuppressWarnings("unchecked")
-    Map<String, Object> cost = (Map<String, Object>) r.get("cost");
-    assertThat(cost).containsEntry("events", r.get("events_sent")).containsEntry("broker_cpu_ms", null);
-    assertThat((Long) cost.get("window_ms")).isBetween(5500L, 120_000L);
-    assertThat((Long) cost.get("sut_cpu_ms")).isPositive();
-    assertThat((Double) cost.get("sut_cpu_us_per_event")).isPositive();
-    assertThat((Double) cost.get("gc_pause_ms")).isNotNegative();
-  }
+        assertThat((Long) r.get("expected")).isGreaterThan(50L);
+        assertThat(r)
+                .containsEntry("missing", 0L)
+                .containsEntry("duplicates", 0L)
+                .containsEntry("unexpected", 0L);
+        assertThat((Long) r.get("late_inputs_dropped_by_oracle")).isPositive();
+        // the service runs in a child JVM: its CPU and GC pauses over the measured window are measured
+        @SuppressWarnings("unchecked")
+        Map<String, Object> cost = (Map<String, Object>) r.get("cost");
+        assertThat(cost).containsEntry("events", r.get("events_sent")).containsEntry("broker_cpu_ms", null);
+        assertThat((Long) cost.get("window_ms")).isBetween(5500L, 120_000L);
+        assertThat((Long) cost.get("sut_cpu_ms")).isPositive();
+        assertThat((Double) cost.get("sut_cpu_us_per_event")).isPositive();
+        assertThat((Double) cost.get("gc_pause_ms")).isNotNegative();
+    }
 }

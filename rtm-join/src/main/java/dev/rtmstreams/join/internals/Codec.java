@@ -27,8 +27,7 @@ final class Codec {
     static final byte ROW = 0;
     static final byte INDEX = 1;
 
-    private Codec() {
-    }
+    private Codec() {}
 
     static long flip(long t) {
         return t ^ Long.MIN_VALUE;
@@ -89,9 +88,9 @@ final class Codec {
         int n = bufferKey.length;
         byte[] b = new byte[n];
         b[0] = INDEX;
-        System.arraycopy(bufferKey, n - 16, b, 1, 8);          // time
-        System.arraycopy(bufferKey, 1, b, 9, n - 17);          // keyLen + key
-        System.arraycopy(bufferKey, n - 8, b, n - 8, 8);       // seq
+        System.arraycopy(bufferKey, n - 16, b, 1, 8); // time
+        System.arraycopy(bufferKey, 1, b, 9, n - 17); // keyLen + key
+        System.arraycopy(bufferKey, n - 8, b, n - 8, 8); // seq
         return Bytes.wrap(b);
     }
 
@@ -104,9 +103,9 @@ final class Codec {
         int n = indexKey.length;
         byte[] b = new byte[n];
         b[0] = ROW;
-        System.arraycopy(indexKey, 9, b, 1, n - 17);           // keyLen + key
-        System.arraycopy(indexKey, 1, b, n - 16, 8);           // time
-        System.arraycopy(indexKey, n - 8, b, n - 8, 8);        // seq
+        System.arraycopy(indexKey, 9, b, 1, n - 17); // keyLen + key
+        System.arraycopy(indexKey, 1, b, n - 16, 8); // time
+        System.arraycopy(indexKey, n - 8, b, n - 8, 8); // seq
         return Bytes.wrap(b);
     }
 
@@ -207,7 +206,7 @@ final class Codec {
     /** @return the headers encoded by {@link #encodeHeaders} */
     static org.apache.kafka.common.header.Headers decodeHeaders(byte[] encoded) {
         org.apache.kafka.common.header.internals.RecordHeaders h =
-            new org.apache.kafka.common.header.internals.RecordHeaders();
+                new org.apache.kafka.common.header.internals.RecordHeaders();
         ByteBuffer b = ByteBuffer.wrap(encoded);
         int n = b.getInt();
         for (int i = 0; i < n; i++) {

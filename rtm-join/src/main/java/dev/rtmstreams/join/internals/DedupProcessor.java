@@ -34,8 +34,12 @@ final class DedupProcessor<K, V, ID> extends StatefulProcessor<K, Stamped<V>, V>
     private ValueState<Long> seenKey;
     private MapState<ID, Long> seenIds;
 
-    DedupProcessor(Deduplicate.IdExtractor<K, V, ID> idExtractor, Serde<ID> idSerde, Duration ttl,
-                   EventTimeExtractor<K, V> eventTime, Duration delay) {
+    DedupProcessor(
+            Deduplicate.IdExtractor<K, V, ID> idExtractor,
+            Serde<ID> idSerde,
+            Duration ttl,
+            EventTimeExtractor<K, V> eventTime,
+            Duration delay) {
         this.idExtractor = idExtractor;
         this.idSerde = idSerde;
         this.ttl = ttl;

@@ -25,15 +25,23 @@ public final class DedupSupplier<K, V, ID> implements ProcessorSupplier<K, V, K,
     private final TransformWithState<K, Stamped<V>, V> tws;
 
     /** Creates the supplier; arguments are validated by {@code Deduplicate.Builder}. */
-    public DedupSupplier(String name, Deduplicate.IdExtractor<K, V, ID> idExtractor, Serde<ID> idSerde, Duration ttl,
-                         EventTimeExtractor<K, V> eventTime, Duration delay, Serde<K> keySerde, Serde<V> valueSerde,
-                         StoreBackend backend, ExecutionMode mode) {
+    public DedupSupplier(
+            String name,
+            Deduplicate.IdExtractor<K, V, ID> idExtractor,
+            Serde<ID> idSerde,
+            Duration ttl,
+            EventTimeExtractor<K, V> eventTime,
+            Duration delay,
+            Serde<K> keySerde,
+            Serde<V> valueSerde,
+            StoreBackend backend,
+            ExecutionMode mode) {
         TimeMode timeMode = ttl != null ? TimeMode.PROCESSING_TIME : TimeMode.EVENT_TIME;
-        TransformWithState.Builder<K, Stamped<V>, V> b = TransformWithState
-            .<K, Stamped<V>, V>builder(() -> new DedupProcessor<>(idExtractor, idSerde, ttl, eventTime, delay), timeMode)
-            .name(name)
-            .valueSerde(new Stamped.StampedSerde<>(valueSerde, name))
-            .storeBackend(backend);
+        TransformWithState.Builder<K, Stamped<V>, V> b = TransformWithState.<K, Stamped<V>, V>builder(
+                        () -> new DedupProcessor<>(idExtractor, idSerde, ttl, eventTime, delay), timeMode)
+                .name(name)
+                .valueSerde(new Stamped.StampedSerde<>(valueSerde, name))
+                .storeBackend(backend);
         if (keySerde != null) {
             b.keySerde(keySerde);
         }
@@ -41,7 +49,8 @@ public final class DedupSupplier<K, V, ID> implements ProcessorSupplier<K, V, K,
             b.executionMode(mode);
         }
         if (eventTime != null) {
-            b.eventTimeExtractor((k, s, ts) -> eventTime.extract(k, s.value(), s.timestamp())).watermarkDelay(delay);
+            b.eventTimeExtractor((k, s, ts) -> eventTime.extract(k, s.value(), s.timestamp()))
+                    .watermarkDelay(delay);
         }
         this.tws = b.build();
     }

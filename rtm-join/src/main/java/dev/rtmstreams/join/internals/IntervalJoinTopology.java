@@ -26,24 +26,25 @@ public final class IntervalJoinTopology {
 
     private static final Logger LOG = LoggerFactory.getLogger(IntervalJoinTopology.class);
 
-    private IntervalJoinTopology() {
-    }
+    private IntervalJoinTopology() {}
 
     /**
      * Adds the join of {@code left} and {@code right} and returns the joined stream.
      */
     @SuppressWarnings("unchecked")
-    public static <K, L, R, VR> KStream<K, VR> build(JoinSpec<K, L, R> spec, KStream<K, L> left, KStream<K, R> right,
-                                                      ValueJoiner3<K, L, R, VR> joiner) {
+    public static <K, L, R, VR> KStream<K, VR> build(
+            JoinSpec<K, L, R> spec, KStream<K, L> left, KStream<K, R> right, ValueJoiner3<K, L, R, VR> joiner) {
         KStream<K, L> l = left;
         KStream<K, R> r = right;
         if (spec.repartitionIfKeyChanged() && repartitionRequired(l)) {
-            l = l.repartition(Repartitioned.<K, L>as(spec.name() + "-left").withKeySerde(spec.keySerde())
-                .withValueSerde(spec.leftSerde()));
+            l = l.repartition(Repartitioned.<K, L>as(spec.name() + "-left")
+                    .withKeySerde(spec.keySerde())
+                    .withValueSerde(spec.leftSerde()));
         }
         if (spec.repartitionIfKeyChanged() && repartitionRequired(r)) {
-            r = r.repartition(Repartitioned.<K, R>as(spec.name() + "-right").withKeySerde(spec.keySerde())
-                .withValueSerde(spec.rightSerde()));
+            r = r.repartition(Repartitioned.<K, R>as(spec.name() + "-right")
+                    .withKeySerde(spec.keySerde())
+                    .withValueSerde(spec.rightSerde()));
         }
         ensureCopartitioned(l, r);
 
@@ -65,28 +66,31 @@ public final class IntervalJoinTopology {
         stores.add(new TaskLocalStore.Builder<>(spec.taskStateStore(), JoinTaskState::new));
 
         KStream<K, Object> leftOut = l.process(
-            new JoinSideProcessor.Supplier<>(true, spec, joiner, spec.leftEventTime(), stores),
-            Named.as(spec.name() + "-left-join"));
+                new JoinSideProcessor.Supplier<>(true, spec, joiner, spec.leftEventTime(), stores),
+                Named.as(spec.name() + "-left-join"));
         KStream<K, Object> rightOut = r.process(
-            new JoinSideProcessor.Supplier<>(false, spec, joiner, spec.rightEventTime(), stores),
-            Named.as(spec.name() + "-right-join"));
+                new JoinSideProcessor.Supplier<>(false, spec, joiner, spec.rightEventTime(), stores),
+                Named.as(spec.name() + "-right-join"));
         KStream<K, Object> merged = leftOut.merge(rightOut, Named.as(spec.name() + "-merge"));
         if (spec.lateTopic() == null) {
             return (KStream<K, VR>) (KStream<K, ?>) merged;
         }
         merged.filter((k, v) -> v instanceof LateRecord, Named.as(spec.name() + "-late-filter"))
-            .mapValues(v -> ((LateRecord) v).value(), Named.as(spec.name() + "-late-bytes"))
-            .to(spec.lateTopic(), Produced.with(spec.keySerde(), Serdes.ByteArray())
-                .withName(spec.name() + "-late-sink"));
+                .mapValues(v -> ((LateRecord) v).value(), Named.as(spec.name() + "-late-bytes"))
+                .to(
+                        spec.lateTopic(),
+                        Produced.with(spec.keySerde(), Serdes.ByteArray()).withName(spec.name() + "-late-sink"));
         return merged.filterNot((k, v) -> v instanceof LateRecord, Named.as(spec.name() + "-output"))
-            .mapValues(v -> (VR) v, Named.as(spec.name() + "-output-cast"));
+                .mapValues(v -> (VR) v, Named.as(spec.name() + "-output-cast"));
     }
 
     private static StoreBuilder<KeyValueStore<Bytes, byte[]>> store(String name, StoreBackend backend, boolean logged) {
-        KeyValueBytesStoreSupplier supplier = backend == StoreBackend.IN_MEMORY ? Stores.inMemoryKeyValueStore(name)
-            : Stores.persistentKeyValueStore(name);
-        StoreBuilder<KeyValueStore<Bytes, byte[]>> b =
-            Stores.keyValueStoreBuilder(supplier, Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled();
+        KeyValueBytesStoreSupplier supplier = backend == StoreBackend.IN_MEMORY
+                ? Stores.inMemoryKeyValueStore(name)
+                : Stores.persistentKeyValueStore(name);
+        StoreBuilder<KeyValueStore<Bytes, byte[]>> b = Stores.keyValueStoreBuilder(
+                        supplier, Serdes.Bytes(), Serdes.ByteArray())
+                .withCachingDisabled();
         return logged ? b.withLoggingEnabled(java.util.Map.of()) : b.withLoggingDisabled();
     }
 
@@ -118,8 +122,10 @@ public final class IntervalJoinTopology {
             m.setAccessible(true);
             m.invoke(left, List.of(right));
         } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException("cannot register the inputs of the interval join as co-partitioned with"
-                + " this Kafka Streams version: " + e, e);
+            throw new IllegalStateException(
+                    "cannot register the inputs of the interval join as co-partitioned with"
+                            + " this Kafka Streams version: " + e,
+                    e);
         }
     }
 }

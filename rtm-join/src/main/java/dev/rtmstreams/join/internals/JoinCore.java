@@ -10,12 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.metrics.stats.CumulativeCount;
-import org.apache.kafka.common.metrics.stats.Rate;
-import org.apache.kafka.common.metrics.stats.WindowedCount;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.CumulativeCount;
+import org.apache.kafka.common.metrics.stats.Rate;
+import org.apache.kafka.common.metrics.stats.WindowedCount;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -52,6 +52,7 @@ final class JoinCore<K, L, R, VR> {
     private final KeyValueStore<Bytes, byte[]> rightBuffer;
     /** Time index of each side's rows: not changelogged, rebuilt from the buffer by the first core of a task. */
     private final KeyValueStore<Bytes, byte[]> leftIndex;
+
     private final KeyValueStore<Bytes, byte[]> rightIndex;
     private final KeyValueStore<Bytes, byte[]> meta;
     private final KeyValueStore<Bytes, byte[]> pending;
@@ -66,6 +67,7 @@ final class JoinCore<K, L, R, VR> {
     private final KeyValueStore<Bytes, byte[]> activity;
     /** Watermark idle timeout in ms; 0 = disabled. */
     private final long idleTimeoutMs;
+
     private long lastMarked = Long.MIN_VALUE;
     private final Serializer<K> keySerializer;
     private final Deserializer<K> keyDeserializer;
@@ -76,16 +78,21 @@ final class JoinCore<K, L, R, VR> {
     private final Sensor[] lateSensors = new Sensor[2];
     /** Serde "topics" (the buffer store names), computed once: JoinSpec builds the names on each call. */
     private final String leftTopic;
+
     private final String rightTopic;
     /** Per side (0 = left, 1 = right): a lower bound of the smallest buffered event time. */
     private final long[] lowest = {Long.MIN_VALUE, Long.MIN_VALUE};
+
     private long nextSeq;
     private long seqEnd;
     private boolean seqAllocated;
     private int sinceEviction;
 
-    JoinCore(JoinSpec<K, L, R> spec, ValueJoiner3<K, L, R, VR> joiner, ProcessorContext<K, Object> context,
-             long idleTimeoutMs) {
+    JoinCore(
+            JoinSpec<K, L, R> spec,
+            ValueJoiner3<K, L, R, VR> joiner,
+            ProcessorContext<K, Object> context,
+            long idleTimeoutMs) {
         this.spec = spec;
         this.idleTimeoutMs = idleTimeoutMs;
         this.activity = context.getStateStore(spec.activityStore());
@@ -127,8 +134,16 @@ final class JoinCore<K, L, R, VR> {
             late(left, record.key(), valueBytes, record.timestamp(), record.headers());
         } else {
             byte[] keyBytes = keySerializer.serialize(topic(left), record.key());
-            seqAllocated = joinAndInsert(left, record.key(), keyBytes, record.value(), eventTime, valueBytes,
-                record.timestamp(), record.headers(), m);
+            seqAllocated = joinAndInsert(
+                    left,
+                    record.key(),
+                    keyBytes,
+                    record.value(),
+                    eventTime,
+                    valueBytes,
+                    record.timestamp(),
+                    record.headers(),
+                    m);
         }
         // Like Spark, every input row (late ones too) feeds its input's max event time.
         boolean moved = m.observe(left, eventTime);
@@ -172,7 +187,8 @@ final class JoinCore<K, L, R, VR> {
         long now = context.currentSystemTimeMs();
         if (now != lastMarked) {
             lastMarked = now;
-            activity.put(SIDE_KEYS[left ? 0 : 1], ByteBuffer.allocate(8).putLong(now).array());
+            activity.put(
+                    SIDE_KEYS[left ? 0 : 1], ByteBuffer.allocate(8).putLong(now).array());
         }
     }
 
@@ -185,7 +201,6 @@ final class JoinCore<K, L, R, VR> {
         }
         return now - ByteBuffer.wrap(v).getLong() > idleTimeoutMs;
     }
-
 
     // ---------------------------------------------------------------- micro-batch contract
 
@@ -201,10 +216,16 @@ final class JoinCore<K, L, R, VR> {
             meta.put(META_KEY, m.encode());
         }
         byte[] headerBytes = Codec.encodeHeaders(record.headers());
-        ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 4 + keyBytes.length + 4 + headerBytes.length
-            + valueBytes.length);
-        b.put((byte) (left ? 0 : 1)).putLong(record.timestamp()).putLong(eventTime).putInt(keyBytes.length)
-            .put(keyBytes).putInt(headerBytes.length).put(headerBytes).put(valueBytes);
+        ByteBuffer b =
+                ByteBuffer.allocate(1 + 8 + 8 + 4 + keyBytes.length + 4 + headerBytes.length + valueBytes.length);
+        b.put((byte) (left ? 0 : 1))
+                .putLong(record.timestamp())
+                .putLong(eventTime)
+                .putInt(keyBytes.length)
+                .put(keyBytes)
+                .putInt(headerBytes.length)
+                .put(headerBytes)
+                .put(valueBytes);
         pending.put(Bytes.wrap(ByteBuffer.allocate(8).putLong(seq).array()), b.array());
         shared.pendingMayHoldInputs = true;
     }
@@ -243,8 +264,9 @@ final class JoinCore<K, L, R, VR> {
                 if (isLate(eventTime, batchWatermark)) {
                     late(left, key, valueBytes, recordTs, headers);
                 } else {
-                    Object value = left ? leftDeserializer.deserialize(topic(true), valueBytes)
-                        : rightDeserializer.deserialize(topic(false), valueBytes);
+                    Object value = left
+                            ? leftDeserializer.deserialize(topic(true), valueBytes)
+                            : rightDeserializer.deserialize(topic(false), valueBytes);
                     joinAndInsert(left, key, keyBytes, value, eventTime, valueBytes, recordTs, headers, m);
                 }
                 m.observe(left, eventTime);
@@ -274,8 +296,16 @@ final class JoinCore<K, L, R, VR> {
      * @return true when {@code m} changed (sequence block allocation)
      */
     @SuppressWarnings("unchecked")
-    private boolean joinAndInsert(boolean left, K key, byte[] keyBytes, Object value, long eventTime, byte[] valueBytes,
-                                  long recordTs, Headers headers, Meta m) {
+    private boolean joinAndInsert(
+            boolean left,
+            K key,
+            byte[] keyBytes,
+            Object value,
+            long eventTime,
+            byte[] valueBytes,
+            long recordTs,
+            Headers headers,
+            Meta m) {
         long from;
         long to;
         if (left) {
@@ -287,10 +317,11 @@ final class JoinCore<K, L, R, VR> {
         }
         KeyValueStore<Bytes, byte[]> own = left ? leftBuffer : rightBuffer;
         KeyValueStore<Bytes, byte[]> other = left ? rightBuffer : leftBuffer;
-        boolean markOther = left ? spec.joinType().emitsUnmatchedRight() : spec.joinType().emitsUnmatchedLeft();
+        boolean markOther =
+                left ? spec.joinType().emitsUnmatchedRight() : spec.joinType().emitsUnmatchedLeft();
         List<KeyValue<Bytes, byte[]>> matches = null;
-        try (KeyValueIterator<Bytes, byte[]> it = other.range(Codec.bufferKey(keyBytes, from, 0L),
-            Codec.bufferKey(keyBytes, to, Long.MAX_VALUE))) {
+        try (KeyValueIterator<Bytes, byte[]> it =
+                other.range(Codec.bufferKey(keyBytes, from, 0L), Codec.bufferKey(keyBytes, to, Long.MAX_VALUE))) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> kv = it.next();
                 if (matches == null) {
@@ -361,10 +392,10 @@ final class JoinCore<K, L, R, VR> {
     }
 
     /** @return whether the side's buffer holds a row with this key, time and payload (one seek) */
-    private static boolean hasTwin(KeyValueStore<Bytes, byte[]> buffer, byte[] keyBytes, long eventTime,
-                                   byte[] valueBytes) {
-        try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.bufferKey(keyBytes, eventTime, 0L),
-            Codec.bufferKey(keyBytes, eventTime, Long.MAX_VALUE))) {
+    private static boolean hasTwin(
+            KeyValueStore<Bytes, byte[]> buffer, byte[] keyBytes, long eventTime, byte[] valueBytes) {
+        try (KeyValueIterator<Bytes, byte[]> it = buffer.range(
+                Codec.bufferKey(keyBytes, eventTime, 0L), Codec.bufferKey(keyBytes, eventTime, Long.MAX_VALUE))) {
             while (it.hasNext()) {
                 if (Codec.hasPayload(it.next().value, valueBytes)) {
                     return true;
@@ -399,7 +430,8 @@ final class JoinCore<K, L, R, VR> {
         }
         KeyValueStore<Bytes, byte[]> buffer = left ? leftBuffer : rightBuffer;
         KeyValueStore<Bytes, byte[]> index = left ? leftIndex : rightIndex;
-        boolean emit = left ? spec.joinType().emitsUnmatchedLeft() : spec.joinType().emitsUnmatchedRight();
+        boolean emit =
+                left ? spec.joinType().emitsUnmatchedLeft() : spec.joinType().emitsUnmatchedRight();
         List<Bytes> evicted = new ArrayList<>();
         boolean more;
         // Start at the known lower bound, not at the index start: RocksDB would otherwise skip over the tombstones of
@@ -477,8 +509,8 @@ final class JoinCore<K, L, R, VR> {
         }
         index.putAll(batch);
         batch.clear();
-        try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.indexLowerBound(),
-            Codec.indexUpperBound(Long.MAX_VALUE))) {
+        try (KeyValueIterator<Bytes, byte[]> it =
+                buffer.range(Codec.indexLowerBound(), Codec.indexUpperBound(Long.MAX_VALUE))) {
             while (it.hasNext()) {
                 batch.add(KeyValue.pair(it.next().key, null));
                 batch = flushIfFull(buffer, batch);
@@ -487,8 +519,8 @@ final class JoinCore<K, L, R, VR> {
         buffer.putAll(batch);
     }
 
-    private static List<KeyValue<Bytes, byte[]>> flushIfFull(KeyValueStore<Bytes, byte[]> store,
-                                                           List<KeyValue<Bytes, byte[]>> batch) {
+    private static List<KeyValue<Bytes, byte[]>> flushIfFull(
+            KeyValueStore<Bytes, byte[]> store, List<KeyValue<Bytes, byte[]>> batch) {
         if (batch.size() < REBUILD_BATCH) {
             return batch;
         }
@@ -500,8 +532,8 @@ final class JoinCore<K, L, R, VR> {
     void initEvictionHint(boolean left) {
         KeyValueStore<Bytes, byte[]> index = left ? leftIndex : rightIndex;
         long min = Long.MAX_VALUE;
-        try (KeyValueIterator<Bytes, byte[]> it = index.range(Codec.indexLowerBound(),
-            Codec.indexUpperBound(Long.MAX_VALUE))) {
+        try (KeyValueIterator<Bytes, byte[]> it =
+                index.range(Codec.indexLowerBound(), Codec.indexUpperBound(Long.MAX_VALUE))) {
             if (it.hasNext()) {
                 min = Codec.indexKeyTime(it.next().key.get());
             }
@@ -534,12 +566,24 @@ final class JoinCore<K, L, R, VR> {
         tags.put("task-id", task);
         tags.put(IntervalJoin.JOIN_NAME_TAG, spec.name());
         tags.put("side", side);
-        Sensor sensor = context.metrics().addSensor(
-            String.join(".", "rtm-join", thread, task, spec.name(), side, "late-records"), Sensor.RecordingLevel.INFO);
-        sensor.add(new MetricName(IntervalJoin.LATE_RECORDS_TOTAL, IntervalJoin.METRICS_GROUP,
-            "Total number of late records dropped by the interval join", tags), new CumulativeCount());
-        sensor.add(new MetricName(IntervalJoin.LATE_RECORDS_RATE, IntervalJoin.METRICS_GROUP,
-            "Late records dropped per second by the interval join", tags), new Rate(new WindowedCount()));
+        Sensor sensor = context.metrics()
+                .addSensor(
+                        String.join(".", "rtm-join", thread, task, spec.name(), side, "late-records"),
+                        Sensor.RecordingLevel.INFO);
+        sensor.add(
+                new MetricName(
+                        IntervalJoin.LATE_RECORDS_TOTAL,
+                        IntervalJoin.METRICS_GROUP,
+                        "Total number of late records dropped by the interval join",
+                        tags),
+                new CumulativeCount());
+        sensor.add(
+                new MetricName(
+                        IntervalJoin.LATE_RECORDS_RATE,
+                        IntervalJoin.METRICS_GROUP,
+                        "Late records dropped per second by the interval join",
+                        tags),
+                new Rate(new WindowedCount()));
         return sensor;
     }
 
@@ -557,9 +601,9 @@ final class JoinCore<K, L, R, VR> {
                 rightIdle = idle(1, now);
             }
             if (leftIdle && rightIdle) {
-                candidate = Codec.NONE;     // all inputs idle: hold the watermark (as Flink)
+                candidate = Codec.NONE; // all inputs idle: hold the watermark (as Flink)
             } else if (leftIdle) {
-                candidate = rw;             // idle input left out of the min
+                candidate = rw; // idle input left out of the min
             } else if (rightIdle) {
                 candidate = lw;
             } else {
@@ -601,8 +645,8 @@ final class JoinCore<K, L, R, VR> {
 
     /** @return the largest buffered event time of a side (one reverse seek on its time index), or NONE */
     private static long newestBuffered(KeyValueStore<Bytes, byte[]> index) {
-        try (KeyValueIterator<Bytes, byte[]> it = index.reverseRange(Codec.indexLowerBound(),
-            Codec.indexUpperBound(Long.MAX_VALUE))) {
+        try (KeyValueIterator<Bytes, byte[]> it =
+                index.reverseRange(Codec.indexLowerBound(), Codec.indexUpperBound(Long.MAX_VALUE))) {
             return it.hasNext() ? Codec.indexKeyTime(it.next().key.get()) : Codec.NONE;
         }
     }
@@ -616,8 +660,10 @@ final class JoinCore<K, L, R, VR> {
      * rightDelay}). Late records (below the watermark) are never a side's maximum. Otherwise every change is written.
      */
     static boolean lazyMetaAllowed(JoinSpec<?, ?, ?> spec, long idleTimeoutMs) {
-        return spec.policy() == WatermarkPolicy.MIN && idleTimeoutMs <= 0
-            && spec.upperMs() >= -spec.leftDelayMs() && spec.lowerMs() <= spec.rightDelayMs();
+        return spec.policy() == WatermarkPolicy.MIN
+                && idleTimeoutMs <= 0
+                && spec.upperMs() >= -spec.leftDelayMs()
+                && spec.lowerMs() <= spec.rightDelayMs();
     }
 
     private long nextSeq(Meta m) {
@@ -632,8 +678,9 @@ final class JoinCore<K, L, R, VR> {
 
     private byte[] serializeValue(boolean left, Object value) {
         @SuppressWarnings("unchecked")
-        byte[] bytes = left ? leftSerializer.serialize(topic(true), (L) value)
-            : rightSerializer.serialize(topic(false), (R) value);
+        byte[] bytes = left
+                ? leftSerializer.serialize(topic(true), (L) value)
+                : rightSerializer.serialize(topic(false), (R) value);
         return bytes == null ? EMPTY : bytes;
     }
 

@@ -36,8 +36,11 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
     private Cancellable punctuator;
     private long droppedNulls;
 
-    JoinSideProcessor(boolean left, JoinSpec<K, L, R> spec, ValueJoiner3<K, L, R, VR> joiner,
-                      EventTimeExtractor<K, V> eventTime) {
+    JoinSideProcessor(
+            boolean left,
+            JoinSpec<K, L, R> spec,
+            ValueJoiner3<K, L, R, VR> joiner,
+            EventTimeExtractor<K, V> eventTime) {
         this.left = left;
         this.spec = spec;
         this.joiner = joiner;
@@ -47,32 +50,46 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
     @Override
     public void init(ProcessorContext<K, Object> context) {
         Map<String, Object> configs = context.appConfigs();
-        mode = spec.executionMode() != null ? spec.executionMode()
-            : configs.containsKey(RtmProcessorConfig.EXECUTION_MODE_CONFIG)
-            ? ExecutionMode.fromConfig(String.valueOf(configs.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG)))
-            : ExecutionMode.REAL_TIME;
-        long idleTimeoutMs = spec.idleTimeoutMs() >= 0 ? spec.idleTimeoutMs()
-            : nonNegativeConfig(configs, RtmProcessorConfig.WATERMARK_IDLE_TIMEOUT_MS_CONFIG,
-            RtmProcessorConfig.DEFAULT_WATERMARK_IDLE_TIMEOUT_MS);
+        mode = spec.executionMode() != null
+                ? spec.executionMode()
+                : configs.containsKey(RtmProcessorConfig.EXECUTION_MODE_CONFIG)
+                        ? ExecutionMode.fromConfig(
+                                String.valueOf(configs.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG)))
+                        : ExecutionMode.REAL_TIME;
+        long idleTimeoutMs = spec.idleTimeoutMs() >= 0
+                ? spec.idleTimeoutMs()
+                : nonNegativeConfig(
+                        configs,
+                        RtmProcessorConfig.WATERMARK_IDLE_TIMEOUT_MS_CONFIG,
+                        RtmProcessorConfig.DEFAULT_WATERMARK_IDLE_TIMEOUT_MS);
         core = new JoinCore<>(spec, joiner, context, idleTimeoutMs);
         core.initEvictionHint(left);
         if (mode == ExecutionMode.REAL_TIME) {
-            long interval = spec.evictionIntervalMs() > 0 ? spec.evictionIntervalMs()
-                : longConfig(configs, RtmProcessorConfig.TIMER_RESOLUTION_MS_CONFIG,
-                RtmProcessorConfig.DEFAULT_TIMER_RESOLUTION_MS);
-            punctuator = context.schedule(Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME,
-                now -> core.punctuateRealTime(left));
+            long interval = spec.evictionIntervalMs() > 0
+                    ? spec.evictionIntervalMs()
+                    : longConfig(
+                            configs,
+                            RtmProcessorConfig.TIMER_RESOLUTION_MS_CONFIG,
+                            RtmProcessorConfig.DEFAULT_TIMER_RESOLUTION_MS);
+            punctuator = context.schedule(
+                    Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME, now -> core.punctuateRealTime(left));
         } else if (left) {
             // Micro-batch: the left processor runs each batch for both sides (arrival order across sides is kept by
             // the shared pending store).
             core.initEvictionHint(false);
-            long interval = longConfig(configs, RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG,
-                RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS);
-            punctuator = context.schedule(Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME,
-                now -> core.runMicroBatch());
+            long interval = longConfig(
+                    configs,
+                    RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG,
+                    RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS);
+            punctuator = context.schedule(
+                    Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME, now -> core.runMicroBatch());
         }
-        LOG.debug("interval join {} ({} side) initialized for task {} in {} mode", spec.name(), left ? "left" : "right",
-            context.taskId(), mode);
+        LOG.debug(
+                "interval join {} ({} side) initialized for task {} in {} mode",
+                spec.name(),
+                left ? "left" : "right",
+                context.taskId(),
+                mode);
     }
 
     @Override
@@ -80,8 +97,10 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
         if (record.key() == null || record.value() == null) {
             // Same rule as Kafka Streams' KStream#join: records with a null key or value never join.
             if (droppedNulls++ == 0) {
-                LOG.warn("interval join {} drops {} records with a null key or value (logged once per task)",
-                    spec.name(), left ? "left" : "right");
+                LOG.warn(
+                        "interval join {} drops {} records with a null key or value (logged once per task)",
+                        spec.name(),
+                        left ? "left" : "right");
             }
             return;
         }
@@ -108,7 +127,9 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
         if (v == null) {
             return defaultValue;
         }
-        long parsed = v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
+        long parsed = v instanceof Number n
+                ? n.longValue()
+                : Long.parseLong(v.toString().trim());
         if (parsed <= 0) {
             throw new IllegalArgumentException(key + " must be positive: " + v);
         }
@@ -120,7 +141,9 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
         if (v == null) {
             return defaultValue;
         }
-        long parsed = v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
+        long parsed = v instanceof Number n
+                ? n.longValue()
+                : Long.parseLong(v.toString().trim());
         if (parsed < 0) {
             throw new IllegalArgumentException(key + " must not be negative: " + v);
         }
@@ -135,8 +158,12 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
         private final EventTimeExtractor<K, V> eventTime;
         private final Set<StoreBuilder<?>> stores;
 
-        Supplier(boolean left, JoinSpec<K, L, R> spec, ValueJoiner3<K, L, R, VR> joiner,
-                 EventTimeExtractor<K, V> eventTime, Set<StoreBuilder<?>> stores) {
+        Supplier(
+                boolean left,
+                JoinSpec<K, L, R> spec,
+                ValueJoiner3<K, L, R, VR> joiner,
+                EventTimeExtractor<K, V> eventTime,
+                Set<StoreBuilder<?>> stores) {
             this.left = left;
             this.spec = spec;
             this.joiner = joiner;

@@ -12,26 +12,26 @@ import org.apache.kafka.common.serialization.Serde;
  * Immutable, validated configuration of one interval join (built by {@code IntervalJoin.Builder}). Times in ms.
  */
 public record JoinSpec<K, L, R>(
-    String name,
-    Serde<K> keySerde,
-    Serde<L> leftSerde,
-    Serde<R> rightSerde,
-    EventTimeExtractor<K, L> leftEventTime,
-    EventTimeExtractor<K, R> rightEventTime,
-    long leftDelayMs,
-    long rightDelayMs,
-    long lowerMs,
-    long upperMs,
-    JoinType joinType,
-    WatermarkPolicy policy,
-    String lateTopic,
-    StoreBackend backend,
-    ExecutionMode executionMode,
-    long evictionIntervalMs,
-    int maxEvictionsPerPass,
-    boolean repartitionIfKeyChanged,
-    long idleTimeoutMs,
-    boolean distinctRows) {
+        String name,
+        Serde<K> keySerde,
+        Serde<L> leftSerde,
+        Serde<R> rightSerde,
+        EventTimeExtractor<K, L> leftEventTime,
+        EventTimeExtractor<K, R> rightEventTime,
+        long leftDelayMs,
+        long rightDelayMs,
+        long lowerMs,
+        long upperMs,
+        JoinType joinType,
+        WatermarkPolicy policy,
+        String lateTopic,
+        StoreBackend backend,
+        ExecutionMode executionMode,
+        long evictionIntervalMs,
+        int maxEvictionsPerPass,
+        boolean repartitionIfKeyChanged,
+        long idleTimeoutMs,
+        boolean distinctRows) {
 
     /** @return changelogged store of the left rows */
     public String leftBufferStore() {
@@ -81,7 +81,14 @@ public record JoinSpec<K, L, R>(
 
     /** @return all store names */
     public List<String> storeNames() {
-        return List.of(leftBufferStore(), rightBufferStore(), leftIndexStore(), rightIndexStore(), metaStore(),
-            pendingStore(), activityStore(), taskStateStore());
+        return List.of(
+                leftBufferStore(),
+                rightBufferStore(),
+                leftIndexStore(),
+                rightIndexStore(),
+                metaStore(),
+                pendingStore(),
+                activityStore(),
+                taskStateStore());
     }
 }

@@ -22,7 +22,12 @@ final class Meta {
     }
 
     byte[] encode() {
-        return ByteBuffer.allocate(32).putLong(leftMax).putLong(rightMax).putLong(global).putLong(seqHigh).array();
+        return ByteBuffer.allocate(32)
+                .putLong(leftMax)
+                .putLong(rightMax)
+                .putLong(global)
+                .putLong(seqHigh)
+                .array();
     }
 
     long max(boolean left) {

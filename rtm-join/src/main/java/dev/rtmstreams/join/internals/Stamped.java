@@ -30,7 +30,7 @@ record Stamped<V>(V value, long timestamp) {
         private Serde<V> inner() {
             if (inner == null) {
                 throw new IllegalStateException("Deduplicate '" + operator
-                    + "' needs valueSerde(...) to buffer records under the micro-batch contract");
+                        + "' needs valueSerde(...) to buffer records under the micro-batch contract");
             }
             return inner;
         }
@@ -53,9 +53,11 @@ record Stamped<V>(V value, long timestamp) {
 
         @Override
         public Deserializer<Stamped<V>> deserializer() {
-            return (topic, bytes) -> bytes == null ? null : new Stamped<>(
-                inner().deserializer().deserialize(topic, Arrays.copyOfRange(bytes, 8, bytes.length)),
-                ByteBuffer.wrap(bytes, 0, 8).getLong());
+            return (topic, bytes) -> bytes == null
+                    ? null
+                    : new Stamped<>(
+                            inner().deserializer().deserialize(topic, Arrays.copyOfRange(bytes, 8, bytes.length)),
+                            ByteBuffer.wrap(bytes, 0, 8).getLong());
         }
     }
 }

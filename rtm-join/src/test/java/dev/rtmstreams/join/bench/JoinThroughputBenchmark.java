@@ -31,15 +31,17 @@ import org.apache.kafka.streams.kstream.StreamJoined;
  */
 public final class JoinThroughputBenchmark {
 
-    record Input(boolean impression, String key, String value, long ts) {
-    }
+    record Input(boolean impression, String key, String value, long ts) {}
 
     public static void main(String[] args) throws Exception {
         int records = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         List<Input> input = workload(records, 42L);
-        System.out.printf("workload: %d records (%d impressions, %d clicks), seed 42%n", input.size(),
-            input.stream().filter(Input::impression).count(), input.stream().filter(i -> !i.impression()).count());
+        System.out.printf(
+                "workload: %d records (%d impressions, %d clicks), seed 42%n",
+                input.size(),
+                input.stream().filter(Input::impression).count(),
+                input.stream().filter(i -> !i.impression()).count());
         if (args.length > 2) { // profiling: one implementation only
             for (int r = 0; r < rounds; r++) {
                 run(args[2], input);
@@ -62,14 +64,19 @@ public final class JoinThroughputBenchmark {
         double builtinBest = builtin.stream().mapToDouble(d -> d).max().orElse(0);
         double rtmMedian = median(rtm);
         double builtinMedian = median(builtin);
-        System.out.printf("IntervalJoin       median %.0f rec/s (%.2f us/rec), best %.0f rec/s, runs %s%n", rtmMedian,
-            1e6 / rtmMedian, rtmBest, rtm);
-        System.out.printf("KStream#join       median %.0f rec/s (%.2f us/rec), best %.0f rec/s, runs %s%n",
-            builtinMedian, 1e6 / builtinMedian, builtinBest, builtin);
-        System.out.printf("ratio IntervalJoin/builtin: median %.3f, best %.3f%n", rtmMedian / builtinMedian,
-            rtmBest / builtinBest);
-        System.out.printf("ratio of process-CPU throughput (builtin cpu / IntervalJoin cpu, per round): median %.3f,"
-            + " rounds %s%n", median(cpuRatios), cpuRatios);
+        System.out.printf(
+                "IntervalJoin       median %.0f rec/s (%.2f us/rec), best %.0f rec/s, runs %s%n",
+                rtmMedian, 1e6 / rtmMedian, rtmBest, rtm);
+        System.out.printf(
+                "KStream#join       median %.0f rec/s (%.2f us/rec), best %.0f rec/s, runs %s%n",
+                builtinMedian, 1e6 / builtinMedian, builtinBest, builtin);
+        System.out.printf(
+                "ratio IntervalJoin/builtin: median %.3f, best %.3f%n",
+                rtmMedian / builtinMedian, rtmBest / builtinBest);
+        System.out.printf(
+                "ratio of process-CPU throughput (builtin cpu / IntervalJoin cpu, per round): median %.3f,"
+                        + " rounds %s%n",
+                median(cpuRatios), cpuRatios);
     }
 
     private static double median(List<Double> xs) {
@@ -108,7 +115,8 @@ public final class JoinThroughputBenchmark {
 
     private static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean)
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static double run(String which, List<Input> input) throws Exception {
@@ -118,15 +126,23 @@ public final class JoinThroughputBenchmark {
         KStream<String, String> joined;
         if (which.equals("rtm")) {
             joined = IntervalJoin.<String, String, String>builder()
-                .keySerde(Serdes.String()).leftSerde(Serdes.String()).rightSerde(Serdes.String())
-                .lowerBound(Duration.ZERO).upperBound(Duration.ofMinutes(2))
-                .leftWatermarkDelay(Duration.ofMinutes(5)).rightWatermarkDelay(Duration.ofMinutes(5))
-                .name("bench").build()
-                .join(imps, clicks, (k, i, c) -> i.length() + ":" + c.length());
+                    .keySerde(Serdes.String())
+                    .leftSerde(Serdes.String())
+                    .rightSerde(Serdes.String())
+                    .lowerBound(Duration.ZERO)
+                    .upperBound(Duration.ofMinutes(2))
+                    .leftWatermarkDelay(Duration.ofMinutes(5))
+                    .rightWatermarkDelay(Duration.ofMinutes(5))
+                    .name("bench")
+                    .build()
+                    .join(imps, clicks, (k, i, c) -> i.length() + ":" + c.length());
         } else {
-            joined = imps.join(clicks, (i, c) -> i.length() + ":" + c.length(),
-                JoinWindows.ofTimeDifferenceAndGrace(Duration.ofMinutes(2), Duration.ofMinutes(5)).before(Duration.ZERO),
-                StreamJoined.with(Serdes.String(), Serdes.String(), Serdes.String()));
+            joined = imps.join(
+                    clicks,
+                    (i, c) -> i.length() + ":" + c.length(),
+                    JoinWindows.ofTimeDifferenceAndGrace(Duration.ofMinutes(2), Duration.ofMinutes(5))
+                            .before(Duration.ZERO),
+                    StreamJoined.with(Serdes.String(), Serdes.String(), Serdes.String()));
         }
         joined.to("out", Produced.with(Serdes.String(), Serdes.String()));
         Topology topology = sb.build();
@@ -134,13 +150,18 @@ public final class JoinThroughputBenchmark {
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-" + which);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("rtm-join-bench").toString());
+        p.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory("rtm-join-bench").toString());
         long outputs;
         long elapsed;
         try (TopologyTestDriver d = new TopologyTestDriver(topology, p)) {
-            TestInputTopic<String, String> in1 = d.createInputTopic("imps", Serdes.String().serializer(), Serdes.String().serializer());
-            TestInputTopic<String, String> in2 = d.createInputTopic("clicks", Serdes.String().serializer(), Serdes.String().serializer());
-            TestOutputTopic<String, String> out = d.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
+            TestInputTopic<String, String> in1 = d.createInputTopic(
+                    "imps", Serdes.String().serializer(), Serdes.String().serializer());
+            TestInputTopic<String, String> in2 = d.createInputTopic(
+                    "clicks", Serdes.String().serializer(), Serdes.String().serializer());
+            TestOutputTopic<String, String> out = d.createOutputTopic(
+                    "out", Serdes.String().deserializer(), Serdes.String().deserializer());
             long start = System.nanoTime();
             long cpuStart = processCpuNanos();
             int i = 0;
@@ -156,8 +177,9 @@ public final class JoinThroughputBenchmark {
             outputs += out.getQueueSize();
         }
         double rate = input.size() / (elapsed / 1e9);
-        System.out.printf("  %-8s %d records in %.2f s = %.0f rec/s, process cpu %.1f us/rec (%d join outputs)%n",
-            which, input.size(), elapsed / 1e9, rate, lastCpuNanos / 1e3 / input.size(), outputs);
+        System.out.printf(
+                "  %-8s %d records in %.2f s = %.0f rec/s, process cpu %.1f us/rec (%d join outputs)%n",
+                which, input.size(), elapsed / 1e9, rate, lastCpuNanos / 1e3 / input.size(), outputs);
         return rate;
     }
 }

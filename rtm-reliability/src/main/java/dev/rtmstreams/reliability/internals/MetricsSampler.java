@@ -19,204 +19,215 @@ import java.util.stream.Stream;
  */
 public final class MetricsSampler implements AutoCloseable {
 
-  /** Series names, in column order. */
-  public static final List<String> SERIES = List.of("t_s", "state_dir_bytes", "rocksdb_estimated_keys",
-      "rocksdb_memtable_bytes", "rocksdb_block_cache_bytes", "rocksdb_table_readers_bytes", "heap_used_bytes",
-      "rss_bytes");
+    /** Series names, in column order. */
+    public static final List<String> SERIES = List.of(
+            "t_s",
+            "state_dir_bytes",
+            "rocksdb_estimated_keys",
+            "rocksdb_memtable_bytes",
+            "rocksdb_block_cache_bytes",
+            "rocksdb_table_readers_bytes",
+            "heap_used_bytes",
+            "rss_bytes");
 
-  private static final String STATE = "kafka_streams_stream_state_metrics_";
+    private static final String STATE = "kafka_streams_stream_state_metrics_";
 
-  private final ServiceInstance instance;
-  private final Duration interval;
-  private final List<double[]> rows = new ArrayList<>();
-  private final AtomicBoolean stop = new AtomicBoolean();
-  private final Thread thread;
-  private final long t0 = System.nanoTime();
+    private final ServiceInstance instance;
+    private final Duration interval;
+    private final List<double[]> rows = new ArrayList<>();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final Thread thread;
+    private final long t0 = System.nanoTime();
 
-  /**
-   * Starts sampling.
-   *
-   * @param instance the service
-   * @param interval time between samples
-   */
-  public MetricsSampler(ServiceInstance instance, Duration interval) {
-    this.instance = instance;
-    this.interval = interval;
-    thread = new Thread(this::loop, "chaos-metrics-sampler");
-    thread.setDaemon(true);
-    thread.start();
-  }
-
-  private void loop() {
-    while (!stop.get()) {
-      sample();
-      try {
-        Thread.sleep(interval.toMillis());
-      } catch (InterruptedException e) {
-        return;
-      }
+    /**
+     * Starts sampling.
+     *
+     * @param instance the service
+     * @param interval time between samples
+     */
+    public MetricsSampler(ServiceInstance instance, Duration interval) {
+        this.instance = instance;
+        this.interval = interval;
+        thread = new Thread(this::loop, "chaos-metrics-sampler");
+        thread.setDaemon(true);
+        thread.start();
     }
-  }
 
-  private void sample() {
-    String text = instance.metrics();
-    double[] row = new double[SERIES.size()];
-    row[0] = (System.nanoTime() - t0) / 1e9;
-    row[1] = dirSize(instance.stateDir());
-    row[2] = text == null ? -1 : sum(text, STATE + "estimate_num_keys");
-    row[3] = text == null ? -1 : sum(text, STATE + "cur_size_all_mem_tables");
-    // one block cache may be shared by every store: each store reports the same usage, so take the max
-    row[4] = text == null ? -1 : max(text, STATE + "block_cache_usage");
-    row[5] = text == null ? -1 : sum(text, STATE + "estimate_table_readers_mem");
-    row[6] = instance.heapUsedBytes();
-    row[7] = instance.rssBytes();
-    synchronized (rows) {
-      rows.add(row);
-    }
-  }
-
-  /**
-   * Sums every sample of the metric family with this exact name (Prometheus text format).
-   *
-   * @param text the exposition text
-   * @param metric the metric name
-   * @return the sum, or -1 when no such metric
-   */
-  static double sum(String text, String metric) {
-    return aggregate(text, metric, false);
-  }
-
-  /**
-   * Returns the largest sample of the metric family with this exact name.
-   *
-   * @param text the exposition text
-   * @param metric the metric name
-   * @return the maximum, or -1 when no such metric
-   */
-  static double max(String text, String metric) {
-    return aggregate(text, metric, true);
-  }
-
-  private static double aggregate(String text, String fragment, boolean max) {
-    double total = 0;
-    boolean found = false;
-    for (String line : text.split("\n")) {
-      if (line.startsWith("#") || line.isBlank()) {
-        continue;
-      }
-      int brace = line.indexOf('{');
-      int space = line.lastIndexOf(' ');
-      String name = line.substring(0, brace >= 0 ? brace : Math.max(0, line.indexOf(' ')));
-      if (!name.equals(fragment) || space < 0) {
-        continue;
-      }
-      try {
-        double v = Double.parseDouble(line.substring(space + 1).trim());
-        if (!Double.isNaN(v) && !Double.isInfinite(v)) {
-          total = max ? (found ? Math.max(total, v) : v) : total + v;
-          found = true;
+    private void loop() {
+        while (!stop.get()) {
+            sample();
+            try {
+                Thread.sleep(interval.toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
         }
-      } catch (NumberFormatException e) {
-        // a timestamp or odd value: skip
-      }
     }
-    return found ? total : -1;
-  }
 
-  private static double dirSize(Path dir) {
-    if (!Files.isDirectory(dir)) {
-      return 0;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(Files::isRegularFile).mapToLong(p -> {
-        try {
-          return Files.size(p);
-        } catch (IOException e) {
-          return 0;
+    private void sample() {
+        String text = instance.metrics();
+        double[] row = new double[SERIES.size()];
+        row[0] = (System.nanoTime() - t0) / 1e9;
+        row[1] = dirSize(instance.stateDir());
+        row[2] = text == null ? -1 : sum(text, STATE + "estimate_num_keys");
+        row[3] = text == null ? -1 : sum(text, STATE + "cur_size_all_mem_tables");
+        // one block cache may be shared by every store: each store reports the same usage, so take the max
+        row[4] = text == null ? -1 : max(text, STATE + "block_cache_usage");
+        row[5] = text == null ? -1 : sum(text, STATE + "estimate_table_readers_mem");
+        row[6] = instance.heapUsedBytes();
+        row[7] = instance.rssBytes();
+        synchronized (rows) {
+            rows.add(row);
         }
-      }).sum();
-    } catch (IOException | RuntimeException e) {
-      return -1;
     }
-  }
 
-  /** @return the samples so far, one row per sample in {@link #SERIES} order */
-  public List<double[]> rows() {
-    synchronized (rows) {
-      return List.copyOf(rows);
+    /**
+     * Sums every sample of the metric family with this exact name (Prometheus text format).
+     *
+     * @param text the exposition text
+     * @param metric the metric name
+     * @return the sum, or -1 when no such metric
+     */
+    static double sum(String text, String metric) {
+        return aggregate(text, metric, false);
     }
-  }
 
-  /**
-   * Summarises each series: first, max, mean of the middle third and of the last third, and
-   * whether it is bounded (last third's mean at most 1.25x the middle third's).
-   *
-   * @return per series name its summary
-   */
-  public Map<String, Object> summary() {
-    List<double[]> r = rows();
-    Map<String, Object> out = new LinkedHashMap<>();
-    int n = r.size();
-    for (int c = 1; c < SERIES.size(); c++) {
-      Map<String, Object> s = new LinkedHashMap<>();
-      double max = -1;
-      for (double[] row : r) {
-        max = Math.max(max, row[c]);
-      }
-      s.put("first", n > 0 ? r.get(0)[c] : -1);
-      s.put("last", n > 0 ? r.get(n - 1)[c] : -1);
-      s.put("max", max);
-      if (n >= 6) {
-        double mid = mean(r, c, n / 3, 2 * n / 3);
-        double last = mean(r, c, 2 * n / 3, n);
-        s.put("mean_middle_third", mid);
-        s.put("mean_last_third", last);
-        s.put("bounded", mid <= 0 || last <= 1.25 * mid);
-      }
-      out.put(SERIES.get(c), s);
+    /**
+     * Returns the largest sample of the metric family with this exact name.
+     *
+     * @param text the exposition text
+     * @param metric the metric name
+     * @return the maximum, or -1 when no such metric
+     */
+    static double max(String text, String metric) {
+        return aggregate(text, metric, true);
     }
-    return out;
-  }
 
-  private static double mean(List<double[]> r, int c, int from, int to) {
-    double sum = 0;
-    for (int i = from; i < to; i++) {
-      sum += r.get(i)[c];
+    private static double aggregate(String text, String fragment, boolean max) {
+        double total = 0;
+        boolean found = false;
+        for (String line : text.split("\n")) {
+            if (line.startsWith("#") || line.isBlank()) {
+                continue;
+            }
+            int brace = line.indexOf('{');
+            int space = line.lastIndexOf(' ');
+            String name = line.substring(0, brace >= 0 ? brace : Math.max(0, line.indexOf(' ')));
+            if (!name.equals(fragment) || space < 0) {
+                continue;
+            }
+            try {
+                double v = Double.parseDouble(line.substring(space + 1).trim());
+                if (!Double.isNaN(v) && !Double.isInfinite(v)) {
+                    total = max ? (found ? Math.max(total, v) : v) : total + v;
+                    found = true;
+                }
+            } catch (NumberFormatException e) {
+                // a timestamp or odd value: skip
+            }
+        }
+        return found ? total : -1;
     }
-    return to > from ? sum / (to - from) : 0;
-  }
 
-  /**
-   * Writes {@code <name>.csv} and {@code <name>.html} (one SVG line chart per series).
-   *
-   * @param dir the directory
-   * @param name the file base name
-   * @throws IOException when writing fails
-   */
-  public void write(Path dir, String name) throws IOException {
-    List<double[]> r = rows();
-    StringBuilder csv = new StringBuilder(String.join(",", SERIES)).append('\n');
-    for (double[] row : r) {
-      for (int i = 0; i < row.length; i++) {
-        csv.append(i == 0 ? String.format(Locale.ROOT, "%.1f", row[i]) : String.format(Locale.ROOT, "%.0f", row[i]));
-        csv.append(i + 1 < row.length ? "," : "\n");
-      }
+    private static double dirSize(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile)
+                    .mapToLong(p -> {
+                        try {
+                            return Files.size(p);
+                        } catch (IOException e) {
+                            return 0;
+                        }
+                    })
+                    .sum();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
-    Files.writeString(dir.resolve(name + ".csv"), csv);
-    StringBuilder html = new StringBuilder("<!doctype html><html><head><meta charset=\"utf-8\"><title>soak</title>"
-        + "<style>body{font-family:sans-serif}</style></head><body><h1>Soak: state and memory over time</h1>");
-    for (int c = 1; c < SERIES.size(); c++) {
-      html.append(SvgChart.line(SERIES.get(c), r, 0, c));
-    }
-    html.append("</body></html>\n");
-    Files.writeString(dir.resolve(name + ".html"), html);
-  }
 
-  @Override
-  public void close() {
-    stop.set(true);
-    thread.interrupt();
-    Threads.joinQuietly(thread, 30_000);
-    sample();
-  }
+    /** @return the samples so far, one row per sample in {@link #SERIES} order */
+    public List<double[]> rows() {
+        synchronized (rows) {
+            return List.copyOf(rows);
+        }
+    }
+
+    /**
+     * Summarises each series: first, max, mean of the middle third and of the last third, and
+     * whether it is bounded (last third's mean at most 1.25x the middle third's).
+     *
+     * @return per series name its summary
+     */
+    public Map<String, Object> summary() {
+        List<double[]> r = rows();
+        Map<String, Object> out = new LinkedHashMap<>();
+        int n = r.size();
+        for (int c = 1; c < SERIES.size(); c++) {
+            Map<String, Object> s = new LinkedHashMap<>();
+            double max = -1;
+            for (double[] row : r) {
+                max = Math.max(max, row[c]);
+            }
+            s.put("first", n > 0 ? r.get(0)[c] : -1);
+            s.put("last", n > 0 ? r.get(n - 1)[c] : -1);
+            s.put("max", max);
+            if (n >= 6) {
+                double mid = mean(r, c, n / 3, 2 * n / 3);
+                double last = mean(r, c, 2 * n / 3, n);
+                s.put("mean_middle_third", mid);
+                s.put("mean_last_third", last);
+                s.put("bounded", mid <= 0 || last <= 1.25 * mid);
+            }
+            out.put(SERIES.get(c), s);
+        }
+        return out;
+    }
+
+    private static double mean(List<double[]> r, int c, int from, int to) {
+        double sum = 0;
+        for (int i = from; i < to; i++) {
+            sum += r.get(i)[c];
+        }
+        return to > from ? sum / (to - from) : 0;
+    }
+
+    /**
+     * Writes {@code <name>.csv} and {@code <name>.html} (one SVG line chart per series).
+     *
+     * @param dir the directory
+     * @param name the file base name
+     * @throws IOException when writing fails
+     */
+    public void write(Path dir, String name) throws IOException {
+        List<double[]> r = rows();
+        StringBuilder csv = new StringBuilder(String.join(",", SERIES)).append('\n');
+        for (double[] row : r) {
+            for (int i = 0; i < row.length; i++) {
+                csv.append(
+                        i == 0
+                                ? String.format(Locale.ROOT, "%.1f", row[i])
+                                : String.format(Locale.ROOT, "%.0f", row[i]));
+                csv.append(i + 1 < row.length ? "," : "\n");
+            }
+        }
+        Files.writeString(dir.resolve(name + ".csv"), csv);
+        StringBuilder html = new StringBuilder("<!doctype html><html><head><meta charset=\"utf-8\"><title>soak</title>"
+                + "<style>body{font-family:sans-serif}</style></head><body><h1>Soak: state and memory over time</h1>");
+        for (int c = 1; c < SERIES.size(); c++) {
+            html.append(SvgChart.line(SERIES.get(c), r, 0, c));
+        }
+        html.append("</body></html>\n");
+        Files.writeString(dir.resolve(name + ".html"), html);
+    }
+
+    @Override
+    public void close() {
+        stop.set(true);
+        thread.interrupt();
+        Threads.joinQuietly(thread, 30_000);
+        sample();
+    }
 }

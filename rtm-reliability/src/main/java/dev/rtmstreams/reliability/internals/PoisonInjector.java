@@ -37,227 +37,243 @@ import org.slf4j.LoggerFactory;
  */
 public final class PoisonInjector implements AutoCloseable {
 
-  /** Header that identifies a poison record. */
-  public static final String POISON_ID_HEADER = "rtm.chaos.poison.id";
-  /** Headers every dead-lettered record must carry. */
-  public static final List<String> REQUIRED_DLQ_HEADERS = List.of("rtm.dlq.error.class", "rtm.dlq.error.message",
-      "rtm.dlq.source.topic", "rtm.dlq.source.partition", "rtm.dlq.source.offset");
+    /** Header that identifies a poison record. */
+    public static final String POISON_ID_HEADER = "rtm.chaos.poison.id";
+    /** Headers every dead-lettered record must carry. */
+    public static final List<String> REQUIRED_DLQ_HEADERS = List.of(
+            "rtm.dlq.error.class",
+            "rtm.dlq.error.message",
+            "rtm.dlq.source.topic",
+            "rtm.dlq.source.partition",
+            "rtm.dlq.source.offset");
 
-  private static final Logger LOG = LoggerFactory.getLogger(PoisonInjector.class);
+    private static final Logger LOG = LoggerFactory.getLogger(PoisonInjector.class);
 
-  private final String bootstrapServers;
-  private final Topics topics;
-  private final double rate;
-  private final AtomicBoolean stop = new AtomicBoolean();
-  private final AtomicLong sent = new AtomicLong();
-  private final AtomicLong sendErrors = new AtomicLong();
-  private final Map<String, String> kindById = new ConcurrentHashMap<>();
-  private final Map<String, Integer> dlqSeen = new ConcurrentHashMap<>();
-  private final AtomicLong dlqMissingHeaders = new AtomicLong();
-  private final AtomicLong dlqOther = new AtomicLong();
-  private final List<String> headerSamples = new ArrayList<>();
-  private Thread sender;
-  private Thread reader;
-  private final AtomicBoolean stopReader = new AtomicBoolean();
+    private final String bootstrapServers;
+    private final Topics topics;
+    private final double rate;
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong sendErrors = new AtomicLong();
+    private final Map<String, String> kindById = new ConcurrentHashMap<>();
+    private final Map<String, Integer> dlqSeen = new ConcurrentHashMap<>();
+    private final AtomicLong dlqMissingHeaders = new AtomicLong();
+    private final AtomicLong dlqOther = new AtomicLong();
+    private final List<String> headerSamples = new ArrayList<>();
+    private Thread sender;
+    private Thread reader;
+    private final AtomicBoolean stopReader = new AtomicBoolean();
 
-  /**
-   * @param bootstrapServers the cluster
-   * @param topics topic names
-   * @param rate poison records per second
-   */
-  public PoisonInjector(String bootstrapServers, Topics topics, double rate) {
-    this.bootstrapServers = bootstrapServers;
-    this.topics = topics;
-    this.rate = rate;
-  }
-
-  /** Starts the DLQ reader (from the end of the DLQ) and the sender. */
-  public void start() {
-    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-        ConsumerConfig.CLIENT_ID_CONFIG, "chaos-dlq-reader"));
-    List<TopicPartition> parts = new ArrayList<>();
-    for (PartitionInfo p : consumer.partitionsFor(topics.dlq(), Duration.ofSeconds(60))) {
-      parts.add(new TopicPartition(p.topic(), p.partition()));
+    /**
+     * @param bootstrapServers the cluster
+     * @param topics topic names
+     * @param rate poison records per second
+     */
+    public PoisonInjector(String bootstrapServers, Topics topics, double rate) {
+        this.bootstrapServers = bootstrapServers;
+        this.topics = topics;
+        this.rate = rate;
     }
-    consumer.assign(parts);
-    consumer.seekToEnd(parts);
-    parts.forEach(consumer::position);
-    reader = new Thread(() -> {
-      try (consumer) {
-        while (!stopReader.get()) {
-          for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-            Header id = r.headers().lastHeader(POISON_ID_HEADER);
-            if (id == null) {
-              dlqOther.incrementAndGet();
-              continue;
-            }
-            String pid = new String(id.value(), StandardCharsets.UTF_8);
-            dlqSeen.merge(pid, 1, Integer::sum);
-            boolean ok = true;
-            for (String h : REQUIRED_DLQ_HEADERS) {
-              if (r.headers().lastHeader(h) == null) {
-                ok = false;
-              }
-            }
-            if (!ok) {
-              dlqMissingHeaders.incrementAndGet();
-            }
-            synchronized (headerSamples) {
-              if (headerSamples.size() < 5) {
-                Map<String, String> hs = new LinkedHashMap<>();
-                for (Header h : r.headers()) {
-                  hs.put(h.key(), new String(h.value(), StandardCharsets.UTF_8));
+
+    /** Starts the DLQ reader (from the end of the DLQ) and the sender. */
+    public void start() {
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                "chaos-dlq-reader"));
+        List<TopicPartition> parts = new ArrayList<>();
+        for (PartitionInfo p : consumer.partitionsFor(topics.dlq(), Duration.ofSeconds(60))) {
+            parts.add(new TopicPartition(p.topic(), p.partition()));
+        }
+        consumer.assign(parts);
+        consumer.seekToEnd(parts);
+        parts.forEach(consumer::position);
+        reader = new Thread(
+                () -> {
+                    try (consumer) {
+                        while (!stopReader.get()) {
+                            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                                Header id = r.headers().lastHeader(POISON_ID_HEADER);
+                                if (id == null) {
+                                    dlqOther.incrementAndGet();
+                                    continue;
+                                }
+                                String pid = new String(id.value(), StandardCharsets.UTF_8);
+                                dlqSeen.merge(pid, 1, Integer::sum);
+                                boolean ok = true;
+                                for (String h : REQUIRED_DLQ_HEADERS) {
+                                    if (r.headers().lastHeader(h) == null) {
+                                        ok = false;
+                                    }
+                                }
+                                if (!ok) {
+                                    dlqMissingHeaders.incrementAndGet();
+                                }
+                                synchronized (headerSamples) {
+                                    if (headerSamples.size() < 5) {
+                                        Map<String, String> hs = new LinkedHashMap<>();
+                                        for (Header h : r.headers()) {
+                                            hs.put(h.key(), new String(h.value(), StandardCharsets.UTF_8));
+                                        }
+                                        headerSamples.add(hs.toString());
+                                    }
+                                }
+                            }
+                        }
+                    } catch (RuntimeException e) {
+                        LOG.error("DLQ reader failed", e);
+                    }
+                },
+                "chaos-dlq-reader");
+        reader.setDaemon(true);
+        reader.start();
+        sender = new Thread(this::sendLoop, "chaos-poison-sender");
+        sender.setDaemon(true);
+        sender.start();
+    }
+
+    private void sendLoop() {
+        Map<String, Object> cfg = new HashMap<>();
+        cfg.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        cfg.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        cfg.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        cfg.put(ProducerConfig.ACKS_CONFIG, "all");
+        cfg.put(ProducerConfig.CLIENT_ID_CONFIG, "chaos-poison");
+        Random random = new Random(7);
+        List<String> inputs = topics.inputs();
+        long t0 = System.nanoTime();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(cfg)) {
+            long n = 0;
+            while (!stop.get()) {
+                long due = t0 + (long) (n * 1e9 / rate);
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(Math.min(wait / 1_000_000L + 1, 200));
+                    continue;
                 }
-                headerSamples.add(hs.toString());
-              }
+                String id = "poison-" + n;
+                String topic = inputs.get((int) (n % inputs.size()));
+                int kind = (int) ((n / inputs.size()) % 5);
+                byte[] key = ("poison-key-" + n).getBytes(StandardCharsets.UTF_8);
+                byte[] value;
+                String kindName;
+                switch (kind) {
+                    case 0 -> {
+                        value = new byte[16 + random.nextInt(48)];
+                        random.nextBytes(value);
+                        value[0] = 0x7f; // never the Avro single-object marker
+                        kindName = "random-bytes";
+                    }
+                    case 1 -> {
+                        value = new byte[] {(byte) 0xC3, 0x01, 1, 2, 3, 4, 5, 6, 7, 8, 42, 42};
+                        kindName = "unknown-fingerprint";
+                    }
+                    case 2 -> {
+                        value = new byte[] {(byte) 0xC3, 0x01};
+                        kindName = "truncated";
+                    }
+                    case 3 -> {
+                        value = new byte[0];
+                        kindName = "empty-value";
+                    }
+                    default -> {
+                        value = new byte[] {0x7f, 0x00, 0x01};
+                        key = null;
+                        kindName = "no-key";
+                    }
+                }
+                ProducerRecord<byte[], byte[]> rec =
+                        new ProducerRecord<>(topic, null, System.currentTimeMillis(), key, value);
+                rec.headers().add(POISON_ID_HEADER, id.getBytes(StandardCharsets.UTF_8));
+                kindById.put(id, kindName);
+                producer.send(rec, (md, ex) -> {
+                    if (ex != null) {
+                        sendErrors.incrementAndGet();
+                        kindById.remove(id);
+                    }
+                });
+                sent.incrementAndGet();
+                n++;
             }
-          }
+            producer.flush();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-      } catch (RuntimeException e) {
-        LOG.error("DLQ reader failed", e);
-      }
-    }, "chaos-dlq-reader");
-    reader.setDaemon(true);
-    reader.start();
-    sender = new Thread(this::sendLoop, "chaos-poison-sender");
-    sender.setDaemon(true);
-    sender.start();
-  }
+    }
 
-  private void sendLoop() {
-    Map<String, Object> cfg = new HashMap<>();
-    cfg.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    cfg.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    cfg.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    cfg.put(ProducerConfig.ACKS_CONFIG, "all");
-    cfg.put(ProducerConfig.CLIENT_ID_CONFIG, "chaos-poison");
-    Random random = new Random(7);
-    List<String> inputs = topics.inputs();
-    long t0 = System.nanoTime();
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(cfg)) {
-      long n = 0;
-      while (!stop.get()) {
-        long due = t0 + (long) (n * 1e9 / rate);
-        long wait = due - System.nanoTime();
-        if (wait > 0) {
-          Thread.sleep(Math.min(wait / 1_000_000L + 1, 200));
-          continue;
+    /** Stops sending (the DLQ reader keeps reading until {@link #close()}). */
+    public void stopSending() {
+        stop.set(true);
+        Threads.joinQuietly(sender, 30_000);
+    }
+
+    /**
+     * Waits until every poison record sent reached the DLQ.
+     *
+     * @param timeout longest wait
+     * @throws InterruptedException when interrupted
+     */
+    public void awaitDeadLettered(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline && !dlqSeen.keySet().containsAll(kindById.keySet())) {
+            Thread.sleep(100);
         }
-        String id = "poison-" + n;
-        String topic = inputs.get((int) (n % inputs.size()));
-        int kind = (int) ((n / inputs.size()) % 5);
-        byte[] key = ("poison-key-" + n).getBytes(StandardCharsets.UTF_8);
-        byte[] value;
-        String kindName;
-        switch (kind) {
-          case 0 -> {
-            value = new byte[16 + random.nextInt(48)];
-            random.nextBytes(value);
-            value[0] = 0x7f; // never the Avro single-object marker
-            kindName = "random-bytes";
-          }
-          case 1 -> {
-            value = new byte[] {(byte) 0xC3, 0x01, 1, 2, 3, 4, 5, 6, 7, 8, 42, 42};
-            kindName = "unknown-fingerprint";
-          }
-          case 2 -> {
-            value = new byte[] {(byte) 0xC3, 0x01};
-            kindName = "truncated";
-          }
-          case 3 -> {
-            value = new byte[0];
-            kindName = "empty-value";
-          }
-          default -> {
-            value = new byte[] {0x7f, 0x00, 0x01};
-            key = null;
-            kindName = "no-key";
-          }
+    }
+
+    /** @return the verdict figures: sent, dead-lettered, missing from the DLQ per kind, header problems */
+    public Map<String, Object> figures() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        Set<String> acked = Set.copyOf(kindById.keySet());
+        Map<String, Long> missingByKind = new LinkedHashMap<>();
+        long missing = 0;
+        for (String id : acked) {
+            if (!dlqSeen.containsKey(id)) {
+                missing++;
+                missingByKind.merge(kindById.get(id), 1L, Long::sum);
+            }
         }
-        ProducerRecord<byte[], byte[]> rec = new ProducerRecord<>(topic, null, System.currentTimeMillis(), key, value);
-        rec.headers().add(POISON_ID_HEADER, id.getBytes(StandardCharsets.UTF_8));
-        kindById.put(id, kindName);
-        producer.send(rec, (md, ex) -> {
-          if (ex != null) {
-            sendErrors.incrementAndGet();
-            kindById.remove(id);
-          }
-        });
-        sent.incrementAndGet();
-        n++;
-      }
-      producer.flush();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+        long dup = dlqSeen.values().stream()
+                .filter(c -> c > 1)
+                .mapToLong(c -> c - 1)
+                .sum();
+        m.put("poison_sent", sent.get());
+        m.put("poison_send_errors", sendErrors.get());
+        m.put("poison_acked_by_broker", acked.size());
+        m.put("poison_dead_lettered", dlqSeen.size());
+        m.put("poison_missing_from_dlq", missing);
+        m.put("poison_missing_by_kind", missingByKind);
+        m.put("poison_dlq_duplicates", dup);
+        m.put("dlq_records_without_error_headers", dlqMissingHeaders.get());
+        m.put("dlq_other_records", dlqOther.get());
+        synchronized (headerSamples) {
+            m.put("dlq_header_samples", List.copyOf(headerSamples));
+        }
+        return m;
     }
-  }
 
-  /** Stops sending (the DLQ reader keeps reading until {@link #close()}). */
-  public void stopSending() {
-    stop.set(true);
-    Threads.joinQuietly(sender, 30_000);
-  }
-
-  /**
-   * Waits until every poison record sent reached the DLQ.
-   *
-   * @param timeout longest wait
-   * @throws InterruptedException when interrupted
-   */
-  public void awaitDeadLettered(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline && !dlqSeen.keySet().containsAll(kindById.keySet())) {
-      Thread.sleep(100);
+    /** @return poison records acknowledged by the broker that never reached the DLQ */
+    public long missingFromDlq() {
+        return ((Number) figures().get("poison_missing_from_dlq")).longValue();
     }
-  }
 
-  /** @return the verdict figures: sent, dead-lettered, missing from the DLQ per kind, header problems */
-  public Map<String, Object> figures() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    Set<String> acked = Set.copyOf(kindById.keySet());
-    Map<String, Long> missingByKind = new LinkedHashMap<>();
-    long missing = 0;
-    for (String id : acked) {
-      if (!dlqSeen.containsKey(id)) {
-        missing++;
-        missingByKind.merge(kindById.get(id), 1L, Long::sum);
-      }
+    /** @return dead-lettered poison records lacking an error/source header */
+    public long withoutHeaders() {
+        return dlqMissingHeaders.get();
     }
-    long dup = dlqSeen.values().stream().filter(c -> c > 1).mapToLong(c -> c - 1).sum();
-    m.put("poison_sent", sent.get());
-    m.put("poison_send_errors", sendErrors.get());
-    m.put("poison_acked_by_broker", acked.size());
-    m.put("poison_dead_lettered", dlqSeen.size());
-    m.put("poison_missing_from_dlq", missing);
-    m.put("poison_missing_by_kind", missingByKind);
-    m.put("poison_dlq_duplicates", dup);
-    m.put("dlq_records_without_error_headers", dlqMissingHeaders.get());
-    m.put("dlq_other_records", dlqOther.get());
-    synchronized (headerSamples) {
-      m.put("dlq_header_samples", List.copyOf(headerSamples));
+
+    @Override
+    public void close() {
+        stopSending();
+        stopReader.set(true);
+        Threads.joinQuietly(reader, 10_000);
     }
-    return m;
-  }
-
-  /** @return poison records acknowledged by the broker that never reached the DLQ */
-  public long missingFromDlq() {
-    return ((Number) figures().get("poison_missing_from_dlq")).longValue();
-  }
-
-  /** @return dead-lettered poison records lacking an error/source header */
-  public long withoutHeaders() {
-    return dlqMissingHeaders.get();
-  }
-
-  @Override
-  public void close() {
-    stopSending();
-    stopReader.set(true);
-    Threads.joinQuietly(reader, 10_000);
-  }
 }

@@ -22,264 +22,276 @@ import org.slf4j.LoggerFactory;
  */
 public final class ServiceInstance implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ServiceInstance.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceInstance.class);
 
-  private final String name;
-  private final List<String> command;
-  private final Path stateDir;
-  private final Path logDir;
-  private final int httpPort;
-  private Process process;
-  private int starts;
+    private final String name;
+    private final List<String> command;
+    private final Path stateDir;
+    private final Path logDir;
+    private final int httpPort;
+    private Process process;
+    private int starts;
 
-  /**
-   * @param name label (also the log file prefix)
-   * @param appJar the service's fat jar
-   * @param bootstrapServers the cluster
-   * @param applicationId Kafka Streams application id (shared by instances of one service)
-   * @param stateDir the state directory of this instance
-   * @param logDir where the child's output goes ({@code <name>-<n>.log})
-   * @param jvmOptions JVM options
-   * @param serviceArgs extra arguments of {@code run}
-   * @throws IllegalArgumentException when the jar does not exist
-   */
-  public ServiceInstance(String name, Path appJar, String bootstrapServers, String applicationId, Path stateDir,
-      Path logDir, List<String> jvmOptions, List<String> serviceArgs) {
-    if (!Files.isRegularFile(appJar)) {
-      throw new IllegalArgumentException("service jar not found: " + appJar.toAbsolutePath()
-          + " (build it: mvn -B -q -pl adattribution-app package -DskipTests, or pass --app-jar)");
-    }
-    this.name = name;
-    this.stateDir = stateDir;
-    this.logDir = logDir;
-    this.httpPort = freePort();
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams");
-    cmd.addAll(jvmOptions);
-    cmd.add("-jar");
-    cmd.add(appJar.toAbsolutePath().toString());
-    cmd.add("run");
-    cmd.add("--bootstrap-servers");
-    cmd.add(bootstrapServers);
-    cmd.add("--application-id");
-    cmd.add(applicationId);
-    cmd.add("--state-dir");
-    cmd.add(stateDir.toAbsolutePath().toString());
-    cmd.add("--http-port");
-    cmd.add(Integer.toString(httpPort));
-    cmd.addAll(serviceArgs);
-    this.command = List.copyOf(cmd);
-  }
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** @return the instance label */
-  public String name() {
-    return name;
-  }
-
-  /** @return the state directory */
-  public Path stateDir() {
-    return stateDir;
-  }
-
-  /** @return the HTTP port of /health and /metrics */
-  public int httpPort() {
-    return httpPort;
-  }
-
-  /** @return the log file of the current (or last) start */
-  public Path logFile() {
-    return logDir.resolve(name + "-" + starts + ".log");
-  }
-
-  /**
-   * Launches the JVM (does not wait).
-   *
-   * @throws IllegalStateException when already running
-   */
-  public synchronized void start() {
-    if (isAlive()) {
-      throw new IllegalStateException(name + " is already running: pid " + process.pid());
-    }
-    starts++;
-    try {
-      Files.createDirectories(logDir);
-      LOG.info("starting {}: {}", name, String.join(" ", command));
-      process = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.to(logFile().toFile())).start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start " + name, e);
-    }
-  }
-
-  /** @return whether the JVM is alive */
-  public synchronized boolean isAlive() {
-    return process != null && process.isAlive();
-  }
-
-  /** @return the pid of the running JVM, or -1 */
-  public synchronized long pid() {
-    return isAlive() ? process.pid() : -1;
-  }
-
-  /**
-   * Waits until {@code /health} answers 200 with state RUNNING.
-   *
-   * @param timeout the longest wait
-   * @return how long it took
-   * @throws IllegalStateException when the JVM exits or the timeout passes (with the log's tail)
-   * @throws InterruptedException when interrupted
-   */
-  public Duration awaitRunning(Duration timeout) throws InterruptedException {
-    long t0 = System.nanoTime();
-    long deadline = t0 + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!isAlive()) {
-        throw new IllegalStateException(name + " exited while starting; log " + logFile() + ":\n" + tail(40));
-      }
-      String h = get("/health");
-      if (h != null && h.contains("\"RUNNING\"")) {
-        return Duration.ofNanos(System.nanoTime() - t0);
-      }
-      Thread.sleep(100);
-    }
-    throw new IllegalStateException(name + " not RUNNING within " + timeout + "; log " + logFile() + ":\n" + tail(40));
-  }
-
-  /** @return the body of /health, or null when it does not answer */
-  public String health() {
-    return get("/health");
-  }
-
-  /** @return the Prometheus text of /metrics, or null when it does not answer */
-  public String metrics() {
-    return get("/metrics");
-  }
-
-  private String get(String path) {
-    try {
-      HttpURLConnection c = (HttpURLConnection) URI.create("http://localhost:" + httpPort + path).toURL()
-          .openConnection();
-      c.setConnectTimeout(2000);
-      c.setReadTimeout(10000);
-      int code = c.getResponseCode();
-      var in = code >= 400 ? c.getErrorStream() : c.getInputStream();
-      if (in == null) {
-        return null;
-      }
-      try (in) {
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  /**
-   * Kills the JVM with SIGKILL ({@code kill -9}): no shutdown hook, no commit, no flush.
-   *
-   * @throws InterruptedException when interrupted
-   */
-  public synchronized void kill9() throws InterruptedException {
-    if (!isAlive()) {
-      throw new IllegalStateException(name + " is not running");
-    }
-    long pid = process.pid();
-    process.destroyForcibly();
-    if (!process.waitFor(30, TimeUnit.SECONDS)) {
-      throw new IllegalStateException(name + " pid " + pid + " did not die after SIGKILL");
-    }
-    LOG.info("killed {} (pid {}) with SIGKILL", name, pid);
-  }
-
-  /**
-   * Returns the resident set size of the JVM from {@code /proc}, in bytes.
-   *
-   * @return RSS bytes, or -1 when unknown
-   */
-  public long rssBytes() {
-    long pid = pid();
-    if (pid < 0) {
-      return -1;
-    }
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-        if (line.startsWith("VmRSS:")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+    /**
+     * @param name label (also the log file prefix)
+     * @param appJar the service's fat jar
+     * @param bootstrapServers the cluster
+     * @param applicationId Kafka Streams application id (shared by instances of one service)
+     * @param stateDir the state directory of this instance
+     * @param logDir where the child's output goes ({@code <name>-<n>.log})
+     * @param jvmOptions JVM options
+     * @param serviceArgs extra arguments of {@code run}
+     * @throws IllegalArgumentException when the jar does not exist
+     */
+    public ServiceInstance(
+            String name,
+            Path appJar,
+            String bootstrapServers,
+            String applicationId,
+            Path stateDir,
+            Path logDir,
+            List<String> jvmOptions,
+            List<String> serviceArgs) {
+        if (!Files.isRegularFile(appJar)) {
+            throw new IllegalArgumentException("service jar not found: " + appJar.toAbsolutePath()
+                    + " (build it: mvn -B -q -pl adattribution-app package -DskipTests, or pass --app-jar)");
         }
-      }
-    } catch (IOException | RuntimeException e) {
-      return -1;
+        this.name = name;
+        this.stateDir = stateDir;
+        this.logDir = logDir;
+        this.httpPort = freePort();
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams");
+        cmd.addAll(jvmOptions);
+        cmd.add("-jar");
+        cmd.add(appJar.toAbsolutePath().toString());
+        cmd.add("run");
+        cmd.add("--bootstrap-servers");
+        cmd.add(bootstrapServers);
+        cmd.add("--application-id");
+        cmd.add(applicationId);
+        cmd.add("--state-dir");
+        cmd.add(stateDir.toAbsolutePath().toString());
+        cmd.add("--http-port");
+        cmd.add(Integer.toString(httpPort));
+        cmd.addAll(serviceArgs);
+        this.command = List.copyOf(cmd);
     }
-    return -1;
-  }
 
-  /**
-   * Returns the used Java heap of the JVM ({@code jcmd <pid> GC.heap_info}), in bytes.
-   *
-   * @return used heap bytes, or -1 when unknown
-   */
-  public long heapUsedBytes() {
-    long pid = pid();
-    if (pid < 0) {
-      return -1;
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-    try {
-      Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-      Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.heap_info").redirectErrorStream(true)
-          .start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      p.waitFor(20, TimeUnit.SECONDS);
-      var m = java.util.regex.Pattern.compile("total (\\d+)K, used (\\d+)K").matcher(out);
-      if (m.find()) {
-        return Long.parseLong(m.group(2)) * 1024;
-      }
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return -1;
-  }
 
-  /**
-   * Returns the last lines of the current log.
-   *
-   * @param lines how many
-   * @return the text
-   */
-  public String tail(int lines) {
-    try {
-      List<String> all = Files.readAllLines(logFile(), StandardCharsets.UTF_8);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    } catch (IOException | RuntimeException e) {
-      return "(no log: " + e + ")";
+    /** @return the instance label */
+    public String name() {
+        return name;
     }
-  }
 
-  /** Stops the JVM with SIGTERM (graceful), killing it after 30 s. */
-  @Override
-  public synchronized void close() {
-    if (!isAlive()) {
-      return;
+    /** @return the state directory */
+    public Path stateDir() {
+        return stateDir;
     }
-    process.destroy();
-    try {
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
+
+    /** @return the HTTP port of /health and /metrics */
+    public int httpPort() {
+        return httpPort;
     }
-  }
+
+    /** @return the log file of the current (or last) start */
+    public Path logFile() {
+        return logDir.resolve(name + "-" + starts + ".log");
+    }
+
+    /**
+     * Launches the JVM (does not wait).
+     *
+     * @throws IllegalStateException when already running
+     */
+    public synchronized void start() {
+        if (isAlive()) {
+            throw new IllegalStateException(name + " is already running: pid " + process.pid());
+        }
+        starts++;
+        try {
+            Files.createDirectories(logDir);
+            LOG.info("starting {}: {}", name, String.join(" ", command));
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.to(logFile().toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name, e);
+        }
+    }
+
+    /** @return whether the JVM is alive */
+    public synchronized boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** @return the pid of the running JVM, or -1 */
+    public synchronized long pid() {
+        return isAlive() ? process.pid() : -1;
+    }
+
+    /**
+     * Waits until {@code /health} answers 200 with state RUNNING.
+     *
+     * @param timeout the longest wait
+     * @return how long it took
+     * @throws IllegalStateException when the JVM exits or the timeout passes (with the log's tail)
+     * @throws InterruptedException when interrupted
+     */
+    public Duration awaitRunning(Duration timeout) throws InterruptedException {
+        long t0 = System.nanoTime();
+        long deadline = t0 + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!isAlive()) {
+                throw new IllegalStateException(name + " exited while starting; log " + logFile() + ":\n" + tail(40));
+            }
+            String h = get("/health");
+            if (h != null && h.contains("\"RUNNING\"")) {
+                return Duration.ofNanos(System.nanoTime() - t0);
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException(
+                name + " not RUNNING within " + timeout + "; log " + logFile() + ":\n" + tail(40));
+    }
+
+    /** @return the body of /health, or null when it does not answer */
+    public String health() {
+        return get("/health");
+    }
+
+    /** @return the Prometheus text of /metrics, or null when it does not answer */
+    public String metrics() {
+        return get("/metrics");
+    }
+
+    private String get(String path) {
+        try {
+            HttpURLConnection c = (HttpURLConnection)
+                    URI.create("http://localhost:" + httpPort + path).toURL().openConnection();
+            c.setConnectTimeout(2000);
+            c.setReadTimeout(10000);
+            int code = c.getResponseCode();
+            var in = code >= 400 ? c.getErrorStream() : c.getInputStream();
+            if (in == null) {
+                return null;
+            }
+            try (in) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Kills the JVM with SIGKILL ({@code kill -9}): no shutdown hook, no commit, no flush.
+     *
+     * @throws InterruptedException when interrupted
+     */
+    public synchronized void kill9() throws InterruptedException {
+        if (!isAlive()) {
+            throw new IllegalStateException(name + " is not running");
+        }
+        long pid = process.pid();
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(name + " pid " + pid + " did not die after SIGKILL");
+        }
+        LOG.info("killed {} (pid {}) with SIGKILL", name, pid);
+    }
+
+    /**
+     * Returns the resident set size of the JVM from {@code /proc}, in bytes.
+     *
+     * @return RSS bytes, or -1 when unknown
+     */
+    public long rssBytes() {
+        long pid = pid();
+        if (pid < 0) {
+            return -1;
+        }
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /**
+     * Returns the used Java heap of the JVM ({@code jcmd <pid> GC.heap_info}), in bytes.
+     *
+     * @return used heap bytes, or -1 when unknown
+     */
+    public long heapUsedBytes() {
+        long pid = pid();
+        if (pid < 0) {
+            return -1;
+        }
+        try {
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.heap_info")
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(20, TimeUnit.SECONDS);
+            var m = java.util.regex.Pattern.compile("total (\\d+)K, used (\\d+)K")
+                    .matcher(out);
+            if (m.find()) {
+                return Long.parseLong(m.group(2)) * 1024;
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return -1;
+    }
+
+    /**
+     * Returns the last lines of the current log.
+     *
+     * @param lines how many
+     * @return the text
+     */
+    public String tail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(logFile(), StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | RuntimeException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    /** Stops the JVM with SIGTERM (graceful), killing it after 30 s. */
+    @Override
+    public synchronized void close() {
+        if (!isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
 }

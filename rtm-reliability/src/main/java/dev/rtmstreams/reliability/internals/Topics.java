@@ -13,20 +13,32 @@ import java.util.List;
  * @param logRecords ad-log-records
  * @param dlq adattribution-dlq
  */
-public record Topics(String impressions, String clicks, String requests, String acks, String attributedClicks,
-    String logRecords, String dlq) {
+public record Topics(
+        String impressions,
+        String clicks,
+        String requests,
+        String acks,
+        String attributedClicks,
+        String logRecords,
+        String dlq) {
 
-  /** The service's default topic names. */
-  public static final Topics DEFAULTS = new Topics("ad-impressions", "ad-clicks", "ad-requests", "ad-acks",
-      "attributed-clicks", "ad-log-records", "adattribution-dlq");
+    /** The service's default topic names. */
+    public static final Topics DEFAULTS = new Topics(
+            "ad-impressions",
+            "ad-clicks",
+            "ad-requests",
+            "ad-acks",
+            "attributed-clicks",
+            "ad-log-records",
+            "adattribution-dlq");
 
-  /** @return the input topics */
-  public List<String> inputs() {
-    return List.of(impressions, clicks, requests, acks);
-  }
+    /** @return the input topics */
+    public List<String> inputs() {
+        return List.of(impressions, clicks, requests, acks);
+    }
 
-  /** @return every topic */
-  public List<String> all() {
-    return List.of(impressions, clicks, requests, acks, attributedClicks, logRecords, dlq);
-  }
+    /** @return every topic */
+    public List<String> all() {
+        return List.of(impressions, clicks, requests, acks, attributedClicks, logRecords, dlq);
+    }
 }

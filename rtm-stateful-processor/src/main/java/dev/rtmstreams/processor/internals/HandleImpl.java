@@ -73,7 +73,8 @@ final class HandleImpl implements StatefulProcessorHandle {
     @Override
     public <T> ValueState<T> getValueState(String stateName, Serde<T> valueSerde, TtlConfig ttlConfig) {
         long ttl = declare("getValueState", stateName, ttlConfig);
-        ValueStateImpl<T> s = new ValueStateImpl<>(this, stateName, Objects.requireNonNull(valueSerde, "valueSerde"), ttl);
+        ValueStateImpl<T> s =
+                new ValueStateImpl<>(this, stateName, Objects.requireNonNull(valueSerde, "valueSerde"), ttl);
         variables.put(stateName, s);
         return s;
     }
@@ -81,17 +82,22 @@ final class HandleImpl implements StatefulProcessorHandle {
     @Override
     public <T> ListState<T> getListState(String stateName, Serde<T> elementSerde, TtlConfig ttlConfig) {
         long ttl = declare("getListState", stateName, ttlConfig);
-        ListStateImpl<T> s = new ListStateImpl<>(this, stateName, Objects.requireNonNull(elementSerde, "elementSerde"), ttl);
+        ListStateImpl<T> s =
+                new ListStateImpl<>(this, stateName, Objects.requireNonNull(elementSerde, "elementSerde"), ttl);
         variables.put(stateName, s);
         return s;
     }
 
     @Override
-    public <UK, UV> MapState<UK, UV> getMapState(String stateName, Serde<UK> userKeySerde, Serde<UV> valueSerde,
-                                                 TtlConfig ttlConfig) {
+    public <UK, UV> MapState<UK, UV> getMapState(
+            String stateName, Serde<UK> userKeySerde, Serde<UV> valueSerde, TtlConfig ttlConfig) {
         long ttl = declare("getMapState", stateName, ttlConfig);
-        MapStateImpl<UK, UV> s = new MapStateImpl<>(this, stateName, Objects.requireNonNull(userKeySerde, "userKeySerde"),
-            Objects.requireNonNull(valueSerde, "valueSerde"), ttl);
+        MapStateImpl<UK, UV> s = new MapStateImpl<>(
+                this,
+                stateName,
+                Objects.requireNonNull(userKeySerde, "userKeySerde"),
+                Objects.requireNonNull(valueSerde, "valueSerde"),
+                ttl);
         variables.put(stateName, s);
         return s;
     }
@@ -125,11 +131,12 @@ final class HandleImpl implements StatefulProcessorHandle {
     public void deleteIfExists(String stateName) {
         requireState("deleteIfExists", HandleState.CREATED);
         if (variables.containsKey(stateName)) {
-            throw new IllegalStateException("state variable " + stateName + " is declared; deleteIfExists is for variables no longer in use");
+            throw new IllegalStateException(
+                    "state variable " + stateName + " is declared; deleteIfExists is for variables no longer in use");
         }
         List<Bytes> keys = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = runtime.store.prefixScan(Bytes.wrap(Layout.statePrefix(stateName)),
-            BytesSer.INSTANCE)) {
+        try (KeyValueIterator<Bytes, byte[]> it =
+                runtime.store.prefixScan(Bytes.wrap(Layout.statePrefix(stateName)), BytesSer.INSTANCE)) {
             while (it.hasNext()) {
                 keys.add(it.next().key);
             }

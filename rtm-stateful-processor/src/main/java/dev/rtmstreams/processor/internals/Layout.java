@@ -34,8 +34,7 @@ final class Layout {
 
     static final byte[] EMPTY = new byte[0];
 
-    private Layout() {
-    }
+    private Layout() {}
 
     /** @return {@code [STATE][nameLen][name]} */
     static byte[] statePrefix(String stateName) {
@@ -148,8 +147,7 @@ final class Layout {
      * @param value serialized row, or null for a null row
      * @param headers the record's headers (empty for entries written before headers were kept), never null
      */
-    record BufferEntry(byte[] key, long timestamp, byte[] value, Headers headers) {
-    }
+    record BufferEntry(byte[] key, long timestamp, byte[] value, Headers headers) {}
 
     /**
      * {@code [keyLen i32][key][timestamp i64][valueLen i32, -1 = null][value]} followed, when the record has headers,

@@ -113,8 +113,9 @@ final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
     public Iterator<Map.Entry<UK, UV>> iterator() {
         List<Map.Entry<UK, UV>> out = new ArrayList<>();
         for (KeyValue<byte[], byte[]> kv : liveEntries("iterator")) {
-            out.add(new AbstractMap.SimpleImmutableEntry<>(keyDeserializer.deserialize(name, kv.key),
-                valueDeserializer.deserialize(name, ValueCodec.payload(kv.value))));
+            out.add(new AbstractMap.SimpleImmutableEntry<>(
+                    keyDeserializer.deserialize(name, kv.key),
+                    valueDeserializer.deserialize(name, ValueCodec.payload(kv.value))));
         }
         return out.iterator();
     }

@@ -41,11 +41,14 @@ final class OperatorMetrics {
         t.put(RtmProcessorMetrics.TASK_ID_TAG, taskId);
         t.put(RtmProcessorMetrics.PROCESSOR_ID_TAG, operatorName);
         this.tags = Map.copyOf(t);
-        lateRecords = counter(RtmProcessorMetrics.LATE_RECORDS_TOTAL, "records dropped as late (event time below the watermark)");
-        nullKeyRecords = counter(RtmProcessorMetrics.NULL_KEY_RECORDS_TOTAL, "records dropped because their grouping key was null");
+        lateRecords = counter(
+                RtmProcessorMetrics.LATE_RECORDS_TOTAL, "records dropped as late (event time below the watermark)");
+        nullKeyRecords = counter(
+                RtmProcessorMetrics.NULL_KEY_RECORDS_TOTAL, "records dropped because their grouping key was null");
         timersFired = counter(RtmProcessorMetrics.TIMERS_FIRED_TOTAL, "timers fired (handleExpiredTimer calls)");
-        ttlExpiredRemoved = sum(RtmProcessorMetrics.TTL_EXPIRED_REMOVED_TOTAL,
-            "expired state values, list elements and map entries physically removed by TTL cleanup");
+        ttlExpiredRemoved = sum(
+                RtmProcessorMetrics.TTL_EXPIRED_REMOVED_TOTAL,
+                "expired state values, list elements and map entries physically removed by TTL cleanup");
     }
 
     /**

@@ -84,6 +84,7 @@ final class OperatorRuntime<K, I, O> {
     private OperatorMetrics metrics;
     /** Watermark published to the metric reader threads; Long.MIN_VALUE: none yet. */
     private volatile long publishedWatermark = Long.MIN_VALUE;
+
     UUID queryId;
     UUID runId;
     private long droppedLate;
@@ -105,21 +106,35 @@ final class OperatorRuntime<K, I, O> {
         keySerializer = ks.serializer();
         keyDeserializer = ks.deserializer();
         Map<String, Object> cfg = context.appConfigs();
-        executionMode = spec.executionMode() != null ? spec.executionMode()
-            : ExecutionMode.fromConfig(String.valueOf(cfg.getOrDefault(RtmProcessorConfig.EXECUTION_MODE_CONFIG,
-                RtmProcessorConfig.EXECUTION_MODE_REAL_TIME)));
-        microBatchIntervalMs = spec.microBatchInterval() != null ? spec.microBatchInterval().toMillis()
-            : longConfig(cfg, RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS);
-        timerResolutionMs = spec.timerResolution() != null ? spec.timerResolution().toMillis()
-            : longConfig(cfg, RtmProcessorConfig.TIMER_RESOLUTION_MS_CONFIG, RtmProcessorConfig.DEFAULT_TIMER_RESOLUTION_MS);
-        idleTimeoutMs = spec.watermarkIdleTimeout() != null ? spec.watermarkIdleTimeout().toMillis()
-            : longConfig(cfg, RtmProcessorConfig.WATERMARK_IDLE_TIMEOUT_MS_CONFIG, RtmProcessorConfig.DEFAULT_WATERMARK_IDLE_TIMEOUT_MS);
-        ttlCleanupBatch = (int) longConfig(cfg, RtmProcessorConfig.TTL_CLEANUP_BATCH_CONFIG, RtmProcessorConfig.DEFAULT_TTL_CLEANUP_BATCH);
+        executionMode = spec.executionMode() != null
+                ? spec.executionMode()
+                : ExecutionMode.fromConfig(String.valueOf(cfg.getOrDefault(
+                        RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_REAL_TIME)));
+        microBatchIntervalMs = spec.microBatchInterval() != null
+                ? spec.microBatchInterval().toMillis()
+                : longConfig(
+                        cfg,
+                        RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG,
+                        RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS);
+        timerResolutionMs = spec.timerResolution() != null
+                ? spec.timerResolution().toMillis()
+                : longConfig(
+                        cfg,
+                        RtmProcessorConfig.TIMER_RESOLUTION_MS_CONFIG,
+                        RtmProcessorConfig.DEFAULT_TIMER_RESOLUTION_MS);
+        idleTimeoutMs = spec.watermarkIdleTimeout() != null
+                ? spec.watermarkIdleTimeout().toMillis()
+                : longConfig(
+                        cfg,
+                        RtmProcessorConfig.WATERMARK_IDLE_TIMEOUT_MS_CONFIG,
+                        RtmProcessorConfig.DEFAULT_WATERMARK_IDLE_TIMEOUT_MS);
+        ttlCleanupBatch = (int) longConfig(
+                cfg, RtmProcessorConfig.TTL_CLEANUP_BATCH_CONFIG, RtmProcessorConfig.DEFAULT_TTL_CLEANUP_BATCH);
         commitIntervalMs = longConfig(cfg, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 30_000L);
         if (microBatchIntervalMs <= 0 || timerResolutionMs <= 0 || idleTimeoutMs < 0 || ttlCleanupBatch <= 0) {
             throw new IllegalArgumentException("invalid rtm.* configuration for operator " + spec.name()
-                + ": microBatchIntervalMs=" + microBatchIntervalMs + ", timerResolutionMs=" + timerResolutionMs
-                + ", idleTimeoutMs=" + idleTimeoutMs + ", ttlCleanupBatch=" + ttlCleanupBatch);
+                    + ": microBatchIntervalMs=" + microBatchIntervalMs + ", timerResolutionMs=" + timerResolutionMs
+                    + ", idleTimeoutMs=" + idleTimeoutMs + ", ttlCleanupBatch=" + ttlCleanupBatch);
         }
         watermarkDelayMs = spec.watermarkDelay().toMillis();
         if (executionMode == ExecutionMode.MICRO_BATCH) {
@@ -130,7 +145,8 @@ final class OperatorRuntime<K, I, O> {
         long now = context.currentSystemTimeMs();
         lastInputWallClock = now;
         epochStartWallClock = now;
-        queryId = UUID.nameUUIDFromBytes((context.applicationId() + "/" + spec.name()).getBytes(StandardCharsets.UTF_8));
+        queryId =
+                UUID.nameUUIDFromBytes((context.applicationId() + "/" + spec.name()).getBytes(StandardCharsets.UTF_8));
         runId = UUID.randomUUID();
 
         processor = spec.processorSupplier().get();
@@ -144,8 +160,12 @@ final class OperatorRuntime<K, I, O> {
         handle.state = HandleState.INITIALIZED;
         initialized = true;
         registerMetrics(context);
-        LOG.debug("operator {} task {} initialized: mode={}, timeMode={}", spec.name(), context.taskId(),
-            executionMode, timeMode);
+        LOG.debug(
+                "operator {} task {} initialized: mode={}, timeMode={}",
+                spec.name(),
+                context.taskId(),
+                executionMode,
+                timeMode);
     }
 
     /**
@@ -169,7 +189,11 @@ final class OperatorRuntime<K, I, O> {
         if (executionMode == ExecutionMode.MICRO_BATCH) {
             nextSeq = lastBufferSeq() + 1;
         }
-        LOG.debug("operator {} restored watermark={}, batchId={}", spec.name(), hasWatermark ? watermark : "none", batchId);
+        LOG.debug(
+                "operator {} restored watermark={}, batchId={}",
+                spec.name(),
+                hasWatermark ? watermark : "none",
+                batchId);
     }
 
     private static long longConfig(Map<String, Object> cfg, String key, long dflt) {
@@ -178,15 +202,20 @@ final class OperatorRuntime<K, I, O> {
             return dflt;
         }
         try {
-            return v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
+            return v instanceof Number n
+                    ? n.longValue()
+                    : Long.parseLong(v.toString().trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " must be a number: " + v, e);
         }
     }
 
     private void registerMetrics(ProcessingContext context) {
-        metrics = new OperatorMetrics(context.metrics(), Thread.currentThread().getName(), context.taskId().toString(),
-            spec.name());
+        metrics = new OperatorMetrics(
+                context.metrics(),
+                Thread.currentThread().getName(),
+                context.taskId().toString(),
+                spec.name());
         if (timeMode == TimeMode.EVENT_TIME) {
             metrics.gauge(RtmProcessorMetrics.WATERMARK, "event-time watermark of the task in epoch ms", () -> {
                 long w = publishedWatermark;
@@ -194,8 +223,8 @@ final class OperatorRuntime<K, I, O> {
             });
         }
         KeyValueStore<Bytes, byte[]> s = store;
-        metrics.gauge(RtmProcessorMetrics.STORE_ENTRIES, "approximate number of entries in the operator store",
-            () -> (double) s.approximateNumEntries());
+        metrics.gauge(RtmProcessorMetrics.STORE_ENTRIES, "approximate number of entries in the operator store", () ->
+                (double) s.approximateNumEntries());
     }
 
     /**
@@ -291,8 +320,12 @@ final class OperatorRuntime<K, I, O> {
             droppedLate++;
             metrics.lateRecords.record();
             if (LOG.isDebugEnabled()) {
-                LOG.debug("operator {} dropped a late record: eventTime={} < watermark={} ({} so far)", spec.name(),
-                    eventTime, watermark, droppedLate);
+                LOG.debug(
+                        "operator {} dropped a late record: eventTime={} < watermark={} ({} so far)",
+                        spec.name(),
+                        eventTime,
+                        watermark,
+                        droppedLate);
             }
             return true;
         }
@@ -439,8 +472,9 @@ final class OperatorRuntime<K, I, O> {
         }
         List<KeyValue<Long, byte[]>> due = new ArrayList<>();
         long next = Long.MAX_VALUE;
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(Layout.timeSectionStart(Layout.TIMER)),
-            Bytes.wrap(Layout.timeSectionEnd(Layout.TIMER, Long.MAX_VALUE)))) {
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(
+                Bytes.wrap(Layout.timeSectionStart(Layout.TIMER)),
+                Bytes.wrap(Layout.timeSectionEnd(Layout.TIMER, Long.MAX_VALUE)))) {
             while (it.hasNext()) {
                 byte[] k = it.next().key.get();
                 long t = Layout.getTime(k, 1);
@@ -463,8 +497,8 @@ final class OperatorRuntime<K, I, O> {
             long outputTs = timeMode == TimeMode.EVENT_TIME ? t : now;
             metrics.timersFired.record();
             try {
-                Iterator<O> out = processor.handleExpiredTimer(key,
-                    new TimerValuesImpl(now, watermarkForTimerValues()), new TimerValuesImpl.Expired(t));
+                Iterator<O> out = processor.handleExpiredTimer(
+                        key, new TimerValuesImpl(now, watermarkForTimerValues()), new TimerValuesImpl.Expired(t));
                 if (out == null) {
                     throw new IllegalStateException("handleExpiredTimer of operator " + spec.name() + " returned null");
                 }
@@ -492,8 +526,8 @@ final class OperatorRuntime<K, I, O> {
             return 0;
         }
         List<byte[]> index = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(Layout.timeSectionStart(Layout.TTL)),
-            Bytes.wrap(Layout.timeSectionEnd(Layout.TTL, now)))) {
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(
+                Bytes.wrap(Layout.timeSectionStart(Layout.TTL)), Bytes.wrap(Layout.timeSectionEnd(Layout.TTL, now)))) {
             while (it.hasNext() && index.size() < ttlCleanupBatch) {
                 byte[] k = it.next().key.get();
                 if (Layout.getTime(k, 1) <= now) {
@@ -536,8 +570,8 @@ final class OperatorRuntime<K, I, O> {
     }
 
     private long lastBufferSeq() {
-        try (KeyValueIterator<Bytes, byte[]> it = store.reverseRange(Bytes.wrap(Layout.bufferKey(Long.MIN_VALUE)),
-            Bytes.wrap(Layout.bufferKey(Long.MAX_VALUE)))) {
+        try (KeyValueIterator<Bytes, byte[]> it = store.reverseRange(
+                Bytes.wrap(Layout.bufferKey(Long.MIN_VALUE)), Bytes.wrap(Layout.bufferKey(Long.MAX_VALUE)))) {
             return it.hasNext() ? Layout.getTime(it.next().key.get(), 1) : -1L;
         }
     }
@@ -586,8 +620,8 @@ final class OperatorRuntime<K, I, O> {
         Map<Bytes, KeyRows<K, I>> byKey = new LinkedHashMap<>();
         List<Bytes> bufferKeys = new ArrayList<>();
         long batchMaxEventTime = Long.MIN_VALUE;
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(Layout.bufferKey(Long.MIN_VALUE)),
-            Bytes.wrap(Layout.bufferKey(Long.MAX_VALUE)))) {
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(
+                Bytes.wrap(Layout.bufferKey(Long.MIN_VALUE)), Bytes.wrap(Layout.bufferKey(Long.MAX_VALUE)))) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> kv = it.next();
                 bufferKeys.add(kv.key);
@@ -595,8 +629,8 @@ final class OperatorRuntime<K, I, O> {
                 byte[] kb = e.key();
                 long ts = e.timestamp();
                 I value = e.value() == null ? null : valueDeserializer.deserialize(topic, e.value());
-                KeyRows<K, I> kr = byKey.computeIfAbsent(Bytes.wrap(kb),
-                    b -> new KeyRows<>(kb, keyDeserializer.deserialize(topic, kb)));
+                KeyRows<K, I> kr = byKey.computeIfAbsent(
+                        Bytes.wrap(kb), b -> new KeyRows<>(kb, keyDeserializer.deserialize(topic, kb)));
                 if (timeMode == TimeMode.EVENT_TIME) {
                     long et = spec.eventTimeExtractor().extract(kr.key, value, ts);
                     if (isLate(et)) {

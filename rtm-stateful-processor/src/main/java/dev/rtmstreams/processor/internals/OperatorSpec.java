@@ -29,18 +29,17 @@ import org.apache.kafka.common.serialization.Serde;
  * @param registry per-task runtimes shared by the main and initial-state processors
  */
 public record OperatorSpec<K, I, O>(
-    String name,
-    String storeName,
-    Supplier<? extends StatefulProcessor<K, I, O>> processorSupplier,
-    TimeMode timeMode,
-    OutputMode outputMode,
-    Serde<K> keySerde,
-    Serde<I> valueSerde,
-    EventTimeExtractor<K, I> eventTimeExtractor,
-    Duration watermarkDelay,
-    ExecutionMode executionMode,
-    Duration microBatchInterval,
-    Duration timerResolution,
-    Duration watermarkIdleTimeout,
-    RuntimeRegistry registry) {
-}
+        String name,
+        String storeName,
+        Supplier<? extends StatefulProcessor<K, I, O>> processorSupplier,
+        TimeMode timeMode,
+        OutputMode outputMode,
+        Serde<K> keySerde,
+        Serde<I> valueSerde,
+        EventTimeExtractor<K, I> eventTimeExtractor,
+        Duration watermarkDelay,
+        ExecutionMode executionMode,
+        Duration microBatchInterval,
+        Duration timerResolution,
+        Duration watermarkIdleTimeout,
+        RuntimeRegistry registry) {}

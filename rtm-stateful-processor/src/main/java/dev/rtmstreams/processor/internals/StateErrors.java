@@ -11,8 +11,7 @@ import java.util.Map;
  */
 public final class StateErrors {
 
-    private StateErrors() {
-    }
+    private StateErrors() {}
 
     private static Map<String, String> params(String... kv) {
         Map<String, String> m = new LinkedHashMap<>();
@@ -28,9 +27,11 @@ public final class StateErrors {
         public static final String CODE = "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE";
 
         InvalidHandleStateException(String operationType, HandleState state) {
-            super(CODE, params("operationType", operationType, "handleState", state.name()),
-                "Failed to perform stateful processor operation=" + operationType + " with invalid handle state="
-                    + state);
+            super(
+                    CODE,
+                    params("operationType", operationType, "handleState", state.name()),
+                    "Failed to perform stateful processor operation=" + operationType + " with invalid handle state="
+                            + state);
         }
     }
 
@@ -40,8 +41,10 @@ public final class StateErrors {
         public static final String CODE = "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE";
 
         InvalidTimeModeException(String operationType, String timeMode) {
-            super(CODE, params("operationType", operationType, "timeMode", timeMode),
-                "Cannot perform operation=" + operationType + " with timeMode=" + timeMode);
+            super(
+                    CODE,
+                    params("operationType", operationType, "timeMode", timeMode),
+                    "Cannot perform operation=" + operationType + " with timeMode=" + timeMode);
         }
     }
 
@@ -51,9 +54,11 @@ public final class StateErrors {
         public static final String CODE = "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL";
 
         IncorrectTimeModeToAssignTtlException(String stateName, String timeMode) {
-            super(CODE, params("stateName", stateName, "timeMode", timeMode),
-                "Cannot use TTL for state=" + stateName + " in timeMode=" + timeMode
-                    + "; use PROCESSING_TIME instead");
+            super(
+                    CODE,
+                    params("stateName", stateName, "timeMode", timeMode),
+                    "Cannot use TTL for state=" + stateName + " in timeMode=" + timeMode
+                            + "; use PROCESSING_TIME instead");
         }
     }
 
@@ -73,8 +78,10 @@ public final class StateErrors {
         public static final String CODE = "STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED";
 
         DuplicateStateVariableException(String stateName) {
-            super(CODE, params("stateName", stateName), "State variable with name " + stateName
-                + " has already been defined in the StatefulProcessor");
+            super(
+                    CODE,
+                    params("stateName", stateName),
+                    "State variable with name " + stateName + " has already been defined in the StatefulProcessor");
         }
     }
 
@@ -104,8 +111,11 @@ public final class StateErrors {
         public static final String CODE = "STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND";
 
         ImplicitKeyNotFoundException(String stateName) {
-            super(CODE, params("stateName", stateName), "No grouping key is set while accessing state="
-                + stateName + "; state can be used only while handling rows, initial state or timers");
+            super(
+                    CODE,
+                    params("stateName", stateName),
+                    "No grouping key is set while accessing state=" + stateName
+                            + "; state can be used only while handling rows, initial state or timers");
         }
     }
 
@@ -115,8 +125,10 @@ public final class StateErrors {
         public static final String CODE = "STATEFUL_PROCESSOR_INVALID_STATE_NAME";
 
         InvalidStateNameException(String stateName) {
-            super(CODE, params("stateName", String.valueOf(stateName)),
-                "State variable name must be non-empty and at most 1024 UTF-8 bytes: " + stateName);
+            super(
+                    CODE,
+                    params("stateName", String.valueOf(stateName)),
+                    "State variable name must be non-empty and at most 1024 UTF-8 bytes: " + stateName);
         }
     }
 

@@ -11,8 +11,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /** Read-only views of an operator store for test tooling (the public test harness). */
 public final class StoreInspector {
 
-    private StoreInspector() {
-    }
+    private StoreInspector() {}
 
     /**
      * @param store the operator's store

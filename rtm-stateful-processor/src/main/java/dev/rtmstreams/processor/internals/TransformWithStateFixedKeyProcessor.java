@@ -26,8 +26,10 @@ public final class TransformWithStateFixedKeyProcessor<K, I, O> implements Fixed
 
     @Override
     public void init(FixedKeyProcessorContext<K, O> context) {
-        task.init(context, (key, value, timestamp, headers) ->
-            context.forward(InternalFixedKeyRecordFactory.create(new Record<>(key, value, timestamp, headers))));
+        task.init(
+                context,
+                (key, value, timestamp, headers) -> context.forward(
+                        InternalFixedKeyRecordFactory.create(new Record<>(key, value, timestamp, headers))));
     }
 
     @Override

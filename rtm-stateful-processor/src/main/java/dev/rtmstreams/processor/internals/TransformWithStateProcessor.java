@@ -21,8 +21,9 @@ public final class TransformWithStateProcessor<K, I, O> implements Processor<K, 
 
     @Override
     public void init(ProcessorContext<K, O> context) {
-        task.init(context, (key, value, timestamp, headers) ->
-            context.forward(new Record<>(key, value, timestamp, headers)));
+        task.init(
+                context,
+                (key, value, timestamp, headers) -> context.forward(new Record<>(key, value, timestamp, headers)));
     }
 
     @Override

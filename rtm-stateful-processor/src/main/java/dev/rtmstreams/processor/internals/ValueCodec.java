@@ -7,8 +7,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /** Stored form of a value or map entry: {@code [0][payload]} without TTL, {@code [1][expiry i64][payload]} with TTL. */
 final class ValueCodec {
 
-    private ValueCodec() {
-    }
+    private ValueCodec() {}
 
     static byte[] encode(byte[] payload, long expiry) {
         if (expiry == Long.MAX_VALUE) {

@@ -70,7 +70,9 @@ final class ValueStateImpl<T> implements ValueState<T>, StateVariable {
     @Override
     public Optional<T> getOption() {
         byte[] stored = liveStored("getOption");
-        return stored == null ? Optional.empty() : Optional.ofNullable(deserializer.deserialize(name, ValueCodec.payload(stored)));
+        return stored == null
+                ? Optional.empty()
+                : Optional.ofNullable(deserializer.deserialize(name, ValueCodec.payload(stored)));
     }
 
     @Override

@@ -70,8 +70,13 @@ public final class StatefulProcessorTestHarness<K, I, O> implements AutoCloseabl
     private final TestOutputTopic<K, O> out;
     private Instant now;
 
-    private StatefulProcessorTestHarness(TransformWithState<K, I, O> operator, Serde<K> keySerde, Serde<I> inputSerde,
-                                         Serde<O> outputSerde, Instant start, Properties config) {
+    private StatefulProcessorTestHarness(
+            TransformWithState<K, I, O> operator,
+            Serde<K> keySerde,
+            Serde<I> inputSerde,
+            Serde<O> outputSerde,
+            Instant start,
+            Properties config) {
         this.operator = Objects.requireNonNull(operator, "operator");
         this.keySerde = Objects.requireNonNull(keySerde, "keySerde");
         Objects.requireNonNull(inputSerde, "inputSerde");
@@ -84,8 +89,8 @@ public final class StatefulProcessorTestHarness<K, I, O> implements AutoCloseabl
         }
         StreamsBuilder b = new StreamsBuilder();
         b.stream(INPUT_TOPIC, Consumed.with(keySerde, inputSerde))
-            .process(operator, Named.as(operator.name()))
-            .to(OUTPUT_TOPIC, Produced.with(keySerde, outputSerde));
+                .process(operator, Named.as(operator.name()))
+                .to(OUTPUT_TOPIC, Produced.with(keySerde, outputSerde));
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "rtm-harness");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -96,8 +101,8 @@ public final class StatefulProcessorTestHarness<K, I, O> implements AutoCloseabl
             p.putAll(config);
         }
         this.driver = new TopologyTestDriver(b.build(), p, start);
-        this.in = driver.createInputTopic(INPUT_TOPIC, keySerde.serializer(), inputSerde.serializer(), start,
-            Duration.ZERO);
+        this.in = driver.createInputTopic(
+                INPUT_TOPIC, keySerde.serializer(), inputSerde.serializer(), start, Duration.ZERO);
         this.out = driver.createOutputTopic(OUTPUT_TOPIC, keySerde.deserializer(), outputSerde.deserializer());
     }
 
@@ -117,9 +122,8 @@ public final class StatefulProcessorTestHarness<K, I, O> implements AutoCloseabl
      * @param outputSerde serde of the output rows; not null
      * @return a harness whose wall clock starts at {@link #DEFAULT_START}
      */
-    public static <K, I, O> StatefulProcessorTestHarness<K, I, O> of(TransformWithState<K, I, O> operator,
-                                                                      Serde<K> keySerde, Serde<I> inputSerde,
-                                                                      Serde<O> outputSerde) {
+    public static <K, I, O> StatefulProcessorTestHarness<K, I, O> of(
+            TransformWithState<K, I, O> operator, Serde<K> keySerde, Serde<I> inputSerde, Serde<O> outputSerde) {
         return new StatefulProcessorTestHarness<>(operator, keySerde, inputSerde, outputSerde, DEFAULT_START, null);
     }
 
@@ -128,10 +132,13 @@ public final class StatefulProcessorTestHarness<K, I, O> implements AutoCloseabl
      * @param config extra Kafka Streams / {@code rtm.*} configs, e.g. {@code rtm.execution.mode}; may be null
      * @return a harness as {@link #of(TransformWithState, Serde, Serde, Serde)} with a chosen start and configs
      */
-    public static <K, I, O> StatefulProcessorTestHarness<K, I, O> of(TransformWithState<K, I, O> operator,
-                                                                      Serde<K> keySerde, Serde<I> inputSerde,
-                                                                      Serde<O> outputSerde, Instant start,
-                                                                      Properties config) {
+    public static <K, I, O> StatefulProcessorTestHarness<K, I, O> of(
+            TransformWithState<K, I, O> operator,
+            Serde<K> keySerde,
+            Serde<I> inputSerde,
+            Serde<O> outputSerde,
+            Instant start,
+            Properties config) {
         return new StatefulProcessorTestHarness<>(operator, keySerde, inputSerde, outputSerde, start, config);
     }
 

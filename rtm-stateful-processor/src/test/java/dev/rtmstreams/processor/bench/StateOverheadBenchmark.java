@@ -158,20 +158,26 @@ public class StateOverheadBenchmark {
             dir = tempDir();
             Properties props = new Properties();
             props.putAll(config(dir).originals());
-            context = new MockProcessorContext<>(props, new org.apache.kafka.streams.processor.TaskId(0, 0), dir.toFile());
+            context = new MockProcessorContext<>(
+                    props, new org.apache.kafka.streams.processor.TaskId(0, 0), dir.toFile());
             context.setCurrentSystemTimeMs(0L);
             if (impl.equals("baseline")) {
                 StoreBuilder<KeyValueStore<String, Long>> b = Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore("baseline"), Serdes.String(), Serdes.Long())
-                    .withLoggingDisabled().withCachingDisabled();
+                                Stores.persistentKeyValueStore("baseline"), Serdes.String(), Serdes.Long())
+                        .withLoggingDisabled()
+                        .withCachingDisabled();
                 store = b.build();
                 processor = new HandWritten();
             } else {
                 TransformWithState<String, String, Long> tws = TransformWithState.builder(Counting::new, TimeMode.NONE)
-                    .name("tws").keySerde(Serdes.String()).storeBackend(StoreBackend.ROCKS_DB).build();
+                        .name("tws")
+                        .keySerde(Serdes.String())
+                        .storeBackend(StoreBackend.ROCKS_DB)
+                        .build();
                 StoreBuilder<KeyValueStore<Bytes, byte[]>> b = Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(tws.storeName()), Serdes.Bytes(), Serdes.ByteArray())
-                    .withLoggingDisabled().withCachingDisabled();
+                                Stores.persistentKeyValueStore(tws.storeName()), Serdes.Bytes(), Serdes.ByteArray())
+                        .withLoggingDisabled()
+                        .withCachingDisabled();
                 store = b.build();
                 processor = tws.get();
             }
@@ -234,7 +240,8 @@ public class StateOverheadBenchmark {
         public void tearDown() throws Exception {
             java.util.List<Double> sorted = new java.util.ArrayList<>(ratios);
             Collections.sort(sorted);
-            System.out.printf("  [interleaved] ratios (incl. warmup) %s; median %.3f%n", ratios, sorted.get(sorted.size() / 2));
+            System.out.printf(
+                    "  [interleaved] ratios (incl. warmup) %s; median %.3f%n", ratios, sorted.get(sorted.size() / 2));
             baseline.tearDown();
             tws.tearDown();
         }
@@ -270,18 +277,22 @@ public class StateOverheadBenchmark {
             dir = tempDir();
             StreamsBuilder b = new StreamsBuilder();
             if (impl.equals("baseline")) {
-                b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("baseline"), Serdes.String(),
-                    Serdes.Long()).withCachingDisabled());
+                b.addStateStore(Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore("baseline"), Serdes.String(), Serdes.Long())
+                        .withCachingDisabled());
                 ProcessorSupplier<String, String, String, Long> s = HandWritten::new;
                 b.stream("in", Consumed.with(Serdes.String(), Serdes.String())).process(s, "baseline");
             } else {
-                b.stream("in", Consumed.with(Serdes.String(), Serdes.String())).process(
-                    TransformWithState.builder(Counting::new, TimeMode.NONE).name("tws").build());
+                b.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
+                        .process(TransformWithState.builder(Counting::new, TimeMode.NONE)
+                                .name("tws")
+                                .build());
             }
             Properties p = new Properties();
             p.putAll(config(dir).originals());
             driver = new TopologyTestDriver(b.build(), p, Instant.EPOCH);
-            in = driver.createInputTopic("in", Serdes.String().serializer(), Serdes.String().serializer());
+            in = driver.createInputTopic(
+                    "in", Serdes.String().serializer(), Serdes.String().serializer());
         }
 
         @TearDown(Level.Trial)

@@ -18,20 +18,32 @@ class ArchitectureTest {
     @Test
     void shouldNotAccessInternalsWhenOutsideThisModule() {
         // this module's main and test classes (importing packages from the whole classpath is slow)
-        JavaClasses classes = new ClassFileImporter().importPaths(Paths.get("target/classes"), Paths.get("target/test-classes"));
-        noClasses().that().resideOutsideOfPackages("dev.rtmstreams.processor", "dev.rtmstreams.processor.internals",
-                "dev.rtmstreams.processor.testing")
-            .should().dependOnClassesThat().resideInAPackage("dev.rtmstreams.processor.internals")
-            .allowEmptyShould(true)
-            .check(classes);
+        JavaClasses classes =
+                new ClassFileImporter().importPaths(Paths.get("target/classes"), Paths.get("target/test-classes"));
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(
+                        "dev.rtmstreams.processor",
+                        "dev.rtmstreams.processor.internals",
+                        "dev.rtmstreams.processor.testing")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.rtmstreams.processor.internals")
+                .allowEmptyShould(true)
+                .check(classes);
     }
 
     @Test
     void shouldUseInternalsOnlyFromTheApiEntryPointsWhenInsideThisModule() {
         JavaClasses classes = new ClassFileImporter().importPaths(Paths.get("target/classes"));
-        noClasses().that().resideInAPackage("dev.rtmstreams.processor")
-            .and().haveNameNotMatching("dev\\.rtmstreams\\.processor\\.(TransformWithState|TtlConfig)(\\$.*)?")
-            .should().dependOnClassesThat().resideInAPackage("dev.rtmstreams.processor.internals")
-            .check(classes);
+        noClasses()
+                .that()
+                .resideInAPackage("dev.rtmstreams.processor")
+                .and()
+                .haveNameNotMatching("dev\\.rtmstreams\\.processor\\.(TransformWithState|TtlConfig)(\\$.*)?")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.rtmstreams.processor.internals")
+                .check(classes);
     }
 }

@@ -39,14 +39,16 @@ class LogRecordProcessorSeedTest {
     /** An input row: a request or an ack of one transaction. */
     record InputRow(String transactionId, String type, String payload) {
         static final Serde<InputRow> SERDE = Serdes.serdeFrom(
-            (t, r) -> r == null ? null : (r.transactionId + "|" + r.type + "|" + r.payload).getBytes(StandardCharsets.UTF_8),
-            (t, b) -> {
-                if (b == null) {
-                    return null;
-                }
-                String[] s = new String(b, StandardCharsets.UTF_8).split("\\|", 3);
-                return new InputRow(s[0], s[1], s[2]);
-            });
+                (t, r) -> r == null
+                        ? null
+                        : (r.transactionId + "|" + r.type + "|" + r.payload).getBytes(StandardCharsets.UTF_8),
+                (t, b) -> {
+                    if (b == null) {
+                        return null;
+                    }
+                    String[] s = new String(b, StandardCharsets.UTF_8).split("\\|", 3);
+                    return new InputRow(s[0], s[1], s[2]);
+                });
     }
 
     static final class LogRecordProcessor extends StatefulProcessor<String, InputRow, String> {
@@ -80,7 +82,8 @@ class LogRecordProcessorSeedTest {
                     }
                     ackLogRecordListState.clear();
                 } else if (requestLogRecordState.exists()) {
-                    out.add("LogRecord(" + key + ", request=" + requestLogRecordState.get() + ", ack=" + row.payload() + ")");
+                    out.add("LogRecord(" + key + ", request=" + requestLogRecordState.get() + ", ack=" + row.payload()
+                            + ")");
                 } else {
                     ackLogRecordListState.appendValue(row.payload());
                 }
@@ -100,18 +103,24 @@ class LogRecordProcessorSeedTest {
     void shouldCorrelateRequestsAndAcksAndClearAfterWindowWhenPortedFromSeed000() {
         long timeout = Duration.ofMinutes(5).toMillis();
         TransformWithState<String, InputRow, String> tws = TransformWithState.builder(
-            () -> new LogRecordProcessor(timeout), TimeMode.PROCESSING_TIME).outputMode(OutputMode.APPEND).build();
+                        () -> new LogRecordProcessor(timeout), TimeMode.PROCESSING_TIME)
+                .outputMode(OutputMode.APPEND)
+                .build();
         StreamsBuilder b = new StreamsBuilder();
         b.stream("ad-events", Consumed.with(Serdes.String(), InputRow.SERDE))
-            .process(tws)
-            .to("ad-log-records", Produced.with(Serdes.String(), Serdes.String()));
+                .process(tws)
+                .to("ad-log-records", Produced.with(Serdes.String(), Serdes.String()));
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "seed000");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         try (TopologyTestDriver d = new TopologyTestDriver(b.build(), p, Instant.ofEpochMilli(0))) {
-            TestInputTopic<String, InputRow> in = d.createInputTopic("ad-events", Serdes.String().serializer(), InputRow.SERDE.serializer());
-            TestOutputTopic<String, String> out = d.createOutputTopic("ad-log-records", Serdes.String().deserializer(), Serdes.String().deserializer());
+            TestInputTopic<String, InputRow> in =
+                    d.createInputTopic("ad-events", Serdes.String().serializer(), InputRow.SERDE.serializer());
+            TestOutputTopic<String, String> out = d.createOutputTopic(
+                    "ad-log-records",
+                    Serdes.String().deserializer(),
+                    Serdes.String().deserializer());
             // request first, then its ack: matched on the ack
             in.pipeInput("t1", new InputRow("t1", "request", "req1"));
             in.pipeInput("t1", new InputRow("t1", "ack", "ack1"));
@@ -120,14 +129,16 @@ class LogRecordProcessorSeedTest {
             in.pipeInput("t2", new InputRow("t2", "ack", "ackB"));
             assertThat(out.readValuesToList()).containsExactly("LogRecord(t1, request=req1, ack=ack1)");
             in.pipeInput("t2", new InputRow("t2", "request", "req2"));
-            assertThat(out.readValuesToList()).containsExactly("LogRecord(t2, request=req2, ack=ackA)",
-                "LogRecord(t2, request=req2, ack=ackB)");
+            assertThat(out.readValuesToList())
+                    .containsExactly("LogRecord(t2, request=req2, ack=ackA)", "LogRecord(t2, request=req2, ack=ackB)");
             // an orphan ack, then the window passes with no input: the timer clears the key
             in.pipeInput("t3", new InputRow("t3", "ack", "orphan"));
             d.advanceWallClockTime(Duration.ofMillis(timeout));
             in.pipeInput("t1", new InputRow("t1", "ack", "late-ack"));
             in.pipeInput("t3", new InputRow("t3", "request", "late-req"));
-            assertThat(out.readValuesToList()).as("state of t1 and t3 was cleared by their timers").isEmpty();
+            assertThat(out.readValuesToList())
+                    .as("state of t1 and t3 was cleared by their timers")
+                    .isEmpty();
         }
     }
 }

@@ -69,26 +69,34 @@ class RtmStatefulProcessorSeedTest {
 
     @Test
     void shouldCountPerKeyAndForgetAfterTtlWhenPortedFromSeed003() {
-        TransformWithState<String, Long, String> tws = TransformWithState.builder(RTMStatefulProcessor::new,
-            TimeMode.PROCESSING_TIME).outputMode(OutputMode.UPDATE).build();
+        TransformWithState<String, Long, String> tws = TransformWithState.builder(
+                        RTMStatefulProcessor::new, TimeMode.PROCESSING_TIME)
+                .outputMode(OutputMode.UPDATE)
+                .build();
         StreamsBuilder b = new StreamsBuilder();
         b.stream("in", Consumed.with(Serdes.String(), Serdes.Long()))
-            .process(tws, Named.as("rtm"))
-            .to("out", Produced.with(Serdes.String(), Serdes.String()));
+                .process(tws, Named.as("rtm"))
+                .to("out", Produced.with(Serdes.String(), Serdes.String()));
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "seed003");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         try (TopologyTestDriver d = new TopologyTestDriver(b.build(), p, Instant.ofEpochMilli(0))) {
-            TestInputTopic<String, Long> in = d.createInputTopic("in", Serdes.String().serializer(), Serdes.Long().serializer());
-            TestOutputTopic<String, String> out = d.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
+            TestInputTopic<String, Long> in = d.createInputTopic(
+                    "in", Serdes.String().serializer(), Serdes.Long().serializer());
+            TestOutputTopic<String, String> out = d.createOutputTopic(
+                    "out", Serdes.String().deserializer(), Serdes.String().deserializer());
             in.pipeInput("k1", 100L);
             in.pipeInput("k1", 101L);
             in.pipeInput("k2", 102L);
             d.advanceWallClockTime(Duration.ofSeconds(20));
             in.pipeInput("k1", 103L); // value TTL refreshed: lives until 50 s
-            assertThat(out.readKeyValuesToList()).containsExactly(KeyValue.pair("k1", "k1,1,100"),
-                KeyValue.pair("k1", "k1,2,101"), KeyValue.pair("k2", "k2,1,102"), KeyValue.pair("k1", "k1,3,103"));
+            assertThat(out.readKeyValuesToList())
+                    .containsExactly(
+                            KeyValue.pair("k1", "k1,1,100"),
+                            KeyValue.pair("k1", "k1,2,101"),
+                            KeyValue.pair("k2", "k2,1,102"),
+                            KeyValue.pair("k1", "k1,3,103"));
             d.advanceWallClockTime(Duration.ofSeconds(15)); // t=35 s: k2 expired, k1's count not
             in.pipeInput("k2", 104L);
             in.pipeInput("k1", 105L);

@@ -33,8 +33,11 @@ class StatefulProcessorTestHarnessTest {
         public Iterator<String> handleInputRows(String key, Iterator<String> rows, TimerValues tv) {
             long c = count.getOption().orElse(0L);
             if (c == 0) {
-                getHandle().registerTimer((tv.getCurrentWatermarkInMs() > 0
-                    ? tv.getCurrentWatermarkInMs() : tv.getCurrentProcessingTimeInMs()) + 10_000);
+                getHandle()
+                        .registerTimer((tv.getCurrentWatermarkInMs() > 0
+                                        ? tv.getCurrentWatermarkInMs()
+                                        : tv.getCurrentProcessingTimeInMs())
+                                + 10_000);
             }
             while (rows.hasNext()) {
                 rows.next();
@@ -54,10 +57,10 @@ class StatefulProcessorTestHarnessTest {
 
     @Test
     void shouldFireProcessingTimeTimerAndListPendingTimersWhenTimeAdvances() {
-        TransformWithState<String, String, String> tws = TransformWithState.of(CountWithTimeout::new,
-            TimeMode.PROCESSING_TIME);
-        try (StatefulProcessorTestHarness<String, String, String> h = StatefulProcessorTestHarness.of(tws,
-            Serdes.String(), Serdes.String(), Serdes.String())) {
+        TransformWithState<String, String, String> tws =
+                TransformWithState.of(CountWithTimeout::new, TimeMode.PROCESSING_TIME);
+        try (StatefulProcessorTestHarness<String, String, String> h =
+                StatefulProcessorTestHarness.of(tws, Serdes.String(), Serdes.String(), Serdes.String())) {
             long t0 = h.processingTimeMs();
             h.input("u1", "click");
             h.input("u1", "click");
@@ -75,18 +78,21 @@ class StatefulProcessorTestHarnessTest {
 
     @Test
     void shouldExposeWatermarkAndFireEventTimeTimerWhenEventTimeAdvances() {
-        TransformWithState<String, String, String> tws = TransformWithState.builder(CountWithTimeout::new,
-            TimeMode.EVENT_TIME).watermarkDelay(Duration.ofSeconds(1)).build();
-        try (StatefulProcessorTestHarness<String, String, String> h = StatefulProcessorTestHarness.of(tws,
-            Serdes.String(), Serdes.String(), Serdes.String())) {
-            h.input("u1", "click", 5_000);          // first call sees watermark 0: timer at processing-time based
-            h.input("u2", "click", 20_000);         // watermark 19 000
+        TransformWithState<String, String, String> tws = TransformWithState.builder(
+                        CountWithTimeout::new, TimeMode.EVENT_TIME)
+                .watermarkDelay(Duration.ofSeconds(1))
+                .build();
+        try (StatefulProcessorTestHarness<String, String, String> h =
+                StatefulProcessorTestHarness.of(tws, Serdes.String(), Serdes.String(), Serdes.String())) {
+            h.input("u1", "click", 5_000); // first call sees watermark 0: timer at processing-time based
+            h.input("u2", "click", 20_000); // watermark 19 000
             assertThat(h.watermark()).isEqualTo(OptionalLong.of(19_000));
-            h.input("u3", "click", 21_000);         // the call sees watermark 19 000: timer at 29 000
+            h.input("u3", "click", 21_000); // the call sees watermark 19 000: timer at 29 000
             assertThat(h.pendingTimers("u3")).containsExactly(29_000L);
-            h.input("u3", "click", 31_500);         // watermark 30 500: u3's timer fires
-            assertThat(h.readOutput()).extracting(kv -> kv.key + "=" + kv.value)
-                .containsSubsequence("u3=count:1", "u3=count:2", "u3=done:2");
+            h.input("u3", "click", 31_500); // watermark 30 500: u3's timer fires
+            assertThat(h.readOutput())
+                    .extracting(kv -> kv.key + "=" + kv.value)
+                    .containsSubsequence("u3=count:1", "u3=count:2", "u3=done:2");
             assertThat(h.pendingTimers("u3")).isEmpty();
         }
     }

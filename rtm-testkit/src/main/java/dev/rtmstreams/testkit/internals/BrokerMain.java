@@ -12,30 +12,30 @@ import java.util.Optional;
  */
 public final class BrokerMain {
 
-  private BrokerMain() {}
+    private BrokerMain() {}
 
-  /**
-   * Runs the child.
-   *
-   * @param args parent pid, config file, optional cluster id for formatting
-   */
-  public static void main(String[] args) {
-    long parentPid = Long.parseLong(args[0]);
-    Optional<ProcessHandle> parent = ProcessHandle.of(parentPid);
-    if (parent.isEmpty()) {
-      Runtime.getRuntime().halt(3);
+    /**
+     * Runs the child.
+     *
+     * @param args parent pid, config file, optional cluster id for formatting
+     */
+    public static void main(String[] args) {
+        long parentPid = Long.parseLong(args[0]);
+        Optional<ProcessHandle> parent = ProcessHandle.of(parentPid);
+        if (parent.isEmpty()) {
+            Runtime.getRuntime().halt(3);
+        }
+        parent.get().onExit().thenRun(() -> Runtime.getRuntime().halt(4));
+        String config = args[1];
+        if (args.length > 2) {
+            int code = kafka.tools.StorageTool.execute(
+                    new String[] {"format", "-t", args[2], "-c", config, "--ignore-formatted"}, System.out);
+            if (code != 0) {
+                System.out.println("rtm-testkit: formatting failed with exit code " + code);
+                System.out.flush();
+                Runtime.getRuntime().halt(code);
+            }
+        }
+        kafka.Kafka.main(new String[] {config});
     }
-    parent.get().onExit().thenRun(() -> Runtime.getRuntime().halt(4));
-    String config = args[1];
-    if (args.length > 2) {
-      int code = kafka.tools.StorageTool.execute(
-          new String[] {"format", "-t", args[2], "-c", config, "--ignore-formatted"}, System.out);
-      if (code != 0) {
-        System.out.println("rtm-testkit: formatting failed with exit code " + code);
-        System.out.flush();
-        Runtime.getRuntime().halt(code);
-      }
-    }
-    kafka.Kafka.main(new String[] {config});
-  }
 }

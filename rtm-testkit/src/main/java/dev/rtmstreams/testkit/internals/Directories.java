@@ -12,31 +12,31 @@ import org.slf4j.LoggerFactory;
 /** File-system helpers. */
 public final class Directories {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Directories.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Directories.class);
 
-  private Directories() {}
+    private Directories() {}
 
-  /** Deletes a directory tree; logs instead of throwing. */
-  public static void deleteQuietly(Path root) {
-    if (root == null || !Files.exists(root)) {
-      return;
-    }
-    try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.deleteIfExists(file);
-          return FileVisitResult.CONTINUE;
+    /** Deletes a directory tree; logs instead of throwing. */
+    public static void deleteQuietly(Path root) {
+        if (root == null || !Files.exists(root)) {
+            return;
         }
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
 
-        @Override
-        public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-          Files.deleteIfExists(dir);
-          return FileVisitResult.CONTINUE;
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+                    Files.deleteIfExists(dir);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            LOG.warn("Could not delete {}: {}", root, e.toString());
         }
-      });
-    } catch (IOException e) {
-      LOG.warn("Could not delete {}: {}", root, e.toString());
     }
-  }
 }

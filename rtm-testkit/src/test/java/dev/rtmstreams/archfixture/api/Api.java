@@ -4,8 +4,8 @@ import dev.rtmstreams.archfixture.api.internals.Hidden;
 
 /** Fixture: a module's API class using its own internals (allowed). */
 public class Api {
-  /** Returns a value computed by the internals. */
-  public int value() {
-    return new Hidden().secret();
-  }
+    /** Returns a value computed by the internals. */
+    public int value() {
+        return new Hidden().secret();
+    }
 }

@@ -58,8 +58,9 @@ public final class EpochRuntime implements AutoCloseable {
     /** Metric group of the rtm metrics inside {@code KafkaStreams#metrics()}. */
     public static final String METRIC_GROUP = "rtm-epoch-metrics";
     /** The three latency metric names, as Databricks names them. */
-    public static final List<String> LATENCY_METRICS = List.of("sourceQueuingLatencyMs", "processingLatencyMs",
-            "e2eLatencyMs");
+    public static final List<String> LATENCY_METRICS =
+            List.of("sourceQueuingLatencyMs", "processingLatencyMs", "e2eLatencyMs");
+
     private static final int RECENT = 100;
     private static final Logger LOG = LoggerFactory.getLogger(EpochRuntime.class);
     private static final Logger PROGRESS_LOG = LoggerFactory.getLogger(PROGRESS_LOGGER);
@@ -89,8 +90,13 @@ public final class EpochRuntime implements AutoCloseable {
      * @param tasksPerSlot slot packing
      * @param listeners initial listeners
      */
-    public EpochRuntime(String applicationId, Trigger.Mode mode, Time time, double targetUtilization, int tasksPerSlot,
-                        List<ProgressListener> listeners) {
+    public EpochRuntime(
+            String applicationId,
+            Trigger.Mode mode,
+            Time time,
+            double targetUtilization,
+            int tasksPerSlot,
+            List<ProgressListener> listeners) {
         this.applicationId = applicationId;
         this.internalPrefix = applicationId + "-";
         this.mode = mode;
@@ -219,8 +225,16 @@ public final class EpochRuntime implements AutoCloseable {
     void onCommit(Map<TopicPartition, OffsetAndMetadata> offsets) {
         long now = time.milliseconds();
         ThreadState s = state();
-        Snapshot snap = new Snapshot(epochIds.getAndIncrement(), s, s.startMs, now, s.counts, new HashMap<>(offsets),
-                s.queuing.getIntervalHistogram(), s.processing.getIntervalHistogram(), s.e2e.getIntervalHistogram());
+        Snapshot snap = new Snapshot(
+                epochIds.getAndIncrement(),
+                s,
+                s.startMs,
+                now,
+                s.counts,
+                new HashMap<>(offsets),
+                s.queuing.getIntervalHistogram(),
+                s.processing.getIntervalHistogram(),
+                s.e2e.getIntervalHistogram());
         s.counts = new HashMap<>();
         s.startMs = now;
         try {
@@ -239,7 +253,8 @@ public final class EpochRuntime implements AutoCloseable {
             String thread = snap.state.thread;
             long duration = Math.max(1, snap.endMs - snap.startMs);
             Map<String, Map<Integer, Long>> offsetsByTopic = new TreeMap<>();
-            snap.offsets.forEach((tp, om) -> offsetsByTopic.computeIfAbsent(tp.topic(), k -> new TreeMap<>())
+            snap.offsets.forEach((tp, om) -> offsetsByTopic
+                    .computeIfAbsent(tp.topic(), k -> new TreeMap<>())
                     .put(tp.partition(), om.offset()));
             Map<String, SourceProgress> sources = new TreeMap<>();
             long total = 0;
@@ -249,8 +264,10 @@ public final class EpochRuntime implements AutoCloseable {
                 long[] c = snap.counts.get(topic);
                 long n = c == null ? 0 : c[0];
                 total += n;
-                sources.put(topic, new SourceProgress(topic, n, n * 1000.0 / duration,
-                        offsetsByTopic.getOrDefault(topic, Map.of())));
+                sources.put(
+                        topic,
+                        new SourceProgress(
+                                topic, n, n * 1000.0 / duration, offsetsByTopic.getOrDefault(topic, Map.of())));
             }
             long sst = MetricsReader.sumStateMetric(m, thread, "total-sst-files-size");
             long mem = MetricsReader.sumStateMetric(m, thread, "size-all-mem-tables");
@@ -259,9 +276,23 @@ public final class EpochRuntime implements AutoCloseable {
             LatencyStats p = stats(snap.processing);
             LatencyStats e = stats(snap.e2e);
             double busy = MetricsReader.busyFraction(m, thread);
-            EpochProgress progress = new EpochProgress(applicationId, snap.epochId, thread, mode, snap.startMs,
-                    snap.endMs, total, total * 1000.0 / duration, sources, MetricsReader.watermark(m, thread),
-                    MetricsReader.sumStateMetric(m, thread, "estimate-num-keys"), bytes, busy, q, p, e);
+            EpochProgress progress = new EpochProgress(
+                    applicationId,
+                    snap.epochId,
+                    thread,
+                    mode,
+                    snap.startMs,
+                    snap.endMs,
+                    total,
+                    total * 1000.0 / duration,
+                    sources,
+                    MetricsReader.watermark(m, thread),
+                    MetricsReader.sumStateMetric(m, thread, "estimate-num-keys"),
+                    bytes,
+                    busy,
+                    q,
+                    p,
+                    e);
             snap.state.published(progress);
             latest = progress;
             synchronized (recent) {
@@ -298,8 +329,13 @@ public final class EpochRuntime implements AutoCloseable {
         if (h.getTotalCount() == 0) {
             return LatencyStats.EMPTY;
         }
-        return new LatencyStats(h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(90),
-                h.getValueAtPercentile(95), h.getValueAtPercentile(99), h.getMaxValue());
+        return new LatencyStats(
+                h.getTotalCount(),
+                h.getValueAtPercentile(50),
+                h.getValueAtPercentile(90),
+                h.getValueAtPercentile(95),
+                h.getValueAtPercentile(99),
+                h.getMaxValue());
     }
 
     /** Schedules the post-rebalance assignment check on the progress thread. */
@@ -323,8 +359,14 @@ public final class EpochRuntime implements AutoCloseable {
             List<AssignmentReport.Slot> slots = new ArrayList<>();
             List<String> violations = new ArrayList<>();
             for (ThreadMetadata t : md) {
-                List<String> active = t.activeTasks().stream().map(x -> x.taskId().toString()).sorted().toList();
-                List<String> standby = t.standbyTasks().stream().map(x -> x.taskId().toString()).sorted().toList();
+                List<String> active = t.activeTasks().stream()
+                        .map(x -> x.taskId().toString())
+                        .sorted()
+                        .toList();
+                List<String> standby = t.standbyTasks().stream()
+                        .map(x -> x.taskId().toString())
+                        .sorted()
+                        .toList();
                 double busy = MetricsReader.busyFraction(m, t.threadName());
                 slots.add(new AssignmentReport.Slot(t.threadName(), active, standby, busy, busy > targetUtilization));
                 if (active.size() > tasksPerSlot) {
@@ -332,14 +374,22 @@ public final class EpochRuntime implements AutoCloseable {
                             + ", more than tasksPerSlot=" + tasksPerSlot);
                 }
             }
-            AssignmentReport report = new AssignmentReport(applicationId, time.milliseconds(), slots, tasksPerSlot,
-                    targetUtilization, violations);
+            AssignmentReport report = new AssignmentReport(
+                    applicationId, time.milliseconds(), slots, tasksPerSlot, targetUtilization, violations);
             latestAssignment = report;
             if (violations.isEmpty()) {
-                LOG.info("assignment of {}: {} active tasks on {} slots, within {} task(s) per slot: {}", applicationId,
-                        report.activeTasks(), slots.size(), tasksPerSlot, toJson(report));
+                LOG.info(
+                        "assignment of {}: {} active tasks on {} slots, within {} task(s) per slot: {}",
+                        applicationId,
+                        report.activeTasks(),
+                        slots.size(),
+                        tasksPerSlot,
+                        toJson(report));
             } else {
-                LOG.warn("assignment of {} violates real-time slot rules: {}; {}", applicationId, violations,
+                LOG.warn(
+                        "assignment of {} violates real-time slot rules: {}; {}",
+                        applicationId,
+                        violations,
                         toJson(report));
             }
             for (ProgressListener l : listeners) {
@@ -361,17 +411,23 @@ public final class EpochRuntime implements AutoCloseable {
             int metric = i;
             for (int j = 0; j < qs.length; j++) {
                 int q = j;
-                MetricName name = metrics.metricName(LATENCY_METRICS.get(i) + "-" + qs[j], METRIC_GROUP,
-                        LATENCY_METRICS.get(i) + " " + qs[j] + " of the latest checkpoint epoch", tags);
+                MetricName name = metrics.metricName(
+                        LATENCY_METRICS.get(i) + "-" + qs[j],
+                        METRIC_GROUP,
+                        LATENCY_METRICS.get(i) + " " + qs[j] + " of the latest checkpoint epoch",
+                        tags);
                 metrics.addMetric(name, (Gauge<Long>) (cfg, now) -> s.lastStat(metric, q));
             }
         }
-        metrics.addMetric(metrics.metricName("epoch-total", METRIC_GROUP, "closed checkpoint epochs", tags),
+        metrics.addMetric(
+                metrics.metricName("epoch-total", METRIC_GROUP, "closed checkpoint epochs", tags),
                 (Gauge<Long>) (cfg, now) -> s.epochs);
-        metrics.addMetric(metrics.metricName("input-rows-total", METRIC_GROUP, "records polled, all epochs", tags),
+        metrics.addMetric(
+                metrics.metricName("input-rows-total", METRIC_GROUP, "records polled, all epochs", tags),
                 (Gauge<Long>) (cfg, now) -> s.inputRowsTotal);
-        metrics.addMetric(metrics.metricName("busy-fraction", METRIC_GROUP,
-                        "process+punctuate+commit ratio at the latest epoch", tags),
+        metrics.addMetric(
+                metrics.metricName(
+                        "busy-fraction", METRIC_GROUP, "process+punctuate+commit ratio at the latest epoch", tags),
                 (Gauge<Double>) (cfg, now) -> s.busy);
     }
 
@@ -436,8 +492,14 @@ public final class EpochRuntime implements AutoCloseable {
         }
     }
 
-    private record Snapshot(long epochId, ThreadState state, long startMs, long endMs, Map<String, long[]> counts,
-                            Map<TopicPartition, OffsetAndMetadata> offsets, Histogram queuing, Histogram processing,
-                            Histogram e2e) {
-    }
+    private record Snapshot(
+            long epochId,
+            ThreadState state,
+            long startMs,
+            long endMs,
+            Map<String, long[]> counts,
+            Map<TopicPartition, OffsetAndMetadata> offsets,
+            Histogram queuing,
+            Histogram processing,
+            Histogram e2e) {}
 }

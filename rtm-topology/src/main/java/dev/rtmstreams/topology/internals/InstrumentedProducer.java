@@ -37,8 +37,8 @@ final class InstrumentedProducer extends KafkaProducer<byte[], byte[]> {
     }
 
     @Override
-    public void sendOffsetsToTransaction(Map<TopicPartition, OffsetAndMetadata> offsets,
-                                         ConsumerGroupMetadata groupMetadata) {
+    public void sendOffsetsToTransaction(
+            Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata groupMetadata) {
         super.sendOffsetsToTransaction(offsets, groupMetadata);
         Map<TopicPartition, OffsetAndMetadata> merged = new HashMap<>(pendingOffsets);
         merged.putAll(offsets);

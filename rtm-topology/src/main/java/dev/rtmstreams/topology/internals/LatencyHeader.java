@@ -14,13 +14,17 @@ public final class LatencyHeader {
     /** Header key. */
     public static final String KEY = "rtm.lat";
 
-    private LatencyHeader() {
-    }
+    private LatencyHeader() {}
 
     /** Replaces any existing header with one holding {@code sourceTimestamp} and {@code pollTimeMs}. */
     static void set(Headers headers, long sourceTimestamp, long pollTimeMs) {
         headers.remove(KEY);
-        headers.add(KEY, ByteBuffer.allocate(16).putLong(sourceTimestamp).putLong(pollTimeMs).array());
+        headers.add(
+                KEY,
+                ByteBuffer.allocate(16)
+                        .putLong(sourceTimestamp)
+                        .putLong(pollTimeMs)
+                        .array());
     }
 
     /** @return the header, or null when absent or malformed */

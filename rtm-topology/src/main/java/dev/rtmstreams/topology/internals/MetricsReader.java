@@ -7,8 +7,7 @@ import org.apache.kafka.common.MetricName;
 /** Reads per-thread values out of {@code KafkaStreams#metrics()}. */
 public final class MetricsReader {
 
-    private MetricsReader() {
-    }
+    private MetricsReader() {}
 
     /** @return process-ratio + punctuate-ratio + commit-ratio of the thread, or -1 when not reported yet */
     public static double busyFraction(Map<MetricName, ? extends Metric> metrics, String thread) {
@@ -16,10 +15,12 @@ public final class MetricsReader {
         boolean found = false;
         for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
             MetricName n = e.getKey();
-            if (!"stream-thread-metrics".equals(n.group()) || !thread.equals(n.tags().get("thread-id"))) {
+            if (!"stream-thread-metrics".equals(n.group())
+                    || !thread.equals(n.tags().get("thread-id"))) {
                 continue;
             }
-            if (n.name().equals("process-ratio") || n.name().equals("punctuate-ratio")
+            if (n.name().equals("process-ratio")
+                    || n.name().equals("punctuate-ratio")
                     || n.name().equals("commit-ratio")) {
                 double v = value(e.getValue());
                 if (!Double.isNaN(v)) {
@@ -37,7 +38,8 @@ public final class MetricsReader {
         boolean found = false;
         for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
             MetricName n = e.getKey();
-            if (n.name().equals(name) && "stream-state-metrics".equals(n.group())
+            if (n.name().equals(name)
+                    && "stream-state-metrics".equals(n.group())
                     && thread.equals(n.tags().get("thread-id"))) {
                 double v = value(e.getValue());
                 if (!Double.isNaN(v)) {
@@ -57,7 +59,9 @@ public final class MetricsReader {
         Long min = null;
         for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
             MetricName n = e.getKey();
-            if (n.name().contains("watermark") && !n.name().contains("late") && thread.equals(n.tags().get("thread-id"))) {
+            if (n.name().contains("watermark")
+                    && !n.name().contains("late")
+                    && thread.equals(n.tags().get("thread-id"))) {
                 double v = value(e.getValue());
                 if (!Double.isNaN(v) && !Double.isInfinite(v)) {
                     long l = (long) v;

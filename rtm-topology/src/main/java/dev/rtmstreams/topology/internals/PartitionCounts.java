@@ -18,8 +18,7 @@ import org.apache.kafka.streams.Topology;
 /** Asks the cluster for the partition counts of a topology's topics. */
 public final class PartitionCounts {
 
-    private PartitionCounts() {
-    }
+    private PartitionCounts() {}
 
     /**
      * @return partition counts of the external source topics (all must exist), and of the internal topics that
@@ -41,14 +40,16 @@ public final class PartitionCounts {
             if (!shape.patterns().isEmpty()) {
                 all.addAll(admin.listTopics().names().get(30, TimeUnit.SECONDS));
             }
-            Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(all).topicNameValues();
+            Map<String, KafkaFuture<TopicDescription>> futures =
+                    admin.describeTopics(all).topicNameValues();
             for (Map.Entry<String, KafkaFuture<TopicDescription>> e : futures.entrySet()) {
                 try {
                     int n = e.getValue().get(30, TimeUnit.SECONDS).partitions().size();
                     out.put(internalByDecorated.getOrDefault(e.getKey(), e.getKey()), n);
                 } catch (ExecutionException ex) {
                     if (!(ex.getCause() instanceof UnknownTopicOrPartitionException)) {
-                        throw new IllegalArgumentException("cannot describe topic " + e.getKey() + ": " + ex.getCause(), ex);
+                        throw new IllegalArgumentException(
+                                "cannot describe topic " + e.getKey() + ": " + ex.getCause(), ex);
                     }
                     if (wanted.contains(e.getKey())) {
                         throw new IllegalArgumentException("source topic " + e.getKey() + " does not exist", ex);

@@ -14,11 +14,10 @@ public final class PrometheusText {
             "e2eLatencyMs", "rtm_e2e_latency_ms",
             "processingLatencyMs", "rtm_processing_latency_ms",
             "sourceQueuingLatencyMs", "rtm_source_queuing_latency_ms");
-    private static final Map<String, String> QUANTILES = Map.of("p50", "0.5", "p90", "0.9", "p95", "0.95",
-            "p99", "0.99", "max", "1.0");
+    private static final Map<String, String> QUANTILES =
+            Map.of("p50", "0.5", "p90", "0.9", "p95", "0.95", "p99", "0.99", "max", "1.0");
 
-    private PrometheusText() {
-    }
+    private PrometheusText() {}
 
     /** @return the text exposition of all numeric, finite metrics */
     public static String render(Map<MetricName, ? extends Metric> metrics) {
@@ -53,7 +52,11 @@ public final class PrometheusText {
         }
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<String, List<String>> f : families.entrySet()) {
-            sb.append("# TYPE ").append(f.getKey()).append(' ').append(types.get(f.getKey())).append('\n');
+            sb.append("# TYPE ")
+                    .append(f.getKey())
+                    .append(' ')
+                    .append(types.get(f.getKey()))
+                    .append('\n');
             f.getValue().stream().sorted().forEach(line -> sb.append(line).append('\n'));
         }
         return sb.toString();
@@ -80,7 +83,9 @@ public final class PrometheusText {
             if (sb.length() > 1) {
                 sb.append(',');
             }
-            sb.append(k).append("=\"").append(v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n"))
+            sb.append(k)
+                    .append("=\"")
+                    .append(v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n"))
                     .append('"');
         });
         return sb.append('}').toString();

@@ -25,12 +25,15 @@ public final class TopologySizer {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopologySizer.class);
 
-    private TopologySizer() {
-    }
+    private TopologySizer() {}
 
     /** Structure of a topology as needed for sizing. */
-    public record Shape(Map<Integer, Set<String>> sources, Map<Integer, Set<String>> sinks,
-                        Map<Integer, Pattern> patterns, Set<String> internalTopics, Map<String, Integer> explicitCounts) {
+    public record Shape(
+            Map<Integer, Set<String>> sources,
+            Map<Integer, Set<String>> sinks,
+            Map<Integer, Pattern> patterns,
+            Set<String> internalTopics,
+            Map<String, Integer> explicitCounts) {
         /** @return the external source topics (not written by the topology itself) */
         public Set<String> externalSources() {
             Set<String> out = new TreeSet<>();
@@ -93,7 +96,10 @@ public final class TopologySizer {
             Map<String, Integer> out = new HashMap<>();
             synchronized (builder) {
                 for (Map.Entry<String, Object> e : m.entrySet()) {
-                    Object v = e.getValue().getClass().getMethod("numberOfPartitions").invoke(e.getValue());
+                    Object v = e.getValue()
+                            .getClass()
+                            .getMethod("numberOfPartitions")
+                            .invoke(e.getValue());
                     ((Optional<Integer>) v).ifPresent(n -> out.put(e.getKey(), n));
                 }
             }
@@ -105,8 +111,8 @@ public final class TopologySizer {
     }
 
     /** See {@code SlotAccounting#compute}. */
-    public static SizingReport compute(Topology topology, Map<String, Integer> partitionCounts, int threads,
-                                       int instances, int tasksPerSlot) {
+    public static SizingReport compute(
+            Topology topology, Map<String, Integer> partitionCounts, int threads, int instances, int tasksPerSlot) {
         Objects.requireNonNull(topology, "topology");
         Objects.requireNonNull(partitionCounts, "partitionCounts");
         requirePositive("threads", threads);
@@ -134,8 +140,13 @@ public final class TopologySizer {
         return new SizingReport(subs, total, tasksPerSlot, required, threads, instances, threads * instances);
     }
 
-    private static int tasksOf(int id, Shape shape, Map<String, Integer> given, Map<Integer, Integer> tasks,
-                               Map<Integer, Map<String, Integer>> counts, Set<Integer> visiting) {
+    private static int tasksOf(
+            int id,
+            Shape shape,
+            Map<String, Integer> given,
+            Map<Integer, Integer> tasks,
+            Map<Integer, Map<String, Integer>> counts,
+            Set<Integer> visiting) {
         Integer known = tasks.get(id);
         if (known != null) {
             return known;
@@ -170,8 +181,13 @@ public final class TopologySizer {
         return max;
     }
 
-    private static int partitionsOf(String topic, Shape shape, Map<String, Integer> given, Map<Integer, Integer> tasks,
-                                    Map<Integer, Map<String, Integer>> counts, Set<Integer> visiting) {
+    private static int partitionsOf(
+            String topic,
+            Shape shape,
+            Map<String, Integer> given,
+            Map<Integer, Integer> tasks,
+            Map<Integer, Map<String, Integer>> counts,
+            Set<Integer> visiting) {
         Integer n = given.get(topic);
         if (n == null) {
             for (Map.Entry<String, Integer> e : given.entrySet()) {

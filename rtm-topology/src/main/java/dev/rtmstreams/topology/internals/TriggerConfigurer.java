@@ -58,8 +58,7 @@ public final class TriggerConfigurer {
      */
     static final String AS_FAST_AS_POSSIBLE_COMMIT_INTERVAL_MS = "100";
 
-    private TriggerConfigurer() {
-    }
+    private TriggerConfigurer() {}
 
     /**
      * @param props the user's properties; a configured copy is returned, {@code props} is not modified
@@ -77,28 +76,53 @@ public final class TriggerConfigurer {
         // AS_FAST_AS_POSSIBLE_COMMIT_INTERVAL_MS.
         String commitInterval = trigger.interval().isZero() ? AS_FAST_AS_POSSIBLE_COMMIT_INTERVAL_MS : interval;
         String guarantee = exactlyOnce ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE;
-        requireUnsetOr(p, StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee,
+        requireUnsetOr(
+                p,
+                StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+                guarantee,
                 "use RtmStreams.Builder#exactlyOnce(boolean) to choose the delivery guarantee");
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
-        requireUnsetOr(p, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitInterval,
+        requireUnsetOr(
+                p,
+                StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
+                commitInterval,
                 "the commit interval is the trigger's interval (" + trigger + ")");
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitInterval);
         if (trigger.isRealTime()) {
-            requireUnsetOr(p, RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_REAL_TIME,
+            requireUnsetOr(
+                    p,
+                    RtmProcessorConfig.EXECUTION_MODE_CONFIG,
+                    RtmProcessorConfig.EXECUTION_MODE_REAL_TIME,
                     "the execution mode follows the trigger");
             p.put(RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_REAL_TIME);
-            for (String key : List.of(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG,
-                    StreamsConfig.CACHE_MAX_BYTES_BUFFERING_CONFIG)) {
+            for (String key : List.of(
+                    StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, StreamsConfig.CACHE_MAX_BYTES_BUFFERING_CONFIG)) {
                 requireUnsetOr(p, key, "0", "record caches delay output; real-time mode needs them off");
                 p.put(key, "0");
             }
-            defaultOrWarn(p, warnings, "producer.", ProducerConfig.LINGER_MS_CONFIG, REAL_TIME_LINGER_MS,
-                    v -> Long.parseLong(v) > 5, "output waits up to linger.ms before it is sent");
-            defaultOrWarn(p, warnings, "consumer.", ConsumerConfig.FETCH_MIN_BYTES_CONFIG, REAL_TIME_FETCH_MIN_BYTES,
+            defaultOrWarn(
+                    p,
+                    warnings,
+                    "producer.",
+                    ProducerConfig.LINGER_MS_CONFIG,
+                    REAL_TIME_LINGER_MS,
+                    v -> Long.parseLong(v) > 5,
+                    "output waits up to linger.ms before it is sent");
+            defaultOrWarn(
+                    p,
+                    warnings,
+                    "consumer.",
+                    ConsumerConfig.FETCH_MIN_BYTES_CONFIG,
+                    REAL_TIME_FETCH_MIN_BYTES,
                     v -> Long.parseLong(v) > 65_536,
                     "the broker holds fetches until fetch.min.bytes accumulate (or fetch.max.wait.ms passes)");
-            defaultOrWarn(p, warnings, "consumer.", ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                    REAL_TIME_FETCH_MAX_WAIT_MS, v -> Long.parseLong(v) > 50,
+            defaultOrWarn(
+                    p,
+                    warnings,
+                    "consumer.",
+                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                    REAL_TIME_FETCH_MAX_WAIT_MS,
+                    v -> Long.parseLong(v) > 50,
                     "a quiet input waits up to fetch.max.wait.ms before its records are returned");
             if (!p.containsKey(StreamsConfig.POLL_MS_CONFIG)) {
                 p.put(StreamsConfig.POLL_MS_CONFIG, REAL_TIME_POLL_MS);
@@ -107,12 +131,18 @@ public final class TriggerConfigurer {
                 p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, REAL_TIME_MAX_TASK_IDLE_MS);
             }
         } else {
-            requireUnsetOr(p, RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH,
+            requireUnsetOr(
+                    p,
+                    RtmProcessorConfig.EXECUTION_MODE_CONFIG,
+                    RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH,
                     "the execution mode follows the trigger");
             p.put(RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH);
             // as fast as possible (interval 0): the batch punctuator runs at its smallest interval
             String batchInterval = trigger.interval().isZero() ? AS_FAST_AS_POSSIBLE_BATCH_INTERVAL_MS : interval;
-            requireUnsetOr(p, RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, batchInterval,
+            requireUnsetOr(
+                    p,
+                    RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG,
+                    batchInterval,
                     "the micro-batch interval is the trigger's interval (" + trigger + ")");
             p.put(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, batchInterval);
         }
@@ -122,13 +152,19 @@ public final class TriggerConfigurer {
     private static void requireUnsetOr(Properties p, String key, String expected, String why) {
         Object v = p.get(key);
         if (v != null && !String.valueOf(v).trim().equals(expected)) {
-            throw new IllegalArgumentException(key + "=" + v + " conflicts with the trigger: " + why
-                    + " (expected " + expected + " or unset)");
+            throw new IllegalArgumentException(
+                    key + "=" + v + " conflicts with the trigger: " + why + " (expected " + expected + " or unset)");
         }
     }
 
-    private static void defaultOrWarn(Properties p, List<String> warnings, String prefix, String key, String value,
-                                      java.util.function.Predicate<String> bad, String why) {
+    private static void defaultOrWarn(
+            Properties p,
+            List<String> warnings,
+            String prefix,
+            String key,
+            String value,
+            java.util.function.Predicate<String> bad,
+            String why) {
         boolean set = false;
         for (String k : new ArrayList<>(List.of(prefix + key, "main." + prefix + key, key))) {
             Object v = p.get(k);

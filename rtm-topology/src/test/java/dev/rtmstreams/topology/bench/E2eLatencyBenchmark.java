@@ -6,10 +6,10 @@ import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.TimerValues;
 import dev.rtmstreams.processor.TransformWithState;
 import dev.rtmstreams.processor.ValueState;
+import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.topology.EpochProgress;
 import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.Trigger;
-import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -56,8 +55,7 @@ public final class E2eLatencyBenchmark {
     private static final int KEYS = 1000;
     private static final long WARMUP_MS = 5_000;
 
-    private E2eLatencyBenchmark() {
-    }
+    private E2eLatencyBenchmark() {}
 
     /** Counts per key; one output per call. */
     static final class CountProcessor extends StatefulProcessor<String, String, String> {
@@ -83,18 +81,30 @@ public final class E2eLatencyBenchmark {
     public static void main(String[] args) throws Exception {
         int rate = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
-        System.out.println("load before: " + Files.readString(Path.of("/proc/loadavg")).trim());
+        System.out.println(
+                "load before: " + Files.readString(Path.of("/proc/loadavg")).trim());
         List<String> rows = new ArrayList<>();
-        try (EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder().brokers(1).build().start()) {
+        try (EmbeddedKafkaCluster kafka =
+                EmbeddedKafkaCluster.builder().brokers(1).build().start()) {
             int run = 0;
             // a discarded warm-up run (JIT, broker page cache, group coordinator) before the measured runs
             kafka.createTopics(Map.of("bench-in-0", PARTITIONS, "bench-out-0", PARTITIONS));
-            System.out.println("warm-up (discarded): " + runOnce(kafka, "passthrough", Trigger.realTime(
-                    Duration.ofSeconds(1)), "bench-in-0", "bench-out-0", rate, Math.min(seconds, 10), run, Map.of()));
+            System.out.println("warm-up (discarded): "
+                    + runOnce(
+                            kafka,
+                            "passthrough",
+                            Trigger.realTime(Duration.ofSeconds(1)),
+                            "bench-in-0",
+                            "bench-out-0",
+                            rate,
+                            Math.min(seconds, 10),
+                            run,
+                            Map.of()));
             for (String pipeline : List.of("passthrough", "tws-count")) {
                 // alternate the order (RT, MB, MB, RT) so that drift in machine load does not favour one mode
                 for (boolean realTime : List.of(true, false, false, true)) {
-                    Trigger trigger = realTime ? Trigger.realTime(Duration.ofSeconds(1))
+                    Trigger trigger = realTime
+                            ? Trigger.realTime(Duration.ofSeconds(1))
                             : Trigger.microBatch(Duration.ofSeconds(1));
                     run++;
                     String in = "bench-in-" + run;
@@ -106,13 +116,24 @@ public final class E2eLatencyBenchmark {
             // real-time with a 5 ms producer linger instead of 0: fewer, larger produce requests
             run++;
             kafka.createTopics(Map.of("bench-in-" + run, PARTITIONS, "bench-out-" + run, PARTITIONS));
-            rows.add(runOnce(kafka, "passthrough", Trigger.realTime(Duration.ofSeconds(1)), "bench-in-" + run,
-                    "bench-out-" + run, rate, seconds, run, Map.of("producer.linger.ms", "5")) + "  linger.ms=5");
+            rows.add(runOnce(
+                            kafka,
+                            "passthrough",
+                            Trigger.realTime(Duration.ofSeconds(1)),
+                            "bench-in-" + run,
+                            "bench-out-" + run,
+                            rate,
+                            seconds,
+                            run,
+                            Map.of("producer.linger.ms", "5"))
+                    + "  linger.ms=5");
         }
-        System.out.println("load after: " + Files.readString(Path.of("/proc/loadavg")).trim());
+        System.out.println(
+                "load after: " + Files.readString(Path.of("/proc/loadavg")).trim());
         System.out.println();
-        System.out.printf("%-12s %-28s %8s %8s %10s %10s %10s %8s%n", "pipeline", "trigger", "epochs", "records",
-                "e2e p50", "e2e p99", "p99 worst", "sent/s");
+        System.out.printf(
+                "%-12s %-28s %8s %8s %10s %10s %10s %8s%n",
+                "pipeline", "trigger", "epochs", "records", "e2e p50", "e2e p99", "p99 worst", "sent/s");
         rows.forEach(System.out::println);
     }
 
@@ -122,15 +143,28 @@ public final class E2eLatencyBenchmark {
         if (pipeline.equals("passthrough")) {
             stream.to(out, Produced.with(Serdes.String(), Serdes.String()));
         } else {
-            stream.process(TransformWithState.builder(CountProcessor::new, TimeMode.NONE).name("count")
-                            .keySerde(Serdes.String()).valueSerde(Serdes.String()).build(), Named.as("count"))
+            stream.process(
+                            TransformWithState.builder(CountProcessor::new, TimeMode.NONE)
+                                    .name("count")
+                                    .keySerde(Serdes.String())
+                                    .valueSerde(Serdes.String())
+                                    .build(),
+                            Named.as("count"))
                     .to(out, Produced.with(Serdes.String(), Serdes.String()));
         }
         return b.build();
     }
 
-    private static String runOnce(EmbeddedKafkaCluster kafka, String pipeline, Trigger trigger, String in, String out,
-                                  int rate, int seconds, int run, Map<String, String> extra)
+    private static String runOnce(
+            EmbeddedKafkaCluster kafka,
+            String pipeline,
+            Trigger trigger,
+            String in,
+            String out,
+            int rate,
+            int seconds,
+            int run,
+            Map<String, String> extra)
             throws Exception {
         Path dir = Files.createTempDirectory("rtm-bench-");
         Properties p = new Properties();
@@ -151,12 +185,17 @@ public final class E2eLatencyBenchmark {
         while (rtm.state() != KafkaStreams.State.RUNNING && System.currentTimeMillis() < deadline) {
             Thread.sleep(50);
         }
-        Map<String, Object> pc = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.LINGER_MS_CONFIG, "0", ProducerConfig.ACKS_CONFIG, "1");
+        Map<String, Object> pc = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.LINGER_MS_CONFIG,
+                "0",
+                ProducerConfig.ACKS_CONFIG,
+                "1");
         AtomicLong sent = new AtomicLong();
         long start = System.currentTimeMillis();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(pc, new StringSerializer(),
-                new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(pc, new StringSerializer(), new StringSerializer())) {
             long end = start + seconds * 1000L;
             int perTick = Math.max(1, rate / 200); // a burst every 5 ms
             long next = System.nanoTime();
@@ -176,13 +215,24 @@ public final class E2eLatencyBenchmark {
         rtm.close(Duration.ofSeconds(30));
         double sentPerSecond = sent.get() * 1000.0 / (seconds * 1000.0);
         List<EpochProgress> measured = epochs.stream()
-                .filter(e -> e.startTimeMs() >= start + WARMUP_MS && e.e2eLatencyMs().count() > 0).toList();
-        long records = measured.stream().mapToLong(e -> e.e2eLatencyMs().count()).sum();
-        long p50 = median(measured.stream().mapToLong(e -> e.e2eLatencyMs().p50()).sorted().toArray());
-        long p99 = median(measured.stream().mapToLong(e -> e.e2eLatencyMs().p99()).sorted().toArray());
-        long worst = measured.stream().mapToLong(e -> e.e2eLatencyMs().p99()).max().orElse(-1);
-        return String.format("%-12s %-28s %8d %8d %10d %10d %10d %8.0f", pipeline, trigger, measured.size(), records,
-                p50, p99, worst, sentPerSecond);
+                .filter(e ->
+                        e.startTimeMs() >= start + WARMUP_MS && e.e2eLatencyMs().count() > 0)
+                .toList();
+        long records =
+                measured.stream().mapToLong(e -> e.e2eLatencyMs().count()).sum();
+        long p50 = median(measured.stream()
+                .mapToLong(e -> e.e2eLatencyMs().p50())
+                .sorted()
+                .toArray());
+        long p99 = median(measured.stream()
+                .mapToLong(e -> e.e2eLatencyMs().p99())
+                .sorted()
+                .toArray());
+        long worst =
+                measured.stream().mapToLong(e -> e.e2eLatencyMs().p99()).max().orElse(-1);
+        return String.format(
+                "%-12s %-28s %8d %8d %10d %10d %10d %8.0f",
+                pipeline, trigger, measured.size(), records, p50, p99, worst, sentPerSecond);
     }
 
     private static long median(long[] sorted) {

@@ -30,8 +30,8 @@ class TriggerConfigurerTest {
 
     @Test
     void shouldKeepTheIntervalForCommitAndBatchWhenMicroBatchIntervalIsPositive() {
-        Properties p = TriggerConfigurer.apply(new Properties(), Trigger.microBatch(Duration.ofMillis(250)), true,
-                new ArrayList<>());
+        Properties p = TriggerConfigurer.apply(
+                new Properties(), Trigger.microBatch(Duration.ofMillis(250)), true, new ArrayList<>());
 
         assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("250");
         assertThat(p.get(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG)).isEqualTo("250");
@@ -43,8 +43,9 @@ class TriggerConfigurerTest {
         Properties user = new Properties();
         user.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "0");
 
-        assertThatThrownBy(() -> TriggerConfigurer.apply(user, Trigger.microBatch(Duration.ZERO), false,
-                new ArrayList<>())).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() ->
+                        TriggerConfigurer.apply(user, Trigger.microBatch(Duration.ZERO), false, new ArrayList<>()))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG + "=0");
     }
 }

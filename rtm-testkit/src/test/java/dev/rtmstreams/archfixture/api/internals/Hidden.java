@@ -2,8 +2,8 @@ package dev.rtmstreams.archfixture.api.internals;
 
 /** Fixture: a module-private class. */
 public class Hidden {
-  /** Returns 42. */
-  public int secret() {
-    return 42;
-  }
+    /** Returns 42. */
+    public int secret() {
+        return 42;
+    }
 }
