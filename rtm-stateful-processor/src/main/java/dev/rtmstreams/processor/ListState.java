@@ -20,23 +20,23 @@ public interface ListState<T> {
     /**
      * Replaces the whole list.
      *
-     * @throws RtmException with code {@code STATE_STORE_NULL_VALUE} when {@code newState} is null or holds a null,
-     *     {@code STATE_STORE_EMPTY_LIST_VALUE} when it is empty
+     * @throws RtmException with code {@code ILLEGAL_STATE_STORE_VALUE.NULL_VALUE} when {@code newState} is null or holds a null,
+     *     {@code ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE} when it is empty
      */
     void put(List<T> newState);
 
     /**
      * Appends one element.
      *
-     * @throws RtmException with code {@code STATE_STORE_NULL_VALUE} when {@code newState} is null
+     * @throws RtmException with code {@code ILLEGAL_STATE_STORE_VALUE.NULL_VALUE} when {@code newState} is null
      */
     void appendValue(T newState);
 
     /**
      * Appends several elements.
      *
-     * @throws RtmException with code {@code STATE_STORE_NULL_VALUE} when {@code newState} is null or holds a null,
-     *     {@code STATE_STORE_EMPTY_LIST_VALUE} when it is empty
+     * @throws RtmException with code {@code ILLEGAL_STATE_STORE_VALUE.NULL_VALUE} when {@code newState} is null or holds a null,
+     *     {@code ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE} when it is empty
      */
     void appendList(List<T> newState);
 

@@ -24,7 +24,7 @@ public interface MapState<K, V> {
     /**
      * Sets the value of {@code key} (and, with TTL, its expiry to now + ttl).
      *
-     * @throws RtmException with code {@code STATE_STORE_NULL_VALUE} when {@code key} or {@code value} is null
+     * @throws RtmException with code {@code ILLEGAL_STATE_STORE_VALUE.NULL_VALUE} when {@code key} or {@code value} is null
      */
     void updateValue(K key, V value);
 

@@ -72,12 +72,16 @@ public abstract class StatefulProcessor<K, I, O> {
 
     /**
      * @return the handle to state, timers and query info
-     * @throws IllegalStateException when called before the runtime has set the handle
+     * @throws RtmException with code {@code STATE_STORE_HANDLE_NOT_INITIALIZED} when called before the runtime has
+     *     set the handle (e.g. on a processor not run by {@code TransformWithState})
      */
     public final StatefulProcessorHandle getHandle() {
         if (handle == null) {
-            throw new IllegalStateException(
-                    "the StatefulProcessorHandle is not set yet: call getHandle() from init() or later");
+            throw new RtmException(
+                    "STATE_STORE_HANDLE_NOT_INITIALIZED",
+                    java.util.Map.of(),
+                    "The StatefulProcessorHandle is not initialized: call getHandle() from init() or later, once the"
+                            + " processor runs inside TransformWithState");
         }
         return handle;
     }

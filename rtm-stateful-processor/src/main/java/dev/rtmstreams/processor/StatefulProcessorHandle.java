@@ -19,10 +19,17 @@ import org.apache.kafka.common.serialization.Serde;
  *       {@code STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE});</li>
  *   <li>TTL other than {@link TtlConfig#NONE} is allowed only in {@link TimeMode#PROCESSING_TIME} (else code
  *       {@code STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL});</li>
- *   <li>a name declared twice fails with {@code STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED};</li>
- *   <li>state variables used when no grouping key is current (in {@code init} or {@code close}) fail with
- *       {@code STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND}, and after close with the invalid-handle-state code.</li>
+ *   <li>a name declared twice fails with {@code STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED} (parameter
+ *       {@code stateVarName});</li>
+ *   <li>state variables used in {@code init} or {@code close} fail with
+ *       {@code STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE} (handle state
+ *       {@code CREATED} or {@code CLOSED}); used from any other place where no grouping key is current (e.g.
+ *       another thread) they fail with {@code STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND}.</li>
  * </ul>
+ * Operation types in error parameters use Spark's spelling: {@code get_value_state}, {@code get_list_state},
+ * {@code get_map_state}, {@code register_timer}, {@code delete_timer}, {@code list_timers},
+ * {@code delete_if_exists}, {@code get_query_info}, and for state variables the method name in snake case
+ * ({@code get}, {@code get_option}, {@code update}, ...).
  * State and timers are scoped to the grouping key of the current call.
  */
 public interface StatefulProcessorHandle {

@@ -11,7 +11,10 @@ import java.util.Objects;
  * ValueState<Long> count = getHandle().getValueState("count", Serdes.Long(), TtlConfig.of(Duration.ofMinutes(5)));
  * }</pre>
  *
- * Instances are immutable. {@link #NONE} disables TTL.
+ * Instances are immutable. {@link #NONE} (a zero duration) disables TTL. As in Spark, the duration is checked when
+ * the state variable is declared with it: a null or negative duration fails there with
+ * {@code STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE} (parameters {@code operationType=update} and
+ * {@code stateName}).
  */
 public final class TtlConfig {
 
@@ -25,31 +28,32 @@ public final class TtlConfig {
     }
 
     /**
-     * @param ttlDuration how long a value lives after its last write; must be positive
+     * @param ttlDuration how long a value lives after its last write; zero disables TTL (same as {@link #NONE});
+     *     null or negative is rejected when a state variable is declared with it (Spark's {@code TTLConfig})
      * @return a TTL configuration
-     * @throws RtmException with code {@code STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE} (parameter
-     *     {@code ttlDuration}) when {@code ttlDuration} is null, zero or negative
      */
     public static TtlConfig of(Duration ttlDuration) {
-        if (ttlDuration == null || ttlDuration.isZero() || ttlDuration.isNegative()) {
-            throw dev.rtmstreams.processor.internals.StateErrors.ttlMustBePositive(ttlDuration);
-        }
-        return new TtlConfig(ttlDuration);
+        return ttlDuration != null && ttlDuration.isZero() ? NONE : new TtlConfig(ttlDuration);
     }
 
-    /** @return the TTL duration; {@link Duration#ZERO} for {@link #NONE} */
+    /** @return the TTL duration; {@link Duration#ZERO} for {@link #NONE}; as given to {@link #of} otherwise */
     public Duration ttlDuration() {
         return ttlDuration;
     }
 
     /** @return true unless this is {@link #NONE} */
     public boolean isEnabled() {
-        return !ttlDuration.isZero();
+        return ttlDuration == null || !ttlDuration.isZero();
+    }
+
+    /** @return true when the duration is usable: zero (no TTL) or positive */
+    public boolean isValid() {
+        return ttlDuration != null && !ttlDuration.isNegative();
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof TtlConfig other && other.ttlDuration.equals(ttlDuration);
+        return o instanceof TtlConfig other && Objects.equals(other.ttlDuration, ttlDuration);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.rtmstreams.processor;
 
-import java.util.NoSuchElementException;
 import java.util.Optional;
 
 /**
@@ -14,10 +13,7 @@ public interface ValueState<T> {
     /** @return true when a non-expired value exists for the current key */
     boolean exists();
 
-    /**
-     * @return the value for the current key
-     * @throws NoSuchElementException when there is none (or it expired)
-     */
+    /** @return the value for the current key, or null when there is none (or it expired), as in Spark's Java API */
     T get();
 
     /** @return the value for the current key, or empty when absent or expired */
@@ -26,7 +22,7 @@ public interface ValueState<T> {
     /**
      * Sets the value (and, with TTL, its expiry to now + ttl).
      *
-     * @throws RtmException with code {@code STATE_STORE_NULL_VALUE} when {@code newValue} is null
+     * @throws RtmException with code {@code ILLEGAL_STATE_STORE_VALUE.NULL_VALUE} when {@code newValue} is null
      */
     void update(T newValue);
 

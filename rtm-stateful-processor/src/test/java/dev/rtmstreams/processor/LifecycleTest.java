@@ -43,7 +43,7 @@ class LifecycleTest {
                     () -> h.pipe("a", "x"),
                     "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
                     "operationType",
-                    "getValueState",
+                    "get_value_state",
                     "handleState",
                     "DATA_PROCESSED");
         }
@@ -56,7 +56,7 @@ class LifecycleTest {
                         .close(),
                 "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
                 "operationType",
-                "registerTimer",
+                "register_timer",
                 "handleState",
                 "CREATED");
     }
@@ -69,7 +69,7 @@ class LifecycleTest {
                     () -> h.pipe("a", "x"),
                     "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE",
                     "operationType",
-                    "registerTimer",
+                    "register_timer",
                     "timeMode",
                     "NONE");
         }
@@ -91,13 +91,22 @@ class LifecycleTest {
     }
 
     @Test
-    void shouldRejectNonPositiveTtlWhenConfigBuilt() {
-        assertCode(
-                () -> TtlConfig.of(Duration.ZERO),
-                "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
-                "ttlDuration",
-                "PT0S");
-        assertCode(() -> TtlConfig.of(Duration.ofMillis(-1)), "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE");
+    void shouldRejectNegativeOrNullTtlWhenStateDeclaredAndTreatZeroAsNone() {
+        // Spark: TTLConfig(Duration.ZERO) disables TTL; null or negative fails when the variable is declared
+        assertThat(TtlConfig.of(Duration.ZERO)).isEqualTo(TtlConfig.NONE);
+        for (Duration bad : java.util.Arrays.asList(Duration.ofMillis(-1), null)) {
+            assertCode(
+                    () -> run(
+                                    TimeMode.PROCESSING_TIME,
+                                    p -> p.getHandle().getValueState("v", Serdes.String(), TtlConfig.of(bad)),
+                                    null)
+                            .close(),
+                    "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
+                    "operationType",
+                    "update",
+                    "stateName",
+                    "v");
+        }
     }
 
     @Test
@@ -112,24 +121,42 @@ class LifecycleTest {
                                 null)
                         .close(),
                 "STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED",
-                "stateName",
+                "stateVarName",
                 "s");
     }
 
     @Test
-    void shouldRejectStateAccessWhenNoGroupingKey() {
+    void shouldRejectStateAccessWithHandleStateErrorWhenInInit() {
         assertCode(
                 () -> run(
                                 TimeMode.NONE,
                                 p -> {
                                     p.value = p.getHandle().getValueState("v", Serdes.String());
-                                    p.value.exists();
+                                    p.value.getOption();
                                 },
                                 null)
                         .close(),
-                "STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND",
-                "stateName",
-                "v");
+                "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+                "operationType",
+                "get_option",
+                "handleState",
+                "CREATED");
+    }
+
+    @Test
+    void shouldRejectStateAccessWhenNoGroupingKeyOutsideTheProcessorCalls() {
+        AtomicReference<ScriptProcessor> ref = new AtomicReference<>();
+        try (Harness<String, String> h = run(
+                TimeMode.NONE,
+                p -> {
+                    p.value = p.getHandle().getValueState("v", Serdes.String());
+                    ref.set(p);
+                },
+                (p, k, r, tv, out) -> p.value.update(r))) {
+            h.pipe("a", "x");
+            // after the call returned no grouping key is current (e.g. state used from another thread)
+            assertCode(() -> ref.get().value.exists(), "STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND", "stateName", "v");
+        }
     }
 
     @Test
@@ -166,7 +193,7 @@ class LifecycleTest {
                     () -> h.pipe("a", "x"),
                     "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
                     "operationType",
-                    "deleteIfExists",
+                    "delete_if_exists",
                     "handleState",
                     "DATA_PROCESSED");
         }

@@ -75,7 +75,7 @@ abstract class ListStateContractTest {
             assertThatThrownBy(() -> h.pipe("a", "appendNull"))
                     .rootCause()
                     .isInstanceOfSatisfying(RtmException.class, e -> {
-                        assertThat(e.errorCode()).isEqualTo("STATE_STORE_NULL_VALUE");
+                        assertThat(e.errorCode()).isEqualTo("ILLEGAL_STATE_STORE_VALUE.NULL_VALUE");
                         assertThat(e.parameters()).containsEntry("stateName", "l");
                     });
         }
@@ -84,13 +84,14 @@ abstract class ListStateContractTest {
                     .rootCause()
                     .isInstanceOfSatisfying(
                             RtmException.class,
-                            e -> assertThat(e.errorCode()).isEqualTo("STATE_STORE_EMPTY_LIST_VALUE"));
+                            e -> assertThat(e.errorCode()).isEqualTo("ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE"));
         }
         try (Harness<String, String> h = harness(TtlConfig.NONE)) {
             assertThatThrownBy(() -> h.pipe("a", "appendListWithNull"))
                     .rootCause()
                     .isInstanceOfSatisfying(
-                            RtmException.class, e -> assertThat(e.errorCode()).isEqualTo("STATE_STORE_NULL_VALUE"));
+                            RtmException.class,
+                            e -> assertThat(e.errorCode()).isEqualTo("ILLEGAL_STATE_STORE_VALUE.NULL_VALUE"));
         }
     }
 

@@ -52,12 +52,14 @@ class ProcessingTimeTimersTest {
             h.pipe("a", "reg:1000");
             h.advanceMs(900);
             assertThat(h.drainValues()).isEmpty();
+            h.advanceMs(100); // now = 1000: not past the timer yet (Spark fires at t < processing time)
+            assertThat(h.drainValues()).isEmpty();
             h.advanceMs(100);
             List<TestRecord<String, String>> out = h.drainRecords();
             assertThat(out).hasSize(1);
             assertThat(out.get(0).key()).isEqualTo("a");
-            assertThat(out.get(0).value()).isEqualTo("fired:a:1000@1000");
-            assertThat(out.get(0).timestamp()).isEqualTo(T0 + 1000);
+            assertThat(out.get(0).value()).isEqualTo("fired:a:1000@1100");
+            assertThat(out.get(0).timestamp()).isEqualTo(T0 + 1100);
             h.advanceMs(1000);
             assertThat(h.drainValues()).isEmpty();
         }
@@ -142,10 +144,10 @@ class ProcessingTimeTimersTest {
                 h.restartFromChangelog();
                 h.pipe("a", "list");
                 assertThat(h.drainValues()).containsExactly("timers=[1000]");
-                h.advanceMs(3000);
+                h.advanceMs(3100);
                 assertThat(h.drainValues())
                         .as(backend.name())
-                        .containsExactly("fired:a:1000@3000", "fired:b:3000@3000");
+                        .containsExactly("fired:a:1000@3100", "fired:b:3000@3100");
             }
         }
     }

@@ -44,11 +44,28 @@ final class HandleImpl implements StatefulProcessorHandle {
         throw new StateErrors.InvalidHandleStateException(operation, state);
     }
 
-    /** Checked by every state variable operation. */
+    /**
+     * Checked by every state variable operation: state is read and written only while a grouping key is current
+     * (rows, initial state, timers), so {@code init} (CREATED) and {@code close} (CLOSED) get the handle-state
+     * error.
+     */
     void checkStateAccess(String operation) {
-        if (state == HandleState.CLOSED) {
-            throw new StateErrors.InvalidHandleStateException(operation, state);
+        if (state == HandleState.CLOSED || state == HandleState.CREATED) {
+            throw new StateErrors.InvalidHandleStateException(snakeCase(operation), state);
         }
+    }
+
+    /** {@code getOption} to {@code get_option}: Spark's spelling of operation types. */
+    static String snakeCase(String operation) {
+        StringBuilder b = new StringBuilder(operation.length() + 4);
+        for (char c : operation.toCharArray()) {
+            if (Character.isUpperCase(c)) {
+                b.append('_').append(Character.toLowerCase(c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
     }
 
     private long declare(String operation, String stateName, TtlConfig ttlConfig) {
@@ -63,6 +80,9 @@ final class HandleImpl implements StatefulProcessorHandle {
         if (ttlConfig.isEnabled() && runtime.timeMode != TimeMode.PROCESSING_TIME) {
             throw new StateErrors.IncorrectTimeModeToAssignTtlException(stateName, runtime.timeMode.name());
         }
+        if (!ttlConfig.isValid()) {
+            throw new StateErrors.TtlDurationMustBePositiveException("update", stateName, ttlConfig.ttlDuration());
+        }
         if (ttlConfig.isEnabled()) {
             anyTtl = true;
             return ttlConfig.ttlDuration().toMillis();
@@ -72,7 +92,7 @@ final class HandleImpl implements StatefulProcessorHandle {
 
     @Override
     public <T> ValueState<T> getValueState(String stateName, Serde<T> valueSerde, TtlConfig ttlConfig) {
-        long ttl = declare("getValueState", stateName, ttlConfig);
+        long ttl = declare("get_value_state", stateName, ttlConfig);
         ValueStateImpl<T> s =
                 new ValueStateImpl<>(this, stateName, Objects.requireNonNull(valueSerde, "valueSerde"), ttl);
         variables.put(stateName, s);
@@ -81,7 +101,7 @@ final class HandleImpl implements StatefulProcessorHandle {
 
     @Override
     public <T> ListState<T> getListState(String stateName, Serde<T> elementSerde, TtlConfig ttlConfig) {
-        long ttl = declare("getListState", stateName, ttlConfig);
+        long ttl = declare("get_list_state", stateName, ttlConfig);
         ListStateImpl<T> s =
                 new ListStateImpl<>(this, stateName, Objects.requireNonNull(elementSerde, "elementSerde"), ttl);
         variables.put(stateName, s);
@@ -91,7 +111,7 @@ final class HandleImpl implements StatefulProcessorHandle {
     @Override
     public <UK, UV> MapState<UK, UV> getMapState(
             String stateName, Serde<UK> userKeySerde, Serde<UV> valueSerde, TtlConfig ttlConfig) {
-        long ttl = declare("getMapState", stateName, ttlConfig);
+        long ttl = declare("get_map_state", stateName, ttlConfig);
         MapStateImpl<UK, UV> s = new MapStateImpl<>(
                 this,
                 stateName,
@@ -111,25 +131,25 @@ final class HandleImpl implements StatefulProcessorHandle {
 
     @Override
     public void registerTimer(long expiryTimestampMs) {
-        checkTimerOperation("registerTimer");
+        checkTimerOperation("register_timer");
         runtime.registerTimer(expiryTimestampMs);
     }
 
     @Override
     public void deleteTimer(long expiryTimestampMs) {
-        checkTimerOperation("deleteTimer");
+        checkTimerOperation("delete_timer");
         runtime.deleteTimer(expiryTimestampMs);
     }
 
     @Override
     public Iterator<Long> listTimers() {
-        checkTimerOperation("listTimers");
+        checkTimerOperation("list_timers");
         return runtime.listTimers();
     }
 
     @Override
     public void deleteIfExists(String stateName) {
-        requireState("deleteIfExists", HandleState.CREATED);
+        requireState("delete_if_exists", HandleState.CREATED);
         if (variables.containsKey(stateName)) {
             throw new IllegalStateException(
                     "state variable " + stateName + " is declared; deleteIfExists is for variables no longer in use");
@@ -149,7 +169,7 @@ final class HandleImpl implements StatefulProcessorHandle {
     @Override
     public QueryInfo getQueryInfo() {
         if (state == HandleState.CLOSED) {
-            throw new StateErrors.InvalidHandleStateException("getQueryInfo", state);
+            throw new StateErrors.InvalidHandleStateException("get_query_info", state);
         }
         UUID q = runtime.queryId;
         UUID r = runtime.runId;

@@ -18,6 +18,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * 0x04 TIMER/KEY [keyLen i32][groupingKey][time i64]                          -> empty
  * 0x05 META      [id byte]                                                    -> i64
  * 0x06 BUFFER    [seq i64]                                    -> [keyLen][key][timestamp][valueLen][value]([headers])
+ * 0x07 INITIAL   [groupingKey]                                                -> empty (key had initial state)
  * </pre>
  */
 final class Layout {
@@ -28,6 +29,7 @@ final class Layout {
     static final byte TIMER_BY_KEY = 0x04;
     static final byte META = 0x05;
     static final byte BUFFER = 0x06;
+    static final byte INITIAL_STATE_SEEN = 0x07;
 
     static final byte META_WATERMARK = 1;
     static final byte META_BATCH_ID = 2;
@@ -125,6 +127,14 @@ final class Layout {
         out[0] = tag;
         putTime(out, 1, time);
         Arrays.fill(out, 9, 17, (byte) 0xFF);
+        return out;
+    }
+
+    /** @return [INITIAL_STATE_SEEN][groupingKey]: marks a key that received a row of initial state */
+    static byte[] initialStateSeenKey(byte[] groupingKey) {
+        byte[] out = new byte[1 + groupingKey.length];
+        out[0] = INITIAL_STATE_SEEN;
+        System.arraycopy(groupingKey, 0, out, 1, groupingKey.length);
         return out;
     }
 

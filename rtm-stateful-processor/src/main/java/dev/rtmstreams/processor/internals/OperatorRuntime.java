@@ -156,7 +156,11 @@ final class OperatorRuntime<K, I, O> {
         handle = new HandleImpl(this);
         processor.setHandle(handle);
         handle.state = HandleState.CREATED;
-        processor.init(spec.outputMode(), timeMode);
+        try {
+            processor.init(spec.outputMode(), timeMode);
+        } catch (RuntimeException e) {
+            throw userFunctionError("init", e);
+        }
         handle.state = HandleState.INITIALIZED;
         initialized = true;
         registerMetrics(context);
@@ -304,8 +308,13 @@ final class OperatorRuntime<K, I, O> {
         setKey(keyBytes, now);
         handle.state = HandleState.DATA_PROCESSED;
         try {
-            Iterator<O> out = processor.handleInputRows(key, new SingleRowIterator<>(value), tv);
-            forwardAll(out, key, timestamp, headers);
+            Iterator<O> out;
+            try {
+                out = processor.handleInputRows(key, new SingleRowIterator<>(value), tv);
+            } catch (RuntimeException e) {
+                throw userFunctionError("handleInputRows", e);
+            }
+            forwardAll("handleInputRows", out, key, timestamp, headers);
         } finally {
             clearKey();
         }
@@ -315,13 +324,14 @@ final class OperatorRuntime<K, I, O> {
         fireDueTimersForTimeMode(now);
     }
 
+    /** Spark's rule ({@code WatermarkSupport.watermarkExpression}): a row at or below the watermark is late. */
     private boolean isLate(long eventTime) {
-        if (hasWatermark && eventTime < watermark) {
+        if (hasWatermark && eventTime <= watermark) {
             droppedLate++;
             metrics.lateRecords.record();
             if (LOG.isDebugEnabled()) {
                 LOG.debug(
-                        "operator {} dropped a late record: eventTime={} < watermark={} ({} so far)",
+                        "operator {} dropped a late record: eventTime={} <= watermark={} ({} so far)",
                         spec.name(),
                         eventTime,
                         watermark,
@@ -340,13 +350,36 @@ final class OperatorRuntime<K, I, O> {
         }
     }
 
-    private void forwardAll(Iterator<O> out, K key, long timestamp, Headers headers) {
+    /**
+     * Forwards every row of {@code out}, the result of user function {@code function}; an exception from the
+     * iterator itself (user code, e.g. a lazy map) is a user-function error, one from downstream is not.
+     */
+    private void forwardAll(String function, Iterator<O> out, K key, long timestamp, Headers headers) {
         if (out == null) {
-            throw new IllegalStateException("handleInputRows of operator " + spec.name() + " returned null");
+            throw new IllegalStateException(function + " of operator " + spec.name() + " returned null");
         }
-        while (out.hasNext()) {
-            output.forward(key, out.next(), timestamp, headers);
+        while (true) {
+            O row;
+            try {
+                if (!out.hasNext()) {
+                    return;
+                }
+                row = out.next();
+            } catch (RuntimeException e) {
+                throw userFunctionError(function, e);
+            }
+            output.forward(key, row, timestamp, headers);
         }
+    }
+
+    /**
+     * Spark's {@code withStatefulProcessorErrorHandling}: an error that already has an error code passes through;
+     * any other exception from user code is wrapped as {@code TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR}.
+     */
+    private static RuntimeException userFunctionError(String function, RuntimeException e) {
+        return e instanceof dev.rtmstreams.processor.RtmException
+                ? e
+                : new StateErrors.UserFunctionException(function, e);
     }
 
     private void observeEventTime(long eventTime) {
@@ -376,11 +409,19 @@ final class OperatorRuntime<K, I, O> {
         }
         loadMeta();
         StatefulProcessorWithInitialState<K, I, O, S> p = (StatefulProcessorWithInitialState<K, I, O, S>) processor;
-        setKey(keySerializer.serialize(topic, key), now);
+        byte[] keyBytes = keySerializer.serialize(topic, key);
+        Bytes seenKey = Bytes.wrap(Layout.initialStateSeenKey(keyBytes));
+        if (store.get(seenKey) != null) {
+            throw new StateErrors.CannotReinitializeStateOnKeyException(String.valueOf(key));
+        }
+        store.put(seenKey, Layout.EMPTY);
+        setKey(keyBytes, now);
         HandleState before = handle.state;
         handle.state = HandleState.INITIALIZED;
         try {
             p.handleInitialState(key, initialState, new TimerValuesImpl(now, watermarkForTimerValues()));
+        } catch (RuntimeException e) {
+            throw userFunctionError("handleInitialState", e);
         } finally {
             clearKey();
             handle.state = before;
@@ -459,15 +500,18 @@ final class OperatorRuntime<K, I, O> {
     }
 
     /**
-     * Fires every timer with time {@code <= upTo} (processing time: now; event time: the watermark), in time order,
-     * each once; the timer is deleted before {@code handleExpiredTimer} runs. Timers registered at or before
-     * {@code upTo} while firing fire in the next pass.
+     * Fires every timer with time strictly below {@code upTo} (processing time: now; event time: the watermark), in
+     * time order, each once, as Spark's {@code TimerStateImpl.getExpiredTimers} ({@code <}). As in Spark, the timer
+     * is deleted after {@code handleExpiredTimer} returned and its output was forwarded, so {@code listTimers()}
+     * inside the handler still lists it (and re-registering the same time there does not keep it). A due timer that
+     * an earlier handler of this pass deleted does not fire. Timers registered below {@code upTo} while firing fire
+     * in the next pass.
      */
     private void fireDueTimers(long upTo, long now) {
         if (timeMode == TimeMode.EVENT_TIME && !hasWatermark) {
             return;
         }
-        if (nextTimerHint != Long.MIN_VALUE && nextTimerHint > upTo) {
+        if (nextTimerHint != Long.MIN_VALUE && nextTimerHint >= upTo) {
             return;
         }
         List<KeyValue<Long, byte[]>> due = new ArrayList<>();
@@ -478,7 +522,7 @@ final class OperatorRuntime<K, I, O> {
             while (it.hasNext()) {
                 byte[] k = it.next().key.get();
                 long t = Layout.getTime(k, 1);
-                if (t > upTo || due.size() >= MAX_TIMERS_PER_PASS) {
+                if (t >= upTo || due.size() >= MAX_TIMERS_PER_PASS) {
                     next = t;
                     break;
                 }
@@ -489,22 +533,26 @@ final class OperatorRuntime<K, I, O> {
         for (KeyValue<Long, byte[]> timer : due) {
             long t = timer.key;
             byte[] keyBytes = timer.value;
-            store.delete(Bytes.wrap(Layout.timerKey(t, keyBytes)));
-            store.delete(Bytes.wrap(Layout.timerByKey(keyBytes, t)));
+            Bytes timerKey = Bytes.wrap(Layout.timerKey(t, keyBytes));
+            if (store.get(timerKey) == null) {
+                continue; // deleted by a handler that ran earlier in this pass
+            }
             K key = keyDeserializer.deserialize(topic, keyBytes);
             setKey(keyBytes, now);
             handle.state = HandleState.TIMER_PROCESSED;
             long outputTs = timeMode == TimeMode.EVENT_TIME ? t : now;
             metrics.timersFired.record();
             try {
-                Iterator<O> out = processor.handleExpiredTimer(
-                        key, new TimerValuesImpl(now, watermarkForTimerValues()), new TimerValuesImpl.Expired(t));
-                if (out == null) {
-                    throw new IllegalStateException("handleExpiredTimer of operator " + spec.name() + " returned null");
+                Iterator<O> out;
+                try {
+                    out = processor.handleExpiredTimer(
+                            key, new TimerValuesImpl(now, watermarkForTimerValues()), new TimerValuesImpl.Expired(t));
+                } catch (RuntimeException e) {
+                    throw userFunctionError("handleExpiredTimer", e);
                 }
-                while (out.hasNext()) {
-                    output.forward(key, out.next(), outputTs, null);
-                }
+                forwardAll("handleExpiredTimer", out, key, outputTs, null);
+                store.delete(timerKey);
+                store.delete(Bytes.wrap(Layout.timerByKey(keyBytes, t)));
             } finally {
                 clearKey();
             }
@@ -651,13 +699,13 @@ final class OperatorRuntime<K, I, O> {
             setKey(kr.keyBytes, now);
             handle.state = HandleState.DATA_PROCESSED;
             try {
-                Iterator<O> out = processor.handleInputRows(kr.key, kr.rows.iterator(), tv);
-                if (out == null) {
-                    throw new IllegalStateException("handleInputRows of operator " + spec.name() + " returned null");
+                Iterator<O> out;
+                try {
+                    out = processor.handleInputRows(kr.key, kr.rows.iterator(), tv);
+                } catch (RuntimeException e) {
+                    throw userFunctionError("handleInputRows", e);
                 }
-                while (out.hasNext()) {
-                    output.forward(kr.key, out.next(), kr.timestamp, kr.headers);
-                }
+                forwardAll("handleInputRows", out, kr.key, kr.timestamp, kr.headers);
             } finally {
                 clearKey();
             }
@@ -685,7 +733,11 @@ final class OperatorRuntime<K, I, O> {
         }
         try {
             if (processor != null) {
-                processor.close();
+                try {
+                    processor.close();
+                } catch (RuntimeException e) {
+                    throw userFunctionError("close", e);
+                }
             }
         } finally {
             if (handle != null) {

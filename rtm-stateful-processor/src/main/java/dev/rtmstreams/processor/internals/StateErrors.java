@@ -67,8 +67,12 @@ public final class StateErrors {
         /** Error code. */
         public static final String CODE = "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE";
 
-        TtlDurationMustBePositiveException(Duration ttl) {
-            super(CODE, params("ttlDuration", String.valueOf(ttl)), "ttl must be positive: " + ttl);
+        TtlDurationMustBePositiveException(String operationType, String stateName, Duration ttl) {
+            super(
+                    CODE,
+                    params("operationType", operationType, "stateName", stateName),
+                    "TTL duration must be positive for state=" + stateName + " (operation=" + operationType + "): "
+                            + ttl);
         }
     }
 
@@ -80,7 +84,7 @@ public final class StateErrors {
         DuplicateStateVariableException(String stateName) {
             super(
                     CODE,
-                    params("stateName", stateName),
+                    params("stateVarName", stateName),
                     "State variable with name " + stateName + " has already been defined in the StatefulProcessor");
         }
     }
@@ -88,7 +92,7 @@ public final class StateErrors {
     /** A null value was written to state. */
     public static final class NullValueException extends RtmException {
         /** Error code. */
-        public static final String CODE = "STATE_STORE_NULL_VALUE";
+        public static final String CODE = "ILLEGAL_STATE_STORE_VALUE.NULL_VALUE";
 
         NullValueException(String stateName) {
             super(CODE, params("stateName", stateName), "Cannot write a null value to state=" + stateName);
@@ -98,7 +102,7 @@ public final class StateErrors {
     /** An empty list was written to list state. */
     public static final class EmptyListException extends RtmException {
         /** Error code. */
-        public static final String CODE = "STATE_STORE_EMPTY_LIST_VALUE";
+        public static final String CODE = "ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE";
 
         EmptyListException(String stateName) {
             super(CODE, params("stateName", stateName), "Cannot write an empty list to state=" + stateName);
@@ -132,11 +136,36 @@ public final class StateErrors {
         }
     }
 
+    /** An initial-state input held a second row for a grouping key. */
+    public static final class CannotReinitializeStateOnKeyException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY";
+
+        CannotReinitializeStateOnKeyException(String groupingKey) {
+            super(
+                    CODE,
+                    params("groupingKey", groupingKey),
+                    "Cannot re-initialize state on the same grouping key during initial state handling for stateful"
+                            + " processor. Invalid grouping key=" + groupingKey);
+        }
+    }
+
     /**
-     * @param ttl the rejected duration
-     * @return the error for a non-positive TTL (used by {@code TtlConfig.of})
+     * An exception thrown by user code of a {@code StatefulProcessor}, wrapped with the function that threw it
+     * (Spark's {@code TransformWithStateUserFunctionException}). Errors that already carry an error code (an
+     * {@link RtmException}) are not wrapped.
      */
-    public static RtmException ttlMustBePositive(Duration ttl) {
-        return new TtlDurationMustBePositiveException(ttl);
+    public static final class UserFunctionException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR";
+
+        UserFunctionException(String function, Throwable cause) {
+            super(
+                    CODE,
+                    params("reason", cause.getMessage() == null ? "" : cause.getMessage(), "function", function),
+                    "An error occurred in the user provided function in transformWithState. Function: " + function
+                            + ". Reason: " + cause,
+                    cause);
+        }
     }
 }

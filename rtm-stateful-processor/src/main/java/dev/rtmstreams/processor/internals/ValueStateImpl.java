@@ -1,7 +1,6 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.ValueState;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -61,10 +60,7 @@ final class ValueStateImpl<T> implements ValueState<T>, StateVariable {
     @Override
     public T get() {
         byte[] stored = liveStored("get");
-        if (stored == null) {
-            throw new NoSuchElementException("state " + name + " has no value for the current key");
-        }
-        return deserializer.deserialize(name, ValueCodec.payload(stored));
+        return stored == null ? null : deserializer.deserialize(name, ValueCodec.payload(stored));
     }
 
     @Override

@@ -40,7 +40,7 @@ class ArchitectureTest {
                 .that()
                 .resideInAPackage("dev.rtmstreams.processor")
                 .and()
-                .haveNameNotMatching("dev\\.rtmstreams\\.processor\\.(TransformWithState|TtlConfig)(\\$.*)?")
+                .haveNameNotMatching("dev\\.rtmstreams\\.processor\\.(TransformWithState)(\\$.*)?")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("dev.rtmstreams.processor.internals")

@@ -69,7 +69,9 @@ class StatefulProcessorTestHarnessTest {
             assertThat(h.pendingTimers("u2")).isEmpty();
             h.advanceProcessingTime(Duration.ofSeconds(9));
             assertThat(h.readOutput()).isEmpty();
-            h.advanceProcessingTime(Duration.ofSeconds(1));
+            h.advanceProcessingTime(Duration.ofSeconds(1)); // now = the timer's time: not past it yet (Spark: <)
+            assertThat(h.readOutput()).isEmpty();
+            h.advanceProcessingTime(Duration.ofMillis(100)); // next punctuation (default resolution 100 ms)
             assertThat(h.readOutput()).containsExactly(KeyValue.pair("u1", "done:2"));
             assertThat(h.pendingTimers("u1")).isEmpty();
             assertThat(h.watermark()).isEmpty();
