@@ -8,16 +8,12 @@ import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.TtlConfig;
 import dev.rtmstreams.processor.ValueState;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
  * {@link StatefulProcessorHandle} with Spark's lifecycle checks (after {@code StatefulProcessorHandleImpl}):
@@ -26,46 +22,23 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  */
 final class HandleImpl implements StatefulProcessorHandle {
 
-    final OperatorRuntime<?, ?, ?> runtime;
-    HandleState state = HandleState.CREATED;
+    private final OperatorRuntime<?, ?, ?> runtime;
+    private final KeyContext keys;
     final Map<String, StateVariable> variables = new HashMap<>();
     boolean anyTtl;
 
     HandleImpl(OperatorRuntime<?, ?, ?> runtime) {
         this.runtime = runtime;
+        this.keys = runtime.keys;
     }
 
     private void requireState(String operation, HandleState... allowed) {
         for (HandleState s : allowed) {
-            if (state == s) {
+            if (keys.state == s) {
                 return;
             }
         }
-        throw new StateErrors.InvalidHandleStateException(operation, state);
-    }
-
-    /**
-     * Checked by every state variable operation: state is read and written only while a grouping key is current
-     * (rows, initial state, timers), so {@code init} (CREATED) and {@code close} (CLOSED) get the handle-state
-     * error.
-     */
-    void checkStateAccess(String operation) {
-        if (state == HandleState.CLOSED || state == HandleState.CREATED) {
-            throw new StateErrors.InvalidHandleStateException(snakeCase(operation), state);
-        }
-    }
-
-    /** {@code getOption} to {@code get_option}: Spark's spelling of operation types. */
-    static String snakeCase(String operation) {
-        StringBuilder b = new StringBuilder(operation.length() + 4);
-        for (char c : operation.toCharArray()) {
-            if (Character.isUpperCase(c)) {
-                b.append('_').append(Character.toLowerCase(c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
+        throw new StateErrors.InvalidHandleStateException(operation, keys.state);
     }
 
     private long declare(String operation, String stateName, TtlConfig ttlConfig) {
@@ -94,7 +67,7 @@ final class HandleImpl implements StatefulProcessorHandle {
     public <T> ValueState<T> getValueState(String stateName, Serde<T> valueSerde, TtlConfig ttlConfig) {
         long ttl = declare("get_value_state", stateName, ttlConfig);
         ValueStateImpl<T> s =
-                new ValueStateImpl<>(this, stateName, Objects.requireNonNull(valueSerde, "valueSerde"), ttl);
+                new ValueStateImpl<>(keys, stateName, Objects.requireNonNull(valueSerde, "valueSerde"), ttl);
         variables.put(stateName, s);
         return s;
     }
@@ -103,7 +76,7 @@ final class HandleImpl implements StatefulProcessorHandle {
     public <T> ListState<T> getListState(String stateName, Serde<T> elementSerde, TtlConfig ttlConfig) {
         long ttl = declare("get_list_state", stateName, ttlConfig);
         ListStateImpl<T> s =
-                new ListStateImpl<>(this, stateName, Objects.requireNonNull(elementSerde, "elementSerde"), ttl);
+                new ListStateImpl<>(keys, stateName, Objects.requireNonNull(elementSerde, "elementSerde"), ttl);
         variables.put(stateName, s);
         return s;
     }
@@ -113,7 +86,7 @@ final class HandleImpl implements StatefulProcessorHandle {
             String stateName, Serde<UK> userKeySerde, Serde<UV> valueSerde, TtlConfig ttlConfig) {
         long ttl = declare("get_map_state", stateName, ttlConfig);
         MapStateImpl<UK, UV> s = new MapStateImpl<>(
-                this,
+                keys,
                 stateName,
                 Objects.requireNonNull(userKeySerde, "userKeySerde"),
                 Objects.requireNonNull(valueSerde, "valueSerde"),
@@ -132,19 +105,19 @@ final class HandleImpl implements StatefulProcessorHandle {
     @Override
     public void registerTimer(long expiryTimestampMs) {
         checkTimerOperation("register_timer");
-        runtime.registerTimer(expiryTimestampMs);
+        runtime.timers.register(keys.keyBytes("timers"), expiryTimestampMs);
     }
 
     @Override
     public void deleteTimer(long expiryTimestampMs) {
         checkTimerOperation("delete_timer");
-        runtime.deleteTimer(expiryTimestampMs);
+        runtime.timers.delete(keys.keyBytes("timers"), expiryTimestampMs);
     }
 
     @Override
     public Iterator<Long> listTimers() {
         checkTimerOperation("list_timers");
-        return runtime.listTimers();
+        return runtime.timers.list(keys.keyBytes("timers")).iterator();
     }
 
     @Override
@@ -154,22 +127,13 @@ final class HandleImpl implements StatefulProcessorHandle {
             throw new IllegalStateException(
                     "state variable " + stateName + " is declared; deleteIfExists is for variables no longer in use");
         }
-        List<Bytes> keys = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it =
-                runtime.store.prefixScan(Bytes.wrap(Layout.statePrefix(stateName)), BytesSer.INSTANCE)) {
-            while (it.hasNext()) {
-                keys.add(it.next().key);
-            }
-        }
-        for (Bytes k : keys) {
-            runtime.store.delete(k);
-        }
+        keys.deletePrefix(Layout.statePrefix(stateName));
     }
 
     @Override
     public QueryInfo getQueryInfo() {
-        if (state == HandleState.CLOSED) {
-            throw new StateErrors.InvalidHandleStateException("get_query_info", state);
+        if (keys.state == HandleState.CLOSED) {
+            throw new StateErrors.InvalidHandleStateException("get_query_info", keys.state);
         }
         UUID q = runtime.queryId;
         UUID r = runtime.runId;

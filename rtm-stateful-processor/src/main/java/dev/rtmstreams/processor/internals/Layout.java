@@ -82,6 +82,16 @@ final class Layout {
         return timeKey(TTL, expiry, primaryKey);
     }
 
+    /** @return the time of a key of a time-ordered section ({@code [tag][time][suffix]}) */
+    static long timeOf(byte[] timeKey) {
+        return getTime(timeKey, 1);
+    }
+
+    /** @return the suffix of a key of a time-ordered section ({@code [tag][time][suffix]}) */
+    static byte[] suffixOfTimeKey(byte[] timeKey) {
+        return Arrays.copyOfRange(timeKey, 9, timeKey.length);
+    }
+
     /** @return [TIMER][time][groupingKey] */
     static byte[] timerKey(long time, byte[] groupingKey) {
         return timeKey(TIMER, time, groupingKey);

@@ -17,15 +17,15 @@ import org.apache.kafka.common.utils.Bytes;
  */
 final class ListStateImpl<T> implements ListState<T>, StateVariable {
 
-    private final HandleImpl handle;
+    private final KeyContext keys;
     private final String name;
     private final byte[] prefix;
     private final Serializer<T> serializer;
     private final Deserializer<T> deserializer;
     private final long ttlMs;
 
-    ListStateImpl(HandleImpl handle, String name, Serde<T> serde, long ttlMs) {
-        this.handle = handle;
+    ListStateImpl(KeyContext keys, String name, Serde<T> serde, long ttlMs) {
+        this.keys = keys;
         this.name = name;
         this.prefix = Layout.statePrefix(name);
         this.serializer = serde.serializer();
@@ -34,8 +34,7 @@ final class ListStateImpl<T> implements ListState<T>, StateVariable {
     }
 
     private Bytes key(String op) {
-        handle.checkStateAccess(op);
-        return Bytes.wrap(Layout.concat(prefix, handle.runtime.currentKeySuffix(name)));
+        return Bytes.wrap(Layout.concat(prefix, keys.keySuffix(op, name)));
     }
 
     /** Live (non-expired) elements of a stored list, as raw {@code [expiry][len][bytes]} records. */
@@ -79,17 +78,17 @@ final class ListStateImpl<T> implements ListState<T>, StateVariable {
     }
 
     private long now() {
-        return handle.runtime.currentProcessingTime();
+        return keys.processingTime();
     }
 
     @Override
     public boolean exists() {
-        return !liveRecords(handle.runtime.store.get(key("exists")), now()).isEmpty();
+        return !liveRecords(keys.store.get(key("exists")), now()).isEmpty();
     }
 
     @Override
     public Iterator<T> get() {
-        List<byte[]> live = liveRecords(handle.runtime.store.get(key("get")), now());
+        List<byte[]> live = liveRecords(keys.store.get(key("get")), now());
         List<T> out = new ArrayList<>(live.size());
         for (byte[] r : live) {
             out.add(deserializer.deserialize(name, Arrays.copyOfRange(r, 12, r.length)));
@@ -119,9 +118,9 @@ final class ListStateImpl<T> implements ListState<T>, StateVariable {
     }
 
     private void write(Bytes k, List<byte[]> records, long expiry) {
-        handle.runtime.store.put(k, join(records));
+        keys.store.put(k, join(records));
         if (ttlMs > 0) {
-            handle.runtime.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
+            keys.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
         }
     }
 
@@ -139,7 +138,7 @@ final class ListStateImpl<T> implements ListState<T>, StateVariable {
             throw new StateErrors.NullValueException(name);
         }
         long expiry = expiry();
-        List<byte[]> records = liveRecords(handle.runtime.store.get(k), now());
+        List<byte[]> records = liveRecords(keys.store.get(k), now());
         records.add(record(serializer.serialize(name, newState), expiry));
         write(k, records, expiry);
     }
@@ -149,29 +148,29 @@ final class ListStateImpl<T> implements ListState<T>, StateVariable {
         Bytes k = key("appendList");
         long expiry = expiry();
         List<byte[]> add = encode(newState, expiry);
-        List<byte[]> records = liveRecords(handle.runtime.store.get(k), now());
+        List<byte[]> records = liveRecords(keys.store.get(k), now());
         records.addAll(add);
         write(k, records, expiry);
     }
 
     @Override
     public void clear() {
-        handle.runtime.store.delete(key("clear"));
+        keys.store.delete(key("clear"));
     }
 
     @Override
     public int removeExpired(byte[] primaryKey, long now) {
         Bytes k = Bytes.wrap(primaryKey);
-        byte[] stored = handle.runtime.store.get(k);
+        byte[] stored = keys.store.get(k);
         if (stored == null) {
             return 0;
         }
         List<byte[]> live = liveRecords(stored, now);
         int removed = count(stored) - live.size();
         if (live.isEmpty()) {
-            handle.runtime.store.delete(k);
+            keys.store.delete(k);
         } else if (removed > 0) {
-            handle.runtime.store.put(k, join(live));
+            keys.store.put(k, join(live));
         }
         return removed;
     }

@@ -20,7 +20,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  */
 final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
 
-    private final HandleImpl handle;
+    private final KeyContext keys;
     private final String name;
     private final byte[] prefix;
     private final Serializer<UK> keySerializer;
@@ -29,8 +29,8 @@ final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
     private final Deserializer<UV> valueDeserializer;
     private final long ttlMs;
 
-    MapStateImpl(HandleImpl handle, String name, Serde<UK> keySerde, Serde<UV> valueSerde, long ttlMs) {
-        this.handle = handle;
+    MapStateImpl(KeyContext keys, String name, Serde<UK> keySerde, Serde<UV> valueSerde, long ttlMs) {
+        this.keys = keys;
         this.name = name;
         this.prefix = Layout.statePrefix(name);
         this.keySerializer = keySerde.serializer();
@@ -41,8 +41,7 @@ final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
     }
 
     private byte[] groupPrefix(String op) {
-        handle.checkStateAccess(op);
-        return Layout.concat(prefix, handle.runtime.currentKeySuffix(name));
+        return Layout.concat(prefix, keys.keySuffix(op, name));
     }
 
     private Bytes entryKey(String op, UK userKey) {
@@ -54,14 +53,14 @@ final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
     }
 
     private long now() {
-        return handle.runtime.currentProcessingTime();
+        return keys.processingTime();
     }
 
     private List<KeyValue<byte[], byte[]>> liveEntries(String op) {
         byte[] gp = groupPrefix(op);
         long now = now();
         List<KeyValue<byte[], byte[]>> out = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = handle.runtime.store.prefixScan(Bytes.wrap(gp), BytesSer.INSTANCE)) {
+        try (KeyValueIterator<Bytes, byte[]> it = keys.store.prefixScan(Bytes.wrap(gp), BytesSer.INSTANCE)) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> kv = it.next();
                 if (!ValueCodec.isExpired(ValueCodec.expiry(kv.value), now)) {
@@ -80,7 +79,7 @@ final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
 
     @Override
     public UV getValue(UK key) {
-        byte[] stored = handle.runtime.store.get(entryKey("getValue", key));
+        byte[] stored = keys.store.get(entryKey("getValue", key));
         if (stored == null || ValueCodec.isExpired(ValueCodec.expiry(stored), now())) {
             return null;
         }
@@ -89,7 +88,7 @@ final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
 
     @Override
     public boolean containsKey(UK key) {
-        byte[] stored = handle.runtime.store.get(entryKey("containsKey", key));
+        byte[] stored = keys.store.get(entryKey("containsKey", key));
         return stored != null && !ValueCodec.isExpired(ValueCodec.expiry(stored), now());
     }
 
@@ -102,10 +101,10 @@ final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
         byte[] payload = valueSerializer.serialize(name, value);
         if (ttlMs > 0) {
             long expiry = now() + ttlMs;
-            handle.runtime.store.put(k, ValueCodec.encode(payload, expiry));
-            handle.runtime.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
+            keys.store.put(k, ValueCodec.encode(payload, expiry));
+            keys.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
         } else {
-            handle.runtime.store.put(k, ValueCodec.encode(payload, Long.MAX_VALUE));
+            keys.store.put(k, ValueCodec.encode(payload, Long.MAX_VALUE));
         }
     }
 
@@ -140,25 +139,16 @@ final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
 
     @Override
     public void removeKey(UK key) {
-        handle.runtime.store.delete(entryKey("removeKey", key));
+        keys.store.delete(entryKey("removeKey", key));
     }
 
     @Override
     public void clear() {
-        byte[] gp = groupPrefix("clear");
-        List<Bytes> keys = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = handle.runtime.store.prefixScan(Bytes.wrap(gp), BytesSer.INSTANCE)) {
-            while (it.hasNext()) {
-                keys.add(it.next().key);
-            }
-        }
-        for (Bytes k : keys) {
-            handle.runtime.store.delete(k);
-        }
+        keys.deletePrefix(groupPrefix("clear"));
     }
 
     @Override
     public int removeExpired(byte[] primaryKey, long now) {
-        return ValueCodec.removeIfExpired(handle.runtime.store, primaryKey, now);
+        return ValueCodec.removeIfExpired(keys.store, primaryKey, now);
     }
 }

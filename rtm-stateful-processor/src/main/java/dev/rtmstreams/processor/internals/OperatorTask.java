@@ -33,15 +33,15 @@ final class OperatorTask<K, I, O> {
 
     /** Schedules the runtime's wall-clock punctuator. @return true in micro-batch mode */
     private static boolean schedulePunctuator(OperatorRuntime<?, ?, ?> runtime, ProcessingContext context) {
-        if (runtime.executionMode == ExecutionMode.MICRO_BATCH) {
+        if (runtime.config.executionMode() == ExecutionMode.MICRO_BATCH) {
             context.schedule(
-                    Duration.ofMillis(runtime.microBatchIntervalMs),
+                    Duration.ofMillis(runtime.config.microBatchIntervalMs()),
                     PunctuationType.WALL_CLOCK_TIME,
                     runtime::runMicroBatch);
             return true;
         }
         context.schedule(
-                Duration.ofMillis(runtime.timerResolutionMs),
+                Duration.ofMillis(runtime.config.timerResolutionMs()),
                 PunctuationType.WALL_CLOCK_TIME,
                 runtime::punctuateRealTime);
         return false;

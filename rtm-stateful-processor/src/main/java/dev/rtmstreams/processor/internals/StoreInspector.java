@@ -1,11 +1,8 @@
 package dev.rtmstreams.processor.internals;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /** Read-only views of an operator store for test tooling (the public test harness). */
@@ -19,17 +16,7 @@ public final class StoreInspector {
      * @return the key's pending timers in ascending time order
      */
     public static List<Long> timers(ReadOnlyKeyValueStore<Bytes, byte[]> store, byte[] keyBytes) {
-        byte[] prefix = Layout.timerByKeyPrefix(keyBytes);
-        List<Long> out = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(Bytes.wrap(prefix), new BytesSerializer())) {
-            while (it.hasNext()) {
-                byte[] k = it.next().key.get();
-                if (k.length == prefix.length + 8) {
-                    out.add(Layout.getTime(k, prefix.length));
-                }
-            }
-        }
-        return out;
+        return TimerService.list(store, keyBytes);
     }
 
     /** @return the persisted watermark, empty when the operator has none */

@@ -14,7 +14,7 @@ import org.apache.kafka.common.utils.Bytes;
  */
 final class ValueStateImpl<T> implements ValueState<T>, StateVariable {
 
-    private final HandleImpl handle;
+    private final KeyContext keys;
     private final String name;
     private final byte[] prefix;
     private final Serializer<T> serializer;
@@ -25,8 +25,8 @@ final class ValueStateImpl<T> implements ValueState<T>, StateVariable {
     private byte[] cachedSuffix;
     private Bytes cachedKey;
 
-    ValueStateImpl(HandleImpl handle, String name, Serde<T> serde, long ttlMs) {
-        this.handle = handle;
+    ValueStateImpl(KeyContext keys, String name, Serde<T> serde, long ttlMs) {
+        this.keys = keys;
         this.name = name;
         this.prefix = Layout.statePrefix(name);
         this.serializer = serde.serializer();
@@ -35,8 +35,7 @@ final class ValueStateImpl<T> implements ValueState<T>, StateVariable {
     }
 
     private Bytes key(String op) {
-        handle.checkStateAccess(op);
-        byte[] suffix = handle.runtime.currentKeySuffix(name);
+        byte[] suffix = keys.keySuffix(op, name);
         if (suffix != cachedSuffix) {
             cachedSuffix = suffix;
             cachedKey = Bytes.wrap(Layout.concat(prefix, suffix));
@@ -45,8 +44,8 @@ final class ValueStateImpl<T> implements ValueState<T>, StateVariable {
     }
 
     private byte[] liveStored(String op) {
-        byte[] stored = handle.runtime.store.get(key(op));
-        if (stored == null || ValueCodec.isExpired(ValueCodec.expiry(stored), handle.runtime.currentProcessingTime())) {
+        byte[] stored = keys.store.get(key(op));
+        if (stored == null || ValueCodec.isExpired(ValueCodec.expiry(stored), keys.processingTime())) {
             return null;
         }
         return stored;
@@ -79,21 +78,21 @@ final class ValueStateImpl<T> implements ValueState<T>, StateVariable {
         }
         byte[] payload = serializer.serialize(name, newValue);
         if (ttlMs > 0) {
-            long expiry = handle.runtime.currentProcessingTime() + ttlMs;
-            handle.runtime.store.put(k, ValueCodec.encode(payload, expiry));
-            handle.runtime.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
+            long expiry = keys.processingTime() + ttlMs;
+            keys.store.put(k, ValueCodec.encode(payload, expiry));
+            keys.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
         } else {
-            handle.runtime.store.put(k, ValueCodec.encode(payload, Long.MAX_VALUE));
+            keys.store.put(k, ValueCodec.encode(payload, Long.MAX_VALUE));
         }
     }
 
     @Override
     public void clear() {
-        handle.runtime.store.delete(key("clear"));
+        keys.store.delete(key("clear"));
     }
 
     @Override
     public int removeExpired(byte[] primaryKey, long now) {
-        return ValueCodec.removeIfExpired(handle.runtime.store, primaryKey, now);
+        return ValueCodec.removeIfExpired(keys.store, primaryKey, now);
     }
 }

@@ -1,0 +1,93 @@
+package dev.rtmstreams.processor.internals;
+
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The event-time watermark of one operator task: max event time seen minus the allowed delay, never regressing,
+ * persisted in the operator store on every advance so that it survives restarts; optionally advanced by wall-clock
+ * time while input is idle. Rows at or below it are late (Spark's {@code WatermarkSupport}: {@code <=}).
+ */
+final class WatermarkTracker {
+
+    private final KeyValueStore<Bytes, byte[]> store;
+    private final long delayMs;
+    private final long idleTimeoutMs;
+
+    private boolean has;
+    private long watermark;
+    private long maxEventTime = Long.MIN_VALUE;
+    /** Watermark published to metric reader threads; Long.MIN_VALUE: none yet. */
+    private volatile long published = Long.MIN_VALUE;
+
+    /**
+     * @param store the operator store
+     * @param delayMs allowed lateness subtracted from the max event time
+     * @param idleTimeoutMs advance by wall-clock time after this long without input; 0 = never
+     */
+    WatermarkTracker(KeyValueStore<Bytes, byte[]> store, long delayMs, long idleTimeoutMs) {
+        this.store = store;
+        this.delayMs = delayMs;
+        this.idleTimeoutMs = idleTimeoutMs;
+    }
+
+    /** Loads the persisted watermark (after restoration). */
+    void load() {
+        byte[] wm = store.get(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)));
+        if (wm != null) {
+            has = true;
+            watermark = Layout.getLong(wm, 0);
+            published = watermark;
+            maxEventTime = Math.max(maxEventTime, watermark + delayMs);
+        }
+    }
+
+    /** @return whether a watermark exists yet */
+    boolean has() {
+        return has;
+    }
+
+    /** @return the watermark; meaningful only when {@link #has()} */
+    long value() {
+        return watermark;
+    }
+
+    /** @return the watermark as user code sees it in {@code TimerValues}: 0 before the first one */
+    long forTimerValues() {
+        return has ? watermark : 0L;
+    }
+
+    /** @return the watermark for metric readers (any thread); Long.MIN_VALUE before the first one */
+    long published() {
+        return published;
+    }
+
+    /** @return whether a row with {@code eventTime} is late: at or below the watermark */
+    boolean isLate(long eventTime) {
+        return has && eventTime <= watermark;
+    }
+
+    /** Takes {@code eventTime} of a processed row (or a batch's max) into account. */
+    void observe(long eventTime) {
+        if (eventTime > maxEventTime) {
+            maxEventTime = eventTime;
+        }
+        advance(eventTime - delayMs);
+    }
+
+    /** With an idle timeout: advances as if event time kept pace with the wall clock since the last input. */
+    void applyIdleTimeout(long now, long lastInputWallClock) {
+        if (idleTimeoutMs > 0 && maxEventTime != Long.MIN_VALUE && now - lastInputWallClock >= idleTimeoutMs) {
+            advance(maxEventTime + (now - lastInputWallClock) - delayMs);
+        }
+    }
+
+    private void advance(long candidate) {
+        if (!has || candidate > watermark) {
+            has = true;
+            watermark = candidate;
+            published = candidate;
+            store.put(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)), Layout.longValue(candidate));
+        }
+    }
+}

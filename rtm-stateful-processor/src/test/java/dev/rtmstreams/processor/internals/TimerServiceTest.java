@@ -1,0 +1,58 @@
+package dev.rtmstreams.processor.internals;
+
+import static dev.rtmstreams.processor.internals.TestStores.key;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.Test;
+
+class TimerServiceTest {
+
+    private final KeyValueStore<Bytes, byte[]> store = TestStores.operatorStore("timers");
+
+    private static List<String> render(List<TimerService.Timer> due) {
+        return due.stream().map(t -> new String(t.key()) + "@" + t.time()).toList();
+    }
+
+    @Test
+    void shouldReturnTimersStrictlyBelowTheBoundInTimeThenKeyOrder() {
+        TimerService timers = new TimerService(store, 100);
+        timers.register(key("b"), 20);
+        timers.register(key("a"), 20);
+        timers.register(key("a"), 10);
+        timers.register(key("c"), 30);
+        timers.register(key("a"), 10); // twice: kept once
+        assertThat(render(timers.due(30))).containsExactly("a@10", "a@20", "b@20");
+        assertThat(render(timers.due(20))).containsExactly("a@10");
+        assertThat(timers.list(key("a"))).containsExactly(10L, 20L);
+        assertThat(TimerService.list(store, key("c"))).containsExactly(30L);
+    }
+
+    @Test
+    void shouldForgetDeletedTimersAndBoundEachPass() {
+        TimerService timers = new TimerService(store, 2);
+        for (long t = 1; t <= 5; t++) {
+            timers.register(key("k"), t);
+        }
+        timers.delete(key("k"), 2);
+        assertThat(timers.exists(key("k"), 2)).isFalse();
+        assertThat(timers.exists(key("k"), 3)).isTrue();
+        assertThat(render(timers.due(100))).containsExactly("k@1", "k@3");
+        assertThat(timers.list(key("k"))).containsExactly(1L, 3L, 4L, 5L);
+    }
+
+    @Test
+    void shouldSkipTheScanWhenNothingIsDueAndSeeTimersRegisteredLater() {
+        TimerService timers = new TimerService(store, 100);
+        timers.register(key("k"), 50);
+        assertThat(timers.due(40)).isEmpty(); // hint is now 50
+        // a timer written behind the service's back is not seen while the hint says nothing is due ...
+        store.put(Bytes.wrap(Layout.timerKey(10, key("x"))), Layout.EMPTY);
+        assertThat(timers.due(40)).isEmpty();
+        // ... but one registered through it lowers the hint
+        timers.register(key("y"), 5);
+        assertThat(render(timers.due(40))).containsExactly("y@5", "x@10");
+    }
+}
