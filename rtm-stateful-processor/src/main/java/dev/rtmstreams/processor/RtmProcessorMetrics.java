@@ -1,8 +1,11 @@
 package dev.rtmstreams.processor;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 
@@ -60,7 +63,68 @@ public final class RtmProcessorMetrics {
     /** Gauge: approximate number of entries in the operator's state store. */
     public static final String STORE_ENTRIES = "state-store-entries";
 
+    /**
+     * Spark's transformWithState custom metrics ({@code StreamingQueryProgress.stateOperators[].customMetrics}),
+     * registered per task under these exact names beside the metrics above. Counts of declared variables are gauges
+     * (Spark counts one registration per partition and batch; here: per task, constant after {@code init}); the
+     * others are cumulative counters (Spark resets them per batch: an epoch report gives their growth over the
+     * epoch). {@code numValuesRemovedDueToTTLExpiry} and {@code numExpiredTimers} are also counted under
+     * {@value #TTL_EXPIRED_REMOVED_TOTAL} and {@value #TIMERS_FIRED_TOTAL}.
+     */
+    public static final List<String> SPARK_CUSTOM_METRICS = List.of(
+            "initialStateProcessingTimeMs",
+            "numValueStateVars",
+            "numListStateVars",
+            "numMapStateVars",
+            "numDeletedStateVars",
+            "timerProcessingTimeMs",
+            "numRegisteredTimers",
+            "numDeletedTimers",
+            "numExpiredTimers",
+            "numValueStateWithTTLVars",
+            "numListStateWithTTLVars",
+            "numMapStateWithTTLVars",
+            "numValuesRemovedDueToTTLExpiry");
+
+    /** The gauges among {@link #SPARK_CUSTOM_METRICS}: levels, not counters. */
+    public static final Set<String> SPARK_GAUGES = Set.of(
+            "numValueStateVars",
+            "numListStateVars",
+            "numMapStateVars",
+            "numDeletedStateVars",
+            "numValueStateWithTTLVars",
+            "numListStateWithTTLVars",
+            "numMapStateWithTTLVars");
+
     private RtmProcessorMetrics() {}
+
+    /**
+     * Spark's custom metrics of every operator that runs on one stream thread, each summed over the thread's tasks.
+     *
+     * @param metrics e.g. {@code kafkaStreams.metrics()}; not null
+     * @param threadId the stream thread's name; null for all threads
+     * @return operator name to (Spark metric name to value), both sorted by name
+     */
+    public static Map<String, Map<String, Long>> sparkCustomMetrics(
+            Map<MetricName, ? extends Metric> metrics, String threadId) {
+        Objects.requireNonNull(metrics, "metrics");
+        Map<String, Map<String, Long>> out = new TreeMap<>();
+        for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
+            MetricName n = e.getKey();
+            if (!GROUP.equals(n.group()) || !SPARK_CUSTOM_METRICS.contains(n.name())) {
+                continue;
+            }
+            if (threadId != null && !threadId.equals(n.tags().get(THREAD_ID_TAG))) {
+                continue;
+            }
+            double v = value(e.getValue());
+            if (!Double.isNaN(v)) {
+                out.computeIfAbsent(n.tags().get(PROCESSOR_ID_TAG), k -> new TreeMap<>())
+                        .merge(n.name(), (long) v, Long::sum);
+            }
+        }
+        return out;
+    }
 
     /**
      * Sums a counter of one operator over all its tasks and threads.

@@ -41,7 +41,7 @@ final class Harness<I, O> implements AutoCloseable {
 
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
-    private final TransformWithState<String, I, O> tws;
+    private TransformWithState<String, I, O> tws;
     private final Serde<I> inSerde;
     private final Serde<O> outSerde;
     private final Properties extra;
@@ -196,6 +196,12 @@ final class Harness<I, O> implements AutoCloseable {
     }
 
     /** Closes the driver, wipes local state and rebuilds the store from every changelog record so far, then reopens. */
+    /** Restarts from the changelog with another version of the operator (same name, so the same store). */
+    void restartFromChangelog(TransformWithState<String, I, O> newVersion) {
+        this.tws = newVersion;
+        restartFromChangelog();
+    }
+
     void restartFromChangelog() {
         collectChangelog();
         driver.close();

@@ -203,4 +203,47 @@ class MetricsTest {
                 .keySerde(Serdes.String())
                 .build();
     }
+
+    @Test
+    void shouldReportSparksCustomMetricsPerOperatorUnderSparksNames() {
+        try (Harness<String, String> h = Harness.strings(TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                p -> {
+                                    p.value = p.getHandle().getValueState("v", Serdes.String());
+                                    p.list = p.getHandle()
+                                            .getListState("l", Serdes.String(), TtlConfig.of(Duration.ofSeconds(5)));
+                                    p.map = p.getHandle().getMapState("m", Serdes.String(), Serdes.String());
+                                    p.getHandle().deleteIfExists("never-declared");
+                                },
+                                ProcessingTimeTimersTest::commands,
+                                ProcessingTimeTimersTest::fired,
+                                null),
+                        TimeMode.PROCESSING_TIME)
+                .name("spark-metrics")
+                .timerResolution(Duration.ofMillis(10))
+                .build())) {
+            h.pipe("a", "at:100");
+            h.pipe("a", "at:200");
+            h.pipe("b", "at:300");
+            h.pipe("a", "del:200");
+            h.advanceMs(400);
+            assertThat(h.drainValues()).containsExactly("fired:a:100@400", "fired:b:300@400");
+            Map<String, Long> m = RtmProcessorMetrics.sparkCustomMetrics(h.driver.metrics(), null)
+                    .get("spark-metrics");
+            assertThat(m)
+                    .containsEntry("numValueStateVars", 1L)
+                    .containsEntry("numListStateVars", 0L)
+                    .containsEntry("numListStateWithTTLVars", 1L)
+                    .containsEntry("numMapStateVars", 1L)
+                    .containsEntry("numValueStateWithTTLVars", 0L)
+                    .containsEntry("numMapStateWithTTLVars", 0L)
+                    .containsEntry("numDeletedStateVars", 0L)
+                    .containsEntry("numRegisteredTimers", 3L)
+                    .containsEntry("numDeletedTimers", 1L)
+                    .containsEntry("numExpiredTimers", 2L)
+                    .containsEntry("numValuesRemovedDueToTTLExpiry", 0L)
+                    .containsKeys("timerProcessingTimeMs", "initialStateProcessingTimeMs");
+            assertThat(m.keySet()).containsExactlyInAnyOrderElementsOf(RtmProcessorMetrics.SPARK_CUSTOM_METRICS);
+        }
+    }
 }

@@ -25,6 +25,11 @@ final class HandleImpl implements StatefulProcessorHandle {
     private final OperatorRuntime<?, ?, ?> runtime;
     private final KeyContext keys;
     final Map<String, StateVariable> variables = new HashMap<>();
+    /** What {@code init} declared, in order: persisted and checked on restart. */
+    final Map<String, OperatorMetadata.Variable> declared = new java.util.LinkedHashMap<>();
+    /** Variables whose state {@code deleteIfExists} removed. */
+    int deletedStateVars;
+
     boolean anyTtl;
 
     HandleImpl(OperatorRuntime<?, ?, ?> runtime) {
@@ -69,6 +74,7 @@ final class HandleImpl implements StatefulProcessorHandle {
         ValueStateImpl<T> s =
                 new ValueStateImpl<>(keys, stateName, Objects.requireNonNull(valueSerde, "valueSerde"), ttl);
         variables.put(stateName, s);
+        record(stateName, OperatorMetadata.Kind.ValueState, ttl, valueSerde);
         return s;
     }
 
@@ -78,6 +84,7 @@ final class HandleImpl implements StatefulProcessorHandle {
         ListStateImpl<T> s =
                 new ListStateImpl<>(keys, stateName, Objects.requireNonNull(elementSerde, "elementSerde"), ttl);
         variables.put(stateName, s);
+        record(stateName, OperatorMetadata.Kind.ListState, ttl, elementSerde);
         return s;
     }
 
@@ -92,7 +99,14 @@ final class HandleImpl implements StatefulProcessorHandle {
                 Objects.requireNonNull(valueSerde, "valueSerde"),
                 ttl);
         variables.put(stateName, s);
+        record(stateName, OperatorMetadata.Kind.MapState, ttl, userKeySerde, valueSerde);
         return s;
+    }
+
+    private void record(String stateName, OperatorMetadata.Kind kind, long ttl, Serde<?>... serdes) {
+        declared.put(
+                stateName,
+                new OperatorMetadata.Variable(stateName, kind, ttl > 0, OperatorMetadata.fingerprint(serdes)));
     }
 
     private void checkTimerOperation(String operation) {
@@ -106,12 +120,14 @@ final class HandleImpl implements StatefulProcessorHandle {
     public void registerTimer(long expiryTimestampMs) {
         checkTimerOperation("register_timer");
         runtime.timers.register(keys.keyBytes("timers"), expiryTimestampMs);
+        runtime.metrics.registeredTimers.record();
     }
 
     @Override
     public void deleteTimer(long expiryTimestampMs) {
         checkTimerOperation("delete_timer");
         runtime.timers.delete(keys.keyBytes("timers"), expiryTimestampMs);
+        runtime.metrics.deletedTimers.record();
     }
 
     @Override
@@ -127,7 +143,9 @@ final class HandleImpl implements StatefulProcessorHandle {
             throw new IllegalStateException(
                     "state variable " + stateName + " is declared; deleteIfExists is for variables no longer in use");
         }
-        keys.deletePrefix(Layout.statePrefix(stateName));
+        if (keys.deletePrefix(Layout.statePrefix(stateName)) > 0) {
+            deletedStateVars++;
+        }
     }
 
     @Override

@@ -63,8 +63,8 @@ final class KeyContext {
         return keySuffix;
     }
 
-    /** Deletes every store entry whose key starts with {@code prefix}. */
-    void deletePrefix(byte[] prefix) {
+    /** Deletes every store entry whose key starts with {@code prefix}. @return how many */
+    int deletePrefix(byte[] prefix) {
         List<Bytes> found = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(Bytes.wrap(prefix), BytesSer.INSTANCE)) {
             while (it.hasNext()) {
@@ -74,6 +74,7 @@ final class KeyContext {
         for (Bytes k : found) {
             store.delete(k);
         }
+        return found.size();
     }
 
     /** Processing time of the current call (constant within a micro-batch). */

@@ -16,7 +16,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * 0x02 TTL index [expiry i64][primary state key]                              -> empty
  * 0x03 TIMER     [time i64][groupingKey]                                      -> empty
  * 0x04 TIMER/KEY [keyLen i32][groupingKey][time i64]                          -> empty
- * 0x05 META      [id byte]                                                    -> i64
+ * 0x05 META      [id byte]                                                    -> i64 (metadata: see OperatorMetadata)
  * 0x06 BUFFER    [seq i64]                                    -> [keyLen][key][timestamp][valueLen][value]([headers])
  * 0x07 INITIAL   [groupingKey]                                                -> empty (key had initial state)
  * </pre>
@@ -33,6 +33,7 @@ final class Layout {
 
     static final byte META_WATERMARK = 1;
     static final byte META_BATCH_ID = 2;
+    static final byte META_OPERATOR = 3;
 
     static final byte[] EMPTY = new byte[0];
 

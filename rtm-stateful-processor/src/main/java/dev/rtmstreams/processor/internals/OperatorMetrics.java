@@ -32,6 +32,10 @@ final class OperatorMetrics {
     final Sensor nullKeyRecords;
     final Sensor timersFired;
     final Sensor ttlExpiredRemoved;
+    final Sensor registeredTimers;
+    final Sensor deletedTimers;
+    final Sensor initialStateMs;
+    final Sensor timerProcessingMs;
 
     OperatorMetrics(StreamsMetrics streamsMetrics, String threadId, String taskId, String operatorName) {
         this.streamsMetrics = streamsMetrics;
@@ -46,9 +50,47 @@ final class OperatorMetrics {
         nullKeyRecords = counter(
                 RtmProcessorMetrics.NULL_KEY_RECORDS_TOTAL, "records dropped because their grouping key was null");
         timersFired = counter(RtmProcessorMetrics.TIMERS_FIRED_TOTAL, "timers fired (handleExpiredTimer calls)");
+        also(timersFired, "numExpiredTimers", "Number of expired timers", new CumulativeCount());
         ttlExpiredRemoved = sum(
                 RtmProcessorMetrics.TTL_EXPIRED_REMOVED_TOTAL,
                 "expired state values, list elements and map entries physically removed by TTL cleanup");
+        also(
+                ttlExpiredRemoved,
+                "numValuesRemovedDueToTTLExpiry",
+                "Number of values removed due to TTL expiry",
+                new CumulativeSum());
+        registeredTimers = counter("numRegisteredTimers", "Number of registered timers");
+        deletedTimers = counter("numDeletedTimers", "Number of deleted timers");
+        initialStateMs =
+                sum("initialStateProcessingTimeMs", "Number of milliseconds taken to process all initial state");
+        timerProcessingMs = sum("timerProcessingTimeMs", "Number of milliseconds taken to process all timers");
+    }
+
+    /**
+     * Spark's gauges of declared state variables (see {@link RtmProcessorMetrics#SPARK_CUSTOM_METRICS}).
+     *
+     * @param declared what {@code init} declared
+     * @param deletedStateVars how many variables {@code deleteIfExists} removed
+     */
+    void stateVariableGauges(Iterable<OperatorMetadata.Variable> declared, int deletedStateVars) {
+        long[] counts = new long[6];
+        for (OperatorMetadata.Variable v : declared) {
+            counts[v.kind().ordinal() + (v.ttl() ? 3 : 0)]++;
+        }
+        String[] names = {
+            "numValueStateVars", "numListStateVars", "numMapStateVars",
+            "numValueStateWithTTLVars", "numListStateWithTTLVars", "numMapStateWithTTLVars"
+        };
+        for (int i = 0; i < names.length; i++) {
+            long c = counts[i];
+            gauge(names[i], "Number of " + names[i].substring(3), () -> c);
+        }
+        gauge("numDeletedStateVars", "Number of deleted state variables", () -> deletedStateVars);
+    }
+
+    /** Adds a second metric, e.g. under Spark's name, to an existing sensor. */
+    private void also(Sensor s, String name, String description, MeasurableStat stat) {
+        s.add(new MetricName(name, RtmProcessorMetrics.GROUP, description, tags), stat);
     }
 
     /**

@@ -64,7 +64,7 @@ final class OperatorRuntime<K, I, O> {
 
     private ProcessingContext timeContext;
     private Output<K, O> output;
-    private OperatorMetrics metrics;
+    OperatorMetrics metrics;
 
     UUID queryId;
     UUID runId;
@@ -136,6 +136,7 @@ final class OperatorRuntime<K, I, O> {
             return;
         }
         metaLoaded = true;
+        checkAndPersistMetadata();
         watermark.load();
         byte[] b = keys.store.get(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)));
         batchId = b == null ? 0 : Layout.getLong(b, 0);
@@ -147,6 +148,25 @@ final class OperatorRuntime<K, I, O> {
                 spec.name(),
                 watermark.has() ? watermark.value() : "none",
                 batchId);
+    }
+
+    /**
+     * Restart-time validation (Spark's operator state metadata): what {@code init} declared must be able to read what
+     * the previous run stored; then the new declaration is persisted.
+     */
+    private void checkAndPersistMetadata() {
+        OperatorMetadata now =
+                new OperatorMetadata(timeMode.name(), String.valueOf(spec.outputMode()), handle.declared);
+        Bytes key = Bytes.wrap(Layout.metaKey(Layout.META_OPERATOR));
+        byte[] stored = keys.store.get(key);
+        if (stored != null) {
+            OperatorMetadata before = OperatorMetadata.decode(stored);
+            if (before.equals(now)) {
+                return;
+            }
+            now.checkCompatibleWith(before);
+        }
+        keys.store.put(key, now.encode());
     }
 
     private void registerMetrics(ProcessingContext context) {
@@ -165,6 +185,7 @@ final class OperatorRuntime<K, I, O> {
         KeyValueStore<Bytes, byte[]> s = keys.store;
         metrics.gauge(RtmProcessorMetrics.STORE_ENTRIES, "approximate number of entries in the operator store", () ->
                 (double) s.approximateNumEntries());
+        metrics.stateVariableGauges(List.copyOf(handle.declared.values()), handle.deletedStateVars);
     }
 
     /**
@@ -305,6 +326,7 @@ final class OperatorRuntime<K, I, O> {
         keys.enter(keyBytes, now);
         HandleState before = keys.state;
         keys.state = HandleState.INITIALIZED;
+        long start = System.nanoTime();
         try {
             p.handleInitialState(key, initialState, new TimerValuesImpl(now, watermarkForTimerValues()));
         } catch (RuntimeException e) {
@@ -312,6 +334,7 @@ final class OperatorRuntime<K, I, O> {
         } finally {
             keys.exit();
             keys.state = before;
+            metrics.initialStateMs.record((System.nanoTime() - start) / 1e6);
         }
     }
 
@@ -361,12 +384,17 @@ final class OperatorRuntime<K, I, O> {
             return;
         }
         List<TimerService.Timer> due = timers.due(upTo);
+        if (due.isEmpty()) {
+            return;
+        }
+        long start = System.nanoTime();
         for (TimerService.Timer timer : due) {
             if (timers.exists(timer.key(), timer.time())) {
                 fireTimer(timer, now);
             }
         }
-        timers.passDone(!due.isEmpty());
+        timers.passDone(true);
+        metrics.timerProcessingMs.record((System.nanoTime() - start) / 1e6);
     }
 
     private void fireTimer(TimerService.Timer timer, long now) {

@@ -168,4 +168,50 @@ public final class StateErrors {
                     cause);
         }
     }
+
+    /** A restart changed a setting that the state depends on (e.g. the time mode). */
+    public static final class InvalidConfigAfterRestartException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATE_STORE_INVALID_CONFIG_AFTER_RESTART";
+
+        InvalidConfigAfterRestartException(String configName, String oldConfig, String newConfig) {
+            super(
+                    CODE,
+                    params("configName", configName, "oldConfig", oldConfig, "newConfig", newConfig),
+                    "Cannot change " + configName + " from " + oldConfig + " to " + newConfig
+                            + " between restarts. Set " + configName + " back to " + oldConfig
+                            + ", or restart with a new application id (or after resetting the application) to"
+                            + " start from empty state.");
+        }
+    }
+
+    /** A restart declared a state variable under an existing name with another kind. */
+    public static final class InvalidVariableTypeChangeException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE";
+
+        InvalidVariableTypeChangeException(String stateVarName, String oldType, String newType) {
+            super(
+                    CODE,
+                    params("stateVarName", stateVarName, "oldType", oldType, "newType", newType),
+                    "Cannot change " + stateVarName + " to " + newType + " between query restarts. Please set "
+                            + stateVarName + " to " + oldType + ", or use a new state variable name (and"
+                            + " deleteIfExists the old one).");
+        }
+    }
+
+    /** A restart declared a state variable with a serde that cannot read the stored values. */
+    public static final class ValueSchemaNotCompatibleException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE";
+
+        ValueSchemaNotCompatibleException(String storedValueSchema, String newValueSchema) {
+            super(
+                    CODE,
+                    params("storedValueSchema", storedValueSchema, "newValueSchema", newValueSchema),
+                    "Provided value schema does not match existing state value schema. Existing value schema="
+                            + storedValueSchema + ". New value schema=" + newValueSchema
+                            + ". Use the old serde, or a new state variable name.");
+        }
+    }
 }
