@@ -30,6 +30,8 @@ import java.util.Map;
  *     to the poll that returned it, for records of external source topics
  * @param processingLatencyMs poll of the source record to the send of an output record it caused
  * @param e2eLatencyMs source record timestamp to the send of an output record it caused
+ * @param stateOperators the thread's transformWithState operators with Spark's custom metrics for the epoch;
+ *     unmodifiable, empty when the thread runs none
  */
 public record EpochProgress(
         String applicationId,
@@ -47,11 +49,13 @@ public record EpochProgress(
         double busyFraction,
         LatencyStats sourceQueuingLatencyMs,
         LatencyStats processingLatencyMs,
-        LatencyStats e2eLatencyMs) {
+        LatencyStats e2eLatencyMs,
+        java.util.List<StateOperatorProgress> stateOperators) {
 
-    /** Copies the sources. */
+    /** Copies the sources and operators. */
     public EpochProgress {
         sources = Map.copyOf(sources);
+        stateOperators = java.util.List.copyOf(stateOperators);
     }
 
     /** @return {@code endTimeMs - startTimeMs} */

@@ -76,6 +76,9 @@ public final class EpochRuntime implements AutoCloseable {
     private final AtomicLong epochIds = new AtomicLong();
     private final ExecutorService progressExecutor;
     private final ObjectMapper json = new ObjectMapper();
+    /** Per stream thread: Spark's custom metrics at its previous epoch (epochs of one thread are reported in order). */
+    private final Map<String, StateOperatorDeltas> stateOperatorDeltas = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final Metrics metrics;
     private final ArrayDeque<EpochProgress> recent = new ArrayDeque<>();
     private volatile KafkaStreams streams;
@@ -292,7 +295,10 @@ public final class EpochRuntime implements AutoCloseable {
                     busy,
                     q,
                     p,
-                    e);
+                    e,
+                    stateOperatorDeltas
+                            .computeIfAbsent(thread, t -> new StateOperatorDeltas())
+                            .next(dev.rtmstreams.processor.RtmProcessorMetrics.sparkCustomMetrics(m, thread)));
             snap.state.published(progress);
             latest = progress;
             synchronized (recent) {
