@@ -2,6 +2,7 @@ package dev.rtmstreams.processor;
 
 import dev.rtmstreams.processor.internals.InitialStateProcessor;
 import dev.rtmstreams.processor.internals.OperatorSpec;
+import dev.rtmstreams.processor.internals.QueryableOperatorStore;
 import dev.rtmstreams.processor.internals.RuntimeRegistry;
 import dev.rtmstreams.processor.internals.TransformWithStateFixedKeyProcessor;
 import dev.rtmstreams.processor.internals.TransformWithStateProcessor;
@@ -97,9 +98,10 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
 
     private TransformWithState(OperatorSpec<K, I, O> spec, StoreBackend backend, boolean supportsInitialState) {
         this.spec = spec;
-        KeyValueBytesStoreSupplier supplier = backend == StoreBackend.IN_MEMORY
-                ? Stores.inMemoryKeyValueStore(spec.storeName())
-                : Stores.persistentKeyValueStore(spec.storeName());
+        KeyValueBytesStoreSupplier supplier = QueryableOperatorStore.wrap(
+                backend == StoreBackend.IN_MEMORY
+                        ? Stores.inMemoryKeyValueStore(spec.storeName())
+                        : Stores.persistentKeyValueStore(spec.storeName()));
         this.storeBuilder = Stores.keyValueStoreBuilder(supplier, Serdes.Bytes(), Serdes.ByteArray())
                 .withLoggingEnabled(java.util.Map.of())
                 .withCachingDisabled();

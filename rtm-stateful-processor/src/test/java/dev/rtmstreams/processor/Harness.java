@@ -195,13 +195,24 @@ final class Harness<I, O> implements AutoCloseable {
         changelog.addAll(cl.readKeyValuesToList());
     }
 
-    /** Closes the driver, wipes local state and rebuilds the store from every changelog record so far, then reopens. */
     /** Restarts from the changelog with another version of the operator (same name, so the same store). */
     void restartFromChangelog(TransformWithState<String, I, O> newVersion) {
         this.tws = newVersion;
         restartFromChangelog();
     }
 
+    /** @return every changelog record of the operator store written so far, in order */
+    List<KeyValue<Bytes, byte[]>> changelogSoFar() {
+        collectChangelog();
+        return List.copyOf(changelog);
+    }
+
+    /** @return the RocksDB directory of the operator store of task 0_0 (ROCKS_DB backend) */
+    Path rocksDbDirectory() {
+        return stateDir.resolve("harness").resolve("0_0").resolve("rocksdb").resolve(tws.storeName());
+    }
+
+    /** Closes the driver, wipes local state and rebuilds the store from every changelog record so far, then reopens. */
     void restartFromChangelog() {
         collectChangelog();
         driver.close();

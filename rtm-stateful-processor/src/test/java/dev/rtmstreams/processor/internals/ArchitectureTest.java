@@ -40,7 +40,7 @@ class ArchitectureTest {
                 .that()
                 .resideInAPackage("dev.rtmstreams.processor")
                 .and()
-                .haveNameNotMatching("dev\\.rtmstreams\\.processor\\.(TransformWithState)(\\$.*)?")
+                .haveNameNotMatching("dev\\.rtmstreams\\.processor\\.(TransformWithState|StateReader)(\\$.*)?")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("dev.rtmstreams.processor.internals")

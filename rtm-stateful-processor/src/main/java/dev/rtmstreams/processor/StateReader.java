@@ -1,0 +1,279 @@
+package dev.rtmstreams.processor;
+
+import dev.rtmstreams.processor.internals.EntriesStore;
+import dev.rtmstreams.processor.internals.StateScanner;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.StateQueryRequest;
+import org.apache.kafka.streams.query.StateQueryResult;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Reads the state of a {@link TransformWithState} operator, like Spark's state data source: every value, list and
+ * map state variable with its TTL expiry, and the pending timers, per grouping key or for all keys. Sources:
+ *
+ * <ul>
+ *   <li>a running application, through the custom interactive query {@link OperatorStateQuery} ({@link #query});
+ *   <li>a stopped application's RocksDB state directory ({@link #fromRocksDbDirectory});
+ *   <li>the operator's changelog topic, replayed ({@link #ofEntries}, last write per key wins, null deletes);
+ *   <li>any readable copy of the store ({@link #of}), e.g. {@code TopologyTestDriver#getKeyValueStore}.
+ * </ul>
+ *
+ * Values are decoded with deserializers given through {@link #withDeserializer} (and {@link #withKeyDeserializer}),
+ * else with the deserializer that matches the serde recorded when the operator declared the variable (Kafka's
+ * built-in serdes and any serde whose deserializer class has a no-argument constructor), else shown as base64.
+ * Instances are immutable; the {@code with...} methods return copies. Reading never changes the state.
+ */
+public final class StateReader {
+
+    private final ReadOnlyKeyValueStore<Bytes, byte[]> store;
+    private final Deserializer<?> keyDeserializer;
+    private final Map<String, Deserializer<?>> valueDeserializers;
+    private final Map<String, Deserializer<?>> mapKeyDeserializers;
+
+    private StateReader(
+            ReadOnlyKeyValueStore<Bytes, byte[]> store,
+            Deserializer<?> keyDeserializer,
+            Map<String, Deserializer<?>> valueDeserializers,
+            Map<String, Deserializer<?>> mapKeyDeserializers) {
+        this.store = store;
+        this.keyDeserializer = keyDeserializer;
+        this.valueDeserializers = Map.copyOf(valueDeserializers);
+        this.mapKeyDeserializers = Map.copyOf(mapKeyDeserializers);
+    }
+
+    /** @param store a readable copy of the operator's store (grouping keys decoded as UTF-8 strings by default) */
+    public static StateReader of(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
+        return new StateReader(
+                Objects.requireNonNull(store, "store"), Serdes.String().deserializer(), Map.of(), Map.of());
+    }
+
+    /**
+     * @param records store entries in write order, e.g. the operator's changelog topic from the beginning or the
+     *     result of an {@link OperatorStateQuery}; a null value deletes the key
+     */
+    public static StateReader ofEntries(Iterable<KeyValue<Bytes, byte[]>> records) {
+        return of(EntriesStore.replay(records));
+    }
+
+    /**
+     * @param directory a RocksDB store directory of a stopped application:
+     *     {@code <state.dir>/<application.id>/<task id>/rocksdb/<operator store name>}
+     * @throws IllegalArgumentException naming the directory when it is not a readable RocksDB store
+     */
+    public static StateReader fromRocksDbDirectory(Path directory) {
+        return of(EntriesStore.fromRocksDb(directory));
+    }
+
+    /**
+     * Reads one key's state from a running application through interactive queries (the tasks of this instance).
+     *
+     * @param streams the running application
+     * @param operatorStoreName the operator's {@link TransformWithState#storeName()}
+     * @param groupingKey the key, serialized with the operator's key serde
+     * @return a reader over the key's entries (use {@link #read} with the same key)
+     */
+    public static StateReader query(KafkaStreams streams, String operatorStoreName, byte[] groupingKey) {
+        StateQueryResult<List<KeyValue<Bytes, byte[]>>> result = streams.query(
+                StateQueryRequest.inStore(operatorStoreName).withQuery(OperatorStateQuery.forKey(groupingKey)));
+        List<KeyValue<Bytes, byte[]>> entries = new ArrayList<>();
+        for (QueryResult<List<KeyValue<Bytes, byte[]>>> r :
+                result.getPartitionResults().values()) {
+            if (r.isFailure()) {
+                throw new IllegalStateException("state query on " + operatorStoreName + " failed: "
+                        + r.getFailureReason() + ": " + r.getFailureMessage());
+            }
+            entries.addAll(r.getResult());
+        }
+        return ofEntries(entries);
+    }
+
+    /** @return a copy decoding grouping keys with {@code deserializer} (default: UTF-8 strings) */
+    public StateReader withKeyDeserializer(Deserializer<?> deserializer) {
+        return new StateReader(
+                store, Objects.requireNonNull(deserializer, "deserializer"), valueDeserializers, mapKeyDeserializers);
+    }
+
+    /** @return a copy decoding the values (list elements, map values) of {@code stateName} with {@code deserializer} */
+    public StateReader withDeserializer(String stateName, Deserializer<?> deserializer) {
+        Map<String, Deserializer<?>> m = new HashMap<>(valueDeserializers);
+        m.put(stateName, Objects.requireNonNull(deserializer, "deserializer"));
+        return new StateReader(store, keyDeserializer, m, mapKeyDeserializers);
+    }
+
+    /** @return a copy decoding the user keys of map state {@code stateName} with {@code deserializer} */
+    public StateReader withMapKeyDeserializer(String stateName, Deserializer<?> deserializer) {
+        Map<String, Deserializer<?>> m = new HashMap<>(mapKeyDeserializers);
+        m.put(stateName, Objects.requireNonNull(deserializer, "deserializer"));
+        return new StateReader(store, keyDeserializer, valueDeserializers, m);
+    }
+
+    /**
+     * What the operator declared the last time it ran.
+     *
+     * @param timeMode time mode name
+     * @param outputMode output mode name ("null" when none was given)
+     * @param variables state variable name to kind ({@code ValueState}, {@code ListState}, {@code MapState})
+     * @param ttl state variable name to whether it has a TTL
+     */
+    public record Description(
+            String timeMode, String outputMode, Map<String, String> variables, Map<String, Boolean> ttl) {}
+
+    /** @return the operator's declaration; empty when the store holds none (the operator never ran) */
+    public Optional<Description> description() {
+        StateScanner.Declaration d = StateScanner.declaration(store);
+        return d == null
+                ? Optional.empty()
+                : Optional.of(new Description(d.timeMode(), d.outputMode(), d.kinds(), d.ttl()));
+    }
+
+    /** @return the persisted event-time watermark, empty without one */
+    public OptionalLong watermark() {
+        Long w = StateScanner.watermark(store);
+        return w == null ? OptionalLong.empty() : OptionalLong.of(w);
+    }
+
+    /**
+     * One stored value, list element or map entry.
+     *
+     * @param mapKey the map state's user key (decoded), null for value and list state
+     * @param value the value (decoded)
+     * @param expiresAtMs processing time (epoch ms) when its TTL expires; null without TTL. A value whose expiry has
+     *     passed is invisible to the processor even before cleanup removes it.
+     */
+    public record StoredValue(Object mapKey, Object value, Long expiresAtMs) {}
+
+    /**
+     * The state of one grouping key.
+     *
+     * @param key the grouping key (decoded)
+     * @param variables state variable name to its stored values (one for value state, the elements of list state,
+     *     the entries of map state), in declaration order; variables without state for the key are left out
+     * @param kinds state variable name to kind, for the variables present
+     * @param timers the key's pending timers (epoch ms), ascending
+     */
+    public record KeyState(
+            Object key, Map<String, List<StoredValue>> variables, Map<String, String> kinds, List<Long> timers) {}
+
+    /**
+     * @param groupingKey the key, serialized with the operator's key serde
+     * @return the key's state; empty when it has neither state nor timers
+     */
+    public Optional<KeyState> read(byte[] groupingKey) {
+        Objects.requireNonNull(groupingKey, "groupingKey");
+        List<StateScanner.Entry> entries =
+                StateScanner.stateByKey(store, groupingKey).getOrDefault(Bytes.wrap(groupingKey), List.of());
+        List<Long> timers = StateScanner.timers(store, groupingKey);
+        if (entries.isEmpty() && timers.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(keyState(groupingKey, entries, timers));
+    }
+
+    /** @return the state of every key with state or timers, in serialized-key order */
+    public List<KeyState> readAll() {
+        Map<Bytes, List<StateScanner.Entry>> byKey = new java.util.TreeMap<>(StateScanner.stateByKey(store, null));
+        for (KeyValue<Bytes, byte[]> kv : StateScanner.entries(store, null)) {
+            byte[] gk = StateScanner.timerOwner(kv.key.get());
+            if (gk != null) {
+                byKey.putIfAbsent(Bytes.wrap(gk), List.of());
+            }
+        }
+        List<KeyState> out = new ArrayList<>();
+        byKey.forEach((k, entries) -> out.add(keyState(k.get(), entries, StateScanner.timers(store, k.get()))));
+        return out;
+    }
+
+    private KeyState keyState(byte[] groupingKey, List<StateScanner.Entry> entries, List<Long> timers) {
+        StateScanner.Declaration d = StateScanner.declaration(store);
+        Map<String, List<StoredValue>> vars = new LinkedHashMap<>();
+        Map<String, String> kinds = new LinkedHashMap<>();
+        if (d != null) {
+            for (String name : d.kinds().keySet()) {
+                for (StateScanner.Entry e : entries) {
+                    if (!e.stateName().equals(name)) {
+                        continue;
+                    }
+                    Object mapKey = e.mapKey() == null ? null : decode(mapKeyDeserializer(name, d), name, e.mapKey());
+                    List<StoredValue> values = vars.computeIfAbsent(name, n -> new ArrayList<>());
+                    for (StateScanner.Stored s : e.values()) {
+                        values.add(new StoredValue(
+                                mapKey,
+                                decode(valueDeserializer(name, d), name, s.payload()),
+                                s.expiresAtMs() == Long.MAX_VALUE ? null : s.expiresAtMs()));
+                    }
+                    kinds.put(name, d.kinds().get(name));
+                }
+            }
+        }
+        return new KeyState(decode(keyDeserializer, "key", groupingKey), vars, kinds, timers);
+    }
+
+    private Deserializer<?> valueDeserializer(String name, StateScanner.Declaration d) {
+        Deserializer<?> given = valueDeserializers.get(name);
+        if (given != null) {
+            return given;
+        }
+        String[] serdes = d.serdes().getOrDefault(name, "").split(",");
+        return deserializerFor(serdes[serdes.length - 1]);
+    }
+
+    private Deserializer<?> mapKeyDeserializer(String name, StateScanner.Declaration d) {
+        Deserializer<?> given = mapKeyDeserializers.get(name);
+        return given != null
+                ? given
+                : deserializerFor(d.serdes().getOrDefault(name, "").split(",")[0]);
+    }
+
+    /**
+     * @param serializerClass the class name of the serializer the operator declared the variable with
+     * @return the matching deserializer ({@code ...Serializer} to {@code ...Deserializer}) when it can be created
+     *     without arguments, else null (values are shown as base64)
+     */
+    static Deserializer<?> deserializerFor(String serializerClass) {
+        int at = serializerClass.lastIndexOf("Serializer");
+        if (at < 0) {
+            return null;
+        }
+        String name = serializerClass.substring(0, at) + "Deserializer" + serializerClass.substring(at + 10);
+        try {
+            Class<?> c = Class.forName(name, true, Thread.currentThread().getContextClassLoader());
+            return (Deserializer<?>) c.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | LinkageError | ClassCastException e) {
+            return null;
+        }
+    }
+
+    private static Object decode(Deserializer<?> d, String topic, byte[] bytes) {
+        if (d != null) {
+            try {
+                return d.deserialize(topic, bytes);
+            } catch (RuntimeException e) {
+                // fall through: show the bytes
+            }
+        }
+        return new Base64Value(Base64.getEncoder().encodeToString(bytes));
+    }
+
+    /** A value no deserializer could read, shown as base64 of its bytes. */
+    public record Base64Value(String base64) {}
+
+    /** @return {@code state} as one line of JSON */
+    public static String toJson(KeyState state) {
+        return dev.rtmstreams.processor.internals.Json.keyState(state);
+    }
+}

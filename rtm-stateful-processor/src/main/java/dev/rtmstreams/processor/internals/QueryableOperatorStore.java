@@ -1,0 +1,119 @@
+package dev.rtmstreams.processor.internals;
+
+import dev.rtmstreams.processor.OperatorStateQuery;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
+
+/**
+ * The innermost layer of an operator store: delegates everything to the RocksDB or in-memory store and answers
+ * {@link OperatorStateQuery} (Kafka Streams' metered and change-logging layers pass query types they do not know
+ * down to the store they wrap).
+ */
+public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStore<Bytes, byte[]>, Bytes, byte[]>
+        implements KeyValueStore<Bytes, byte[]> {
+
+    QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner) {
+        super(inner);
+    }
+
+    /** @return a supplier of {@code inner}'s stores wrapped in this layer */
+    public static KeyValueBytesStoreSupplier wrap(KeyValueBytesStoreSupplier inner) {
+        return new KeyValueBytesStoreSupplier() {
+            @Override
+            public String name() {
+                return inner.name();
+            }
+
+            @Override
+            public KeyValueStore<Bytes, byte[]> get() {
+                return new QueryableOperatorStore(inner.get());
+            }
+
+            @Override
+            public String metricsScope() {
+                return inner.metricsScope();
+            }
+        };
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
+        if (query instanceof OperatorStateQuery q) {
+            List<KeyValue<Bytes, byte[]>> entries = StateScanner.entries(wrapped(), q.groupingKey());
+            QueryResult<R> r = (QueryResult<R>) QueryResult.forResult(entries);
+            r.setPosition(
+                    wrapped().getPosition() == null
+                            ? Position.emptyPosition()
+                            : wrapped().getPosition());
+            return r;
+        }
+        return wrapped().query(query, positionBound, config);
+    }
+
+    @Override
+    public void put(Bytes key, byte[] value) {
+        wrapped().put(key, value);
+    }
+
+    @Override
+    public byte[] putIfAbsent(Bytes key, byte[] value) {
+        return wrapped().putIfAbsent(key, value);
+    }
+
+    @Override
+    public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+        wrapped().putAll(entries);
+    }
+
+    @Override
+    public byte[] delete(Bytes key) {
+        return wrapped().delete(key);
+    }
+
+    @Override
+    public byte[] get(Bytes key) {
+        return wrapped().get(key);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
+        return wrapped().range(from, to);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> reverseRange(Bytes from, Bytes to) {
+        return wrapped().reverseRange(from, to);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> all() {
+        return wrapped().all();
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> reverseAll() {
+        return wrapped().reverseAll();
+    }
+
+    @Override
+    public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
+        return wrapped().prefixScan(prefix, prefixKeySerializer);
+    }
+
+    @Override
+    public long approximateNumEntries() {
+        return wrapped().approximateNumEntries();
+    }
+}

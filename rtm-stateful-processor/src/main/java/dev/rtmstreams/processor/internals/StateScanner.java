@@ -1,0 +1,157 @@
+package dev.rtmstreams.processor.internals;
+
+import dev.rtmstreams.processor.StateReader;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Reads an operator store's layout (see {@link Layout}) for {@link StateReader}: which entries belong to a grouping
+ * key, and what each holds. Works on any readable copy of the store: the live store (interactive queries), a
+ * RocksDB directory opened read-only, or a changelog replayed into memory.
+ */
+public final class StateScanner {
+
+    private StateScanner() {}
+
+    /** A decoded state entry: variable, grouping key, map user key (map state only) and stored values. */
+    public record Entry(String stateName, byte[] groupingKey, byte[] mapKey, List<Stored> values) {}
+
+    /** One stored value or list element: serialized payload and expiry ({@link Long#MAX_VALUE}: none). */
+    public record Stored(byte[] payload, long expiresAtMs) {}
+
+    /** What the operator declared (time mode, output mode, variables with kind, TTL and serde). */
+    public record Declaration(
+            String timeMode,
+            String outputMode,
+            Map<String, String> kinds,
+            Map<String, Boolean> ttl,
+            Map<String, String> serdes) {}
+
+    /**
+     * @param store a readable copy of the operator store
+     * @param groupingKey a serialized grouping key, or null for every key
+     * @return the raw entries of that key (all keys), plus the operator's metadata entries, in key order
+     */
+    public static List<KeyValue<Bytes, byte[]>> entries(
+            ReadOnlyKeyValueStore<Bytes, byte[]> store, byte[] groupingKey) {
+        List<KeyValue<Bytes, byte[]>> out = new ArrayList<>();
+        scan(store, new byte[] {Layout.META}, out);
+        if (groupingKey == null) {
+            scan(store, new byte[] {Layout.STATE}, out);
+            scan(store, new byte[] {Layout.TIMER_BY_KEY}, out);
+            return out;
+        }
+        byte[] suffix = Layout.keySuffix(groupingKey);
+        Declaration d = declaration(store);
+        if (d != null) {
+            for (String name : d.kinds().keySet()) {
+                scan(store, Layout.concat(Layout.statePrefix(name), suffix), out);
+            }
+        }
+        scan(store, Layout.timerByKeyPrefix(groupingKey), out);
+        return out;
+    }
+
+    private static void scan(
+            ReadOnlyKeyValueStore<Bytes, byte[]> store, byte[] prefix, List<KeyValue<Bytes, byte[]>> out) {
+        try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(Bytes.wrap(prefix), BytesSer.INSTANCE)) {
+            while (it.hasNext()) {
+                out.add(it.next());
+            }
+        }
+    }
+
+    /** @return the operator's declaration, or null when the store has none (an operator that never ran) */
+    public static Declaration declaration(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
+        byte[] m = store.get(Bytes.wrap(Layout.metaKey(Layout.META_OPERATOR)));
+        if (m == null) {
+            return null;
+        }
+        OperatorMetadata md = OperatorMetadata.decode(m);
+        Map<String, String> kinds = new LinkedHashMap<>();
+        Map<String, Boolean> ttl = new LinkedHashMap<>();
+        Map<String, String> serdes = new LinkedHashMap<>();
+        md.variables().forEach((n, v) -> {
+            kinds.put(n, v.kind().name());
+            ttl.put(n, v.ttl());
+            serdes.put(n, v.serde());
+        });
+        return new Declaration(md.timeMode(), md.outputMode(), kinds, ttl, serdes);
+    }
+
+    /** @return the persisted watermark, or null */
+    public static Long watermark(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
+        byte[] wm = store.get(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)));
+        return wm == null ? null : Layout.getLong(wm, 0);
+    }
+
+    /**
+     * @param store a readable copy of the operator store
+     * @param groupingKey a serialized grouping key, or null for every key
+     * @return the state entries of the declared variables, grouped by grouping key (in byte order)
+     */
+    public static Map<Bytes, List<Entry>> stateByKey(ReadOnlyKeyValueStore<Bytes, byte[]> store, byte[] groupingKey) {
+        Declaration d = declaration(store);
+        Map<Bytes, List<Entry>> out = new TreeMap<>();
+        if (d == null) {
+            return out;
+        }
+        for (KeyValue<Bytes, byte[]> kv : entries(store, groupingKey)) {
+            byte[] k = kv.key.get();
+            if (k[0] != Layout.STATE) {
+                continue;
+            }
+            String name = Layout.stateNameOf(k, 0);
+            String kind = d.kinds().get(name);
+            if (kind == null) {
+                continue; // a variable no longer declared
+            }
+            int keyAt = 3 + (((k[1] & 0xFF) << 8) | (k[2] & 0xFF));
+            int keyLen = Layout.getInt(k, keyAt);
+            byte[] gk = Arrays.copyOfRange(k, keyAt + 4, keyAt + 4 + keyLen);
+            byte[] mapKey = kind.equals("MapState") ? Arrays.copyOfRange(k, keyAt + 4 + keyLen, k.length) : null;
+            List<Stored> values = kind.equals("ListState") ? listRecords(kv.value) : List.of(single(kv.value));
+            out.computeIfAbsent(Bytes.wrap(gk), x -> new ArrayList<>()).add(new Entry(name, gk, mapKey, values));
+        }
+        return out;
+    }
+
+    /** @return the grouping key of a per-key timer index entry ({@code [TIMER/KEY][keyLen][key][time]}), else null */
+    public static byte[] timerOwner(byte[] storeKey) {
+        if (storeKey.length < 13 || storeKey[0] != Layout.TIMER_BY_KEY) {
+            return null;
+        }
+        int len = Layout.getInt(storeKey, 1);
+        return Arrays.copyOfRange(storeKey, 5, 5 + len);
+    }
+
+    /** @return the pending timers of a serialized grouping key */
+    public static List<Long> timers(ReadOnlyKeyValueStore<Bytes, byte[]> store, byte[] groupingKey) {
+        return TimerService.list(store, groupingKey);
+    }
+
+    private static Stored single(byte[] stored) {
+        return new Stored(ValueCodec.payload(stored), ValueCodec.expiry(stored));
+    }
+
+    /** List state: {@code [expiry i64][len i32][bytes]} per element. */
+    private static List<Stored> listRecords(byte[] stored) {
+        List<Stored> out = new ArrayList<>();
+        int pos = 0;
+        while (pos < stored.length) {
+            long expiry = Layout.getLong(stored, pos);
+            int len = Layout.getInt(stored, pos + 8);
+            out.add(new Stored(Arrays.copyOfRange(stored, pos + 12, pos + 12 + len), expiry));
+            pos += 12 + len;
+        }
+        return out;
+    }
+}
