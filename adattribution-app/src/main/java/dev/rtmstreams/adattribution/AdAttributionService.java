@@ -2,9 +2,13 @@ package dev.rtmstreams.adattribution;
 
 import dev.rtmstreams.adattribution.ops.HttpEndpoint;
 import dev.rtmstreams.adattribution.ops.PrometheusText;
+import dev.rtmstreams.adattribution.ops.StateLookup;
 import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
 import dev.rtmstreams.adattribution.pipeline.DeadLetterCounter;
+import dev.rtmstreams.adattribution.pipeline.ReadableOperators;
 import dev.rtmstreams.join.IntervalJoin;
+import dev.rtmstreams.processor.StateReader;
+import dev.rtmstreams.processor.TransformWithState;
 import dev.rtmstreams.topology.AssignmentReport;
 import dev.rtmstreams.topology.EpochProgress;
 import dev.rtmstreams.topology.ProgressListener;
@@ -14,6 +18,7 @@ import dev.rtmstreams.topology.SlotCheckMode;
 import dev.rtmstreams.topology.Trigger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +33,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -153,12 +159,33 @@ public final class AdAttributionService implements AutoCloseable {
         streams.start();
         if (config.httpPort() >= 0) {
             try {
-                http = HttpEndpoint.start(config.httpPort(), this::state, this::metricsText);
+                http = HttpEndpoint.start(config.httpPort(), this::state, this::metricsText, this::readState);
             } catch (IOException e) {
                 throw new UncheckedIOException(
                         "cannot bind the HTTP port " + config.httpPort() + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    /**
+     * {@code GET /state/{operator}/{key}}: the key's state in a transformWithState operator of this instance,
+     * through the interactive query {@code OperatorStateQuery}.
+     */
+    private StateLookup.Response readState(String operator, String key) {
+        UnaryOperator<StateReader> decoders = ReadableOperators.all().get(operator);
+        if (decoders == null) {
+            return new StateLookup.Response(
+                    404,
+                    "unknown operator " + operator + "; readable: "
+                            + ReadableOperators.all().keySet() + "\n");
+        }
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        StateReader reader =
+                decoders.apply(StateReader.query(rtm.kafkaStreams(), TransformWithState.storeNameOf(operator), k));
+        return reader.read(k)
+                .map(s -> new StateLookup.Response(200, StateReader.toJson(s) + "\n"))
+                .orElseGet(() -> new StateLookup.Response(
+                        404, "no state for key " + key + " in " + operator + " on this instance\n"));
     }
 
     private Properties adminProperties() {

@@ -2,6 +2,7 @@ package dev.rtmstreams.adattribution;
 
 import dev.rtmstreams.adattribution.cli.DemoCommand;
 import dev.rtmstreams.adattribution.cli.RunCommand;
+import dev.rtmstreams.adattribution.cli.StateCommand;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.function.Function;
@@ -9,7 +10,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * Entry point of the fat jar: {@code java -jar adattribution-app.jar run|demo ...}.
+ * Entry point of the fat jar: {@code java -jar adattribution-app.jar run|demo|state ...}.
  *
  * <p>Exit codes: 0 success, 1 runtime failure, 2 invalid command line or configuration (the
  * message names the option and value).
@@ -19,7 +20,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "The ad-attribution service on rtm-streams: click attribution and request/ack correlation.",
-        subcommands = {RunCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, DemoCommand.class, StateCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     /** Avro 1.12 deserializes generated classes only from trusted packages. */
@@ -70,7 +71,7 @@ public final class Main implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(
-                spec.commandLine(), "Missing command: use 'run' or 'demo' (see --help)");
+                spec.commandLine(), "Missing command: use 'run', 'demo' or 'state read' (see --help)");
     }
 
     /** Creates commands with the environment injected. */

@@ -215,6 +215,22 @@ class AdAttributionServiceIT {
                             "adattribution_dlq_records_total{source_topic=\"ad-clicks\"} 1",
                             "adattribution_late_records_total",
                             "adattribution_up{state=\"RUNNING\"} 1");
+
+            // the state reader through the custom interactive query: tx-3 has a request waiting, tx-4 an ack
+            HttpResponse<String> tx3 = get(http, port, "/state/request-ack-correlation/tx-3");
+            assertThat(tx3.statusCode()).isEqualTo(200);
+            assertThat(tx3.body())
+                    .startsWith("{\"key\":\"tx-3\",\"state\":{\"request\":{\"kind\":\"ValueState\"")
+                    .contains("\"expiry\":{\"kind\":\"ValueState\"")
+                    .doesNotContain("pendingAcks")
+                    .containsPattern("\"timers\":\\[\\d+\\]");
+            liveTx3 = tx3.body().trim();
+            assertThat(get(http, port, "/state/request-ack-correlation/tx-4").body())
+                    .contains("\"pendingAcks\":{\"kind\":\"ListState\"", "delivered");
+            assertThat(get(http, port, "/state/request-ack-correlation/tx-none").statusCode())
+                    .isEqualTo(404);
+            assertThat(get(http, port, "/state/no-such-operator/tx-3").body())
+                    .contains("unknown operator no-such-operator");
         } finally {
             service.destroy(); // SIGTERM: graceful shutdown
             boolean exited = service.waitFor(60, TimeUnit.SECONDS);
@@ -226,6 +242,33 @@ class AdAttributionServiceIT {
                     .isTrue();
         }
         assertThat(Files.readString(log)).contains("event=closed clean=true");
+
+        // offline, after the service stopped: the same JSON from the changelog topic and from the state directory
+        assertThat(stateRead("--bootstrap-servers", kafka.bootstrapServers())).containsExactly(liveTx3);
+        assertThat(stateRead("--state-dir", dir.resolve("state").toString())).containsExactly(liveTx3);
+    }
+
+    private String liveTx3;
+
+    private static List<String> stateRead(String... source) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        List<String> args =
+                new ArrayList<>(List.of("state", "read", "--application-id", "adattribution-it", "--key", "tx-3"));
+        args.addAll(List.of(source));
+        int code = Main.execute(
+                args.toArray(String[]::new),
+                k -> null,
+                new java.io.PrintWriter(out, true),
+                new java.io.PrintWriter(new java.io.StringWriter(), true));
+        assertThat(code).as("state read %s exit code; output: %s", args, out).isZero();
+        return out.toString().lines().toList();
+    }
+
+    private static HttpResponse<String> get(HttpClient http, int port, String path) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static List<String> attributed(int expected, Duration timeout) throws IOException {

@@ -176,6 +176,15 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
         return spec.name();
     }
 
+    /**
+     * @param operatorName an operator's {@link #name()}
+     * @return the name of its state store, {@code <name>-state}; the changelog topic is
+     *     {@code <application.id>-<store name>-changelog}
+     */
+    public static String storeNameOf(String operatorName) {
+        return operatorName + "-state";
+    }
+
     /** @return the name of the operator's state store ({@code <name>-state}); its changelog topic is derived from it */
     public String storeName() {
         return spec.storeName();
@@ -327,7 +336,7 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
             }
             OperatorSpec<K, I, O> spec = new OperatorSpec<>(
                     n,
-                    n + "-state",
+                    storeNameOf(n),
                     processorSupplier,
                     timeMode,
                     outputMode,

@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /health}: {@code {"status":"UP","state":"RUNNING"}} with 200 while Kafka Streams
  *       is RUNNING or REBALANCING, 503 with the state otherwise.</li>
  *   <li>{@code GET /metrics}: Prometheus text exposition format 0.0.4.</li>
+ *   <li>{@code GET /state/{operator}/{key}}: the state of one key of a transformWithState operator as one JSON
+ *       line (see {@link StateLookup}); 404 when the operator is unknown or the key has no state here.</li>
  * </ul>
  */
 public final class HttpEndpoint implements AutoCloseable {
@@ -45,6 +47,21 @@ public final class HttpEndpoint implements AutoCloseable {
      * @throws IOException when the port cannot be bound
      */
     public static HttpEndpoint start(int port, Supplier<String> state, Supplier<String> metrics) throws IOException {
+        return start(port, state, metrics, (operator, key) -> new StateLookup.Response(404, "no readable operators\n"));
+    }
+
+    /**
+     * Starts the endpoint with {@code GET /state/{operator}/{key}} answered by {@code states}.
+     *
+     * @param port the port; 0 = any free port
+     * @param state supplies the Kafka Streams state name
+     * @param metrics supplies the Prometheus text
+     * @param states reads operator state
+     * @return the running endpoint
+     * @throws IOException when the port cannot be bound
+     */
+    public static HttpEndpoint start(int port, Supplier<String> state, Supplier<String> metrics, StateLookup states)
+            throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 16);
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "adattribution-http");
@@ -72,10 +89,35 @@ public final class HttpEndpoint implements AutoCloseable {
             }
             respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", body);
         });
+        server.createContext("/state/", exchange -> {
+            String[] parts = exchange.getRequestURI().getRawPath().split("/", 4);
+            if (parts.length < 4 || parts[2].isEmpty() || parts[3].isEmpty()) {
+                respond(exchange, 400, "text/plain; charset=utf-8", "use /state/{operator}/{key}\n");
+                return;
+            }
+            StateLookup.Response r;
+            try {
+                r = states.lookup(
+                        java.net.URLDecoder.decode(parts[2], StandardCharsets.UTF_8),
+                        java.net.URLDecoder.decode(parts[3], StandardCharsets.UTF_8));
+            } catch (RuntimeException e) {
+                LOG.warn("event=state-query-failed error={}", e.toString(), e);
+                respond(exchange, 503, "text/plain; charset=utf-8", "state query failed: " + e.getMessage() + "\n");
+                return;
+            }
+            respond(
+                    exchange,
+                    r.status(),
+                    r.status() == 200 ? "application/json" : "text/plain; charset=utf-8",
+                    r.body());
+        });
         server.createContext(
                 "/",
-                exchange ->
-                        respond(exchange, 404, "text/plain; charset=utf-8", "not found; try /health or /metrics\n"));
+                exchange -> respond(
+                        exchange,
+                        404,
+                        "text/plain; charset=utf-8",
+                        "not found; try /health, /metrics or /state/{operator}/{key}\n"));
         server.start();
         LOG.info("event=http-started port={}", server.getAddress().getPort());
         return new HttpEndpoint(server, executor);

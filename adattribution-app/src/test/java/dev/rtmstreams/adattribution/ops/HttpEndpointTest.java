@@ -62,4 +62,23 @@ class HttpEndpointTest {
             assertThat(get(endpoint.port(), "/nope").statusCode()).isEqualTo(404);
         }
     }
+
+    @Test
+    void shouldRouteStateRequestsWithDecodedOperatorAndKeyAndAnswerBadPathsWith400() throws Exception {
+        StateLookup lookup = (operator, key) -> operator.equals("corr")
+                ? new StateLookup.Response(200, "{\"key\":\"" + key + "\"}\n")
+                : new StateLookup.Response(404, "unknown operator " + operator + "\n");
+        try (HttpEndpoint endpoint = HttpEndpoint.start(0, () -> "RUNNING", () -> "", lookup)) {
+            HttpResponse<String> ok = get(endpoint.port(), "/state/corr/tx%2F1%20a");
+            assertThat(ok.statusCode()).isEqualTo(200);
+            assertThat(ok.headers().firstValue("Content-Type")).hasValue("application/json");
+            assertThat(ok.body()).isEqualTo("{\"key\":\"tx/1 a\"}\n");
+            assertThat(get(endpoint.port(), "/state/other/k").statusCode()).isEqualTo(404);
+            assertThat(get(endpoint.port(), "/state/corr").statusCode()).isEqualTo(400);
+            assertThat(get(endpoint.port(), "/state/corr/").statusCode()).isEqualTo(400);
+        }
+        try (HttpEndpoint endpoint = HttpEndpoint.start(0, () -> "RUNNING", () -> "")) {
+            assertThat(get(endpoint.port(), "/state/corr/k").statusCode()).isEqualTo(404);
+        }
+    }
 }
