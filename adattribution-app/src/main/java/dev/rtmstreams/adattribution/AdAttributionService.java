@@ -61,6 +61,7 @@ public final class AdAttributionService implements AutoCloseable {
     private final DeadLetterCounter deadLetters = new DeadLetterCounter();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean cleanClose;
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicReference<EpochProgress> lastEpoch = new AtomicReference<>();
     private final Map<String, EpochProgress> lastEpochPerThread = new ConcurrentHashMap<>();
@@ -375,6 +376,7 @@ public final class AdAttributionService implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        cleanClose = false;
         LOG.info("event=closing");
         HttpEndpoint h = http;
         if (h != null) {
@@ -383,6 +385,7 @@ public final class AdAttributionService implements AutoCloseable {
         RtmStreams r = rtm;
         if (r != null) {
             boolean clean = r.close(CLOSE_TIMEOUT);
+            cleanClose = clean && !failed.get();
             LOG.info(
                     "event=closed clean={} epochs={} dlq={} late={}",
                     clean,
@@ -391,6 +394,14 @@ public final class AdAttributionService implements AutoCloseable {
                     r.state() == KafkaStreams.State.NOT_RUNNING ? lateRecordsSafe(r) : -1);
         }
         terminated.countDown();
+    }
+
+    /**
+     * @return whether {@link #close()} ran and closed Kafka Streams cleanly within its timeout, after no stream thread
+     *     failure
+     */
+    public boolean closedCleanly() {
+        return closed.get() && cleanClose;
     }
 
     private static long lateRecordsSafe(RtmStreams r) {

@@ -12,8 +12,9 @@ import picocli.CommandLine.Command;
 /**
  * Entry point of the fat jar: {@code java -jar adattribution-app.jar run|demo|state ...}.
  *
- * <p>Exit codes: 0 success, 1 runtime failure, 2 invalid command line or configuration (the
- * message names the option and value).
+ * <p>Exit codes: 0 success (for {@code run}: a clean shutdown after SIGTERM), 1 runtime failure (for {@code run}:
+ * Kafka Streams failed or did not close cleanly), 2 invalid command line or configuration (the message names the
+ * option and value).
  */
 @Command(
         name = "adattribution-app",

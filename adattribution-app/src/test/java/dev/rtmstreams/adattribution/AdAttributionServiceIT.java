@@ -241,7 +241,10 @@ class AdAttributionServiceIT {
                     .as("service exits after SIGTERM; log:%n%s", tail(log))
                     .isTrue();
         }
-        assertThat(Files.readString(log)).contains("event=closed clean=true");
+        assertThat(Files.readString(log)).contains("event=closed clean=true", "event=exit status=0");
+        assertThat(service.exitValue())
+                .as("exit status after a clean SIGTERM shutdown")
+                .isZero();
 
         // offline, after the service stopped: the same JSON from the changelog topic and from the state directory
         assertThat(stateRead("--bootstrap-servers", kafka.bootstrapServers())).containsExactly(liveTx3);

@@ -95,6 +95,15 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** Stops the logging backend so that buffered lines reach their appenders before {@code halt}. */
+    private static void flushLogs() {
+        System.out.flush();
+        System.err.flush();
+        if (org.slf4j.LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext ctx) {
+            ctx.stop();
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         ConfigResolver.Resolved resolved = resolve();
@@ -104,6 +113,11 @@ public final class RunCommand implements Callable<Integer> {
                 () -> {
                     LOG.info("event=shutdown-requested");
                     service.close();
+                    // SIGTERM would otherwise end the JVM with 143: report how the close went instead
+                    int status = service.closedCleanly() ? 0 : 1;
+                    LOG.info("event=exit status={}", status);
+                    flushLogs();
+                    Runtime.getRuntime().halt(status);
                 },
                 "adattribution-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -127,6 +141,11 @@ public final class RunCommand implements Callable<Integer> {
         int code = service.awaitTermination();
         if (code != 0) {
             service.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook); // main's own exit status (1) stands
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running already and reports the status itself
+            }
         }
         return code;
     }
