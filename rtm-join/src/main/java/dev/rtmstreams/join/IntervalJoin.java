@@ -53,14 +53,15 @@ import org.apache.kafka.streams.kstream.KStream;
  *       watermark holds. An idle input becomes active again with its next record; the global watermark never moves
  *       backwards, so that input's records behind it are late (dropped and counted). Idleness is kept in memory: a
  *       task starting after a restart or rebalance treats both inputs as active from then on.</li>
- *   <li><b>Late records:</b> a record whose event time is strictly below the global watermark when it arrives is
- *       late: it is dropped, never joined, counted in the metric {@value #LATE_RECORDS_TOTAL} (group
+ *   <li><b>Late records:</b> a record whose event time is at or below the global watermark when it arrives
+ *       ({@code time <= globalWatermark}, Spark's rule) is late: it is dropped, never joined, counted in the metric {@value #LATE_RECORDS_TOTAL} (group
  *       {@value #METRICS_GROUP}) and, if {@link Builder#lateRecordsTopic(String)} is set, written to that topic.</li>
  *   <li><b>Emission:</b> every pair of non-late rows that satisfies the condition is forwarded exactly once (absent
  *       failures; at-least-once after a crash unless the application runs exactly-once), with the record timestamp
  *       the later of the two input record timestamps and the headers of the record that completed the pair.</li>
  *   <li><b>State:</b> a left row is kept until {@code globalWatermark > left.time + upperBound}, a right row until
- *       {@code globalWatermark > right.time - lowerBound} (as Spark). Eviction is incremental: bounded passes run
+ *       {@code globalWatermark > right.time - lowerBound} (as Spark: its state watermark for inclusive bounds is 1 ms
+ *       below the last time a match could need, since a partner at the watermark itself is late). Eviction is incremental: bounded passes run
  *       when a record of that side arrives and on a wall-clock punctuator.</li>
  *   <li><b>Outer joins:</b> an unmatched row is emitted with {@code null} for the other side exactly once, when it
  *       is evicted, i.e. not before the watermark proves no match can come; its timestamp is its own record

@@ -137,26 +137,27 @@ class IntervalJoinTest {
             h.outValues();
             h.left("b", "I-late", t(ofMinutes(5).minusMillis(1)));
             h.right("b", "C-late", t(ofMinutes(4))); // would match I-late, but both are late
-            h.left("c", "I-ontime", t(ofMinutes(5))); // exactly on the watermark: not late
+            h.left("c", "I-at-wm", t(ofMinutes(5))); // exactly on the watermark: late (Spark: t <= wm)
+            h.left("c", "I-ontime", t(ofMinutes(5).plusMillis(1))); // 1 ms after the watermark: not late
 
-            assertThat(h.lateCount()).isEqualTo(2);
+            assertThat(h.lateCount()).isEqualTo(3);
             List<TestRecord<String, byte[]>> late = h.late.readRecordsToList();
             assertThat(late)
                     .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
-                    .containsExactly("I-late", "C-late");
+                    .containsExactly("I-late", "C-late", "I-at-wm");
             assertThat(late)
                     .extracting(r -> new String(
                             r.headers()
                                     .lastHeader(IntervalJoin.LATE_SIDE_HEADER)
                                     .value(),
                             StandardCharsets.UTF_8))
-                    .containsExactly("left", "right");
+                    .containsExactly("left", "right", "left");
             // advance far: unmatched outer rows come out, but never the late ones
             h.left("z", "I-z", t(ofHours(1)));
             h.right("z", "C-z", t(ofHours(1)));
             h.tick(ofSeconds(1));
             assertThat(h.outValues())
-                    .doesNotContain("I-late,null", "null,C-late", "I-late,C-late")
+                    .doesNotContain("I-late,null", "null,C-late", "I-late,C-late", "I-at-wm,null")
                     .contains("I-ontime,null")
                     .containsOnlyOnce("I-z,C-z");
             assertThat(h.leftRows() + h.rightRows()).isEqualTo(2);
@@ -171,9 +172,9 @@ class IntervalJoinTest {
             h.right("imp2", "C2", t(ofMinutes(1)));
             assertThat(h.outValues()).containsExactly("I2,C2");
 
-            // global wm = 7m - 5m = 2m: not > 0 + 2m, so a click at exactly 2m could still come
-            h.left("x", "X", t(ofMinutes(7)));
-            h.right("y", "Y", t(ofMinutes(7)));
+            // global wm = 7m-1ms - 5m = 2m-1ms: a click at exactly 2m is not late and could still come
+            h.left("x", "X", t(ofMinutes(7).minusMillis(1)));
+            h.right("y", "Y", t(ofMinutes(7).minusMillis(1)));
             h.tick(ofSeconds(1));
             assertThat(h.outValues()).isEmpty();
             h.right("imp1", "C1-exact", t(ofMinutes(2)));

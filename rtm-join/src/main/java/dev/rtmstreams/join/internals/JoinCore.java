@@ -29,8 +29,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * The join algorithm of one task, as seen from one of the two side processors (both processors of a task share the
  * same stores). Modelled on Kafka Streams' {@code KStreamKStreamJoin} (each side puts its row into its own buffer and
  * probes the other side's buffer) with Spark's watermark rules ({@code StreamingSymmetricHashJoinExec},
- * {@code StreamingJoinHelper}): late = event time below the global watermark; a left row is evicted once
- * {@code wm > t + upper}, a right row once {@code wm > t - lower}.
+ * {@code StreamingJoinHelper}): late = event time at or below the global watermark ({@code t <= wm}, Spark's
+ * {@code WatermarkSupport.watermarkExpression}); a left row is evicted once {@code wm > t + upper}, a right row once
+ * {@code wm > t - lower} (Spark's state watermark for inclusive bounds, {@code getStateWatermark}: the {@code <=}
+ * conjunct shifts it 1 ms down, so a row is kept 1 ms of watermark longer than a match could need).
  *
  * <p>Each side's rows are inserted and evicted by exactly one core (its own side's processor in real-time mode, the
  * left processor for both sides in micro-batch mode), so the in-memory eviction hints ({@link #lowest}) stay valid.
@@ -541,8 +543,9 @@ final class JoinCore<K, L, R, VR> {
         lowest[left ? 0 : 1] = min;
     }
 
+    /** Spark's rule for joins and deduplication: a row at or below the watermark is late. */
     private static boolean isLate(long eventTime, long watermark) {
-        return watermark != Codec.NONE && eventTime < watermark;
+        return watermark != Codec.NONE && eventTime <= watermark;
     }
 
     private void late(boolean left, K key, byte[] valueBytes, long recordTs, Headers headers) {
@@ -657,7 +660,7 @@ final class JoinCore<K, L, R, VR> {
      * maxima alone: policy MIN, no idle timeout (idleness depends on the wall clock), and
      * {@code upper >= -leftDelay} (a left row leaves once {@code wm > t + upper}, and {@code wm <= leftMax - leftDelay})
      * and {@code lower <= rightDelay} (a right row leaves once {@code wm > t - lower}, {@code wm <= rightMax -
-     * rightDelay}). Late records (below the watermark) are never a side's maximum. Otherwise every change is written.
+     * rightDelay}). A late record ({@code t <= wm <= max - delay}) never raises a side's maximum. Otherwise every change is written.
      */
     static boolean lazyMetaAllowed(JoinSpec<?, ?, ?> spec, long idleTimeoutMs) {
         return spec.policy() == WatermarkPolicy.MIN
