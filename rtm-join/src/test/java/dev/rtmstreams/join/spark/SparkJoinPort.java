@@ -140,6 +140,35 @@ final class SparkJoinPort implements AutoCloseable {
                 .rightWatermarkDelay(rightDelay);
     }
 
+    /**
+     * Spark's {@code setupJoinWithRangeCondition}: {@code leftTime BETWEEN rightTime - bound AND rightTime + bound}
+     * ({@code right.time} within {@code ±bound} of {@code left.time}), the same watermark delay on both inputs.
+     */
+    static SparkJoinPort rangeCondition(JoinType type, Duration watermark, Duration bound, RowFormat format) {
+        return new SparkJoinPort(range(type, bound.negated(), bound, watermark, watermark), format);
+    }
+
+    /**
+     * Spark's {@code setupSelfJoin}: one input, all rows on the left, the even ones on the right,
+     * {@code rightTime BETWEEN leftTime AND leftTime + 5 s}, watermark delay 5 s on both.
+     */
+    static SparkJoinPort selfJoin(JoinType type, RowFormat format) {
+        return new SparkJoinPort(
+                range(type, Duration.ZERO, Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5)),
+                format);
+    }
+
+    /** Adds rows {@code (v, v s)} of a self join: each to the left input, the even ones to the right input too. */
+    SparkJoinPort selfRows(int from, int to) {
+        for (int v = from; v <= to; v++) {
+            left(v, v);
+            if (v % 2 == 0) {
+                right(v, v);
+            }
+        }
+        return this;
+    }
+
     /** A join without watermarks or time condition (Spark's plain equi-join of streams). */
     static Consumer<IntervalJoin.Builder<String, String, String>> unbounded(JoinType type) {
         return range(type, NEVER.negated(), NEVER, NEVER, NEVER);
