@@ -385,6 +385,84 @@ class IntervalJoinTest {
         assertThat(description.contains("-repartition")).isEqualTo(repartition);
     }
 
+    @Test
+    void shouldEmitEachLeftRowOnceOnItsFirstMatchAndBufferOnlyUnmatchedLeftRowsWhenLeftSemi() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.LEFT_SEMI))) {
+            h.right("imp1", "C1", t(ofMinutes(1)));
+            h.left("imp1", "I1", t(Duration.ZERO)); // matches C1 on arrival: emitted, not buffered
+            h.right("imp1", "C2", t(ofMinutes(2))); // I1 is not buffered: nothing
+            assertThat(h.outValues()).containsExactly("I1,C1");
+            assertThat(h.leftRows()).isZero();
+
+            h.left("imp2", "I2", t(ofSeconds(10))); // no match yet: buffered
+            assertThat(h.leftRows()).isEqualTo(1);
+            h.right("imp2", "C3", t(ofSeconds(20))); // first match: I2 emitted with it
+            h.right("imp2", "C4", t(ofSeconds(30))); // I2 already matched: nothing
+            assertThat(h.outValues()).containsExactly("I2,C3");
+
+            // unmatched left rows leave silently once the watermark passes them
+            h.left("imp3", "I3", t(ofSeconds(10)));
+            h.left("x", "X", t(ofMinutes(20)));
+            h.right("y", "Y", t(ofMinutes(20)));
+            h.tick(ofSeconds(1));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).isEmpty();
+            assertThat(h.leftRows()).isEqualTo(1); // X
+        }
+    }
+
+    @Test
+    void shouldForwardTheLeftValuesWhenSemiJoin() {
+        org.apache.kafka.streams.StreamsBuilder sb = new org.apache.kafka.streams.StreamsBuilder();
+        org.apache.kafka.streams.kstream.KStream<String, String> imps =
+                sb.stream("imps", org.apache.kafka.streams.kstream.Consumed.with(Serdes.String(), Serdes.String()));
+        org.apache.kafka.streams.kstream.KStream<String, String> clicks =
+                sb.stream("clicks", org.apache.kafka.streams.kstream.Consumed.with(Serdes.String(), Serdes.String()));
+        IntervalJoin.<String, String, String>builder()
+                .keySerde(Serdes.String())
+                .leftSerde(Serdes.String())
+                .rightSerde(Serdes.String())
+                .lowerBound(Duration.ZERO)
+                .upperBound(ofMinutes(2))
+                .joinType(JoinType.LEFT_SEMI)
+                .build()
+                .semiJoin(imps, clicks)
+                .to("out", org.apache.kafka.streams.kstream.Produced.with(Serdes.String(), Serdes.String()));
+        java.util.Properties p = new java.util.Properties();
+        p.put(org.apache.kafka.streams.StreamsConfig.APPLICATION_ID_CONFIG, "semi");
+        p.put(org.apache.kafka.streams.StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        try (org.apache.kafka.streams.TopologyTestDriver d =
+                new org.apache.kafka.streams.TopologyTestDriver(sb.build(), p)) {
+            var in = d.createInputTopic(
+                    "imps", Serdes.String().serializer(), Serdes.String().serializer());
+            var click = d.createInputTopic(
+                    "clicks", Serdes.String().serializer(), Serdes.String().serializer());
+            var out = d.createOutputTopic(
+                    "out", Serdes.String().deserializer(), Serdes.String().deserializer());
+            in.pipeInput("imp1", "I1", t(Duration.ZERO));
+            click.pipeInput("imp1", "C1", t(ofMinutes(1)));
+            click.pipeInput("imp1", "C2", t(ofMinutes(1)));
+
+            assertThat(out.readKeyValuesToList()).containsExactly(org.apache.kafka.streams.KeyValue.pair("imp1", "I1"));
+        }
+    }
+
+    @Test
+    void shouldRejectSemiJoinWhenTheJoinTypeIsNotLeftSemi() {
+        IntervalJoin<String, String, String> inner = IntervalJoin.<String, String, String>builder()
+                .keySerde(Serdes.String())
+                .leftSerde(Serdes.String())
+                .rightSerde(Serdes.String())
+                .lowerBound(Duration.ZERO)
+                .upperBound(ofMinutes(2))
+                .build();
+        org.apache.kafka.streams.StreamsBuilder sb = new org.apache.kafka.streams.StreamsBuilder();
+
+        assertThatThrownBy(() -> inner.semiJoin(sb.stream("l"), sb.stream("r")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("INNER");
+    }
+
     private static Duration ofHours(long h) {
         return Duration.ofHours(h);
     }
