@@ -367,9 +367,7 @@ final class JoinCore<K, L, R, VR> {
                 other.put(kv.key, kv.value);
             }
         }
-        byte flags = matches != null ? Codec.MATCHED : 0;
-        boolean metaChanged = insert(left, keyBytes, eventTime, valueBytes, recordTs, flags, m);
-        return metaChanged;
+        return insert(left, keyBytes, eventTime, valueBytes, recordTs, matches != null ? Codec.MATCHED : 0, m);
     }
 
     /**
@@ -426,8 +424,7 @@ final class JoinCore<K, L, R, VR> {
                 other.put(kv.key, copy);
             }
         }
-        boolean metaChanged = insert(left, keyBytes, eventTime, valueBytes, recordTs, (byte) 0, m);
-        return metaChanged;
+        return insert(left, keyBytes, eventTime, valueBytes, recordTs, (byte) 0, m);
     }
 
     /** Buffers a row. @return true when {@code m} changed (sequence block allocation) */
@@ -612,7 +609,7 @@ final class JoinCore<K, L, R, VR> {
         lowest[left ? 0 : 1] = min;
     }
 
-    /** Spark's rule for joins and deduplication: a row at or below the watermark is late. */
+    /** Spark's rule for stateful operators ({@code WatermarkSupport}): a row at or below the watermark is late. */
     private static boolean isLate(long eventTime, long watermark) {
         return watermark != Codec.NONE && eventTime <= watermark;
     }
@@ -730,7 +727,8 @@ final class JoinCore<K, L, R, VR> {
      * timeout (idleness depends on the wall clock), and
      * {@code upper >= -leftDelay} (a left row leaves once {@code wm > t + upper}, and {@code wm <= leftMax - leftDelay})
      * and {@code lower <= rightDelay} (a right row leaves once {@code wm > t - lower}, {@code wm <= rightMax -
-     * rightDelay}). A late record ({@code t <= wm <= max - delay}) never raises a side's maximum. Otherwise every change is written.
+     * rightDelay}). A late record ({@code t <= wm <= max - delay}) never raises a side's maximum. Otherwise every
+     * change is written.
      */
     static boolean lazyMetaAllowed(JoinSpec<?, ?, ?> spec, long idleTimeoutMs) {
         return spec.policy() == WatermarkPolicy.MIN
