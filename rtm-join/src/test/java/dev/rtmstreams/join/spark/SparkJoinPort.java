@@ -78,7 +78,7 @@ final class SparkJoinPort implements AutoCloseable {
     /** Windowed left semi join: {@code (key, window.end, leftValue)}. */
     static final RowFormat WINDOWED_SEMI = (k, l, r) -> windowKey(k) + "," + value(l, 2);
 
-    final TopologyTestDriver driver;
+    private final TopologyTestDriver driver;
     private final TestInputTopic<String, String> left;
     private final TestInputTopic<String, String> right;
     private final TestOutputTopic<String, String> out;
