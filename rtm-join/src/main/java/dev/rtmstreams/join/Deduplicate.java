@@ -37,9 +37,11 @@ import org.apache.kafka.streams.processor.api.ProcessorSupplier;
  *       the state API's incremental TTL cleanup.</li>
  *   <li>{@link Builder#withinWatermark(EventTimeExtractor, Duration)}: event-time horizon, as Spark's
  *       {@code dropDuplicatesWithinWatermark}: watermark = max event time seen by the task - delay; an id is
- *       remembered until the watermark passes {@code eventTime(first) + delay}, so duplicates whose event times are
- *       at most {@code delay} apart are always dropped; records behind the watermark are late and dropped (counted
- *       by the state API).</li>
+ *       remembered while the watermark is below {@code eventTime(first) + delay} and forgotten once it reaches it
+ *       (Spark evicts the state when {@code expiry <= watermark}), so a later row of the id is dropped while its first
+ *       row's horizon is open and passes again from then on. A record whose event time is at or below the watermark
+ *       is late and dropped (Spark's rule, {@code eventTime <= watermark}); the state API's late-records metric counts
+ *       those strictly below it.</li>
  * </ul>
  * Both work under the real-time and the micro-batch contract (in micro-batch, duplicates within one batch are
  * dropped too, keeping the first in arrival order).

@@ -53,18 +53,21 @@ import org.apache.kafka.streams.kstream.KStream;
  *       watermark holds. An idle input becomes active again with its next record; the global watermark never moves
  *       backwards, so that input's records behind it are late (dropped and counted). Idleness is kept in memory: a
  *       task starting after a restart or rebalance treats both inputs as active from then on.</li>
- *   <li><b>Late records:</b> a record whose event time is strictly below the global watermark when it arrives is
- *       late: it is dropped, never joined, counted in the metric {@value #LATE_RECORDS_TOTAL} (group
+ *   <li><b>Late records:</b> a record whose event time is at or below the global watermark when it arrives
+ *       ({@code time <= globalWatermark}, Spark's rule) is late: it is dropped, never joined, counted in the metric {@value #LATE_RECORDS_TOTAL} (group
  *       {@value #METRICS_GROUP}) and, if {@link Builder#lateRecordsTopic(String)} is set, written to that topic.</li>
  *   <li><b>Emission:</b> every pair of non-late rows that satisfies the condition is forwarded exactly once (absent
  *       failures; at-least-once after a crash unless the application runs exactly-once), with the record timestamp
  *       the later of the two input record timestamps and the headers of the record that completed the pair.</li>
  *   <li><b>State:</b> a left row is kept until {@code globalWatermark > left.time + upperBound}, a right row until
- *       {@code globalWatermark > right.time - lowerBound} (as Spark). Eviction is incremental: bounded passes run
+ *       {@code globalWatermark > right.time - lowerBound} (as Spark: its state watermark for inclusive bounds is 1 ms
+ *       below the last time a match could need, since a partner at the watermark itself is late). Eviction is incremental: bounded passes run
  *       when a record of that side arrives and on a wall-clock punctuator.</li>
  *   <li><b>Outer joins:</b> an unmatched row is emitted with {@code null} for the other side exactly once, when it
  *       is evicted, i.e. not before the watermark proves no match can come; its timestamp is its own record
  *       timestamp.</li>
+ *   <li><b>Left semi join</b> ({@link JoinType#LEFT_SEMI}, Spark's {@code left_semi}): each left row with a match is
+ *       emitted once, on its first match; unmatched left rows are evicted silently.</li>
  *   <li><b>Execution contracts:</b> under {@code rtm.execution.mode=micro-batch} (or
  *       {@link Builder#executionMode(ExecutionMode)}) inputs are buffered in a changelogged store and processed once
  *       per {@code rtm.micro.batch.interval.ms}, with the global watermark fixed during a batch and advanced,
@@ -129,7 +132,9 @@ public final class IntervalJoin<K, L, R> {
      *
      * @param left the left input, keyed by the join key
      * @param right the right input, keyed by the join key
-     * @param joiner builds the output value; gets {@code null} for the missing side of an unmatched outer row
+     * @param joiner builds the output value; gets {@code null} for the missing side of an unmatched outer row; under
+     *     {@link JoinType#LEFT_SEMI} it is called once per matched left row, with the right row of its first match
+     *     (see {@link #semiJoin} for the left values themselves)
      * @param <VR> output value type
      * @return the joined stream, keyed by the join key
      * @throws NullPointerException when an argument is null
@@ -139,6 +144,25 @@ public final class IntervalJoin<K, L, R> {
         Objects.requireNonNull(right, "right");
         Objects.requireNonNull(joiner, "joiner");
         return IntervalJoinTopology.build(spec, left, right, joiner);
+    }
+
+    /**
+     * Adds a left semi join to the topology (Spark's {@code left_semi}): the output holds each left row that has a
+     * match, once, as soon as its first match is present. Requires {@link Builder#joinType(JoinType)}
+     * {@link JoinType#LEFT_SEMI}.
+     *
+     * @param left the left input, keyed by the join key
+     * @param right the right input, keyed by the join key
+     * @return the matched left rows (same key and value), with the later of the two input timestamps of the first
+     *     match and the headers of the record that completed it
+     * @throws IllegalStateException when the join type is not {@link JoinType#LEFT_SEMI}
+     * @throws NullPointerException when an argument is null
+     */
+    public KStream<K, L> semiJoin(KStream<K, L> left, KStream<K, R> right) {
+        if (spec.joinType() != JoinType.LEFT_SEMI) {
+            throw new IllegalStateException("semiJoin needs joinType LEFT_SEMI: joinType=" + spec.joinType());
+        }
+        return join(left, right, (key, leftValue, rightValue) -> leftValue);
     }
 
     /** @return the join's name (prefix of its processor and store names) */
@@ -337,7 +361,7 @@ public final class IntervalJoin<K, L, R> {
             return this;
         }
 
-        /** @param joinType inner (default) or an outer join @return this */
+        /** @param joinType inner (default), an outer join or a left semi join @return this */
         public Builder<K, L, R> joinType(JoinType joinType) {
             this.joinType = joinType;
             return this;

@@ -101,13 +101,15 @@ class DeduplicateTest {
                     "out", Serdes.String().deserializer(), Serdes.String().deserializer());
             in.pipeInput("imp1", "first", t(Duration.ZERO));
             in.pipeInput("imp1", "dup-4m", t(Duration.ofMinutes(4)));
-            in.pipeInput("x", "x", t(Duration.ofMinutes(10))); // watermark 5m: imp1 kept while wm <= 0 + 5m
-            in.pipeInput("imp1", "dup-5m", t(Duration.ofMinutes(5))); // not late (== wm), still a duplicate
+            // watermark 5m-1ms: imp1 (expiry 0 + 5m) kept while wm < 5m
+            in.pipeInput("x", "x", t(Duration.ofMinutes(10).minusMillis(1)));
+            in.pipeInput("imp1", "at-wm", t(Duration.ofMinutes(5).minusMillis(1))); // == wm: late (Spark: t <= wm)
+            in.pipeInput("imp1", "dup-5m", t(Duration.ofMinutes(5))); // not late, still a duplicate
             assertThat(out.readValuesToList()).containsExactly("first", "x");
 
-            in.pipeInput("x", "x2", t(Duration.ofMinutes(10).plusMillis(1))); // wm 5m+1ms > 5m: imp1 forgotten
-            in.pipeInput("imp1", "late", t(Duration.ofMinutes(5))); // behind the watermark: dropped as late
-            in.pipeInput("imp1", "new", t(Duration.ofMinutes(6)));
+            in.pipeInput("x", "x2", t(Duration.ofMinutes(10))); // wm 5m >= expiry 5m: imp1 forgotten (Spark)
+            in.pipeInput("imp1", "late", t(Duration.ofMinutes(5))); // at the watermark: dropped as late
+            in.pipeInput("imp1", "new", t(Duration.ofMinutes(5).plusMillis(1)));
             assertThat(out.readValuesToList()).containsExactly("new");
             assertThat(d.getKeyValueStore("dedup-state")).isNotNull();
         }

@@ -17,7 +17,8 @@ import net.jqwik.api.constraints.IntRange;
 
 /**
  * Randomized event sequences through the real join (TopologyTestDriver) against a naive nested-loop oracle that
- * applies the same watermark and lateness rules, for every join type, both policies and both execution contracts.
+ * applies the same watermark and lateness rules, for every join type, both policies and both execution contracts. Left
+ * semi: every non-late left row with at least one non-late match, once.
  */
 class IntervalJoinOraclePropertyTest {
 
@@ -94,6 +95,11 @@ class IntervalJoinOraclePropertyTest {
                 h.tick(Duration.ofSeconds(1));
             }
             actual = h.outValues();
+            if (joinType == JoinType.LEFT_SEMI) {
+                // the left row only (the joiner also sees the right row of the first match, which depends on order)
+                actual =
+                        actual.stream().map(v -> v.substring(0, v.indexOf(','))).toList();
+            }
             actualLate = h.lateCount();
         }
 
@@ -148,7 +154,7 @@ class IntervalJoinOraclePropertyTest {
             Long frozen = global;
             for (int i = 0; i < batch.size(); i++) {
                 Event e = batch.get(i);
-                if (frozen != null && e.time() < frozen) {
+                if (frozen != null && e.time() <= frozen) { // Spark: late iff at or below the watermark
                     late++;
                 } else {
                     (e.left() ? lefts : rights).add(new Row(batchIds.get(i), e.key(), e.time()));
@@ -180,6 +186,14 @@ class IntervalJoinOraclePropertyTest {
 
         List<String> expected() {
             List<String> out = new ArrayList<>();
+            if (type == JoinType.LEFT_SEMI) {
+                for (Row l : lefts) {
+                    if (rights.stream().anyMatch(r -> matches(l, r))) {
+                        out.add(l.id());
+                    }
+                }
+                return out;
+            }
             for (Row l : lefts) {
                 for (Row r : rights) {
                     if (matches(l, r)) {

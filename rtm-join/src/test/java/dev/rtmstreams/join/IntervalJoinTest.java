@@ -137,26 +137,27 @@ class IntervalJoinTest {
             h.outValues();
             h.left("b", "I-late", t(ofMinutes(5).minusMillis(1)));
             h.right("b", "C-late", t(ofMinutes(4))); // would match I-late, but both are late
-            h.left("c", "I-ontime", t(ofMinutes(5))); // exactly on the watermark: not late
+            h.left("c", "I-at-wm", t(ofMinutes(5))); // exactly on the watermark: late (Spark: t <= wm)
+            h.left("c", "I-ontime", t(ofMinutes(5).plusMillis(1))); // 1 ms after the watermark: not late
 
-            assertThat(h.lateCount()).isEqualTo(2);
+            assertThat(h.lateCount()).isEqualTo(3);
             List<TestRecord<String, byte[]>> late = h.late.readRecordsToList();
             assertThat(late)
                     .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
-                    .containsExactly("I-late", "C-late");
+                    .containsExactly("I-late", "C-late", "I-at-wm");
             assertThat(late)
                     .extracting(r -> new String(
                             r.headers()
                                     .lastHeader(IntervalJoin.LATE_SIDE_HEADER)
                                     .value(),
                             StandardCharsets.UTF_8))
-                    .containsExactly("left", "right");
+                    .containsExactly("left", "right", "left");
             // advance far: unmatched outer rows come out, but never the late ones
             h.left("z", "I-z", t(ofHours(1)));
             h.right("z", "C-z", t(ofHours(1)));
             h.tick(ofSeconds(1));
             assertThat(h.outValues())
-                    .doesNotContain("I-late,null", "null,C-late", "I-late,C-late")
+                    .doesNotContain("I-late,null", "null,C-late", "I-late,C-late", "I-at-wm,null")
                     .contains("I-ontime,null")
                     .containsOnlyOnce("I-z,C-z");
             assertThat(h.leftRows() + h.rightRows()).isEqualTo(2);
@@ -171,9 +172,9 @@ class IntervalJoinTest {
             h.right("imp2", "C2", t(ofMinutes(1)));
             assertThat(h.outValues()).containsExactly("I2,C2");
 
-            // global wm = 7m - 5m = 2m: not > 0 + 2m, so a click at exactly 2m could still come
-            h.left("x", "X", t(ofMinutes(7)));
-            h.right("y", "Y", t(ofMinutes(7)));
+            // global wm = 7m-1ms - 5m = 2m-1ms: a click at exactly 2m is not late and could still come
+            h.left("x", "X", t(ofMinutes(7).minusMillis(1)));
+            h.right("y", "Y", t(ofMinutes(7).minusMillis(1)));
             h.tick(ofSeconds(1));
             assertThat(h.outValues()).isEmpty();
             h.right("imp1", "C1-exact", t(ofMinutes(2)));
@@ -382,6 +383,84 @@ class IntervalJoinTest {
         String description = sb.build().describe().toString();
 
         assertThat(description.contains("-repartition")).isEqualTo(repartition);
+    }
+
+    @Test
+    void shouldEmitEachLeftRowOnceOnItsFirstMatchAndBufferOnlyUnmatchedLeftRowsWhenLeftSemi() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.LEFT_SEMI))) {
+            h.right("imp1", "C1", t(ofMinutes(1)));
+            h.left("imp1", "I1", t(Duration.ZERO)); // matches C1 on arrival: emitted, not buffered
+            h.right("imp1", "C2", t(ofMinutes(2))); // I1 is not buffered: nothing
+            assertThat(h.outValues()).containsExactly("I1,C1");
+            assertThat(h.leftRows()).isZero();
+
+            h.left("imp2", "I2", t(ofSeconds(10))); // no match yet: buffered
+            assertThat(h.leftRows()).isEqualTo(1);
+            h.right("imp2", "C3", t(ofSeconds(20))); // first match: I2 emitted with it
+            h.right("imp2", "C4", t(ofSeconds(30))); // I2 already matched: nothing
+            assertThat(h.outValues()).containsExactly("I2,C3");
+
+            // unmatched left rows leave silently once the watermark passes them
+            h.left("imp3", "I3", t(ofSeconds(10)));
+            h.left("x", "X", t(ofMinutes(20)));
+            h.right("y", "Y", t(ofMinutes(20)));
+            h.tick(ofSeconds(1));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).isEmpty();
+            assertThat(h.leftRows()).isEqualTo(1); // X
+        }
+    }
+
+    @Test
+    void shouldForwardTheLeftValuesWhenSemiJoin() {
+        org.apache.kafka.streams.StreamsBuilder sb = new org.apache.kafka.streams.StreamsBuilder();
+        org.apache.kafka.streams.kstream.KStream<String, String> imps =
+                sb.stream("imps", org.apache.kafka.streams.kstream.Consumed.with(Serdes.String(), Serdes.String()));
+        org.apache.kafka.streams.kstream.KStream<String, String> clicks =
+                sb.stream("clicks", org.apache.kafka.streams.kstream.Consumed.with(Serdes.String(), Serdes.String()));
+        IntervalJoin.<String, String, String>builder()
+                .keySerde(Serdes.String())
+                .leftSerde(Serdes.String())
+                .rightSerde(Serdes.String())
+                .lowerBound(Duration.ZERO)
+                .upperBound(ofMinutes(2))
+                .joinType(JoinType.LEFT_SEMI)
+                .build()
+                .semiJoin(imps, clicks)
+                .to("out", org.apache.kafka.streams.kstream.Produced.with(Serdes.String(), Serdes.String()));
+        java.util.Properties p = new java.util.Properties();
+        p.put(org.apache.kafka.streams.StreamsConfig.APPLICATION_ID_CONFIG, "semi");
+        p.put(org.apache.kafka.streams.StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        try (org.apache.kafka.streams.TopologyTestDriver d =
+                new org.apache.kafka.streams.TopologyTestDriver(sb.build(), p)) {
+            var in = d.createInputTopic(
+                    "imps", Serdes.String().serializer(), Serdes.String().serializer());
+            var click = d.createInputTopic(
+                    "clicks", Serdes.String().serializer(), Serdes.String().serializer());
+            var out = d.createOutputTopic(
+                    "out", Serdes.String().deserializer(), Serdes.String().deserializer());
+            in.pipeInput("imp1", "I1", t(Duration.ZERO));
+            click.pipeInput("imp1", "C1", t(ofMinutes(1)));
+            click.pipeInput("imp1", "C2", t(ofMinutes(1)));
+
+            assertThat(out.readKeyValuesToList()).containsExactly(org.apache.kafka.streams.KeyValue.pair("imp1", "I1"));
+        }
+    }
+
+    @Test
+    void shouldRejectSemiJoinWhenTheJoinTypeIsNotLeftSemi() {
+        IntervalJoin<String, String, String> inner = IntervalJoin.<String, String, String>builder()
+                .keySerde(Serdes.String())
+                .leftSerde(Serdes.String())
+                .rightSerde(Serdes.String())
+                .lowerBound(Duration.ZERO)
+                .upperBound(ofMinutes(2))
+                .build();
+        org.apache.kafka.streams.StreamsBuilder sb = new org.apache.kafka.streams.StreamsBuilder();
+
+        assertThatThrownBy(() -> inner.semiJoin(sb.stream("l"), sb.stream("r")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("INNER");
     }
 
     private static Duration ofHours(long h) {

@@ -16,7 +16,7 @@ import java.util.Set;
  * <p>Click attribution (the service's contract, DESIGN.md section 5): events are processed in
  * send order. The global watermark is {@code min(max impression time, max click time) - delay},
  * defined once both sides have been seen (before that nothing is late). An impression or click
- * whose event time is strictly less than the watermark at its arrival is late and dropped (it
+ * whose event time is at or below the watermark at its arrival is late and dropped (Spark's rule; it
  * still counts towards the maxima). Impressions are deduplicated by impression_id and clicks by
  * click_id (first copy wins). A click matches the impression with its impression_id when
  * {@code impression_time <= click_time <= impression_time + window} (both ends inclusive), whichever
@@ -121,7 +121,7 @@ public final class Oracle {
             } else {
                 maxClick = Math.max(maxClick, e.eventTime());
             }
-            if (e.eventTime() < watermark) {
+            if (bothSeen && e.eventTime() <= watermark) {
                 counters[0]++;
                 continue;
             }

@@ -21,8 +21,13 @@ import org.apache.kafka.common.serialization.Serdes;
 
 /**
  * Deduplication on the state API: a value state (by key) or a map state (by id) remembers seen ids, bounded by a
- * processing-time TTL or by event-time timers at {@code eventTime + delay + 1} (Spark's
- * {@code dropDuplicatesWithinWatermark}: state kept while {@code watermark <= eventTime + delay}).
+ * processing-time TTL or by the watermark, as Spark's {@code dropDuplicatesWithinWatermark}
+ * ({@code StreamingDeduplicationWithinWatermarkExec}): the state of an id stores {@code expiry = eventTime + delay} of
+ * its first row and is gone once {@code watermark >= expiry} (Spark evicts state whose expiry is at or below the
+ * watermark), and a row at or below the watermark is late and dropped. Both rules are applied here, not left to the
+ * state API's timers and late filter, so they hold whatever boundaries those use: the event-time timer at
+ * {@code expiry} only removes state that is already ignored (it fires at {@code watermark >= expiry} when timers fire
+ * at or below the watermark, one millisecond of watermark later under Spark's strict timer rule).
  */
 final class DedupProcessor<K, V, ID> extends StatefulProcessor<K, Stamped<V>, V> {
 
@@ -63,20 +68,27 @@ final class DedupProcessor<K, V, ID> extends StatefulProcessor<K, Stamped<V>, V>
         long watermark = timerValues.getCurrentWatermarkInMs();
         while (rows.hasNext()) {
             Stamped<V> row = rows.next();
+            long rowTime = ttl != null ? 0L : eventTime.extract(key, row.value(), row.timestamp());
+            if (ttl == null && watermark != 0 && rowTime <= watermark) {
+                // Late (Spark: event time at or below the watermark). The state API drops rows strictly below it and
+                // counts them in its late-records metric; a row exactly at the watermark is dropped here. (0 = no
+                // watermark yet.)
+                continue;
+            }
             ID id = idExtractor == null ? null : idExtractor.extract(key, row.value());
             if (idExtractor != null && id == null) {
                 throw new IllegalArgumentException("Deduplicate id extractor returned null for key " + key);
             }
             Long expiry = idExtractor == null ? seenKey.getOption().orElse(null) : seenIds.getValue(id);
-            if (expiry != null && (ttl != null || expiry >= watermark)) {
+            if (expiry != null && (ttl != null || expiry > watermark)) {
                 continue; // duplicate
             }
             long newExpiry;
             if (ttl != null) {
                 newExpiry = timerValues.getCurrentProcessingTimeInMs() + ttl.toMillis();
             } else {
-                newExpiry = eventTime.extract(key, row.value(), row.timestamp()) + delayMs;
-                getHandle().registerTimer(newExpiry == Long.MAX_VALUE ? newExpiry : newExpiry + 1);
+                newExpiry = Codec.saturatedAdd(rowTime, delayMs);
+                getHandle().registerTimer(newExpiry);
             }
             if (idExtractor == null) {
                 seenKey.update(newExpiry);
@@ -94,14 +106,15 @@ final class DedupProcessor<K, V, ID> extends StatefulProcessor<K, Stamped<V>, V>
     @Override
     public Iterator<V> handleExpiredTimer(K key, TimerValues timerValues, ExpiredTimerInfo expiredTimerInfo) {
         long firedAt = expiredTimerInfo.getExpiryTimeInMs();
+        // Every id whose own timer (at its expiry) is due by now: at or before the one that fired.
         if (idExtractor == null) {
-            seenKey.getOption().filter(e -> e < firedAt).ifPresent(e -> seenKey.clear());
+            seenKey.getOption().filter(e -> e <= firedAt).ifPresent(e -> seenKey.clear());
         } else {
             List<ID> expired = new ArrayList<>();
             Iterator<Map.Entry<ID, Long>> it = seenIds.iterator();
             while (it.hasNext()) {
                 Map.Entry<ID, Long> e = it.next();
-                if (e.getValue() < firedAt) {
+                if (e.getValue() <= firedAt) {
                     expired.add(e.getKey());
                 }
             }

@@ -1,6 +1,7 @@
 package dev.rtmstreams.join.internals;
 
 import dev.rtmstreams.join.IntervalJoin;
+import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.join.ValueJoiner3;
 import dev.rtmstreams.join.WatermarkPolicy;
 import java.nio.ByteBuffer;
@@ -29,8 +30,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * The join algorithm of one task, as seen from one of the two side processors (both processors of a task share the
  * same stores). Modelled on Kafka Streams' {@code KStreamKStreamJoin} (each side puts its row into its own buffer and
  * probes the other side's buffer) with Spark's watermark rules ({@code StreamingSymmetricHashJoinExec},
- * {@code StreamingJoinHelper}): late = event time below the global watermark; a left row is evicted once
- * {@code wm > t + upper}, a right row once {@code wm > t - lower}.
+ * {@code StreamingJoinHelper}): late = event time at or below the global watermark ({@code t <= wm}, Spark's
+ * {@code WatermarkSupport.watermarkExpression}); a left row is evicted once {@code wm > t + upper}, a right row once
+ * {@code wm > t - lower} (Spark's state watermark for inclusive bounds, {@code getStateWatermark}: the {@code <=}
+ * conjunct shifts it 1 ms down, so a row is kept 1 ms of watermark longer than a match could need).
  *
  * <p>Each side's rows are inserted and evicted by exactly one core (its own side's processor in real-time mode, the
  * left processor for both sides in micro-batch mode), so the in-memory eviction hints ({@link #lowest}) stay valid.
@@ -317,6 +320,9 @@ final class JoinCore<K, L, R, VR> {
         }
         KeyValueStore<Bytes, byte[]> own = left ? leftBuffer : rightBuffer;
         KeyValueStore<Bytes, byte[]> other = left ? rightBuffer : leftBuffer;
+        if (spec.joinType() == JoinType.LEFT_SEMI) {
+            return semiJoinAndInsert(left, key, keyBytes, value, eventTime, valueBytes, recordTs, headers, m, from, to);
+        }
         boolean markOther =
                 left ? spec.joinType().emitsUnmatchedRight() : spec.joinType().emitsUnmatchedLeft();
         List<KeyValue<Bytes, byte[]>> matches = null;
@@ -361,13 +367,75 @@ final class JoinCore<K, L, R, VR> {
                 other.put(kv.key, kv.value);
             }
         }
+        return insert(left, keyBytes, eventTime, valueBytes, recordTs, matches != null ? Codec.MATCHED : 0, m);
+    }
+
+    /**
+     * Left semi join (Spark's {@code StreamingSymmetricHashJoinExec} for {@code LeftSemi}): a left row with a match in
+     * the right buffer is emitted once (with the first match) and not buffered; an unmatched left row is buffered. A
+     * right row emits every buffered left row it matches that has not matched yet (Spark's
+     * {@code excludeRowsAlreadyMatched}), marks them matched, and is always buffered.
+     *
+     * @return true when {@code m} changed (sequence block allocation)
+     */
+    @SuppressWarnings("unchecked")
+    private boolean semiJoinAndInsert(
+            boolean left,
+            K key,
+            byte[] keyBytes,
+            Object value,
+            long eventTime,
+            byte[] valueBytes,
+            long recordTs,
+            Headers headers,
+            Meta m,
+            long from,
+            long to) {
+        KeyValueStore<Bytes, byte[]> other = left ? rightBuffer : leftBuffer;
+        Bytes start = Codec.bufferKey(keyBytes, from, 0L);
+        Bytes end = Codec.bufferKey(keyBytes, to, Long.MAX_VALUE);
+        if (left) {
+            try (KeyValueIterator<Bytes, byte[]> it = other.range(start, end)) {
+                if (it.hasNext()) {
+                    byte[] row = it.next().value;
+                    R first = rightDeserializer.deserialize(topic(false), Codec.payload(row));
+                    VR out = joiner.apply(key, (L) value, first);
+                    context.forward(new Record<K, Object>(key, out, Math.max(recordTs, Codec.recordTs(row)), headers));
+                    return false;
+                }
+            }
+        } else {
+            List<KeyValue<Bytes, byte[]>> toMark = new ArrayList<>();
+            try (KeyValueIterator<Bytes, byte[]> it = other.range(start, end)) {
+                while (it.hasNext()) {
+                    KeyValue<Bytes, byte[]> kv = it.next();
+                    if (!Codec.matched(kv.value)) {
+                        toMark.add(kv);
+                    }
+                }
+            }
+            for (KeyValue<Bytes, byte[]> kv : toMark) {
+                byte[] row = kv.value;
+                L leftValue = leftDeserializer.deserialize(topic(true), Codec.payload(row));
+                VR out = joiner.apply(key, leftValue, (R) value);
+                context.forward(new Record<K, Object>(key, out, Math.max(recordTs, Codec.recordTs(row)), headers));
+                byte[] copy = row.clone();
+                copy[0] |= Codec.MATCHED;
+                other.put(kv.key, copy);
+            }
+        }
+        return insert(left, keyBytes, eventTime, valueBytes, recordTs, (byte) 0, m);
+    }
+
+    /** Buffers a row. @return true when {@code m} changed (sequence block allocation) */
+    private boolean insert(
+            boolean left, byte[] keyBytes, long eventTime, byte[] valueBytes, long recordTs, byte flags, Meta m) {
         long seq = nextSeq(m);
         boolean metaChanged = seqAllocated;
         seqAllocated = false;
         Bytes bufferKey = Codec.bufferKey(keyBytes, eventTime, seq);
-        byte flags = matches != null ? Codec.MATCHED : 0;
         // The row is changelogged; its time-index entry is not (rebuilt from the rows with each task incarnation).
-        own.put(bufferKey, Codec.bufferValue(flags, recordTs, valueBytes));
+        (left ? leftBuffer : rightBuffer).put(bufferKey, Codec.bufferValue(flags, recordTs, valueBytes));
         (left ? leftIndex : rightIndex).put(Codec.indexKeyFromBufferKey(bufferKey.get()), EMPTY);
         int s = left ? 0 : 1;
         if (eventTime < lowest[s]) {
@@ -541,8 +609,9 @@ final class JoinCore<K, L, R, VR> {
         lowest[left ? 0 : 1] = min;
     }
 
+    /** Spark's rule for stateful operators ({@code WatermarkSupport}): a row at or below the watermark is late. */
     private static boolean isLate(long eventTime, long watermark) {
-        return watermark != Codec.NONE && eventTime < watermark;
+        return watermark != Codec.NONE && eventTime <= watermark;
     }
 
     private void late(boolean left, K key, byte[] valueBytes, long recordTs, Headers headers) {
@@ -654,13 +723,16 @@ final class JoinCore<K, L, R, VR> {
     /**
      * Whether the watermarks need not be persisted with every change. They can be recovered after a restart when each
      * side's newest row is never evicted while it is the newest and the global watermark is a function of the side
-     * maxima alone: policy MIN, no idle timeout (idleness depends on the wall clock), and
+     * maxima alone: policy MIN, not a left semi join (a left row matched on arrival is never buffered), no idle
+     * timeout (idleness depends on the wall clock), and
      * {@code upper >= -leftDelay} (a left row leaves once {@code wm > t + upper}, and {@code wm <= leftMax - leftDelay})
      * and {@code lower <= rightDelay} (a right row leaves once {@code wm > t - lower}, {@code wm <= rightMax -
-     * rightDelay}). Late records (below the watermark) are never a side's maximum. Otherwise every change is written.
+     * rightDelay}). A late record ({@code t <= wm <= max - delay}) never raises a side's maximum. Otherwise every
+     * change is written.
      */
     static boolean lazyMetaAllowed(JoinSpec<?, ?, ?> spec, long idleTimeoutMs) {
         return spec.policy() == WatermarkPolicy.MIN
+                && spec.joinType() != JoinType.LEFT_SEMI // a left row matched on arrival is not buffered
                 && idleTimeoutMs <= 0
                 && spec.upperMs() >= -spec.leftDelayMs()
                 && spec.lowerMs() <= spec.rightDelayMs();
