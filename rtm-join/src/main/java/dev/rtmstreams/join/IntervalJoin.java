@@ -109,6 +109,20 @@ public final class IntervalJoin<K, L, R> {
     public static final String JOIN_NAME_TAG = "rtm-join-id";
     /** Header set on records written to the late-records topic: {@code left} or {@code right}. */
     public static final String LATE_SIDE_HEADER = "rtm.join.side";
+    /**
+     * Header on records of the late-records topic: why the record was not joined, {@value #LATE_REASON_LATE} or
+     * {@value #LATE_REASON_TOO_FAR_AHEAD}.
+     */
+    public static final String LATE_REASON_HEADER = "rtm.late.reason";
+    /** {@value #LATE_REASON_HEADER} of a record at or below the watermark. */
+    public static final String LATE_REASON_LATE = "LATE";
+    /**
+     * {@value #LATE_REASON_HEADER} of a record rejected by the watermark guard: its event time was more than
+     * {@code rtm.max.event.time.skew.ms} ahead of the wall clock, so it did not move the watermark.
+     */
+    public static final String LATE_REASON_TOO_FAR_AHEAD = "EVENT_TIME_TOO_FAR_AHEAD";
+    /** Counter of records rejected by the watermark guard, per side (tags as {@value #LATE_RECORDS_TOTAL}). */
+    public static final String FUTURE_RECORDS_TOTAL = "future-records-total";
 
     private final JoinSpec<K, L, R> spec;
 

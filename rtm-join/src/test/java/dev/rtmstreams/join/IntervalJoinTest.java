@@ -130,6 +130,36 @@ class IntervalJoinTest {
     }
 
     @Test
+    void shouldRejectARecordFarAheadOfTheWallClockWithoutMovingTheWatermarkWhenTheGuardTrips() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER))) {
+            // one impression and one click ten years ahead, then a normal pair: the normal pair still joins
+            h.left("far", "I-far", t(Duration.ofDays(3650)));
+            h.right("far", "C-far", t(Duration.ofDays(3650).plusSeconds(1)));
+            h.left("k", "I", t(Duration.ZERO));
+            h.right("k", "C", t(ofMinutes(1)));
+
+            assertThat(h.outValues()).containsExactly("I,C");
+            assertThat(h.lateCount()).isZero();
+            assertThat(h.driver.metrics().entrySet().stream()
+                            .filter(e -> e.getKey().name().equals(IntervalJoin.FUTURE_RECORDS_TOTAL))
+                            .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                            .sum())
+                    .isEqualTo(2.0);
+            List<TestRecord<String, byte[]>> rejected = h.late.readRecordsToList();
+            assertThat(rejected)
+                    .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+                    .containsExactly("I-far", "C-far");
+            assertThat(rejected)
+                    .extracting(r -> new String(
+                            r.headers()
+                                    .lastHeader(IntervalJoin.LATE_REASON_HEADER)
+                                    .value(),
+                            StandardCharsets.UTF_8))
+                    .containsOnly(IntervalJoin.LATE_REASON_TOO_FAR_AHEAD);
+        }
+    }
+
+    @Test
     void shouldCountLateRecordsAndWriteThemToTheLateTopicWithoutJoiningWhenBehindTheWatermark() {
         try (JoinHarness h = new JoinHarness(seed(JoinType.FULL_OUTER))) {
             h.left("a", "I-new", t(ofMinutes(10)));

@@ -46,5 +46,22 @@ public final class RtmProcessorConfig {
     /** Default of {@link #TTL_CLEANUP_BATCH_CONFIG}. */
     public static final int DEFAULT_TTL_CLEANUP_BATCH = 1_000;
 
+    /**
+     * Watermark guard: a record whose event time is more than this many milliseconds ahead of the wall clock does
+     * not advance any watermark. Event-time {@code TransformWithState} operators and interval joins drop it (counted
+     * in {@code future-records-total}; a join with a late-records topic writes it there, with header
+     * {@code rtm.late.reason=EVENT_TIME_TOO_FAR_AHEAD}). Without the guard, one record stamped years ahead moves the
+     * watermark there and every later record of its partition is late. Default {@value #DEFAULT_MAX_EVENT_TIME_SKEW_MS}
+     * (1 h); must be positive.
+     */
+    public static final String MAX_EVENT_TIME_SKEW_MS_CONFIG = "rtm.max.event.time.skew.ms";
+    /** Default of {@link #MAX_EVENT_TIME_SKEW_MS_CONFIG}: one hour. */
+    public static final long DEFAULT_MAX_EVENT_TIME_SKEW_MS = 3_600_000L;
+
+    /** @return whether {@code eventTime} is more than {@code maxSkewMs} ahead of {@code wallClockMs} */
+    public static boolean tooFarAhead(long eventTime, long wallClockMs, long maxSkewMs) {
+        return eventTime - wallClockMs > maxSkewMs;
+    }
+
     private RtmProcessorConfig() {}
 }

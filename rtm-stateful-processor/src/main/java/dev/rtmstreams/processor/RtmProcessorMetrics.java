@@ -56,6 +56,8 @@ public final class RtmProcessorMetrics {
     public static final String LATE_RECORDS_TOTAL = "late-records-total";
     /** Counter: records dropped because their grouping key was null. */
     public static final String NULL_KEY_RECORDS_TOTAL = "null-key-records-total";
+    /** Counter: records dropped by the watermark guard (event time too far ahead of the wall clock). */
+    public static final String FUTURE_RECORDS_TOTAL = "future-records-total";
     /** Counter: timers fired ({@code handleExpiredTimer} calls). */
     public static final String TIMERS_FIRED_TOTAL = "timers-fired-total";
     /** Counter: expired values, list elements and map entries physically removed by TTL cleanup. */

@@ -74,6 +74,7 @@ public final class AdAttributionTopology {
                 Impression::getImpressionId,
                 "impression_id",
                 (v, bytes, ts) -> new Encoded<>(v, bytes),
+                (v, ts) -> Times.millis(v.getImpressionTime()),
                 deadLetters);
         KStream<String, Encoded<Click>> clicks = decoded(
                 builder,
@@ -84,6 +85,7 @@ public final class AdAttributionTopology {
                 Click::getImpressionId,
                 "impression_id",
                 (v, bytes, ts) -> new Encoded<>(v, bytes),
+                (v, ts) -> Times.millis(v.getClickTime()),
                 deadLetters);
 
         // The watermark horizon of the join: how far behind the newest event a row may still take part.
@@ -135,6 +137,7 @@ public final class AdAttributionTopology {
                 AdRequest::getTransactionId,
                 "transaction_id",
                 (v, bytes, ts) -> CorrelationEvent.ofRequest(v, ts),
+                (v, ts) -> ts, // the correlation counts its window in record time
                 deadLetters);
         KStream<String, CorrelationEvent> acks = decoded(
                 builder,
@@ -145,6 +148,7 @@ public final class AdAttributionTopology {
                 AdAck::getTransactionId,
                 "transaction_id",
                 (v, bytes, ts) -> CorrelationEvent.ofAck(v, ts),
+                (v, ts) -> ts,
                 deadLetters);
         Duration window = config.correlationWindow();
         TransformWithState<String, CorrelationEvent, LogRecord> correlation =
@@ -187,12 +191,13 @@ public final class AdAttributionTopology {
             Function<T, String> idOf,
             String idField,
             DecodeProcessor.Wrapper<T, O> wrapper,
+            DecodeProcessor.EventTime<T> eventTime,
             DeadLetterCounter deadLetters) {
         KStream<String, Decoded<O>> decoded = builder.stream(
                         topic,
                         Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-source"))
                 .processValues(
-                        () -> new DecodeProcessor<>(decoder, idOf, idField, wrapper, deadLetters),
+                        () -> new DecodeProcessor<>(decoder, idOf, idField, wrapper, eventTime, deadLetters),
                         Named.as("decode-" + name));
         Map<String, KStream<String, Decoded<O>>> branches = decoded.split(Named.as("route-" + name + "-"))
                 .branch((k, v) -> v.isOk(), Branched.as("ok"))

@@ -17,6 +17,11 @@ public final class BadInputException extends RtmException {
     public static final String MISSING_VALUE = "ADATTRIBUTION_MISSING_VALUE";
     /** Error code: the key differs from the value's id field. */
     public static final String KEY_MISMATCH = "ADATTRIBUTION_KEY_MISMATCH";
+    /**
+     * Error code: the event time is more than {@code rtm.max.event.time.skew.ms} ahead of the wall clock (the
+     * watermark guard); such a record would move its partition's watermark ahead and make every later one late.
+     */
+    public static final String EVENT_TIME_TOO_FAR_AHEAD = "ADATTRIBUTION_EVENT_TIME_TOO_FAR_AHEAD";
 
     BadInputException(String errorCode, Map<String, String> parameters, String message) {
         super(errorCode, parameters, message);

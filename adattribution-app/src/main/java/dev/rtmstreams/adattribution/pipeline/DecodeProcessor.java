@@ -2,6 +2,7 @@ package dev.rtmstreams.adattribution.pipeline;
 
 import dev.rtmstreams.adattribution.model.AvroDecodeException;
 import dev.rtmstreams.processor.RtmException;
+import dev.rtmstreams.processor.RtmProcessorConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.kafka.common.header.Headers;
@@ -37,23 +38,46 @@ final class DecodeProcessor<T, O> extends ContextualFixedKeyProcessor<String, by
         O wrap(T value, byte[] bytes, long recordTimestamp);
     }
 
+    /** The event time of a decoded value (the watermark guard checks it). */
+    @FunctionalInterface
+    interface EventTime<T> {
+        long of(T value, long recordTimestamp);
+    }
+
     private final Decoder<T> decoder;
     private final java.util.function.Function<T, String> idOf;
     private final String idField;
     private final Wrapper<T, O> wrapper;
+    private final EventTime<T> eventTime;
     private final DeadLetterCounter counter;
+    private long maxSkewMs;
 
     DecodeProcessor(
             Decoder<T> decoder,
             java.util.function.Function<T, String> idOf,
             String idField,
             Wrapper<T, O> wrapper,
+            EventTime<T> eventTime,
             DeadLetterCounter counter) {
         this.decoder = decoder;
         this.idOf = idOf;
         this.idField = idField;
         this.wrapper = wrapper;
+        this.eventTime = eventTime;
         this.counter = counter;
+    }
+
+    @Override
+    public void init(org.apache.kafka.streams.processor.api.FixedKeyProcessorContext<String, Decoded<O>> context) {
+        super.init(context);
+        Object v = context.appConfigs().get(RtmProcessorConfig.MAX_EVENT_TIME_SKEW_MS_CONFIG);
+        maxSkewMs = v == null
+                ? RtmProcessorConfig.DEFAULT_MAX_EVENT_TIME_SKEW_MS
+                : Long.parseLong(v.toString().trim());
+        if (maxSkewMs <= 0) {
+            throw new IllegalArgumentException(
+                    RtmProcessorConfig.MAX_EVENT_TIME_SKEW_MS_CONFIG + " must be positive: " + maxSkewMs);
+        }
     }
 
     @Override
@@ -74,6 +98,20 @@ final class DecodeProcessor<T, O> extends ContextualFixedKeyProcessor<String, by
                             BadInputException.KEY_MISMATCH,
                             Map.of("key", record.key(), idField, String.valueOf(id)),
                             "key '" + record.key() + "' differs from " + idField + " '" + id + "'");
+                } else {
+                    long t = eventTime.of(value, record.timestamp());
+                    long now = context().currentSystemTimeMs();
+                    if (RtmProcessorConfig.tooFarAhead(t, now, maxSkewMs)) {
+                        error = new BadInputException(
+                                BadInputException.EVENT_TIME_TOO_FAR_AHEAD,
+                                Map.of(
+                                        "eventTime", Long.toString(t),
+                                        "wallClock", Long.toString(now),
+                                        "maxSkewMs", Long.toString(maxSkewMs)),
+                                "event time " + java.time.Instant.ofEpochMilli(t) + " is more than " + maxSkewMs
+                                        + " ms ahead of the wall clock " + java.time.Instant.ofEpochMilli(now)
+                                        + " (" + RtmProcessorConfig.MAX_EVENT_TIME_SKEW_MS_CONFIG + ")");
+                    }
                 }
             } catch (Exception e) {
                 error = e;

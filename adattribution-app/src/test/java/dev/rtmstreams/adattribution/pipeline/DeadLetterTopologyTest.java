@@ -74,6 +74,27 @@ class DeadLetterTopologyTest {
     }
 
     @Test
+    void shouldDeadLetterEventsFarAheadOfTheWallClockSoTheyCannotMoveTheWatermarkAndLaterPairsStillJoin() {
+        long tenYears = java.time.Duration.ofDays(3650).toMillis();
+        f.impressions.pipeInput("imp-far", encode(Events.impression("imp-far", T + tenYears)), T);
+        f.clicks.pipeInput("imp-far", encode(Events.click("click-far", "imp-far", T + tenYears + 1)), T);
+        f.requests.pipeInput("tx-far", encode(Events.request("tx-far", T)), T + tenYears); // record time ahead
+        f.impressions.pipeInput("imp-1", encode(Events.impression("imp-1", T)), T);
+        f.clicks.pipeInput("imp-1", encode(Events.click("click-1", "imp-1", T + 10)), T + 10);
+
+        assertThat(f.attributed.readValuesToList())
+                .extracting(AttributedClick::getClickId)
+                .containsExactly("click-1");
+        List<TestRecord<String, byte[]>> dead = f.dlq.readRecordsToList();
+        assertThat(dead).extracting(TestRecord::key).containsExactly("imp-far", "imp-far", "tx-far");
+        assertThat(dead)
+                .extracting(r -> header(r.headers(), DeadLetterHeaders.ERROR_CODE))
+                .containsOnly(BadInputException.EVENT_TIME_TOO_FAR_AHEAD);
+        assertThat(header(dead.get(0).headers(), DeadLetterHeaders.ERROR_MESSAGE))
+                .contains("rtm.max.event.time.skew.ms");
+    }
+
+    @Test
     void shouldDeadLetterRecordOfAnotherSchemaWhenItArrivesOnTheWrongTopic() {
         f.impressions.pipeInput("imp-1", encode(Events.click("click-1", "imp-1", T)), T);
 

@@ -78,7 +78,8 @@ final class JoinCore<K, L, R, VR> {
     private final Deserializer<L> leftDeserializer;
     private final Serializer<R> rightSerializer;
     private final Deserializer<R> rightDeserializer;
-    private final Sensor[] lateSensors = new Sensor[2];
+    /** Late records per side (0 left, 1 right), then records rejected by the watermark guard (2 left, 3 right). */
+    private final Sensor[] lateSensors = new Sensor[4];
     /** Serde "topics" (the buffer store names), computed once: JoinSpec builds the names on each call. */
     private final String leftTopic;
 
@@ -134,7 +135,7 @@ final class JoinCore<K, L, R, VR> {
         Meta m = readMeta();
         boolean seqAllocated = false;
         if (isLate(eventTime, m.global)) {
-            late(left, record.key(), valueBytes, record.timestamp(), record.headers());
+            late(left, false, record.key(), valueBytes, record.timestamp(), record.headers());
         } else {
             byte[] keyBytes = keySerializer.serialize(topic(left), record.key());
             seqAllocated = joinAndInsert(
@@ -265,7 +266,7 @@ final class JoinCore<K, L, R, VR> {
                 b.get(valueBytes);
                 K key = keyDeserializer.deserialize(topic(left), keyBytes);
                 if (isLate(eventTime, batchWatermark)) {
-                    late(left, key, valueBytes, recordTs, headers);
+                    late(left, false, key, valueBytes, recordTs, headers);
                 } else {
                     Object value = left
                             ? leftDeserializer.deserialize(topic(true), valueBytes)
@@ -614,27 +615,67 @@ final class JoinCore<K, L, R, VR> {
         return watermark != Codec.NONE && eventTime <= watermark;
     }
 
-    private void late(boolean left, K key, byte[] valueBytes, long recordTs, Headers headers) {
-        int s = left ? 0 : 1;
+    /**
+     * The watermark guard: the record's event time is too far ahead of the wall clock. It is not joined and does not
+     * feed its side's max event time; it is counted and, with a late-records topic, written there.
+     */
+    void tooFarAhead(boolean left, Record<K, ?> record) {
+        markActive(left);
+        late(left, true, record.key(), serializeValue(left, record.value()), record.timestamp(), record.headers());
+    }
+
+    private void late(boolean left, boolean tooFarAhead, K key, byte[] valueBytes, long recordTs, Headers headers) {
+        int s = (left ? 0 : 1) + (tooFarAhead ? 2 : 0);
         if (lateSensors[s] == null) {
-            lateSensors[s] = lateSensor(left ? "left" : "right");
+            lateSensors[s] = tooFarAhead ? futureSensor(left ? "left" : "right") : lateSensor(left ? "left" : "right");
         }
         lateSensors[s].record();
         if (spec.lateTopic() != null) {
             RecordHeaders h = headers == null ? new RecordHeaders() : new RecordHeaders(headers.toArray());
             h.add(IntervalJoin.LATE_SIDE_HEADER, (left ? "left" : "right").getBytes(StandardCharsets.UTF_8));
+            h.add(
+                    IntervalJoin.LATE_REASON_HEADER,
+                    (tooFarAhead ? IntervalJoin.LATE_REASON_TOO_FAR_AHEAD : IntervalJoin.LATE_REASON_LATE)
+                            .getBytes(StandardCharsets.UTF_8));
             context.forward(new Record<K, Object>(key, new LateRecord(left, valueBytes), recordTs, h));
         }
+    }
+
+    private Sensor futureSensor(String side) {
+        Sensor sensor = context.metrics()
+                .addSensor(
+                        String.join(
+                                ".",
+                                "rtm-join",
+                                Thread.currentThread().getName(),
+                                context.taskId().toString(),
+                                spec.name(),
+                                side,
+                                "future-records"),
+                        Sensor.RecordingLevel.INFO);
+        sensor.add(
+                new MetricName(
+                        IntervalJoin.FUTURE_RECORDS_TOTAL,
+                        IntervalJoin.METRICS_GROUP,
+                        "Records not joined because their event time was too far ahead of the wall clock",
+                        sensorTags(side)),
+                new CumulativeCount());
+        return sensor;
+    }
+
+    private Map<String, String> sensorTags(String side) {
+        Map<String, String> tags = new LinkedHashMap<>();
+        tags.put("thread-id", Thread.currentThread().getName());
+        tags.put("task-id", context.taskId().toString());
+        tags.put(IntervalJoin.JOIN_NAME_TAG, spec.name());
+        tags.put("side", side);
+        return tags;
     }
 
     private Sensor lateSensor(String side) {
         String thread = Thread.currentThread().getName();
         String task = context.taskId().toString();
-        Map<String, String> tags = new LinkedHashMap<>();
-        tags.put("thread-id", thread);
-        tags.put("task-id", task);
-        tags.put(IntervalJoin.JOIN_NAME_TAG, spec.name());
-        tags.put("side", side);
+        Map<String, String> tags = sensorTags(side);
         Sensor sensor = context.metrics()
                 .addSensor(
                         String.join(".", "rtm-join", thread, task, spec.name(), side, "late-records"),

@@ -32,6 +32,8 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
     private final ValueJoiner3<K, L, R, VR> joiner;
     private final EventTimeExtractor<K, V> eventTime;
     private JoinCore<K, L, R, VR> core;
+    private ProcessorContext<K, Object> context;
+    private long maxEventTimeSkewMs;
     private ExecutionMode mode;
     private Cancellable punctuator;
     private long droppedNulls;
@@ -49,7 +51,12 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
 
     @Override
     public void init(ProcessorContext<K, Object> context) {
+        this.context = context;
         Map<String, Object> configs = context.appConfigs();
+        maxEventTimeSkewMs = longConfig(
+                configs,
+                RtmProcessorConfig.MAX_EVENT_TIME_SKEW_MS_CONFIG,
+                RtmProcessorConfig.DEFAULT_MAX_EVENT_TIME_SKEW_MS);
         mode = spec.executionMode() != null
                 ? spec.executionMode()
                 : configs.containsKey(RtmProcessorConfig.EXECUTION_MODE_CONFIG)
@@ -105,6 +112,10 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
             return;
         }
         long t = eventTime.extract(record.key(), record.value(), record.timestamp());
+        if (RtmProcessorConfig.tooFarAhead(t, context.currentSystemTimeMs(), maxEventTimeSkewMs)) {
+            core.tooFarAhead(left, record);
+            return;
+        }
         if (mode == ExecutionMode.REAL_TIME) {
             core.processRealTime(left, record, t);
         } else {

@@ -16,6 +16,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * @param ttlCleanupBatch TTL index entries handled per cleanup pass (positive)
  * @param watermarkDelayMs allowed lateness
  * @param commitIntervalMs Kafka Streams' commit interval (the real-time epoch)
+ * @param maxEventTimeSkewMs watermark guard: event times further ahead of the wall clock are rejected (positive)
  */
 record OperatorConfig(
         ExecutionMode executionMode,
@@ -24,9 +25,14 @@ record OperatorConfig(
         long idleTimeoutMs,
         int ttlCleanupBatch,
         long watermarkDelayMs,
-        long commitIntervalMs) {
+        long commitIntervalMs,
+        long maxEventTimeSkewMs) {
 
     OperatorConfig {
+        if (maxEventTimeSkewMs <= 0) {
+            throw new IllegalArgumentException(
+                    RtmProcessorConfig.MAX_EVENT_TIME_SKEW_MS_CONFIG + " must be positive: " + maxEventTimeSkewMs);
+        }
         if (microBatchIntervalMs <= 0 || timerResolutionMs <= 0 || idleTimeoutMs < 0 || ttlCleanupBatch <= 0) {
             throw new IllegalArgumentException(
                     "invalid rtm.* configuration: microBatchIntervalMs=" + microBatchIntervalMs
@@ -63,6 +69,10 @@ record OperatorConfig(
         int ttlBatch = (int) longConfig(
                 cfg, RtmProcessorConfig.TTL_CLEANUP_BATCH_CONFIG, RtmProcessorConfig.DEFAULT_TTL_CLEANUP_BATCH);
         long commit = longConfig(cfg, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 30_000L);
+        long skew = longConfig(
+                cfg,
+                RtmProcessorConfig.MAX_EVENT_TIME_SKEW_MS_CONFIG,
+                RtmProcessorConfig.DEFAULT_MAX_EVENT_TIME_SKEW_MS);
         try {
             return new OperatorConfig(
                     mode,
@@ -71,7 +81,8 @@ record OperatorConfig(
                     idle,
                     ttlBatch,
                     spec.watermarkDelay().toMillis(),
-                    commit);
+                    commit,
+                    skew);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("operator " + spec.name() + ": " + e.getMessage(), e);
         }

@@ -30,6 +30,7 @@ final class OperatorMetrics {
 
     final Sensor lateRecords;
     final Sensor nullKeyRecords;
+    final Sensor futureRecords;
     final Sensor timersFired;
     final Sensor ttlExpiredRemoved;
     final Sensor registeredTimers;
@@ -49,6 +50,9 @@ final class OperatorMetrics {
                 RtmProcessorMetrics.LATE_RECORDS_TOTAL, "records dropped as late (event time below the watermark)");
         nullKeyRecords = counter(
                 RtmProcessorMetrics.NULL_KEY_RECORDS_TOTAL, "records dropped because their grouping key was null");
+        futureRecords = counter(
+                RtmProcessorMetrics.FUTURE_RECORDS_TOTAL,
+                "records dropped because their event time was too far ahead of the wall clock (watermark guard)");
         timersFired = counter(RtmProcessorMetrics.TIMERS_FIRED_TOTAL, "timers fired (handleExpiredTimer calls)");
         also(timersFired, "numExpiredTimers", "Number of expired timers", new CumulativeCount());
         ttlExpiredRemoved = sum(

@@ -2,6 +2,7 @@ package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmException;
+import dev.rtmstreams.processor.RtmProcessorConfig;
 import dev.rtmstreams.processor.RtmProcessorMetrics;
 import dev.rtmstreams.processor.StatefulProcessor;
 import dev.rtmstreams.processor.StatefulProcessorWithInitialState;
@@ -70,6 +71,7 @@ final class OperatorRuntime<K, I, O> {
     UUID runId;
     private long droppedLate;
     private long droppedNullKey;
+    private long droppedFuture;
 
     OperatorRuntime(OperatorSpec<K, I, O> spec) {
         this.spec = spec;
@@ -224,7 +226,7 @@ final class OperatorRuntime<K, I, O> {
         long eventTime = 0;
         if (timeMode == TimeMode.EVENT_TIME) {
             eventTime = spec.eventTimeExtractor().extract(key, value, timestamp);
-            if (dropIfLate(eventTime)) {
+            if (dropIfLate(eventTime) || dropIfTooFarAhead(eventTime, now)) {
                 return;
             }
         }
@@ -261,6 +263,26 @@ final class OperatorRuntime<K, I, O> {
                     eventTime,
                     watermark.value(),
                     droppedLate);
+        }
+        return true;
+    }
+
+    /** The watermark guard ({@link RtmProcessorConfig#MAX_EVENT_TIME_SKEW_MS_CONFIG}). */
+    private boolean dropIfTooFarAhead(long eventTime, long now) {
+        if (!RtmProcessorConfig.tooFarAhead(eventTime, now, config.maxEventTimeSkewMs())) {
+            return false;
+        }
+        droppedFuture++;
+        metrics.futureRecords.record();
+        if (droppedFuture == 1 || droppedFuture % 10_000 == 0) {
+            LOG.warn(
+                    "operator {} dropped {} record(s) whose event time is more than {} ms ahead of the wall clock"
+                            + " (latest: eventTime={}, now={}); they do not advance the watermark",
+                    spec.name(),
+                    droppedFuture,
+                    config.maxEventTimeSkewMs(),
+                    eventTime,
+                    now);
         }
         return true;
     }
@@ -499,7 +521,7 @@ final class OperatorRuntime<K, I, O> {
                     Bytes.wrap(kb), b -> new KeyRows<>(kb, keyDeserializer.deserialize(topic, kb)));
             if (timeMode == TimeMode.EVENT_TIME) {
                 long et = spec.eventTimeExtractor().extract(kr.key, value, e.timestamp());
-                if (dropIfLate(et)) {
+                if (dropIfLate(et) || dropIfTooFarAhead(et, now)) {
                     continue;
                 }
                 batchMaxEventTime = Math.max(batchMaxEventTime, et);

@@ -47,6 +47,7 @@ class OperatorConfigTest {
         assertThat(c.ttlCleanupBatch()).isEqualTo(RtmProcessorConfig.DEFAULT_TTL_CLEANUP_BATCH);
         assertThat(c.watermarkDelayMs()).isEqualTo(7);
         assertThat(c.commitIntervalMs()).isEqualTo(30_000);
+        assertThat(c.maxEventTimeSkewMs()).isEqualTo(RtmProcessorConfig.DEFAULT_MAX_EVENT_TIME_SKEW_MS);
     }
 
     @Test
