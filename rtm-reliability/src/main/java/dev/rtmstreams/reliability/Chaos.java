@@ -154,8 +154,8 @@ public final class Chaos {
                 names = "--correlation-window",
                 defaultValue = "PT2M",
                 description =
-                        "The service's request/ack "
-                                + "correlation window (its timers' delay); must exceed the recovery time. Default: ${DEFAULT-VALUE}.")
+                        "The service's request/ack correlation window, counted in record time (long-outage keeps the"
+                                + " service down for twice this). Default: ${DEFAULT-VALUE}.")
         Duration correlationWindow;
 
         @Option(names = "--seed", defaultValue = "42", description = "Workload seed. Default: ${DEFAULT-VALUE}.")

@@ -26,9 +26,16 @@ import org.apache.kafka.common.serialization.Serdes;
  *   <li>An ack that arrives before its request waits in list state ({@code pendingAcks}).</li>
  *   <li>Every ack matched with the request emits one {@link LogRecord}, whichever arrives first:
  *       an ack after the request emits at once, a request emits one record per waiting ack.</li>
- *   <li>When a key is first seen (no state), a processing-time timer is registered at
- *       now + correlation window; when it fires, all of the key's state is cleared, so state stays
- *       bounded and an ack arriving after that finds no request.</li>
+ *   <li>The window is counted in the records' own time, not in the service's: a key's state lives
+ *       while records up to its first record's timestamp + correlation window can still come. A
+ *       record of the key later than that finds the state expired (it is cleared first), so an ack
+ *       more than a window after its request finds no request.</li>
+ *   <li>When a key is first seen, a processing-time timer is registered at now + window. When it
+ *       fires, the key's state is cleared only if this task has already seen a record later than
+ *       the key's expiry; otherwise the input is behind (e.g. a backlog after an outage of the
+ *       service) and the timer is set again, a window later. So an outage longer than the window
+ *       loses no match whose ack was produced during it, and state stays bounded while input flows
+ *       (while a partition receives nothing, its keys wait for its next record).</li>
  * </ul>
  *
  * <p>Correct under both execution contracts: rows of one call are processed in arrival order, so
@@ -38,6 +45,9 @@ import org.apache.kafka.common.serialization.Serdes;
 public final class LogRecordProcessor extends StatefulProcessor<String, CorrelationEvent, LogRecord> {
 
     private final long windowMs;
+    /** The latest record timestamp this task has processed since it started (the task's stream time). */
+    private long maxRecordTime = Long.MIN_VALUE;
+
     private ValueState<CorrelationEvent> request;
     private ListState<CorrelationEvent> pendingAcks;
     private ValueState<Long> expiry;
@@ -66,14 +76,19 @@ public final class LogRecordProcessor extends StatefulProcessor<String, Correlat
     @Override
     public Iterator<LogRecord> handleInputRows(String key, Iterator<CorrelationEvent> rows, TimerValues timerValues) {
         long now = timerValues.getCurrentProcessingTimeInMs();
-        if (!expiry.exists()) {
-            long at = now + windowMs;
-            getHandle().registerTimer(at);
-            expiry.update(at);
-        }
         List<LogRecord> out = new ArrayList<>(1);
         while (rows.hasNext()) {
             CorrelationEvent event = rows.next();
+            maxRecordTime = Math.max(maxRecordTime, event.recordTime());
+            Long expiresAt = expiry.get();
+            if (expiresAt != null && event.recordTime() > expiresAt) {
+                clearKey(); // more than a window after the key's first record: its state has expired
+                expiresAt = null;
+            }
+            if (expiresAt == null) {
+                expiry.update(event.recordTime() + windowMs);
+                getHandle().registerTimer(now + windowMs);
+            }
             if (event.isRequest()) {
                 if (request.exists()) {
                     continue; // duplicate request: the first one wins
@@ -100,10 +115,28 @@ public final class LogRecordProcessor extends StatefulProcessor<String, Correlat
     @Override
     public Iterator<LogRecord> handleExpiredTimer(
             String key, TimerValues timerValues, ExpiredTimerInfo expiredTimerInfo) {
+        Long expiresAt = expiry.get();
+        if (expiresAt == null) {
+            return Collections.emptyIterator(); // cleared already (a record after its expiry came first)
+        }
+        if (maxRecordTime > expiresAt) {
+            clearKey();
+        } else {
+            // the input has not reached the key's expiry yet (e.g. a backlog after an outage): look again later;
+            // meanwhile a record of the key after its expiry clears it on arrival
+            getHandle().registerTimer(timerValues.getCurrentProcessingTimeInMs() + windowMs);
+        }
+        return Collections.emptyIterator();
+    }
+
+    /** Clears the key's state and its pending timers (the firing one, if any, is deleted after its handler). */
+    private void clearKey() {
         request.clear();
         pendingAcks.clear();
         expiry.clear();
-        return Collections.emptyIterator();
+        List<Long> timers = new ArrayList<>();
+        getHandle().listTimers().forEachRemaining(timers::add);
+        timers.forEach(getHandle()::deleteTimer);
     }
 
     private static LogRecord logRecord(String key, CorrelationEvent request, CorrelationEvent ackEvent, long now) {

@@ -148,6 +148,33 @@ class CorrelationTopologyTest {
         assertThat(statuses()).containsExactly("tx-1:delivered");
     }
 
+    @Test
+    void shouldMatchAckProducedDuringAnOutageLongerThanTheWindowWhenTheBacklogArrives() {
+        open("real-time");
+        request("tx-1", T);
+        // the service is down for twice the window: its clock runs on and the key's timer comes due
+        // before the backlog arrives, but no record of the window's end has been seen yet
+        f.advance(Duration.ofMinutes(10));
+        ack("tx-1", "delivered", T + 10_000); // produced 10 s after the request, during the outage
+        request("tx-2", T + 20_000);
+
+        assertThat(statuses()).containsExactly("tx-1:delivered");
+    }
+
+    @Test
+    void shouldClearStateOnceTheInputIsPastTheKeysWindowSoStateStaysBounded() {
+        open("real-time");
+        request("tx-1", T);
+        f.advance(Duration.ofMinutes(1));
+        request("tx-2", T + 301_000); // the task's input is now past tx-1's window
+        f.advance(Duration.ofMinutes(5)); // tx-1's timer fires and clears it
+        ack("tx-1", "delivered", T + 299_000); // an ack from within tx-1's window, arriving after the clear
+
+        assertThat(f.logRecords.isEmpty()).as("tx-1's request is gone").isTrue();
+        ack("tx-2", "clicked", T + 302_000);
+        assertThat(statuses()).containsExactly("tx-2:clicked");
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"real-time", "micro-batch"})
     void shouldEmitSameLogRecordsInBothExecutionModesWhenOneBatchHoldsRequestAndAcks(String mode) {

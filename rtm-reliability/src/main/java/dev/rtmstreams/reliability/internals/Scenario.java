@@ -8,6 +8,11 @@ public enum Scenario {
     SERVICE_CRASH,
     /** kill -9 while request/ack timers are pending; they fire after restart; matches straddling the crash emitted. */
     PENDING_TIMERS,
+    /**
+     * kill -9 under load, down for twice the correlation window while the load goes on, restart: requests processed
+     * before the kill still match their acks produced during the outage (zero missing).
+     */
+    LONG_OUTAGE,
     /** kill -9, wipe the state directory, restart: restore from changelogs, no expired state, no watermark regress. */
     STATE_WIPE,
     /** stop the broker process under load and start it again. */

@@ -375,7 +375,7 @@ public final class ScenarioRunner {
             ProbeSet timerProbes = null;
             ProbeSet straddle = null;
             switch (sc) {
-                case SERVICE_CRASH, PENDING_TIMERS, STATE_WIPE -> {
+                case SERVICE_CRASH, PENDING_TIMERS, STATE_WIPE, LONG_OUTAGE -> {
                     if (sc == Scenario.PENDING_TIMERS || sc == Scenario.STATE_WIPE) {
                         // Sent early: checkpointed before the kill; their timers fire after it (pending-timers) or
                         // have fired before the second restart (state-wipe).
@@ -384,7 +384,7 @@ public final class ScenarioRunner {
                                 sendMatchedTransactions(probes, sc == Scenario.STATE_WIPE ? "expired" : "timer", 3);
                     }
                     sleepUntilFault();
-                    if (sc == Scenario.PENDING_TIMERS) {
+                    if (sc == Scenario.PENDING_TIMERS || sc == Scenario.LONG_OUTAGE) {
                         straddle = sendStraddleFirstHalves(probes, 3);
                         Thread.sleep(1000);
                     }
@@ -399,7 +399,10 @@ public final class ScenarioRunner {
                     if (straddle != null) {
                         sendStraddleSecondHalves(probes, straddle);
                     }
-                    Thread.sleep(s.downtime().toMillis());
+                    Duration downtime =
+                            sc == Scenario.LONG_OUTAGE ? s.correlationWindow().multipliedBy(2) : s.downtime();
+                    fault.put("downtime_ms", downtime.toMillis());
+                    Thread.sleep(downtime.toMillis());
                     long restart = System.nanoTime();
                     a.start();
                     Duration toRunning = a.awaitRunning(s.readyTimeout());
