@@ -15,6 +15,31 @@ import org.junit.jupiter.api.Test;
 class TriggerConfigurerTest {
 
     @Test
+    void shouldDefaultToFastFailoverInRealTimeModeAndKeepAndWarnAboutTheUsersChoice() {
+        List<String> warnings = new ArrayList<>();
+        Properties p =
+                TriggerConfigurer.apply(new Properties(), Trigger.realTime(Duration.ofSeconds(5)), false, warnings);
+        assertThat(p.get("consumer.session.timeout.ms")).isEqualTo("6000");
+        assertThat(p.get("consumer.heartbeat.interval.ms")).isEqualTo("1500");
+        assertThat(p.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isEqualTo("1");
+        assertThat(warnings).isEmpty();
+
+        Properties own = new Properties();
+        own.put("session.timeout.ms", "45000");
+        own.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "0");
+        Properties q = TriggerConfigurer.apply(own, Trigger.realTime(Duration.ofSeconds(5)), false, warnings);
+        assertThat(q.get("session.timeout.ms")).isEqualTo("45000");
+        assertThat(q.get("consumer.session.timeout.ms")).isNull();
+        assertThat(q.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isEqualTo("0");
+        assertThat(warnings).singleElement().asString().contains("session.timeout.ms=45000", "recommended 6000");
+
+        Properties mb =
+                TriggerConfigurer.apply(new Properties(), Trigger.microBatch(Duration.ofSeconds(1)), false, warnings);
+        assertThat(mb.get("consumer.session.timeout.ms")).isNull();
+        assertThat(mb.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isNull();
+    }
+
+    @Test
     void shouldCheckpointEvery100MsAndPunctuateBatchesEveryMillisecondWhenMicroBatchIsAsFastAsPossible() {
         List<String> warnings = new ArrayList<>();
 
