@@ -25,4 +25,20 @@ class BrokerRestartIT {
         assertThat(((Number) fault.get("recovery_ms")).longValue()).isPositive();
         assertThat(r.get("service_alive_at_end")).isEqualTo(true);
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldLoseAndDuplicateNothingForAReadCommittedConsumerWhenTheBrokerRestartsUnderExactlyOnce(TestInfo info)
+            throws Exception {
+        Path dir = ChaosScenariosIT.reportDirFor(info);
+        Map<String, Object> r = ChaosScenariosIT.runChaos(
+                dir, ChaosScenariosIT.shortRun("broker-restart", dir, "--downtime", "PT2S", "--exactly-once"));
+
+        assertThat(r.get("zero_duplicates_required")).isEqualTo(true);
+        Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
+        assertThat(((Number) oracle.get("duplicates")).longValue())
+                .as("duplicates under exactly-once")
+                .isZero();
+        assertThat(r.get("service_alive_at_end")).isEqualTo(true);
+    }
 }
