@@ -1,0 +1,62 @@
+package dev.rtmstreams.adattribution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packaged jars: the service jar (the container image's, used by {@code run}) holds production code only; the
+ * demo jar adds the embedded broker for {@code demo}.
+ */
+class JarContentsIT {
+
+    /** Packages that only the demo's embedded broker and the test kit need. */
+    private static final List<String> NOT_IN_PRODUCTION = List.of(
+            "dev/rtmstreams/testkit/",
+            "kafka/server/", // the broker (Scala)
+            "scala/",
+            "com/tngtech/archunit/",
+            "org/bouncycastle/",
+            "org/junit/",
+            "org/apache/kafka/raft/",
+            "org/apache/kafka/metadata/");
+
+    private static List<String> entries(String name) throws IOException {
+        Path jar = Path.of(System.getProperty("adattribution.jar")).resolveSibling(name);
+        assertThat(jar).as("packaged by mvn package").isRegularFile();
+        try (JarFile f = new JarFile(jar.toFile())) {
+            return f.stream().map(e -> e.getName()).toList();
+        }
+    }
+
+    @Test
+    void shouldShipTheServiceWithoutBrokerScalaArchUnitOrTestLibrariesInTheServiceJar() throws IOException {
+        List<String> service = entries("adattribution-app.jar");
+        assertThat(service)
+                .contains(
+                        "dev/rtmstreams/adattribution/Main.class",
+                        "org/apache/kafka/streams/KafkaStreams.class",
+                        "org/rocksdb/RocksDB.class");
+        for (String prefix : NOT_IN_PRODUCTION) {
+            assertThat(service).as("service jar entries under %s", prefix).noneMatch(e -> e.startsWith(prefix));
+        }
+    }
+
+    @Test
+    void shouldShipTheEmbeddedBrokerInTheDemoJarOnly() throws IOException {
+        List<String> demo = entries("adattribution-demo.jar");
+        assertThat(demo)
+                .contains(
+                        "dev/rtmstreams/adattribution/Main.class", "dev/rtmstreams/testkit/EmbeddedKafkaCluster.class")
+                .anyMatch(e -> e.startsWith("kafka/server/"));
+        assertThat(Files.size(Path.of(System.getProperty("adattribution.jar"))))
+                .as("the service jar is smaller than the demo jar")
+                .isLessThan(Files.size(
+                        Path.of(System.getProperty("adattribution.jar")).resolveSibling("adattribution-demo.jar")));
+    }
+}
