@@ -2,11 +2,7 @@ package dev.rtmstreams.join.internals;
 
 import dev.rtmstreams.join.ValueJoiner3;
 import dev.rtmstreams.processor.StoreBackend;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
-import java.util.Collection;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -18,13 +14,9 @@ import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Wires an interval join into a DSL topology: two side processors sharing four stores, merged into one stream. */
 public final class IntervalJoinTopology {
-
-    private static final Logger LOG = LoggerFactory.getLogger(IntervalJoinTopology.class);
 
     private IntervalJoinTopology() {}
 
@@ -36,17 +28,17 @@ public final class IntervalJoinTopology {
             JoinSpec<K, L, R> spec, KStream<K, L> left, KStream<K, R> right, ValueJoiner3<K, L, R, VR> joiner) {
         KStream<K, L> l = left;
         KStream<K, R> r = right;
-        if (spec.repartitionIfKeyChanged() && repartitionRequired(l)) {
+        if (spec.repartitionIfKeyChanged() && KafkaStreamsInternals.repartitionRequired(l)) {
             l = l.repartition(Repartitioned.<K, L>as(spec.name() + "-left")
                     .withKeySerde(spec.keySerde())
                     .withValueSerde(spec.leftSerde()));
         }
-        if (spec.repartitionIfKeyChanged() && repartitionRequired(r)) {
+        if (spec.repartitionIfKeyChanged() && KafkaStreamsInternals.repartitionRequired(r)) {
             r = r.repartition(Repartitioned.<K, R>as(spec.name() + "-right")
                     .withKeySerde(spec.keySerde())
                     .withValueSerde(spec.rightSerde()));
         }
-        ensureCopartitioned(l, r);
+        KafkaStreamsInternals.ensureCopartitioned(l, r);
 
         Set<StoreBuilder<?>> stores = new LinkedHashSet<>();
         stores.add(store(spec.leftBufferStore(), spec.backend(), true));
@@ -92,40 +84,5 @@ public final class IntervalJoinTopology {
                         supplier, Serdes.Bytes(), Serdes.ByteArray())
                 .withCachingDisabled();
         return logged ? b.withLoggingEnabled(java.util.Map.of()) : b.withLoggingDisabled();
-    }
-
-    /**
-     * Whether Kafka Streams marked the stream as needing a repartition (its key was changed by selectKey/map), read
-     * from {@code KStreamImpl#repartitionRequired}; the DSL's own joins repartition such streams automatically.
-     */
-    private static boolean repartitionRequired(KStream<?, ?> stream) {
-        try {
-            Field f = stream.getClass().getDeclaredField("repartitionRequired");
-            f.setAccessible(true);
-            return f.getBoolean(stream);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            LOG.warn("cannot tell whether {} needs a repartition ({}); assuming it does not", stream, e.toString());
-            return false;
-        }
-    }
-
-    /**
-     * Registers both inputs as a co-partition group, exactly as Kafka Streams' built-in joins do
-     * ({@code AbstractStream#ensureCopartitionWith}): at startup the partition assignor then fails with a
-     * {@code TopologyException} naming the topics and their partition counts when source topics differ, and sizes
-     * repartition topics to match.
-     */
-    private static void ensureCopartitioned(KStream<?, ?> left, KStream<?, ?> right) {
-        try {
-            Class<?> abstractStream = Class.forName("org.apache.kafka.streams.kstream.internals.AbstractStream");
-            Method m = abstractStream.getDeclaredMethod("ensureCopartitionWith", Collection.class);
-            m.setAccessible(true);
-            m.invoke(left, List.of(right));
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException(
-                    "cannot register the inputs of the interval join as co-partitioned with"
-                            + " this Kafka Streams version: " + e,
-                    e);
-        }
     }
 }

@@ -1,0 +1,72 @@
+package dev.rtmstreams.join.internals;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.util.Collection;
+import java.util.List;
+import org.apache.kafka.common.utils.internals.AppInfoParser;
+import org.apache.kafka.streams.kstream.KStream;
+
+/**
+ * The one place that reaches into Kafka Streams' non-public DSL classes (by reflection, as Kafka Streams' own joins
+ * do from inside): whether a stream's key may have changed, and registering two streams as a co-partition group.
+ * Verified against {@value #VERIFIED_KAFKA_VERSION} (a test pins it). Fails closed: if a future Kafka Streams
+ * changes these internals, building the topology fails with an error saying what to do instead of silently
+ * assuming an answer that could make the join miss matches.
+ */
+public final class KafkaStreamsInternals {
+
+    /** The Kafka Streams version these reflective accesses were verified against. */
+    public static final String VERIFIED_KAFKA_VERSION = "4.4.0";
+
+    private KafkaStreamsInternals() {}
+
+    /**
+     * @param stream a DSL stream
+     * @return whether Kafka Streams marked it as needing a repartition (its key was changed by selectKey/map/...),
+     *     {@code KStreamImpl#repartitionRequired}
+     * @throws IllegalStateException when this Kafka Streams version does not expose the flag, saying how to proceed
+     */
+    public static boolean repartitionRequired(KStream<?, ?> stream) {
+        try {
+            Field f = stream.getClass().getDeclaredField("repartitionRequired");
+            f.setAccessible(true);
+            return f.getBoolean(stream);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw unsupported(
+                    "tell whether an input's key was changed upstream (KStreamImpl#repartitionRequired)",
+                    "repartition such inputs yourself (KStream#repartition) and build the join with"
+                            + " repartitionIfKeyChanged(false)",
+                    e);
+        }
+    }
+
+    /**
+     * Registers both streams as one co-partition group, as Kafka Streams' built-in joins do
+     * ({@code AbstractStream#ensureCopartitionWith}): repartition topics created for either are sized to match. It
+     * does not make Kafka Streams 4.4 reject source topics of different partition counts (see
+     * {@code IntervalJoin#verifyCopartitioned}).
+     *
+     * @throws IllegalStateException when this Kafka Streams version does not have the method
+     */
+    public static void ensureCopartitioned(KStream<?, ?> left, KStream<?, ?> right) {
+        try {
+            Class<?> abstractStream = Class.forName("org.apache.kafka.streams.kstream.internals.AbstractStream");
+            Method m = abstractStream.getDeclaredMethod("ensureCopartitionWith", Collection.class);
+            m.setAccessible(true);
+            m.invoke(left, List.of(right));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw unsupported(
+                    "register the join's inputs as a co-partition group (AbstractStream#ensureCopartitionWith)",
+                    "use a Kafka Streams version rtm-join supports",
+                    e);
+        }
+    }
+
+    private static IllegalStateException unsupported(String what, String instead, Exception cause) {
+        return new IllegalStateException(
+                "rtm-join cannot " + what + " with Kafka Streams " + AppInfoParser.getVersion() + " (verified with "
+                        + VERIFIED_KAFKA_VERSION + "): " + cause + ". To go on: " + instead + ".",
+                cause);
+    }
+}
