@@ -14,10 +14,10 @@ import org.apache.kafka.streams.kstream.KStream;
  * changes these internals, building the topology fails with an error saying what to do instead of silently
  * assuming an answer that could make the join miss matches.
  */
-public final class KafkaStreamsInternals {
+final class KafkaStreamsInternals {
 
     /** The Kafka Streams version these reflective accesses were verified against. */
-    public static final String VERIFIED_KAFKA_VERSION = "4.4.0";
+    static final String VERIFIED_KAFKA_VERSION = "4.4.0";
 
     private KafkaStreamsInternals() {}
 
@@ -27,7 +27,7 @@ public final class KafkaStreamsInternals {
      *     {@code KStreamImpl#repartitionRequired}
      * @throws IllegalStateException when this Kafka Streams version does not expose the flag, saying how to proceed
      */
-    public static boolean repartitionRequired(KStream<?, ?> stream) {
+    static boolean repartitionRequired(KStream<?, ?> stream) {
         try {
             Field f = stream.getClass().getDeclaredField("repartitionRequired");
             f.setAccessible(true);
@@ -49,7 +49,7 @@ public final class KafkaStreamsInternals {
      *
      * @throws IllegalStateException when this Kafka Streams version does not have the method
      */
-    public static void ensureCopartitioned(KStream<?, ?> left, KStream<?, ?> right) {
+    static void ensureCopartitioned(KStream<?, ?> left, KStream<?, ?> right) {
         try {
             Class<?> abstractStream = Class.forName("org.apache.kafka.streams.kstream.internals.AbstractStream");
             Method m = abstractStream.getDeclaredMethod("ensureCopartitionWith", Collection.class);

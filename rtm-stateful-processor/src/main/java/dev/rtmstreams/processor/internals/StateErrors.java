@@ -9,7 +9,7 @@ import java.util.Map;
  * Errors of the state API as named classes with stable codes, after Spark's {@code StateStoreErrors}.
  * Callers match on {@link RtmException#errorCode()} and {@link RtmException#parameters()}.
  */
-public final class StateErrors {
+final class StateErrors {
 
     private StateErrors() {}
 
