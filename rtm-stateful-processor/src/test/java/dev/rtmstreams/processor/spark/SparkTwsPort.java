@@ -65,10 +65,21 @@ final class SparkTwsPort implements AutoCloseable {
     private Instant wall = START;
     private TopologyTestDriver driver;
     private TestInputTopic<String, String> in;
+    private TestInputTopic<String, String> initial;
+    private final boolean withInitialState;
     private TestOutputTopic<String, String> out;
 
     SparkTwsPort(TransformWithState<String, String, String> tws) {
+        this(tws, false);
+    }
+
+    /**
+     * @param withInitialState true: also wire an initial-state input of String rows ({@link #addInitial}), for a
+     *     {@code StatefulProcessorWithInitialState}
+     */
+    SparkTwsPort(TransformWithState<String, String, String> tws, boolean withInitialState) {
         this.tws = tws;
+        this.withInitialState = withInitialState;
         open();
     }
 
@@ -89,6 +100,10 @@ final class SparkTwsPort implements AutoCloseable {
         b.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
                 .process(tws, Named.as("tws"))
                 .to("out", Produced.with(Serdes.String(), Serdes.String()));
+        if (withInitialState) {
+            b.stream("initial", Consumed.with(Serdes.String(), Serdes.String()))
+                    .process(tws.<String>initialStateProcessor());
+        }
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "spark-port");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
@@ -100,6 +115,15 @@ final class SparkTwsPort implements AutoCloseable {
                 "in", Serdes.String().serializer(), Serdes.String().serializer());
         out = driver.createOutputTopic(
                 "out", Serdes.String().deserializer(), Serdes.String().deserializer());
+        if (withInitialState) {
+            initial = driver.createInputTopic(
+                    "initial", Serdes.String().serializer(), Serdes.String().serializer());
+        }
+    }
+
+    /** One row of the initial-state Dataset of {@code transformWithState(..., initialState)}. */
+    void addInitial(String key, String row) {
+        initial.pipeInput(key, row, wall.toEpochMilli());
     }
 
     /** AddData: one row for {@code key}, record timestamp (event time) = the current clock. */
