@@ -37,7 +37,8 @@ public interface StatefulProcessorHandle {
     /**
      * Declares a value state variable. Only in {@code init}.
      *
-     * @param stateName unique name within the processor
+     * @param stateName unique name within the processor; must not start with {@code $} (reserved, as in Spark: code
+     *     {@code STATE_STORE_CANNOT_CREATE_COLUMN_FAMILY_WITH_RESERVED_CHARS}, parameter {@code colFamilyName})
      * @param valueSerde serde of the value
      * @param ttlConfig TTL, or {@link TtlConfig#NONE}
      * @throws RtmException when called outside {@code init}, when the name is already declared, or when TTL is

@@ -125,6 +125,17 @@ class LifecycleTest {
                 "s");
     }
 
+    /** Spark: RocksDBStateStoreProvider reserves names starting with '$' for internal column families. */
+    @Test
+    void shouldRejectStateNameWhenItStartsWithTheReservedDollar() {
+        assertCode(
+                () -> run(TimeMode.NONE, p -> p.getHandle().getListState("$l", Serdes.String()), null)
+                        .close(),
+                "STATE_STORE_CANNOT_CREATE_COLUMN_FAMILY_WITH_RESERVED_CHARS",
+                "colFamilyName",
+                "$l");
+    }
+
     @Test
     void shouldRejectStateAccessWithHandleStateErrorWhenInInit() {
         assertCode(

@@ -136,6 +136,23 @@ public final class StateErrors {
         }
     }
 
+    /**
+     * A state variable name starts with {@code $}, which Spark reserves for its internal column families
+     * ({@code RocksDBStateStoreProvider#verifyColFamilyCreationOrDeletion}).
+     */
+    public static final class ReservedStateNameException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATE_STORE_CANNOT_CREATE_COLUMN_FAMILY_WITH_RESERVED_CHARS";
+
+        ReservedStateNameException(String stateName) {
+            super(
+                    CODE,
+                    params("colFamilyName", stateName),
+                    "Failed to create column family with reserved_char=$ and name=" + stateName
+                            + ": state variable names must not start with $");
+        }
+    }
+
     /** An initial-state input held a second row for a grouping key. */
     public static final class CannotReinitializeStateOnKeyException extends RtmException {
         /** Error code. */
