@@ -166,7 +166,11 @@ class LifecycleTest {
                 (p, k, r, tv, out) -> p.value.update(r))) {
             h.pipe("a", "x");
             // after the call returned no grouping key is current (e.g. state used from another thread)
-            assertCode(() -> ref.get().value.exists(), "STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND", "stateName", "v");
+            assertCode(
+                    () -> ref.get().value.exists(),
+                    "INTERNAL_ERROR_TWS",
+                    "message",
+                    "Implicit key not found in state store for stateName=v");
         }
     }
 

@@ -109,16 +109,20 @@ public final class StateErrors {
         }
     }
 
-    /** State was accessed while no grouping key is current (e.g. in init or close). */
+    /**
+     * State was accessed while no grouping key is current (e.g. from another thread). Spark reports this as an
+     * internal error, {@code StateStoreErrors.implicitKeyNotFound}: error class {@code INTERNAL_ERROR_TWS} with the
+     * parameter {@code message}.
+     */
     public static final class ImplicitKeyNotFoundException extends RtmException {
         /** Error code. */
-        public static final String CODE = "STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND";
+        public static final String CODE = "INTERNAL_ERROR_TWS";
 
         ImplicitKeyNotFoundException(String stateName) {
             super(
                     CODE,
-                    params("stateName", stateName),
-                    "No grouping key is set while accessing state=" + stateName
+                    params("message", "Implicit key not found in state store for stateName=" + stateName),
+                    "Implicit key not found in state store for stateName=" + stateName
                             + "; state can be used only while handling rows, initial state or timers");
         }
     }
