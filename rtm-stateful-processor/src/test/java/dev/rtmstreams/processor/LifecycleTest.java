@@ -71,7 +71,7 @@ class LifecycleTest {
                     "operationType",
                     "register_timer",
                     "timeMode",
-                    "NONE");
+                    "NoTime");
         }
     }
 
@@ -86,7 +86,7 @@ class LifecycleTest {
                     "stateName",
                     "l",
                     "timeMode",
-                    mode.name());
+                    mode == TimeMode.NONE ? "NoTime" : "EventTime");
         }
     }
 

@@ -21,6 +21,26 @@ public final class StateErrors {
         return m;
     }
 
+    /**
+     * Spark's spelling of a time or output mode in error parameters ({@code TimeMode.toString}: {@code NoTime},
+     * {@code ProcessingTime}, {@code EventTime}; {@code OutputMode}: {@code Append}, {@code Update},
+     * {@code Complete}).
+     *
+     * @param modeName our enum constant's name
+     * @return Spark's name, or {@code modeName} when it is none of ours
+     */
+    static String sparkModeName(String modeName) {
+        return switch (String.valueOf(modeName)) {
+            case "NONE" -> "NoTime";
+            case "PROCESSING_TIME" -> "ProcessingTime";
+            case "EVENT_TIME" -> "EventTime";
+            case "APPEND" -> "Append";
+            case "UPDATE" -> "Update";
+            case "COMPLETE" -> "Complete";
+            default -> modeName;
+        };
+    }
+
     /** An operation was called in a handle state that does not allow it. */
     public static final class InvalidHandleStateException extends RtmException {
         /** Error code. */
@@ -43,7 +63,7 @@ public final class StateErrors {
         InvalidTimeModeException(String operationType, String timeMode) {
             super(
                     CODE,
-                    params("operationType", operationType, "timeMode", timeMode),
+                    params("operationType", operationType, "timeMode", sparkModeName(timeMode)),
                     "Cannot perform operation=" + operationType + " with timeMode=" + timeMode);
         }
     }
@@ -56,7 +76,7 @@ public final class StateErrors {
         IncorrectTimeModeToAssignTtlException(String stateName, String timeMode) {
             super(
                     CODE,
-                    params("stateName", stateName, "timeMode", timeMode),
+                    params("stateName", stateName, "timeMode", sparkModeName(timeMode)),
                     "Cannot use TTL for state=" + stateName + " in timeMode=" + timeMode
                             + "; use PROCESSING_TIME instead");
         }
@@ -198,7 +218,13 @@ public final class StateErrors {
         InvalidConfigAfterRestartException(String configName, String oldConfig, String newConfig) {
             super(
                     CODE,
-                    params("configName", configName, "oldConfig", oldConfig, "newConfig", newConfig),
+                    params(
+                            "configName",
+                            configName,
+                            "oldConfig",
+                            sparkModeName(oldConfig),
+                            "newConfig",
+                            sparkModeName(newConfig)),
                     "Cannot change " + configName + " from " + oldConfig + " to " + newConfig
                             + " between restarts. Set " + configName + " back to " + oldConfig
                             + ", or restart with a new application id (or after resetting the application) to"

@@ -121,7 +121,7 @@ class SparkStatefulProcessorHandleSuiteTest {
                     "operationType",
                     "register_timer",
                     "timeMode",
-                    "NONE");
+                    "NoTime"); // Spark: TimeMode.None().toString
         }
         try (SparkTwsPort p = probe(TimeMode.NONE, h -> h.onRow = (handle, row, out) -> handle.deleteTimer(10000L))) {
             expectFailure(
@@ -130,7 +130,7 @@ class SparkStatefulProcessorHandleSuiteTest {
                     "operationType",
                     "delete_timer",
                     "timeMode",
-                    "NONE");
+                    "NoTime"); // Spark: TimeMode.None().toString
         }
     }
 
