@@ -549,4 +549,125 @@ class SparkTransformWithStateSuiteTest {
             // delete: DeleteIfExistsTest checks the purge and its count on one store restored before init.
         }
     }
+
+    private static TransformWithState<String, String, String> version(
+            Supplier<? extends StatefulProcessor<String, String, String>> p, TimeMode mode, OutputMode outputMode) {
+        return microBatch(TransformWithState.builder(p, mode))
+                .name("tws")
+                .outputMode(outputMode)
+                .build();
+    }
+
+    /** Spark's {@code RunningCountListStatefulProcessor}: "countState" as a list. */
+    static final class RunningCountList extends StatefulProcessor<String, String, String> {
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+            getHandle().getListState("countState", Serdes.Long());
+        }
+
+        @Override
+        public Iterator<String> handleInputRows(String key, Iterator<String> rows, TimerValues timerValues) {
+            return List.<String>of().iterator();
+        }
+    }
+
+    @Test
+    @DisplayName("TransformWithStateSuite: test that different outputMode after query restart fails")
+    void shouldFailARestartThatChangesTheOutputMode() {
+        try (SparkTwsPort p = new SparkTwsPort(version(RunningCount::new, TimeMode.NONE, OutputMode.UPDATE))) {
+            p.add("a", "a");
+            p.advance(1000);
+            p.check("a,1");
+            p.restart(version(RunningCount::new, TimeMode.NONE, OutputMode.APPEND));
+            expectFailure(
+                    () -> {
+                        p.add("a", "a");
+                        p.advance(1000);
+                    },
+                    "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
+                    "configName",
+                    "outputMode",
+                    "oldConfig",
+                    "Update",
+                    "newConfig",
+                    "Append");
+        }
+    }
+
+    @Test
+    @DisplayName("TransformWithStateSuite: test that changing between different state variable types fails")
+    void shouldFailARestartThatChangesAVariableKind() {
+        try (SparkTwsPort p = new SparkTwsPort(version(RunningCount::new, TimeMode.NONE, OutputMode.UPDATE))) {
+            p.add("a", "a");
+            p.advance(1000);
+            p.check("a,1");
+            p.restart(version(RunningCountList::new, TimeMode.NONE, OutputMode.UPDATE));
+            expectFailure(
+                    () -> {
+                        p.add("a", "a");
+                        p.advance(1000);
+                    },
+                    "STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE",
+                    "stateVarName",
+                    "countState",
+                    "newType",
+                    "ListState",
+                    "oldType",
+                    "ValueState");
+        }
+    }
+
+    @Test
+    @DisplayName("TransformWithStateSuite: test that different timeMode after query restart fails")
+    void shouldFailARestartThatChangesTheTimeMode() {
+        try (SparkTwsPort p = new SparkTwsPort(version(RunningCount::new, TimeMode.NONE, OutputMode.UPDATE))) {
+            p.add("a", "a");
+            p.advance(1000);
+            p.check("a,1");
+            p.restart(version(RunningCount::new, TimeMode.PROCESSING_TIME, OutputMode.UPDATE));
+            expectFailure(
+                    () -> {
+                        p.add("a", "a");
+                        p.advance(1000);
+                    },
+                    "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
+                    "configName",
+                    "timeMode",
+                    "oldConfig",
+                    "NoTime",
+                    "newConfig",
+                    "ProcessingTime");
+        }
+    }
+
+    @Test
+    @DisplayName("TransformWithStateSuite: test query restart with new state variable succeeds")
+    void shouldRestartWithAnotherProcessorOfTheSameDeclaration() {
+        // Spark's second version (the timer variant) declares the same variable and adds timers
+        try (SparkTwsPort p =
+                new SparkTwsPort(version(RunningCount::new, TimeMode.PROCESSING_TIME, OutputMode.UPDATE))) {
+            p.add("a", "a");
+            p.advance(1000);
+            p.check("a,1");
+            p.restart(version(RunningCountWithProcTimeTimer::new, TimeMode.PROCESSING_TIME, OutputMode.UPDATE));
+            p.add("a", "a");
+            p.advance(1000);
+            p.check("a,2");
+        }
+    }
+
+    @Test
+    @DisplayName("TransformWithStateSuite: test query restart succeeds")
+    void shouldRestartAndKeepCounting() {
+        // Spark also writes stray directories into the checkpoint, which must be ignored: no such files here
+        try (SparkTwsPort p = new SparkTwsPort(version(RunningCount::new, TimeMode.NONE, OutputMode.UPDATE))) {
+            p.add("a", "a");
+            p.advance(1000);
+            p.check("a,1");
+            p.restart(version(RunningCountWithProcTimeTimer::new, TimeMode.NONE, OutputMode.UPDATE));
+            p.add("a", "a");
+            p.advance(1000);
+            p.check("a,2");
+        }
+    }
 }
