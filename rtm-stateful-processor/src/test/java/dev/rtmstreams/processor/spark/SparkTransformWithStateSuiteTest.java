@@ -34,12 +34,25 @@ import org.junit.jupiter.api.Test;
  * <p>Skipped (Spark-only):
  * <ul>
  *   <li>"transformWithState - batch should succeed": a Spark batch (non-streaming) query.</li>
- *   <li>"transformWithState - two input streams", "... three input streams": a union of Spark sources upstream of
- *       the operator; the operator sees one stream either way (a Kafka Streams {@code merge} upstream).</li>
- *   <li>the schema-evolution, state-schema-file, checkpoint-format, operator-metadata, state-data-source,
- *       Avro-encoding, plan (shuffle/exchange) and Python tests of the suite (case-class encoders, checkpoint files
- *       and Spark planning): see the list in the report of issue 11.</li>
+ *   <li>"transformWithState - two input streams", "... three input streams", "... two input streams, different key
+ *       type": a union of Spark sources upstream of the operator; the operator sees one stream either way (a Kafka
+ *       Streams {@code merge} upstream).</li>
+ *   <li>"transformWithState - availableNow trigger mode, rate limit is respected", "... multiple restarts": Spark's
+ *       file source and {@code Trigger.AvailableNow}.</li>
+ *   <li>"transformWithState - verify StateSchemaV3 writes correct SQL schema of key/value with useImplicits=...
+ *       (encoding = ...)" (4 variants): Spark's state schema file and encodings.</li>
+ *   <li>"transformWithState - verify that OperatorStateMetadataV2 file is being written correctly": Spark's
+ *       operator metadata file (our declaration is checked through {@code StateReader#description} elsewhere).</li>
+ *   <li>"test exceeding schema file threshold throws error": Spark's state schema file count.</li>
+ *   <li>"SPARK-49070: transformWithState - valid initial state plan": Spark's physical plan.</li>
+ *   <li>"state data source integration - value state supports time travel": Spark's state data source reading an
+ *       older batch; our store keeps only the current state.</li>
+ *   <li>"transformWithState - verify that metadata and schema logs are purged", "... schema file is kept after
+ *       metadata is purged", "... all metadata and schema logs are not purged", "... no metadata and schema logs are
+ *       purged after removing column family": ignored in Spark (SPARK-50845) and about checkpoint files.</li>
  * </ul>
+ * "transformWithState - test deleteIfExists operator" is ported without its {@code numDeletedStateVars} check: see
+ * the comment there.
  */
 class SparkTransformWithStateSuiteTest {
 
