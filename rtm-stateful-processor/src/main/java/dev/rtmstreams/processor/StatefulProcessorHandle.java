@@ -24,7 +24,8 @@ import org.apache.kafka.common.serialization.Serde;
  *   <li>state variables used in {@code init} or {@code close} fail with
  *       {@code STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE} (handle state
  *       {@code CREATED} or {@code CLOSED}); used from any other place where no grouping key is current (e.g.
- *       another thread) they fail with {@code STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND}.</li>
+ *       another thread) they fail with Spark's internal error {@code INTERNAL_ERROR_TWS} (parameter {@code message}:
+ *       {@code Implicit key not found in state store for stateName=<name>}).</li>
  * </ul>
  * Operation types in error parameters use Spark's spelling: {@code get_value_state}, {@code get_list_state},
  * {@code get_map_state}, {@code register_timer}, {@code delete_timer}, {@code list_timers},
@@ -37,7 +38,8 @@ public interface StatefulProcessorHandle {
     /**
      * Declares a value state variable. Only in {@code init}.
      *
-     * @param stateName unique name within the processor
+     * @param stateName unique name within the processor; must not start with {@code $} (reserved, as in Spark: code
+     *     {@code STATE_STORE_CANNOT_CREATE_COLUMN_FAMILY_WITH_RESERVED_CHARS}, parameter {@code colFamilyName})
      * @param valueSerde serde of the value
      * @param ttlConfig TTL, or {@link TtlConfig#NONE}
      * @throws RtmException when called outside {@code init}, when the name is already declared, or when TTL is

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
@@ -91,6 +92,31 @@ class ExecutionContractTest {
             h.pipe("a", "batch");
             h.advanceMs(1000); // batch 3
             assertThat(h.drainValues()).containsExactly("fired:a:2500@3000", "batch=3");
+        }
+    }
+
+    /** Spark: TransformWithStateExec runs processorHandle.doTtlCleanup() when it commits every batch. */
+    @Test
+    void shouldEvictExpiredTtlStateInABatchWithoutDataWhenMicroBatch() {
+        try (Harness<String, String> h = Harness.strings(TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                p -> p.value = p.getHandle()
+                                        .getValueState("v", Serdes.String(), TtlConfig.of(Duration.ofSeconds(10))),
+                                (p, k, r, tv, out) -> p.value.update(r),
+                                null,
+                                null),
+                        TimeMode.PROCESSING_TIME)
+                .name("contract-ttl")
+                .executionMode(ExecutionMode.MICRO_BATCH)
+                .microBatchInterval(Duration.ofSeconds(1))
+                .build())) {
+            h.pipe("a", "x");
+            h.advanceMs(1000); // batch at t=1000: expiry 11000
+            assertThat(h.countSection((byte) 1)).isEqualTo(1);
+            h.advanceMs(9000); // no-data batch at t=10000: not yet expired
+            assertThat(h.countSection((byte) 1)).isEqualTo(1);
+            h.advanceMs(1000); // no-data batch at t=11000: expired (now >= expiry) and evicted
+            assertThat(h.countSection((byte) 1)).isZero();
         }
     }
 

@@ -71,7 +71,7 @@ class LifecycleTest {
                     "operationType",
                     "register_timer",
                     "timeMode",
-                    "NONE");
+                    "NoTime");
         }
     }
 
@@ -86,7 +86,7 @@ class LifecycleTest {
                     "stateName",
                     "l",
                     "timeMode",
-                    mode.name());
+                    mode == TimeMode.NONE ? "NoTime" : "EventTime");
         }
     }
 
@@ -125,6 +125,17 @@ class LifecycleTest {
                 "s");
     }
 
+    /** Spark: RocksDBStateStoreProvider reserves names starting with '$' for internal column families. */
+    @Test
+    void shouldRejectStateNameWhenItStartsWithTheReservedDollar() {
+        assertCode(
+                () -> run(TimeMode.NONE, p -> p.getHandle().getListState("$l", Serdes.String()), null)
+                        .close(),
+                "STATE_STORE_CANNOT_CREATE_COLUMN_FAMILY_WITH_RESERVED_CHARS",
+                "colFamilyName",
+                "$l");
+    }
+
     @Test
     void shouldRejectStateAccessWithHandleStateErrorWhenInInit() {
         assertCode(
@@ -155,7 +166,11 @@ class LifecycleTest {
                 (p, k, r, tv, out) -> p.value.update(r))) {
             h.pipe("a", "x");
             // after the call returned no grouping key is current (e.g. state used from another thread)
-            assertCode(() -> ref.get().value.exists(), "STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND", "stateName", "v");
+            assertCode(
+                    () -> ref.get().value.exists(),
+                    "INTERNAL_ERROR_TWS",
+                    "message",
+                    "Implicit key not found in state store for stateName=v");
         }
     }
 

@@ -70,9 +70,9 @@ class RestartValidationTest {
                     "configName",
                     "timeMode",
                     "oldConfig",
-                    "NONE",
+                    "NoTime",
                     "newConfig",
-                    "PROCESSING_TIME");
+                    "ProcessingTime");
         }
     }
 

@@ -52,6 +52,9 @@ final class HandleImpl implements StatefulProcessorHandle {
         if (stateName == null || stateName.isEmpty() || stateName.getBytes(StandardCharsets.UTF_8).length > 1024) {
             throw new StateErrors.InvalidStateNameException(stateName);
         }
+        if (stateName.charAt(0) == '$') {
+            throw new StateErrors.ReservedStateNameException(stateName);
+        }
         if (variables.containsKey(stateName)) {
             throw new StateErrors.DuplicateStateVariableException(stateName);
         }

@@ -489,7 +489,7 @@ final class OperatorRuntime<K, I, O> {
      * order, one {@code handleInputRows} call per key with its rows in arrival order; processing time and
      * watermark are constant within the batch (the watermark computed at the end of the previous batch, as in
      * Spark); then due timers fire (also when the batch has no data), the watermark advances, the batch id
-     * increments and TTL cleanup runs. Buffered rows are deleted only after the batch ran (at-least-once).
+     * increments and TTL cleanup runs (also when a processing-time batch has no data). Buffered rows are deleted only after the batch ran (at-least-once).
      */
     void runMicroBatch(long now) {
         if (closed) {
@@ -503,10 +503,13 @@ final class OperatorRuntime<K, I, O> {
             // No new data. Like Spark (TransformWithStateExec#shouldRunAnotherBatch), a no-data batch still runs in
             // processing-time mode (timers, a new batch id) but not otherwise: the watermark moves only with data
             // (or the idle timeout, whose due timers fire here). Either way the buffer scan is skipped, which keeps a
-            // short or as-fast-as-possible interval cheap when input pauses between loop passes.
+            // short or as-fast-as-possible interval cheap when input pauses between loop passes. A processing-time
+            // no-data batch also evicts expired TTL state, as Spark's commit of every batch does
+            // (TransformWithStateExec: processorHandle.doTtlCleanup() before store.commit()).
             fireDueTimers(now);
             if (timeMode == TimeMode.PROCESSING_TIME) {
                 incrementBatchId();
+                cleanupTtl(now);
             }
             return;
         }

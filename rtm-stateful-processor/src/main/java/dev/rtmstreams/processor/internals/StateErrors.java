@@ -21,6 +21,26 @@ final class StateErrors {
         return m;
     }
 
+    /**
+     * Spark's spelling of a time or output mode in error parameters ({@code TimeMode.toString}: {@code NoTime},
+     * {@code ProcessingTime}, {@code EventTime}; {@code OutputMode}: {@code Append}, {@code Update},
+     * {@code Complete}).
+     *
+     * @param modeName our enum constant's name
+     * @return Spark's name, or {@code modeName} when it is none of ours
+     */
+    static String sparkModeName(String modeName) {
+        return switch (String.valueOf(modeName)) {
+            case "NONE" -> "NoTime";
+            case "PROCESSING_TIME" -> "ProcessingTime";
+            case "EVENT_TIME" -> "EventTime";
+            case "APPEND" -> "Append";
+            case "UPDATE" -> "Update";
+            case "COMPLETE" -> "Complete";
+            default -> modeName;
+        };
+    }
+
     /** An operation was called in a handle state that does not allow it. */
     public static final class InvalidHandleStateException extends RtmException {
         /** Error code. */
@@ -43,7 +63,7 @@ final class StateErrors {
         InvalidTimeModeException(String operationType, String timeMode) {
             super(
                     CODE,
-                    params("operationType", operationType, "timeMode", timeMode),
+                    params("operationType", operationType, "timeMode", sparkModeName(timeMode)),
                     "Cannot perform operation=" + operationType + " with timeMode=" + timeMode);
         }
     }
@@ -56,7 +76,7 @@ final class StateErrors {
         IncorrectTimeModeToAssignTtlException(String stateName, String timeMode) {
             super(
                     CODE,
-                    params("stateName", stateName, "timeMode", timeMode),
+                    params("stateName", stateName, "timeMode", sparkModeName(timeMode)),
                     "Cannot use TTL for state=" + stateName + " in timeMode=" + timeMode
                             + "; use PROCESSING_TIME instead");
         }
@@ -109,16 +129,20 @@ final class StateErrors {
         }
     }
 
-    /** State was accessed while no grouping key is current (e.g. in init or close). */
+    /**
+     * State was accessed while no grouping key is current (e.g. from another thread). Spark reports this as an
+     * internal error, {@code StateStoreErrors.implicitKeyNotFound}: error class {@code INTERNAL_ERROR_TWS} with the
+     * parameter {@code message}.
+     */
     public static final class ImplicitKeyNotFoundException extends RtmException {
         /** Error code. */
-        public static final String CODE = "STATEFUL_PROCESSOR_IMPLICIT_KEY_NOT_FOUND";
+        public static final String CODE = "INTERNAL_ERROR_TWS";
 
         ImplicitKeyNotFoundException(String stateName) {
             super(
                     CODE,
-                    params("stateName", stateName),
-                    "No grouping key is set while accessing state=" + stateName
+                    params("message", "Implicit key not found in state store for stateName=" + stateName),
+                    "Implicit key not found in state store for stateName=" + stateName
                             + "; state can be used only while handling rows, initial state or timers");
         }
     }
@@ -133,6 +157,23 @@ final class StateErrors {
                     CODE,
                     params("stateName", String.valueOf(stateName)),
                     "State variable name must be non-empty and at most 1024 UTF-8 bytes: " + stateName);
+        }
+    }
+
+    /**
+     * A state variable name starts with {@code $}, which Spark reserves for its internal column families
+     * ({@code RocksDBStateStoreProvider#verifyColFamilyCreationOrDeletion}).
+     */
+    public static final class ReservedStateNameException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATE_STORE_CANNOT_CREATE_COLUMN_FAMILY_WITH_RESERVED_CHARS";
+
+        ReservedStateNameException(String stateName) {
+            super(
+                    CODE,
+                    params("colFamilyName", stateName),
+                    "Failed to create column family with reserved_char=$ and name=" + stateName
+                            + ": state variable names must not start with $");
         }
     }
 
@@ -177,7 +218,13 @@ final class StateErrors {
         InvalidConfigAfterRestartException(String configName, String oldConfig, String newConfig) {
             super(
                     CODE,
-                    params("configName", configName, "oldConfig", oldConfig, "newConfig", newConfig),
+                    params(
+                            "configName",
+                            configName,
+                            "oldConfig",
+                            sparkModeName(oldConfig),
+                            "newConfig",
+                            sparkModeName(newConfig)),
                     "Cannot change " + configName + " from " + oldConfig + " to " + newConfig
                             + " between restarts. Set " + configName + " back to " + oldConfig
                             + ", or restart with a new application id (or after resetting the application) to"
