@@ -93,7 +93,8 @@ abstract class ExampleCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(
                         cl, "--source kafka reads existing topics: it needs --bootstrap-servers");
             }
-            if (o.inputTopics.size() != inputs || o.outputTopic == null) {
+            if (o.inputTopics.size() != inputs
+                    || (o.outputTopic == null && !example().externalSink())) {
                 throw new CommandLine.ParameterException(
                         cl,
                         "--source kafka needs " + inputs + " --input-topic and one --output-topic: got " + o.inputTopics

@@ -2,14 +2,19 @@ package dev.rtmstreams.examples.cli;
 
 import dev.rtmstreams.examples.AggregationExample;
 import dev.rtmstreams.examples.DedupExample;
+import dev.rtmstreams.examples.ForeachSinkExample;
 import dev.rtmstreams.examples.KeyCount;
+import dev.rtmstreams.examples.PostgresUpsertSink;
 import dev.rtmstreams.examples.RepartitionExample;
 import dev.rtmstreams.examples.StatelessExample;
 import dev.rtmstreams.examples.StreamStaticJoinExample;
 import dev.rtmstreams.examples.TwsCounterExample;
 import dev.rtmstreams.examples.UnionAggregationExample;
 import dev.rtmstreams.examples.UnionExample;
+import dev.rtmstreams.examples.internals.ExampleRunner;
 import dev.rtmstreams.examples.internals.ExampleSpec;
+import dev.rtmstreams.examples.internals.PostgresTarget;
+import dev.rtmstreams.examples.internals.RunSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,7 +43,8 @@ final class ExampleCommands {
             Aggregation.class,
             UnionAggregation.class,
             TwsCounter.class,
-            Rate.class);
+            Rate.class,
+            ForeachSinkCommand.class);
 
     @Command(
             name = "stateless",
@@ -52,6 +58,7 @@ final class ExampleCommands {
                     "stateless",
                     "Kafka source to Kafka sink",
                     1,
+                    false,
                     false,
                     t -> StatelessExample.topology(t.inputs().get(0), t.output()),
                     ExampleSpec.RECORD_TIMESTAMP);
@@ -79,6 +86,7 @@ final class ExampleCommands {
                     "repartition",
                     "repartition(" + shufflePartitions + ") between a Kafka source and a Kafka sink",
                     1,
+                    false,
                     false,
                     t -> RepartitionExample.topology(t.inputs().get(0), t.output(), shufflePartitions),
                     ExampleSpec.RECORD_TIMESTAMP);
@@ -152,6 +160,7 @@ final class ExampleCommands {
                             "stream-static join with a table of " + lookup.size() + " rows from a CSV file",
                             1,
                             false,
+                            false,
                             t -> StreamStaticJoinExample.topology(t.inputs().get(0), t.output(), lookup),
                             ExampleSpec.RECORD_TIMESTAMP);
                 case "topic" ->
@@ -159,6 +168,7 @@ final class ExampleCommands {
                             "stream-static-join",
                             "stream-static join with a GlobalKTable of " + lookup.size() + " rows (compacted topic)",
                             1,
+                            false,
                             false,
                             t -> StreamStaticJoinExample.topologyWithGlobalTable(
                                     t.inputs().get(0), t.output(), t.table()),
@@ -183,6 +193,7 @@ final class ExampleCommands {
                     "union",
                     "union of two Kafka topics",
                     2,
+                    false,
                     false,
                     t -> UnionExample.topology(t.inputs().get(0), t.inputs().get(1), t.output()),
                     ExampleSpec.RECORD_TIMESTAMP);
@@ -219,6 +230,7 @@ final class ExampleCommands {
                     "dropDuplicates(timestamp, value) within " + d,
                     1,
                     true,
+                    false,
                     t -> DedupExample.topology(t.inputs().get(0), t.output(), d),
                     ExampleSpec.RECORD_TIMESTAMP);
         }
@@ -242,6 +254,7 @@ final class ExampleCommands {
                     "count by (timestamp, value), update mode",
                     1,
                     true,
+                    false,
                     t -> AggregationExample.topology(t.inputs().get(0), t.output()),
                     ExampleSpec.RECORD_TIMESTAMP);
         }
@@ -265,6 +278,7 @@ final class ExampleCommands {
                     "union of two topics, then count by (timestamp, value)",
                     2,
                     true,
+                    false,
                     t -> UnionAggregationExample.topology(
                             t.inputs().get(0), t.inputs().get(1), t.output()),
                     ExampleSpec.RECORD_TIMESTAMP);
@@ -285,6 +299,7 @@ final class ExampleCommands {
                     "transformWithState count per key with value/list/map state, 30 s TTL",
                     1,
                     true,
+                    false,
                     t -> TwsCounterExample.topology(t.inputs().get(0), t.output()),
                     r -> KeyCount.parse(r.value()).sourceTimestamp());
         }
@@ -320,7 +335,75 @@ final class ExampleCommands {
                     "rate source, displayed",
                     1,
                     false,
+                    false,
                     t -> StatelessExample.topology(t.inputs().get(0), t.output()),
+                    ExampleSpec.RECORD_TIMESTAMP);
+        }
+    }
+
+    @Command(
+            name = "foreach-sink",
+            mixinStandardHelpOptions = true,
+            sortOptions = false,
+            description = "A custom sink (ForeachSink, Spark's ForeachWriter) upserting every record by key into"
+                    + " PostgreSQL, idempotently: a replay leaves one row per key. Without --postgres-url it starts a"
+                    + " real PostgreSQL from the jar (nothing to install).")
+    static final class ForeachSinkCommand extends ExampleCommand {
+        @Option(
+                names = "--postgres-url",
+                paramLabel = "JDBC_URL",
+                description = "jdbc:postgresql://host:port/db; user and password from the environment variables"
+                        + " PGUSER and PGPASSWORD. Default: an embedded PostgreSQL for the run.")
+        String postgresUrl;
+
+        @Option(
+                names = "--table",
+                paramLabel = "NAME",
+                defaultValue = "rtm_examples_sink",
+                description = "Table (created if missing). Default: ${DEFAULT-VALUE}.")
+        String table;
+
+        @Option(
+                names = "--max-buffered-rows",
+                paramLabel = "N",
+                defaultValue = "3",
+                description = "Rows per JDBC batch and transaction (the page uses 3). Default: ${DEFAULT-VALUE}.")
+        int maxBufferedRows;
+
+        @Override
+        public Integer call() throws Exception {
+            CommandLine cl = commandSpec.commandLine();
+            RunSettings settings = settings(cl);
+            PostgresTarget opened;
+            try {
+                opened = PostgresTarget.open(postgresUrl, table, maxBufferedRows, System::getenv);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(cl, "Invalid PostgreSQL setting: " + e.getMessage());
+            }
+            try (PostgresTarget target = opened) {
+                config = target.config();
+                PostgresUpsertSink.createTable(config);
+                cl.getOut().println("PostgreSQL: " + config);
+                new ExampleRunner(example(), settings, cl.getOut()).run();
+                cl.getOut().println(target.summary());
+                cl.getOut().flush();
+            }
+            return 0;
+        }
+
+        private PostgresUpsertSink.Config config;
+
+        @Override
+        ExampleSpec example() {
+            PostgresUpsertSink.Config c = config;
+            return new ExampleSpec(
+                    "foreach-sink",
+                    "ForeachSink upserting into PostgreSQL table " + table + ", one row per key",
+                    1,
+                    false,
+                    true,
+                    t -> ForeachSinkExample.topology(
+                            t.inputs().get(0), () -> new PostgresUpsertSink(c, t.sinkCommitted())),
                     ExampleSpec.RECORD_TIMESTAMP);
         }
     }

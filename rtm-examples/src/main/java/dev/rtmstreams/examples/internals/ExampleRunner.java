@@ -99,8 +99,12 @@ public final class ExampleRunner {
     private RunResult runOnce(String bootstrap, Trigger trigger) throws Exception {
         String mode = trigger.isRealTime() ? "real-time" : "micro-batch";
         String runId = spec.name() + "." + mode + "." + Long.toString(System.currentTimeMillis(), 36);
-        ExampleSpec.RunTopics topics = topics(runId);
         Map<String, Object> client = Map.of("bootstrap.servers", bootstrap);
+        Outputs outputs = spec.externalSink() ? new SinkOutputs() : null;
+        ExampleSpec.RunTopics topics = topics(runId, outputs);
+        if (outputs == null) {
+            outputs = new TopicOutputs(client, topics.output(), !settings.rateSource());
+        }
         if (settings.rateSource()) {
             createTopics(client, topics);
         }
@@ -111,7 +115,7 @@ public final class ExampleRunner {
                 spec.name(),
                 trigger,
                 topics.inputs(),
-                topics.output());
+                topics.output() == null ? "the external sink" : topics.output());
         out.flush();
         try {
             Properties props = streamsProps(bootstrap, "rtm-examples-" + runId.replace('.', '-'), stateDir);
@@ -123,7 +127,7 @@ public final class ExampleRunner {
                             .trigger(trigger)
                             .tasksPerSlot(tasksPerSlot)
                             .build();
-                    OutputReader reader = new OutputReader(client, topics.output(), !settings.rateSource())) {
+                    Outputs reader = outputs) {
                 SizingReport used = rtm.sizingReport();
                 out.println(used);
                 out.flush();
@@ -163,17 +167,22 @@ public final class ExampleRunner {
         }
     }
 
-    private ExampleSpec.RunTopics topics(String runId) {
+    private ExampleSpec.RunTopics topics(String runId, Outputs sink) {
+        java.util.function.LongConsumer committed = sink == null ? ts -> {} : ((SinkOutputs) sink)::committed;
         if (!settings.rateSource()) {
             return new ExampleSpec.RunTopics(
-                    settings.inputTopics(), settings.outputTopic(), settings.tableRows() == null ? null : runId);
+                    settings.inputTopics(),
+                    settings.outputTopic(),
+                    settings.tableRows() == null ? null : runId,
+                    committed);
         }
         List<String> inputs = new ArrayList<>();
         for (int i = 1; i <= spec.inputs(); i++) {
             inputs.add("rtm-examples." + runId + ".input" + (spec.inputs() > 1 ? i : ""));
         }
         String table = settings.tableRows() == null ? null : "rtm-examples." + runId + ".table";
-        return new ExampleSpec.RunTopics(inputs, "rtm-examples." + runId + ".output", table);
+        return new ExampleSpec.RunTopics(
+                inputs, spec.externalSink() ? null : "rtm-examples." + runId + ".output", table, committed);
     }
 
     private void createTopics(Map<String, Object> client, ExampleSpec.RunTopics topics) throws Exception {
@@ -181,7 +190,9 @@ public final class ExampleRunner {
         for (String in : topics.inputs()) {
             list.add(new NewTopic(in, Optional.of(settings.partitions()), Optional.empty()));
         }
-        list.add(new NewTopic(topics.output(), Optional.of(settings.partitions()), Optional.empty()));
+        if (topics.output() != null) {
+            list.add(new NewTopic(topics.output(), Optional.of(settings.partitions()), Optional.empty()));
+        }
         if (topics.table() != null) {
             list.add(new NewTopic(topics.table(), Optional.of(1), Optional.empty())
                     .configs(Map.of("cleanup.policy", "compact")));
@@ -301,8 +312,83 @@ public final class ExampleRunner {
         }
     }
 
+    /** Where a run's outputs are observed: counted, and their end-to-end latency recorded. */
+    private interface Outputs extends AutoCloseable {
+        void start();
+
+        /** Outputs whose source time is before {@code sourceTimeMs} (sent during the warm-up) are not measured. */
+        void measureFrom(long sourceTimeMs);
+
+        void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException;
+
+        long outputs();
+
+        LatencyRecorder latency();
+
+        @Override
+        void close() throws InterruptedException;
+    }
+
+    /** Rows committed by an external sink, reported from the stream threads. */
+    private static final class SinkOutputs implements Outputs {
+        private final AtomicLong outputs = new AtomicLong();
+        private final AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
+        private final LatencyRecorder latency = new LatencyRecorder(System.nanoTime());
+        private volatile long measureFromMs = Long.MAX_VALUE;
+
+        void committed(long sourceTimeMs) {
+            long nowNanos = System.nanoTime();
+            long nowMs = System.currentTimeMillis();
+            outputs.incrementAndGet();
+            lastOutputNanos.set(nowNanos);
+            if (sourceTimeMs >= measureFromMs) {
+                synchronized (latency) { // a sink per task: several stream threads report
+                    latency.record(nowNanos, (nowMs - sourceTimeMs) * 1_000_000L);
+                }
+            }
+        }
+
+        @Override
+        public void start() {}
+
+        @Override
+        public void measureFrom(long sourceTimeMs) {
+            measureFromMs = sourceTimeMs;
+        }
+
+        @Override
+        public void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException {
+            awaitQuietSince(lastOutputNanos, quiet, cap);
+        }
+
+        @Override
+        public long outputs() {
+            return outputs.get();
+        }
+
+        @Override
+        public LatencyRecorder latency() {
+            synchronized (latency) {
+                return latency;
+            }
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static void awaitQuietSince(AtomicLong lastOutputNanos, Duration quiet, Duration cap)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        lastOutputNanos.accumulateAndGet(start, Math::max);
+        while (System.nanoTime() - lastOutputNanos.get() < quiet.toNanos()
+                && System.nanoTime() - start < cap.toNanos()) {
+            Thread.sleep(50);
+        }
+    }
+
     /** Reads the output topic on its own thread, counts records and records their latency. */
-    private final class OutputReader implements AutoCloseable {
+    private final class TopicOutputs implements Outputs {
         private final KafkaConsumer<String, String> consumer;
         private final String topic;
         private final boolean fromEnd;
@@ -314,7 +400,7 @@ public final class ExampleRunner {
         private Thread thread;
         private int displayed;
 
-        OutputReader(Map<String, Object> client, String topic, boolean fromEnd) {
+        TopicOutputs(Map<String, Object> client, String topic, boolean fromEnd) {
             Map<String, Object> c = new HashMap<>(client);
             c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromEnd ? "latest" : "earliest");
             c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -324,7 +410,8 @@ public final class ExampleRunner {
             this.fromEnd = fromEnd;
         }
 
-        void start() {
+        @Override
+        public void start() {
             List<TopicPartition> parts = new ArrayList<>();
             for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
                 parts.add(new TopicPartition(topic, p.partition()));
@@ -341,8 +428,8 @@ public final class ExampleRunner {
             thread.start();
         }
 
-        /** Outputs whose source time is before {@code sourceTimeMs} (sent during the warm-up) are not measured. */
-        void measureFrom(long sourceTimeMs) {
+        @Override
+        public void measureFrom(long sourceTimeMs) {
             measureFromMs = sourceTimeMs;
         }
 
@@ -371,20 +458,18 @@ public final class ExampleRunner {
             }
         }
 
-        void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException {
-            long start = System.nanoTime();
-            lastOutputNanos.accumulateAndGet(start, Math::max);
-            while (System.nanoTime() - lastOutputNanos.get() < quiet.toNanos()
-                    && System.nanoTime() - start < cap.toNanos()) {
-                Thread.sleep(50);
-            }
+        @Override
+        public void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException {
+            awaitQuietSince(lastOutputNanos, quiet, cap);
         }
 
-        long outputs() {
+        @Override
+        public long outputs() {
             return outputs.get();
         }
 
-        LatencyRecorder latency() {
+        @Override
+        public LatencyRecorder latency() {
             return latency;
         }
 
