@@ -3,6 +3,7 @@ package dev.rtmstreams.adattribution;
 import dev.rtmstreams.adattribution.ops.HttpEndpoint;
 import dev.rtmstreams.adattribution.ops.PrometheusText;
 import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
+import dev.rtmstreams.adattribution.pipeline.AttributedClickPostgresSink;
 import dev.rtmstreams.adattribution.pipeline.DeadLetterCounter;
 import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.topology.AssignmentReport;
@@ -100,6 +101,7 @@ public final class AdAttributionService implements AutoCloseable {
             createMissingTopics();
         }
         verifyCopartitioning();
+        config.postgres().ifPresent(AttributedClickPostgresSink::createTable);
         Topology topology = AdAttributionTopology.build(config, deadLetters);
         LOG.info("event=topology description={}", topology.describe().toString().replace('\n', ' '));
         Trigger trigger = config.trigger() == AppConfig.TriggerMode.REAL_TIME
