@@ -47,7 +47,8 @@ class ExamplesIT {
         StringWriter err = new StringWriter();
         String[] args = (command
                         + " --bootstrap-servers " + kafka.bootstrapServers()
-                        + " --duration PT2S --warmup PT0.5S --micro-batch-interval PT0.5S --checkpoint-interval PT1S"
+                        + " --duration PT1S --warmup PT0.2S --drain PT1S --micro-batch-interval PT0.3S"
+                        + " --checkpoint-interval PT1S"
                         + (command.startsWith("rate") ? "" : " --rate 200"))
                 .split(" ");
 

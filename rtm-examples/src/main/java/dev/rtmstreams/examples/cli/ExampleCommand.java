@@ -62,6 +62,7 @@ abstract class ExampleCommand implements Callable<Integer> {
         }
         Duration duration = RunOptions.duration(cl, "--duration", o.duration);
         Duration warmup = RunOptions.duration(cl, "--warmup", o.warmup);
+        Duration drain = RunOptions.duration(cl, "--drain", o.drain);
         if (duration.isZero()) {
             throw new CommandLine.ParameterException(
                     cl, "Invalid value for option '--duration': must be positive: " + o.duration);
@@ -106,6 +107,7 @@ abstract class ExampleCommand implements Callable<Integer> {
                 rate,
                 duration,
                 warmup,
+                drain,
                 o.partitions,
                 o.threads,
                 o.bootstrapServers,

@@ -58,6 +58,14 @@ public final class RunOptions {
     String warmup;
 
     @Option(
+            names = "--drain",
+            paramLabel = "DURATION",
+            defaultValue = "PT2S",
+            description = "After the input ends, a run ends once no output came for this long (at least two"
+                    + " micro-batches). Default: ${DEFAULT-VALUE}.")
+    String drain;
+
+    @Option(
             names = "--partitions",
             paramLabel = "N",
             defaultValue = "2",

@@ -100,14 +100,9 @@ public final class ExampleRunner {
         String mode = trigger.isRealTime() ? "real-time" : "micro-batch";
         String runId = spec.name() + "." + mode + "." + Long.toString(System.currentTimeMillis(), 36);
         Map<String, Object> client = Map.of("bootstrap.servers", bootstrap);
-        Outputs outputs = spec.externalSink() ? new SinkOutputs() : null;
-        ExampleSpec.RunTopics topics = topics(runId, outputs);
-        if (outputs == null) {
-            outputs = new TopicOutputs(client, topics.output(), !settings.rateSource());
-        }
-        if (settings.rateSource()) {
-            createTopics(client, topics);
-        }
+        SinkOutputs sink = spec.externalSink() ? new SinkOutputs() : null;
+        ExampleSpec.RunTopics topics = topics(runId, sink);
+        createTopics(client, topics);
         Path stateDir = Files.createTempDirectory("rtm-examples-");
         out.printf(
                 Locale.ROOT,
@@ -127,7 +122,8 @@ public final class ExampleRunner {
                             .trigger(trigger)
                             .tasksPerSlot(tasksPerSlot)
                             .build();
-                    Outputs reader = outputs) {
+                    Outputs reader =
+                            sink != null ? sink : new TopicOutputs(client, topics.output(), !settings.rateSource())) {
                 SizingReport used = rtm.sizingReport();
                 out.println(used);
                 out.flush();
@@ -167,31 +163,30 @@ public final class ExampleRunner {
         }
     }
 
-    private ExampleSpec.RunTopics topics(String runId, Outputs sink) {
-        java.util.function.LongConsumer committed = sink == null ? ts -> {} : ((SinkOutputs) sink)::committed;
+    private ExampleSpec.RunTopics topics(String runId, SinkOutputs sink) {
+        java.util.function.LongConsumer committed = sink == null ? ts -> {} : sink::committed;
+        String table = settings.tableRows() == null ? null : "rtm-examples." + runId + ".table";
         if (!settings.rateSource()) {
-            return new ExampleSpec.RunTopics(
-                    settings.inputTopics(),
-                    settings.outputTopic(),
-                    settings.tableRows() == null ? null : runId,
-                    committed);
+            return new ExampleSpec.RunTopics(settings.inputTopics(), settings.outputTopic(), table, committed);
         }
         List<String> inputs = new ArrayList<>();
         for (int i = 1; i <= spec.inputs(); i++) {
             inputs.add("rtm-examples." + runId + ".input" + (spec.inputs() > 1 ? i : ""));
         }
-        String table = settings.tableRows() == null ? null : "rtm-examples." + runId + ".table";
         return new ExampleSpec.RunTopics(
                 inputs, spec.externalSink() ? null : "rtm-examples." + runId + ".output", table, committed);
     }
 
+    /** Creates the run's fresh topics (rate source) and the static table's topic; existing topics are kept. */
     private void createTopics(Map<String, Object> client, ExampleSpec.RunTopics topics) throws Exception {
         List<NewTopic> list = new ArrayList<>();
-        for (String in : topics.inputs()) {
-            list.add(new NewTopic(in, Optional.of(settings.partitions()), Optional.empty()));
-        }
-        if (topics.output() != null) {
-            list.add(new NewTopic(topics.output(), Optional.of(settings.partitions()), Optional.empty()));
+        if (settings.rateSource()) {
+            for (String in : topics.inputs()) {
+                list.add(new NewTopic(in, Optional.of(settings.partitions()), Optional.empty()));
+            }
+            if (topics.output() != null) {
+                list.add(new NewTopic(topics.output(), Optional.of(settings.partitions()), Optional.empty()));
+            }
         }
         if (topics.table() != null) {
             list.add(new NewTopic(topics.table(), Optional.of(1), Optional.empty())
@@ -253,9 +248,10 @@ public final class ExampleRunner {
         }
     }
 
+    /** How long the output must stay quiet after the input ended: the drain option, or two batches. */
     private Duration quietPeriod(Trigger trigger) {
         Duration twice = trigger.interval().multipliedBy(2);
-        Duration min = Duration.ofSeconds(2);
+        Duration min = settings.drainQuiet();
         return trigger.isRealTime() || twice.compareTo(min) < 0 ? min : twice;
     }
 

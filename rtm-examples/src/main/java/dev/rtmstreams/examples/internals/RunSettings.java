@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param rate rate-source rows per second
  * @param duration how long each run sends input
  * @param warmup start of each run left out of the latency figures
+ * @param drainQuiet after the input ended, a run ends when no output came for this long (at least two batches)
  * @param partitions partitions of every input topic
  * @param maxThreads at most this many stream threads; tasks are packed onto them ({@code tasksPerSlot})
  * @param bootstrapServers an existing cluster, or null for an embedded broker
@@ -31,6 +32,7 @@ public record RunSettings(
         double rate,
         Duration duration,
         Duration warmup,
+        Duration drainQuiet,
         int partitions,
         int maxThreads,
         String bootstrapServers,
@@ -49,6 +51,7 @@ public record RunSettings(
         triggers = List.copyOf(triggers);
         Objects.requireNonNull(duration, "duration");
         Objects.requireNonNull(warmup, "warmup");
+        Objects.requireNonNull(drainQuiet, "drainQuiet");
         inputTopics = inputTopics == null ? List.of() : List.copyOf(inputTopics);
         tableRows = tableRows == null ? null : Map.copyOf(tableRows);
         kafkaOverrides = kafkaOverrides == null ? Map.of() : Map.copyOf(kafkaOverrides);
