@@ -4,6 +4,7 @@ import dev.rtmstreams.adattribution.ops.HttpEndpoint;
 import dev.rtmstreams.adattribution.ops.PrometheusText;
 import dev.rtmstreams.adattribution.ops.StateLookup;
 import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
+import dev.rtmstreams.adattribution.pipeline.AttributedClickPostgresSink;
 import dev.rtmstreams.adattribution.pipeline.DeadLetterCounter;
 import dev.rtmstreams.adattribution.pipeline.ReadableOperators;
 import dev.rtmstreams.join.IntervalJoin;
@@ -107,6 +108,7 @@ public final class AdAttributionService implements AutoCloseable {
             createMissingTopics();
         }
         verifyCopartitioning();
+        config.postgres().ifPresent(AttributedClickPostgresSink::createTable);
         Topology topology = AdAttributionTopology.build(config, deadLetters);
         LOG.info("event=topology description={}", topology.describe().toString().replace('\n', ' '));
         Trigger trigger = config.trigger() == AppConfig.TriggerMode.REAL_TIME

@@ -99,6 +99,7 @@ public final class AppConfig {
     private final int httpPort;
     private final Topics topics;
     private final Map<String, String> kafkaOverrides;
+    private final Postgres postgres;
 
     private AppConfig(Builder b) {
         this.bootstrapServers = b.bootstrapServers;
@@ -127,6 +128,21 @@ public final class AppConfig {
                 b.dlqTopic,
                 b.lateRecordsTopic);
         this.kafkaOverrides = Map.copyOf(b.kafkaOverrides);
+        this.postgres = b.postgresUrl == null ? null : new Postgres(b.postgresUrl, b.postgresUser, b.postgresPassword);
+    }
+
+    /**
+     * Where attributed clicks are also upserted (table {@code attributed_clicks}, keyed by {@code click_id}).
+     *
+     * @param url {@code jdbc:postgresql://host:port/db}
+     * @param user user name from {@code RTM_POSTGRES_USER}, or null
+     * @param password password from {@code RTM_POSTGRES_PASSWORD}, or null; never printed
+     */
+    public record Postgres(String url, String user, String password) {
+        @Override
+        public String toString() {
+            return "Postgres[url=" + url + ", user=" + user + ", password=" + (password == null ? "null" : "***") + "]";
+        }
     }
 
     /** @return a builder with every default set and no bootstrap servers */
@@ -162,6 +178,11 @@ public final class AppConfig {
         b.dlqTopic = topics.dlq();
         b.lateRecordsTopic = topics.lateRecords().orElse(null);
         b.kafkaOverrides.putAll(kafkaOverrides);
+        if (postgres != null) {
+            b.postgresUrl = postgres.url();
+            b.postgresUser = postgres.user();
+            b.postgresPassword = postgres.password();
+        }
         return b;
     }
 
@@ -237,6 +258,10 @@ public final class AppConfig {
     public Map<String, String> kafkaOverrides() {
         return kafkaOverrides;
     }
+    /** @return the PostgreSQL that attributed clicks are also upserted into; empty when off (the default) */
+    public Optional<Postgres> postgres() {
+        return Optional.ofNullable(postgres);
+    }
 
     @Override
     public String toString() {
@@ -259,6 +284,7 @@ public final class AppConfig {
         m.put("httpPort", httpPort);
         m.put("topics", topics);
         m.put("kafkaOverrides", kafkaOverrides);
+        m.put("postgres", postgres);
         return "AppConfig" + m;
     }
 
@@ -329,6 +355,9 @@ public final class AppConfig {
         private String logRecordsTopic = "ad-log-records";
         private String dlqTopic = "adattribution-dlq";
         private String lateRecordsTopic;
+        private String postgresUrl;
+        private String postgresUser;
+        private String postgresPassword;
         private final Map<String, String> kafkaOverrides = new LinkedHashMap<>();
 
         private Builder() {}
@@ -453,6 +482,20 @@ public final class AppConfig {
             this.lateRecordsTopic = v == null || v.isBlank() ? null : v;
             return this;
         }
+        /** @param v jdbc:postgresql: url to also upsert attributed clicks into; default none (null or blank) */
+        public Builder postgresUrl(String v) {
+            this.postgresUrl = v == null || v.isBlank() ? null : v.trim();
+            return this;
+        }
+        /**
+         * @param user PostgreSQL user (from the environment), or null
+         * @param password PostgreSQL password (from the environment), or null
+         */
+        public Builder postgresCredentials(String user, String password) {
+            this.postgresUser = user;
+            this.postgresPassword = password;
+            return this;
+        }
         /**
          * @param key a Kafka Streams / client property name
          * @param value its value; overrides what the service derives from the other options
@@ -511,6 +554,10 @@ public final class AppConfig {
             requireName("acks-topic", acksTopic);
             requireName("log-records-topic", logRecordsTopic);
             requireName("dlq-topic", dlqTopic);
+            if (postgresUrl != null && !postgresUrl.startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException(
+                        "postgres-url must be a jdbc:postgresql: url: '" + postgresUrl + "'");
+            }
             AppConfig config = new AppConfig(this);
             java.util.Set<String> seen = new java.util.HashSet<>();
             for (String topic : config.topics.all()) {

@@ -84,7 +84,10 @@ class ComposeFileTest {
                         "context: ./adattribution-app",
                         "profiles: [ load ]",
                         "RTM_BOOTSTRAP_SERVERS: kafka:19092",
-                        "service_completed_successfully");
+                        "service_completed_successfully",
+                        "image: postgres:",
+                        "RTM_POSTGRES_URL: jdbc:postgresql://postgres:5432/",
+                        "condition: service_healthy");
     }
 
     private record Result(int exitCode, String output) {}

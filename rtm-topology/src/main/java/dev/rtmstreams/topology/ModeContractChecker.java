@@ -28,13 +28,16 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.test.TestRecord;
 
 /**
  * Test utility: runs a {@link StatefulProcessor} over the same input under the real-time contract and the micro-batch
  * contract (two {@link TopologyTestDriver} runs of {@link TransformWithState}, selected with
  * {@code rtm.execution.mode}) and reports every difference in output, so the "per-row trap" (a
- * {@code handleInputRows} that assumes it sees a whole batch) fails a unit test instead of production.
+ * {@code handleInputRows} that assumes it sees a whole batch) fails a unit test instead of production. Any other
+ * key-preserving operator that follows {@code rtm.execution.mode} (e.g. rtm-join's {@code Deduplicate}) is checked
+ * the same way with {@link #forOperator}.
  * <pre>{@code
  * ContractReport<String, Flag> report = ModeContractChecker
  *     .builder(ThresholdProcessor::new, TimeMode.NONE, Serdes.String(), amountSerde, flagSerde)
@@ -71,8 +74,7 @@ public final class ModeContractChecker<K, I, O> {
     private static final String INPUT = "rtm-contract-input";
     private static final String OUTPUT = "rtm-contract-output";
 
-    private final Supplier<? extends StatefulProcessor<K, I, O>> processor;
-    private final TimeMode timeMode;
+    private final Supplier<? extends ProcessorSupplier<K, I, K, O>> operator;
     private final Serde<K> keySerde;
     private final Serde<I> inputSerde;
     private final Serde<O> outputSerde;
@@ -81,8 +83,7 @@ public final class ModeContractChecker<K, I, O> {
     private final Instant start;
 
     private ModeContractChecker(Builder<K, I, O> b) {
-        this.processor = b.processor;
-        this.timeMode = b.timeMode;
+        this.operator = b.operator;
         this.keySerde = b.keySerde;
         this.inputSerde = b.inputSerde;
         this.outputSerde = b.outputSerde;
@@ -105,7 +106,35 @@ public final class ModeContractChecker<K, I, O> {
             Serde<K> keySerde,
             Serde<I> inputSerde,
             Serde<O> outputSerde) {
-        return new Builder<>(processor, timeMode, keySerde, inputSerde, outputSerde);
+        Objects.requireNonNull(processor, "processor");
+        Objects.requireNonNull(timeMode, "timeMode");
+        Objects.requireNonNull(inputSerde, "inputSerde");
+        return new Builder<>(
+                () -> TransformWithState.builder(processor, timeMode)
+                        .name("contract-check")
+                        .keySerde(keySerde)
+                        .valueSerde(inputSerde)
+                        .build(),
+                keySerde,
+                inputSerde,
+                outputSerde);
+    }
+
+    /**
+     * Checks any key-preserving operator that follows the execution contract selected by {@code rtm.execution.mode},
+     * e.g. rtm-join's {@code Deduplicate} or a {@code TransformWithState} built with options.
+     * @param operator creates the operator under test (one per run); its output key must be its input key
+     * @param keySerde serde of the key
+     * @param inputSerde serde of the input values
+     * @param outputSerde serde of the output values
+     * @return a builder
+     */
+    public static <K, I, O> Builder<K, I, O> forOperator(
+            Supplier<? extends ProcessorSupplier<K, I, K, O>> operator,
+            Serde<K> keySerde,
+            Serde<I> inputSerde,
+            Serde<O> outputSerde) {
+        return new Builder<>(operator, keySerde, inputSerde, outputSerde);
     }
 
     /**
@@ -181,11 +210,7 @@ public final class ModeContractChecker<K, I, O> {
     private Run run(String mode, List<List<KeyValue<K, I>>> batches) {
         StreamsBuilder sb = new StreamsBuilder();
         sb.stream(INPUT, Consumed.with(keySerde, inputSerde))
-                .process(TransformWithState.builder(processor, timeMode)
-                        .name("contract-check")
-                        .keySerde(keySerde)
-                        .valueSerde(inputSerde)
-                        .build())
+                .process(operator.get())
                 .to(OUTPUT, Produced.with(keySerde, outputSerde));
         Path dir;
         try {
@@ -250,8 +275,7 @@ public final class ModeContractChecker<K, I, O> {
 
     /** Builds a {@link ModeContractChecker}. */
     public static final class Builder<K, I, O> {
-        private final Supplier<? extends StatefulProcessor<K, I, O>> processor;
-        private final TimeMode timeMode;
+        private final Supplier<? extends ProcessorSupplier<K, I, K, O>> operator;
         private final Serde<K> keySerde;
         private final Serde<I> inputSerde;
         private final Serde<O> outputSerde;
@@ -260,13 +284,11 @@ public final class ModeContractChecker<K, I, O> {
         private Instant start = Instant.parse("2026-01-01T00:00:00Z");
 
         private Builder(
-                Supplier<? extends StatefulProcessor<K, I, O>> processor,
-                TimeMode timeMode,
+                Supplier<? extends ProcessorSupplier<K, I, K, O>> operator,
                 Serde<K> keySerde,
                 Serde<I> inputSerde,
                 Serde<O> outputSerde) {
-            this.processor = Objects.requireNonNull(processor, "processor");
-            this.timeMode = Objects.requireNonNull(timeMode, "timeMode");
+            this.operator = Objects.requireNonNull(operator, "operator");
             this.keySerde = Objects.requireNonNull(keySerde, "keySerde");
             this.inputSerde = Objects.requireNonNull(inputSerde, "inputSerde");
             this.outputSerde = Objects.requireNonNull(outputSerde, "outputSerde");

@@ -104,6 +104,26 @@ public final class RtmStreams implements AutoCloseable {
     }
 
     /**
+     * Returns the Kafka Streams properties a trigger sets, applied to a copy of {@code streamsProps}, without creating
+     * anything: for {@code TopologyTestDriver} tests that run a topology under the same execution contract as
+     * {@link #builder(Topology, Properties) RtmStreams} would (e.g. {@code rtm.execution.mode=micro-batch} and the
+     * batch interval for {@code Trigger.microBatch}), at-least-once.
+     * <pre>{@code
+     * Properties p = RtmStreams.configFor(props, Trigger.microBatch(Duration.ofSeconds(1)));
+     * try (TopologyTestDriver driver = new TopologyTestDriver(topology, p)) { ... }
+     * }</pre>
+     * @param streamsProps Kafka Streams properties; not modified
+     * @param trigger the trigger
+     * @return a configured copy
+     * @throws IllegalArgumentException when a property conflicts with the trigger, naming it and its value
+     */
+    public static Properties configFor(Properties streamsProps, Trigger trigger) {
+        Objects.requireNonNull(streamsProps, "streamsProps");
+        Objects.requireNonNull(trigger, "trigger");
+        return TriggerConfigurer.apply(streamsProps, trigger, false, new ArrayList<>());
+    }
+
+    /**
      * Checks the task slots (per the slot-check mode) and starts Kafka Streams.
      * @throws InsufficientSlotsException in {@link SlotCheckMode#FAIL} when slots are too few; Kafka Streams is
      *     then closed and this instance cannot be started again

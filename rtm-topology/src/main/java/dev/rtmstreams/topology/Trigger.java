@@ -22,7 +22,9 @@ import java.util.Objects;
  *       per batch; Kafka Streams commits once per interval. An interval of {@link Duration#ZERO} means <em>as fast
  *       as possible</em> (Spark's {@code Trigger.ProcessingTime("0 minutes")}): a batch ends at every pass of the
  *       stream thread's loop, and Kafka Streams commits every {@link #MIN_CHECKPOINT_INTERVAL} (a commit flushes
- *       every RocksDB store, too costly at every pass).</li>
+ *       every RocksDB store, too costly at every pass). The trigger governs the whole topology: under
+ *       {@link RtmStreams} every output record (stateless paths included) is held until its checkpoint epoch ends
+ *       and is sent when Kafka Streams commits, so output appears per epoch as in Spark's micro-batch mode.</li>
  * </ul>
  * Immutable; equal when mode and interval are equal.
  */

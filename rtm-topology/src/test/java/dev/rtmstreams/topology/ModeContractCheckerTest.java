@@ -163,4 +163,42 @@ class ModeContractCheckerTest {
         });
         assertThat(lenient.consistent()).isTrue();
     }
+
+    @Test
+    void shouldCheckAnOperatorWhenGivenAsProcessorSupplier() {
+        ContractReport<String, String> report = ModeContractChecker.forOperator(
+                        () -> dev.rtmstreams.processor.TransformWithState.builder(
+                                        BatchThresholdProcessor::new, TimeMode.NONE)
+                                .name("threshold")
+                                .keySerde(Serdes.String())
+                                .valueSerde(Serdes.Double())
+                                .build(),
+                        Serdes.String(),
+                        Serdes.Double(),
+                        Serdes.String())
+                .build()
+                .check(SEED_INPUT);
+
+        assertThat(report.differences()).singleElement().satisfies(d -> {
+            assertThat(d.key()).isEqualTo("card-1");
+            assertThat(d.microBatchOutput()).containsExactly("flagged_total=110.0,n=2");
+        });
+    }
+
+    @Test
+    void shouldApplyTheTriggerWhenConfiguringForATestDriver() {
+        java.util.Properties props = new java.util.Properties();
+        props.put("application.id", "x");
+
+        java.util.Properties mb = RtmStreams.configFor(props, Trigger.microBatch(java.time.Duration.ofMillis(250)));
+        java.util.Properties rt = RtmStreams.configFor(props, Trigger.realTime());
+
+        assertThat(mb)
+                .containsEntry("rtm.execution.mode", "micro-batch")
+                .containsEntry("rtm.micro.batch.interval.ms", "250");
+        assertThat(rt)
+                .containsEntry("rtm.execution.mode", "real-time")
+                .containsEntry("statestore.cache.max.bytes", "0");
+        assertThat(props).doesNotContainKey("rtm.execution.mode");
+    }
 }

@@ -416,4 +416,34 @@ class RtmStreamsIntegrationTest {
         assertThat(r.availableSlots()).isEqualTo(1);
         assertThat(r.sufficient()).isFalse();
     }
+
+    @Test
+    void shouldReleaseStatelessOutputOnlyWhenTheEpochEndsWhenMicroBatch() throws Exception {
+        kafka.createTopic("gate-in", 1);
+        // the broker stamps each output record when it is appended: the time the epoch released it
+        kafka.createTopic("gate-out", 1, Map.of("message.timestamp.type", "LogAppendTime"));
+        started(RtmStreams.builder(passThrough("gate-in", "gate-out"), props("gate-app"))
+                .trigger(Trigger.microBatch(Duration.ofSeconds(3)))
+                .build());
+
+        int n = 120; // one record every 50 ms for 6 s, the value is its send time
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(
+                kafka.clientConfig(), new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < n; i++) {
+                long now = System.currentTimeMillis();
+                producer.send(new ProducerRecord<>("gate-in", "k", Long.toString(now)));
+                Thread.sleep(50);
+            }
+        }
+        List<Long> latencies = TestRecords.consumeStrings(kafka, "gate-out", n, Duration.ofSeconds(30)).stream()
+                .map(r -> r.timestamp() - Long.parseLong(r.value()))
+                .sorted()
+                .toList();
+
+        assertThat(latencies).hasSize(n);
+        // released at 3 s epoch ends: the median record waits about 1.5 s, the first of an epoch about 3 s;
+        // passed through at once they would wait milliseconds
+        assertThat(latencies.get(n / 2)).isGreaterThanOrEqualTo(800);
+        assertThat(latencies.get(n - 1)).isGreaterThanOrEqualTo(2000);
+    }
 }

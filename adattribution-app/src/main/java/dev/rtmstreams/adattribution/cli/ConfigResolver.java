@@ -27,6 +27,10 @@ public final class ConfigResolver {
     public static final String KAFKA_PREFIX = "kafka.";
     /** Environment variable naming the config file. */
     public static final String CONFIG_ENV = "RTM_CONFIG";
+    /** Environment variable of the PostgreSQL user (secrets come from the environment only). */
+    public static final String POSTGRES_USER_ENV = "RTM_POSTGRES_USER";
+    /** Environment variable of the PostgreSQL password (never from the command line or the config file). */
+    public static final String POSTGRES_PASSWORD_ENV = "RTM_POSTGRES_PASSWORD";
 
     private final Function<String, String> env;
 
@@ -107,6 +111,7 @@ public final class ConfigResolver {
                         "Invalid value for option '" + option.cliName() + "' from " + source + ": " + e.getMessage());
             }
         }
+        builder.postgresCredentials(env.apply(POSTGRES_USER_ENV), env.apply(POSTGRES_PASSWORD_ENV));
         try {
             return new Resolved(builder.build(), sources);
         } catch (IllegalArgumentException e) {

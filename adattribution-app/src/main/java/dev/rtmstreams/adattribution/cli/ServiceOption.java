@@ -138,7 +138,16 @@ public enum ServiceOption {
             "TOPIC",
             "Optional topic for join inputs behind the watermark.",
             "(none)",
-            (b, v) -> b.lateRecordsTopic(v));
+            (b, v) -> b.lateRecordsTopic(v)),
+    POSTGRES_URL(
+            "postgres-url",
+            "JDBC_URL",
+            "Optional: also upsert every attributed click into the PostgreSQL table attributed_clicks, keyed by"
+                    + " click_id (idempotent: a replay leaves one row per click); user and password from the"
+                    + " environment variables " + ConfigResolver.POSTGRES_USER_ENV + " and "
+                    + ConfigResolver.POSTGRES_PASSWORD_ENV + " only.",
+            "(none)",
+            (b, v) -> b.postgresUrl(v));
 
     private final String name;
     private final String paramLabel;

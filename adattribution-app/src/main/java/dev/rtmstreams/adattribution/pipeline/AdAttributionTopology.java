@@ -13,6 +13,7 @@ import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.TransformWithState;
+import dev.rtmstreams.topology.ForeachSink;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
@@ -46,6 +47,8 @@ public final class AdAttributionTopology {
 
     /** Name of the click attribution join (metric tag {@code rtm-join-id}). */
     public static final String JOIN_NAME = "click-attribution";
+    /** Name of the optional PostgreSQL sink of attributed clicks ({@code --postgres-url}). */
+    public static final String POSTGRES_SINK_NAME = "attributed-clicks-postgres";
     /** Name of the attributed-click dedup operator. */
     public static final String OUTPUT_DEDUP_NAME = "attributed-click-dedup";
     /** Name of the request/ack correlation operator. */
@@ -106,7 +109,7 @@ public final class AdAttributionTopology {
                         .name(JOIN_NAME);
         topics.lateRecords().ifPresent(join::lateRecordsTopic);
         Serde<AttributedClick> attributedSerde = AdAttributionSerdes.attributedClick();
-        join.build()
+        KStream<String, AttributedClick> attributed = join.build()
                 .join(impressions, clicks, (impressionId, imp, click) -> attribute(imp.value(), click.value()))
                 // Duplicates (of impressions or of clicks) are removed here, on the join output, by click_id:
                 // exactly one AttributedClick per distinct click, also when two copies of an id differ (another
@@ -123,10 +126,14 @@ public final class AdAttributionTopology {
                                 .name(OUTPUT_DEDUP_NAME)
                                 .build(),
                         Named.as(OUTPUT_DEDUP_NAME))
-                .processValues(StampAttributedAt::new, Named.as("stamp-attributed-at"))
-                .to(
-                        topics.attributedClicks(),
-                        Produced.with(Serdes.String(), attributedSerde).withName("attributed-clicks-sink"));
+                .processValues(StampAttributedAt::new, Named.as("stamp-attributed-at"));
+        attributed.to(
+                topics.attributedClicks(),
+                Produced.with(Serdes.String(), attributedSerde).withName("attributed-clicks-sink"));
+        config.postgres()
+                .ifPresent(pg -> attributed.process(
+                        ForeachSink.processor(POSTGRES_SINK_NAME, () -> new AttributedClickPostgresSink(pg)),
+                        Named.as(POSTGRES_SINK_NAME)));
 
         KStream<String, CorrelationEvent> requests = decoded(
                 builder,

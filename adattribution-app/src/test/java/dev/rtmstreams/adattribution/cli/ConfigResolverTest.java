@@ -143,4 +143,37 @@ class ConfigResolverTest {
                         cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1", ServiceOption.CHECKPOINT_INTERVAL, "PT0S"), null))
                 .hasMessageContaining("checkpoint-interval");
     }
+
+    @Test
+    void shouldTakeThePostgresUrlFromAnySourceButItsCredentialsOnlyFromTheEnvironment() {
+        Map<String, String> env = Map.of(
+                "RTM_POSTGRES_URL", "jdbc:postgresql://db:5432/ads",
+                "RTM_POSTGRES_USER", "ads",
+                "RTM_POSTGRES_PASSWORD", "s3cret");
+
+        AppConfig c = new ConfigResolver(env::get)
+                .resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:9092"), null)
+                .config();
+        AppConfig off = new ConfigResolver(Map.<String, String>of()::get)
+                .resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:9092"), null)
+                .config();
+
+        assertThat(c.postgres()).hasValue(new AppConfig.Postgres("jdbc:postgresql://db:5432/ads", "ads", "s3cret"));
+        assertThat(off.postgres()).isEmpty();
+    }
+
+    @Test
+    void shouldNameTheOptionWhenThePostgresUrlIsNotAPostgresJdbcUrl() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ConfigResolver(Map.<String, String>of()::get)
+                        .resolve(
+                                cli(
+                                        ServiceOption.BOOTSTRAP_SERVERS,
+                                        "b:9092",
+                                        ServiceOption.POSTGRES_URL,
+                                        "postgres://db/ads"),
+                                null))
+                .isInstanceOf(ConfigResolver.ConfigException.class)
+                .hasMessageContaining("postgres-url")
+                .hasMessageContaining("postgres://db/ads");
+    }
 }

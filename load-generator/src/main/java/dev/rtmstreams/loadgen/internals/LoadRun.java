@@ -1,5 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.testkit.LatencyRecorder;
+import dev.rtmstreams.testkit.Pacer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -155,6 +155,11 @@ public final class EpochRuntime implements AutoCloseable {
         return s;
     }
 
+    /** @return true under a micro-batch trigger: output records wait for the end of their epoch */
+    boolean holdsOutputUntilEpochEnd() {
+        return mode == Trigger.Mode.MICRO_BATCH;
+    }
+
     boolean isInternalTopic(String topic) {
         return topic.startsWith(internalPrefix)
                 && (topic.endsWith("-repartition") || topic.endsWith("-changelog") || topic.endsWith("-topic"));

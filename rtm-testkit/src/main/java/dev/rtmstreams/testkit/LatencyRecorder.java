@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.testkit;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,7 +7,7 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * End-to-end latencies of one run: one HdrHistogram over the whole run plus one per second of the
+ * End-to-end latencies of one run (used by the load generator's bench and the rtm-examples runner): one HdrHistogram over the whole run plus one per second of the
  * run (by the second in which the output was received), in microseconds with 3 significant
  * digits. Single writer; {@link #lastSecondP99Millis()} may be read from another thread.
  */
@@ -70,7 +70,13 @@ public final class LatencyRecorder {
         return summary(total);
     }
 
-    static Map<String, Object> summary(Histogram h) {
+    /**
+     * Summarizes a histogram of microseconds in milliseconds: p50, p90, p95, p99, p999, max, mean, count.
+     *
+     * @param h a histogram of microseconds; not null
+     * @return an ordered map
+     */
+    public static Map<String, Object> summary(Histogram h) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("p50", ms(h, 50));
         m.put("p90", ms(h, 90));
@@ -87,7 +93,13 @@ public final class LatencyRecorder {
         return h.getTotalCount() == 0 ? 0 : round(h.getValueAtPercentile(percentile) / 1000.0);
     }
 
-    static double round(double v) {
+    /**
+     * Rounds to three decimals (the precision of the reports).
+     *
+     * @param v a value
+     * @return {@code v} rounded to 0.001
+     */
+    public static double round(double v) {
         return Math.round(v * 1000.0) / 1000.0;
     }
 

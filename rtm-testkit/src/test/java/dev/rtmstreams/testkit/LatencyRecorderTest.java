@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -29,17 +29,5 @@ class LatencyRecorderTest {
         assertThat(perSecond.get(1)).containsEntry("outputs", 0L);
         assertThat((double) perSecond.get(2).get("max")).isCloseTo(500, within(5.0)); // 2 significant digits per second
         assertThat(r.lastSecondP99Millis()).isCloseTo(100, within(1.0));
-    }
-
-    @Test
-    void shouldRenderAProgressLineWithCountsAndRate() {
-        String line = ProgressBar.render(new ProgressBar.State("sending", 500, 1000, 2.0, 40, 90, 12.5));
-        assertThat(line)
-                .contains(
-                        "[###############...............]",
-                        " 50%",
-                        "sent 500/1000 (250/s)",
-                        "out 40/90",
-                        "p99(1s) 12.5ms");
     }
 }

@@ -1,0 +1,481 @@
+package dev.rtmstreams.examples.internals;
+
+import dev.rtmstreams.examples.RateSource;
+import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
+import dev.rtmstreams.testkit.LatencyRecorder;
+import dev.rtmstreams.topology.RtmStreams;
+import dev.rtmstreams.topology.SizingReport;
+import dev.rtmstreams.topology.SlotCheckMode;
+import dev.rtmstreams.topology.Trigger;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Runs one example under each requested trigger against an embedded KRaft broker (rtm-testkit) or an existing
+ * cluster: creates fresh topics per run, starts the topology with {@link RtmStreams}, feeds it with the
+ * {@link RateSource}, reads the output topic and measures end-to-end latency with the test kit's
+ * {@link LatencyRecorder} (output received minus the source time of the record), then prints one table row per
+ * trigger.
+ */
+public final class ExampleRunner {
+
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration DRAIN_CAP = Duration.ofSeconds(60);
+
+    private final ExampleSpec spec;
+    private final RunSettings settings;
+    private final PrintWriter out;
+
+    /**
+     * @param spec the example
+     * @param settings the options
+     * @param out where the table goes
+     */
+    public ExampleRunner(ExampleSpec spec, RunSettings settings, PrintWriter out) {
+        this.spec = spec;
+        this.settings = settings;
+        this.out = out;
+    }
+
+    /**
+     * Runs every trigger of the settings and prints the table.
+     *
+     * @return one result per trigger, in order
+     * @throws Exception when the broker, a topic or the application fails
+     */
+    public List<RunResult> run() throws Exception {
+        List<RunResult> results = new ArrayList<>();
+        if (settings.bootstrapServers() != null) {
+            for (Trigger t : settings.triggers()) {
+                results.add(runOnce(settings.bootstrapServers(), t));
+            }
+        } else {
+            out.println("Starting an embedded KRaft broker...");
+            out.flush();
+            try (EmbeddedKafkaCluster kafka =
+                    EmbeddedKafkaCluster.builder().build().start()) {
+                for (Trigger t : settings.triggers()) {
+                    results.add(runOnce(kafka.bootstrapServers(), t));
+                }
+            }
+        }
+        printTable(results);
+        return results;
+    }
+
+    private RunResult runOnce(String bootstrap, Trigger trigger) throws Exception {
+        String mode = trigger.isRealTime() ? "real-time" : "micro-batch";
+        String runId = spec.name() + "." + mode + "." + Long.toString(System.currentTimeMillis(), 36);
+        Map<String, Object> client = Map.of("bootstrap.servers", bootstrap);
+        SinkOutputs sink = spec.externalSink() ? new SinkOutputs() : null;
+        ExampleSpec.RunTopics topics = topics(runId, sink);
+        createTopics(client, topics);
+        Path stateDir = Files.createTempDirectory("rtm-examples-");
+        out.printf(
+                Locale.ROOT,
+                "%n== %s under %s: input %s -> output %s%n",
+                spec.name(),
+                trigger,
+                topics.inputs(),
+                topics.output() == null ? "the external sink" : topics.output());
+        out.flush();
+        try {
+            Properties props = streamsProps(bootstrap, "rtm-examples-" + runId.replace('.', '-'), stateDir);
+            SizingReport sizing = size(topics, props, trigger);
+            int threads = Math.min(settings.maxThreads(), sizing.totalTasks());
+            int tasksPerSlot = (sizing.totalTasks() + threads - 1) / threads;
+            props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(threads));
+            try (RtmStreams rtm = RtmStreams.builder(spec.topology().apply(topics), props)
+                            .trigger(trigger)
+                            .tasksPerSlot(tasksPerSlot)
+                            .build();
+                    Outputs reader =
+                            sink != null ? sink : new TopicOutputs(client, topics.output(), !settings.rateSource())) {
+                SizingReport used = rtm.sizingReport();
+                out.println(used);
+                out.flush();
+                rtm.start();
+                awaitRunning(rtm);
+                reader.start();
+                reader.measureFrom(
+                        System.currentTimeMillis() + settings.warmup().toMillis());
+                long rows = 0;
+                long records = 0;
+                if (settings.rateSource()) {
+                    RateSource source = RateSource.builder()
+                            .rowsPerSecond(settings.rate())
+                            .keys(settings.keys())
+                            .distinctValues(settings.distinctValues())
+                            .duplicateEvery(settings.duplicateEvery())
+                            .build();
+                    try (KafkaProducer<String, String> producer = producer(client)) {
+                        RateSource.Result r = source.run(producer, topics.inputs(), settings.duration(), () -> false);
+                        rows = r.rows();
+                        records = r.records();
+                        if (r.fellBehind()) {
+                            out.printf(
+                                    Locale.ROOT,
+                                    "note: the rate source fell behind (achieved %.0f rows/s)%n",
+                                    r.achievedRate());
+                        }
+                    }
+                } else {
+                    Thread.sleep(settings.duration().toMillis());
+                }
+                reader.awaitQuiet(quietPeriod(trigger), DRAIN_CAP);
+                return new RunResult(trigger, rows, records, reader.outputs(), reader.latency(), used);
+            }
+        } finally {
+            deleteRecursively(stateDir);
+        }
+    }
+
+    private ExampleSpec.RunTopics topics(String runId, SinkOutputs sink) {
+        java.util.function.LongConsumer committed = sink == null ? ts -> {} : sink::committed;
+        String table = settings.tableRows() == null ? null : "rtm-examples." + runId + ".table";
+        if (!settings.rateSource()) {
+            return new ExampleSpec.RunTopics(settings.inputTopics(), settings.outputTopic(), table, committed);
+        }
+        List<String> inputs = new ArrayList<>();
+        for (int i = 1; i <= spec.inputs(); i++) {
+            inputs.add("rtm-examples." + runId + ".input" + (spec.inputs() > 1 ? i : ""));
+        }
+        return new ExampleSpec.RunTopics(
+                inputs, spec.externalSink() ? null : "rtm-examples." + runId + ".output", table, committed);
+    }
+
+    /** Creates the run's fresh topics (rate source) and the static table's topic; existing topics are kept. */
+    private void createTopics(Map<String, Object> client, ExampleSpec.RunTopics topics) throws Exception {
+        List<NewTopic> list = new ArrayList<>();
+        if (settings.rateSource()) {
+            for (String in : topics.inputs()) {
+                list.add(new NewTopic(in, Optional.of(settings.partitions()), Optional.empty()));
+            }
+            if (topics.output() != null) {
+                list.add(new NewTopic(topics.output(), Optional.of(settings.partitions()), Optional.empty()));
+            }
+        }
+        if (topics.table() != null) {
+            list.add(new NewTopic(topics.table(), Optional.of(1), Optional.empty())
+                    .configs(Map.of("cleanup.policy", "compact")));
+        }
+        try (Admin admin = Admin.create(client)) {
+            for (NewTopic t : list) {
+                try {
+                    admin.createTopics(List.of(t)).all().get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
+            }
+        }
+        if (topics.table() != null) {
+            try (KafkaProducer<String, String> p = producer(client)) {
+                for (Map.Entry<String, String> row : settings.tableRows().entrySet()) {
+                    p.send(new ProducerRecord<>(topics.table(), row.getKey(), row.getValue()));
+                }
+                p.flush();
+            }
+        }
+    }
+
+    private Properties streamsProps(String bootstrap, String appId, Path stateDir) {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        // Kafka Streams 4.4 warns at every config parse unless the global thread's handler is opted in
+        p.put("processing.exception.handler.global.enabled", "true");
+        p.putAll(settings.kafkaOverrides());
+        return p;
+    }
+
+    private SizingReport size(ExampleSpec.RunTopics topics, Properties props, Trigger trigger) {
+        // the shuffle stages' partition counts come from the topology; sources are asked of the cluster
+        try (RtmStreams probe = RtmStreams.builder(spec.topology().apply(topics), props)
+                .trigger(trigger)
+                .slotCheck(SlotCheckMode.OFF)
+                .build()) {
+            return probe.sizingReport();
+        }
+    }
+
+    private static void awaitRunning(RtmStreams rtm) throws InterruptedException {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        while (rtm.state() != KafkaStreams.State.RUNNING) {
+            if (rtm.state() == KafkaStreams.State.ERROR || rtm.state() == KafkaStreams.State.NOT_RUNNING) {
+                throw new IllegalStateException("the example's Kafka Streams failed to start: " + rtm.state());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "the example's Kafka Streams is not RUNNING after " + STARTUP_TIMEOUT + ": " + rtm.state());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** How long the output must stay quiet after the input ended: the drain option, or two batches. */
+    private Duration quietPeriod(Trigger trigger) {
+        Duration twice = trigger.interval().multipliedBy(2);
+        Duration min = settings.drainQuiet();
+        return trigger.isRealTime() || twice.compareTo(min) < 0 ? min : twice;
+    }
+
+    private static KafkaProducer<String, String> producer(Map<String, Object> client) {
+        Map<String, Object> c = new HashMap<>(client);
+        c.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        c.put(ProducerConfig.ACKS_CONFIG, "all");
+        return new KafkaProducer<>(c, new StringSerializer(), new StringSerializer());
+    }
+
+    private void printTable(List<RunResult> results) {
+        out.printf(Locale.ROOT, "%nExample %s: %s%n", spec.name(), spec.description());
+        if (settings.rateSource()) {
+            out.printf(
+                    Locale.ROOT,
+                    "rate source %.0f rows/s for %s into %d partition(s); latency = output received - source time,"
+                            + " of rows sent after a %s warm-up%n",
+                    settings.rate(),
+                    settings.duration(),
+                    settings.partitions(),
+                    settings.warmup());
+        }
+        out.printf(
+                Locale.ROOT,
+                "%-32s %10s %10s %10s %10s %10s %10s%n",
+                "trigger",
+                "inputs",
+                "outputs",
+                "e2e p50 ms",
+                "p99 ms",
+                "max ms",
+                "measured");
+        for (RunResult r : results) {
+            Map<String, Object> s = r.latency().summaryMillis();
+            out.printf(
+                    Locale.ROOT,
+                    "%-32s %10d %10d %10.1f %10.1f %10.1f %10d%n",
+                    r.trigger(),
+                    r.records(),
+                    r.outputs(),
+                    (double) s.get("p50"),
+                    (double) s.get("p99"),
+                    (double) s.get("max"),
+                    (long) s.get("count"));
+        }
+        out.flush();
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Where a run's outputs are observed: counted, and their end-to-end latency recorded. */
+    private interface Outputs extends AutoCloseable {
+        void start();
+
+        /** Outputs whose source time is before {@code sourceTimeMs} (sent during the warm-up) are not measured. */
+        void measureFrom(long sourceTimeMs);
+
+        void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException;
+
+        long outputs();
+
+        LatencyRecorder latency();
+
+        @Override
+        void close() throws InterruptedException;
+    }
+
+    /** Rows committed by an external sink, reported from the stream threads. */
+    private static final class SinkOutputs implements Outputs {
+        private final AtomicLong outputs = new AtomicLong();
+        private final AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
+        private final LatencyRecorder latency = new LatencyRecorder(System.nanoTime());
+        private volatile long measureFromMs = Long.MAX_VALUE;
+
+        void committed(long sourceTimeMs) {
+            long nowNanos = System.nanoTime();
+            long nowMs = System.currentTimeMillis();
+            outputs.incrementAndGet();
+            lastOutputNanos.set(nowNanos);
+            if (sourceTimeMs >= measureFromMs) {
+                synchronized (latency) { // a sink per task: several stream threads report
+                    latency.record(nowNanos, (nowMs - sourceTimeMs) * 1_000_000L);
+                }
+            }
+        }
+
+        @Override
+        public void start() {}
+
+        @Override
+        public void measureFrom(long sourceTimeMs) {
+            measureFromMs = sourceTimeMs;
+        }
+
+        @Override
+        public void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException {
+            awaitQuietSince(lastOutputNanos, quiet, cap);
+        }
+
+        @Override
+        public long outputs() {
+            return outputs.get();
+        }
+
+        @Override
+        public LatencyRecorder latency() {
+            synchronized (latency) {
+                return latency;
+            }
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static void awaitQuietSince(AtomicLong lastOutputNanos, Duration quiet, Duration cap)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        lastOutputNanos.accumulateAndGet(start, Math::max);
+        while (System.nanoTime() - lastOutputNanos.get() < quiet.toNanos()
+                && System.nanoTime() - start < cap.toNanos()) {
+            Thread.sleep(50);
+        }
+    }
+
+    /** Reads the output topic on its own thread, counts records and records their latency. */
+    private final class TopicOutputs implements Outputs {
+        private final KafkaConsumer<String, String> consumer;
+        private final String topic;
+        private final boolean fromEnd;
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final AtomicLong outputs = new AtomicLong();
+        private final AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
+        private final LatencyRecorder latency = new LatencyRecorder(System.nanoTime());
+        private volatile long measureFromMs = Long.MAX_VALUE;
+        private Thread thread;
+        private int displayed;
+
+        TopicOutputs(Map<String, Object> client, String topic, boolean fromEnd) {
+            Map<String, Object> c = new HashMap<>(client);
+            c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromEnd ? "latest" : "earliest");
+            c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
+            this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer());
+            this.topic = topic;
+            this.fromEnd = fromEnd;
+        }
+
+        @Override
+        public void start() {
+            List<TopicPartition> parts = new ArrayList<>();
+            for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
+                parts.add(new TopicPartition(topic, p.partition()));
+            }
+            consumer.assign(parts);
+            if (fromEnd) {
+                consumer.seekToEnd(parts);
+            } else {
+                consumer.seekToBeginning(parts);
+            }
+            consumer.poll(Duration.ZERO); // resolve the positions on this thread
+            thread = new Thread(this::loop, "rtm-examples-output-reader");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void measureFrom(long sourceTimeMs) {
+            measureFromMs = sourceTimeMs;
+        }
+
+        private void loop() {
+            while (running.get()) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(50))) {
+                    long nowNanos = System.nanoTime();
+                    long nowMs = System.currentTimeMillis();
+                    outputs.incrementAndGet();
+                    lastOutputNanos.set(nowNanos);
+                    long sourceTime = spec.sourceTime().applyAsLong(r);
+                    if (sourceTime >= measureFromMs) {
+                        latency.record(nowNanos, (nowMs - sourceTime) * 1_000_000L);
+                    }
+                    if (displayed < settings.displayRows()) {
+                        displayed++;
+                        out.printf(
+                                Locale.ROOT,
+                                "| %-24s | %-10s | %-24s |%n",
+                                Instant.ofEpochMilli(r.timestamp()),
+                                r.value(),
+                                r.key());
+                        out.flush();
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException {
+            awaitQuietSince(lastOutputNanos, quiet, cap);
+        }
+
+        @Override
+        public long outputs() {
+            return outputs.get();
+        }
+
+        @Override
+        public LatencyRecorder latency() {
+            return latency;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running.set(false);
+            if (thread != null) {
+                thread.join(5_000);
+            }
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.rtmstreams.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+class MainCommandLineTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    }
+
+    @Test
+    void shouldListEveryExampleOfThePageWhenAskedForTheList() {
+        assertThat(run("list")).isZero();
+        assertThat(out.toString())
+                .contains(
+                        "stateless",
+                        "repartition",
+                        "stream-static-join",
+                        "union ",
+                        "dedup",
+                        "aggregation",
+                        "union-aggregation",
+                        "tws-counter",
+                        "rate",
+                        "Kinesis");
+    }
+
+    @Test
+    void shouldDescribeTheSharedOptionsWhenAskedForAnExamplesHelp() {
+        assertThat(run("stateless", "--help")).isZero();
+        assertThat(out.toString())
+                .contains("--trigger", "--rate", "--duration", "--bootstrap-servers", "--source", "--partitions");
+        assertThat(run("repartition", "--help")).isZero();
+        assertThat(out.toString()).contains("--shuffle-partitions");
+    }
+
+    @Test
+    void shouldRejectAnUnknownTriggerNamingTheValue() {
+        assertThat(run("stateless", "--trigger", "continuous")).isEqualTo(2);
+        assertThat(err.toString()).contains("--trigger").contains("continuous");
+    }
+
+    @Test
+    void shouldRejectABadDurationNamingTheOption() {
+        assertThat(run("dedup", "--duration", "30 seconds")).isEqualTo(2);
+        assertThat(err.toString()).contains("--duration").contains("30 seconds");
+    }
+
+    @Test
+    void shouldRequireABrokerWhenReadingExistingTopics() {
+        assertThat(run("union", "--source", "kafka", "--input-topic", "a")).isEqualTo(2);
+        assertThat(err.toString()).contains("--bootstrap-servers");
+        assertThat(run(
+                        "union",
+                        "--source",
+                        "kafka",
+                        "--bootstrap-servers",
+                        "localhost:1",
+                        "--input-topic",
+                        "a",
+                        "--output-topic",
+                        "b"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("needs 2 --input-topic");
+    }
+
+    @Test
+    void shouldFailWithUsageWhenNoCommandIsGiven() {
+        assertThat(run()).isEqualTo(2);
+        assertThat(err.toString()).contains("Missing command");
+    }
+}
