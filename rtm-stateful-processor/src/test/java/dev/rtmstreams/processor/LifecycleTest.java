@@ -15,18 +15,7 @@ import org.junit.jupiter.api.Test;
 class LifecycleTest {
 
     static void assertCode(ThrowingCallable call, String code, String... params) {
-        assertThatThrownBy(call).satisfies(t -> {
-            Throwable c = t;
-            while (c != null && !(c instanceof RtmException)) {
-                c = c.getCause();
-            }
-            assertThat(c).as("an RtmException in the cause chain of %s", t).isInstanceOf(RtmException.class);
-            RtmException e = (RtmException) c;
-            assertThat(e.errorCode()).isEqualTo(code);
-            for (int i = 0; i < params.length; i += 2) {
-                assertThat(e.parameters()).containsEntry(params[i], params[i + 1]);
-            }
-        });
+        RtmAssertions.assertCode(call, code, params);
     }
 
     static Harness<String, String> run(TimeMode mode, Consumer<ScriptProcessor> init, ScriptProcessor.RowHandler rows) {

@@ -1,9 +1,9 @@
 package dev.rtmstreams.processor.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.processor.RtmAssertions;
 import dev.rtmstreams.processor.RtmException;
 import dev.rtmstreams.processor.RtmProcessorConfig;
 import dev.rtmstreams.processor.StateReader;
@@ -168,18 +168,7 @@ final class SparkTwsPort implements AutoCloseable {
 
     /** ExpectFailure: {@code call} fails with an {@link RtmException} with this code and parameters. */
     static void expectFailure(ThrowingCallable call, String code, String... params) {
-        assertThatThrownBy(call).satisfies(t -> {
-            Throwable c = t;
-            while (c != null && !(c instanceof RtmException)) {
-                c = c.getCause();
-            }
-            assertThat(c).as("an RtmException in the cause chain of %s", t).isInstanceOf(RtmException.class);
-            RtmException e = (RtmException) c;
-            assertThat(e.errorCode()).isEqualTo(code);
-            for (int i = 0; i < params.length; i += 2) {
-                assertThat(e.parameters()).containsEntry(params[i], params[i + 1]);
-            }
-        });
+        RtmAssertions.assertCode(call, code, params);
     }
 
     /** The operator's state as Spark's state data source shows it (values, TTL expiries, timers). */
