@@ -8,6 +8,7 @@ import dev.rtmstreams.adattribution.pipeline.AttributedClickPostgresSink;
 import dev.rtmstreams.adattribution.pipeline.DeadLetterCounter;
 import dev.rtmstreams.adattribution.pipeline.ReadableOperators;
 import dev.rtmstreams.join.IntervalJoin;
+import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.StateReader;
 import dev.rtmstreams.processor.TransformWithState;
 import dev.rtmstreams.topology.AssignmentReport;
@@ -15,7 +16,6 @@ import dev.rtmstreams.topology.EpochProgress;
 import dev.rtmstreams.topology.ProgressListener;
 import dev.rtmstreams.topology.PrometheusEndpoint;
 import dev.rtmstreams.topology.RtmStreams;
-import dev.rtmstreams.topology.SlotCheckMode;
 import dev.rtmstreams.topology.Trigger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -111,17 +111,12 @@ public final class AdAttributionService implements AutoCloseable {
         config.postgres().ifPresent(AttributedClickPostgresSink::createTable);
         Topology topology = AdAttributionTopology.build(config, deadLetters);
         LOG.info("event=topology description={}", topology.describe().toString().replace('\n', ' '));
-        Trigger trigger = config.trigger() == AppConfig.TriggerMode.REAL_TIME
+        Trigger trigger = config.trigger() == ExecutionMode.REAL_TIME
                 ? Trigger.realTime(config.checkpointInterval())
                 : Trigger.microBatch(config.microBatchInterval());
         RtmStreams.Builder builder = RtmStreams.builder(topology, streamsProperties())
                 .trigger(trigger)
-                .slotCheck(
-                        switch (config.slotCheck()) {
-                            case FAIL -> SlotCheckMode.FAIL;
-                            case WARN -> SlotCheckMode.WARN;
-                            case OFF -> SlotCheckMode.OFF;
-                        })
+                .slotCheck(config.slotCheck())
                 .exactlyOnce("exactly_once_v2".equals(config.processingGuarantee()))
                 .addProgressListener(new ProgressListener() {
                     @Override

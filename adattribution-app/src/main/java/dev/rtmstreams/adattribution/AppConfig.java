@@ -1,5 +1,7 @@
 package dev.rtmstreams.adattribution;
 
+import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.topology.SlotCheckMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -18,72 +20,9 @@ import java.util.Optional;
  */
 public final class AppConfig {
 
-    /** The execution trigger of both pipelines. */
-    public enum TriggerMode {
-        /** Records are processed as they arrive; commits (checkpoints) every checkpoint interval. */
-        REAL_TIME("real-time"),
-        /** Records are processed in batches, one batch per micro-batch interval. */
-        MICRO_BATCH("micro-batch");
-
-        private final String cliName;
-
-        TriggerMode(String cliName) {
-            this.cliName = cliName;
-        }
-
-        /** @return the name used on the command line, {@code real-time} or {@code micro-batch} */
-        public String cliName() {
-            return cliName;
-        }
-
-        /**
-         * Parses a command-line name.
-         *
-         * @param value {@code real-time} or {@code micro-batch} (case-insensitive, {@code _} allowed)
-         * @return the trigger mode
-         * @throws IllegalArgumentException naming the value when it is neither
-         */
-        public static TriggerMode parse(String value) {
-            String normalized = value == null ? "" : value.trim().toLowerCase().replace('_', '-');
-            for (TriggerMode mode : values()) {
-                if (mode.cliName.equals(normalized)) {
-                    return mode;
-                }
-            }
-            throw new IllegalArgumentException("trigger must be real-time or micro-batch: '" + value + "'");
-        }
-    }
-
-    /** What to do when the stream threads cannot host every task at once (RTM's slot rule). */
-    public enum SlotCheckMode {
-        /** Refuse to start. */
-        FAIL,
-        /** Log a warning and start. */
-        WARN,
-        /** Do not check. */
-        OFF;
-
-        /**
-         * Parses {@code fail}, {@code warn} or {@code off} (case-insensitive).
-         *
-         * @param value the value
-         * @return the mode
-         * @throws IllegalArgumentException naming the value otherwise
-         */
-        public static SlotCheckMode parse(String value) {
-            String normalized = value == null ? "" : value.trim().toUpperCase();
-            for (SlotCheckMode mode : values()) {
-                if (mode.name().equals(normalized)) {
-                    return mode;
-                }
-            }
-            throw new IllegalArgumentException("slot-check must be fail, warn or off: '" + value + "'");
-        }
-    }
-
     private final String bootstrapServers;
     private final String applicationId;
-    private final TriggerMode trigger;
+    private final ExecutionMode trigger;
     private final Duration checkpointInterval;
     private final Duration microBatchInterval;
     private final Path stateDir;
@@ -195,7 +134,7 @@ public final class AppConfig {
         return applicationId;
     }
     /** @return the trigger; never null */
-    public TriggerMode trigger() {
+    public ExecutionMode trigger() {
         return trigger;
     }
     /** @return how often a real-time run checkpoints (commits); positive */
@@ -268,7 +207,7 @@ public final class AppConfig {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("bootstrapServers", bootstrapServers);
         m.put("applicationId", applicationId);
-        m.put("trigger", trigger.cliName());
+        m.put("trigger", trigger.configValue());
         m.put("checkpointInterval", checkpointInterval);
         m.put("microBatchInterval", microBatchInterval);
         m.put("stateDir", stateDir);
@@ -333,7 +272,7 @@ public final class AppConfig {
     public static final class Builder {
         private String bootstrapServers;
         private String applicationId = "adattribution";
-        private TriggerMode trigger = TriggerMode.REAL_TIME;
+        private ExecutionMode trigger = ExecutionMode.REAL_TIME;
         private Duration checkpointInterval = Duration.ofMinutes(5);
         private Duration microBatchInterval = Duration.ofSeconds(1);
         private Path stateDir = Path.of(System.getProperty("java.io.tmpdir"), "adattribution-state");
@@ -373,7 +312,7 @@ public final class AppConfig {
             return this;
         }
         /** @param v trigger; default real-time */
-        public Builder trigger(TriggerMode v) {
+        public Builder trigger(ExecutionMode v) {
             this.trigger = v;
             return this;
         }

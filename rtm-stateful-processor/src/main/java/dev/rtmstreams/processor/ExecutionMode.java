@@ -1,7 +1,9 @@
 package dev.rtmstreams.processor;
 
 /**
- * Execution contract of a {@link TransformWithState} operator (see {@link RtmProcessorConfig#EXECUTION_MODE_CONFIG}).
+ * Real-time or micro-batch: the execution contract of every rtm-streams operator (see
+ * {@link RtmProcessorConfig#EXECUTION_MODE_CONFIG}), and the mode rtm-topology's {@code Trigger} selects for a whole
+ * application. The one enum of this choice in the project.
  */
 public enum ExecutionMode {
     /** One {@code handleInputRows} call per record with a single-row iterator; output forwarded at once. */
@@ -14,13 +16,13 @@ public enum ExecutionMode {
 
     /**
      * @param configValue {@value RtmProcessorConfig#EXECUTION_MODE_REAL_TIME} or
-     *     {@value RtmProcessorConfig#EXECUTION_MODE_MICRO_BATCH} (case-insensitive)
+     *     {@value RtmProcessorConfig#EXECUTION_MODE_MICRO_BATCH} (case-insensitive, {@code _} for {@code -})
      * @return the mode
      * @throws IllegalArgumentException for any other value (the message names it)
      */
     public static ExecutionMode fromConfig(String configValue) {
         if (configValue != null) {
-            String v = configValue.trim().toLowerCase(java.util.Locale.ROOT);
+            String v = configValue.trim().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
             if (v.equals(RtmProcessorConfig.EXECUTION_MODE_REAL_TIME)) {
                 return REAL_TIME;
             }
@@ -31,5 +33,15 @@ public enum ExecutionMode {
         throw new IllegalArgumentException(RtmProcessorConfig.EXECUTION_MODE_CONFIG + " must be '"
                 + RtmProcessorConfig.EXECUTION_MODE_REAL_TIME + "' or '" + RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH
                 + "': " + configValue);
+    }
+
+    /**
+     * @return the mode's name in configuration and on command lines: {@value RtmProcessorConfig#EXECUTION_MODE_REAL_TIME}
+     *     or {@value RtmProcessorConfig#EXECUTION_MODE_MICRO_BATCH}
+     */
+    public String configValue() {
+        return this == REAL_TIME
+                ? RtmProcessorConfig.EXECUTION_MODE_REAL_TIME
+                : RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH;
     }
 }

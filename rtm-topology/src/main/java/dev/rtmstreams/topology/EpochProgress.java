@@ -1,5 +1,6 @@
 package dev.rtmstreams.topology;
 
+import dev.rtmstreams.processor.ExecutionMode;
 import java.util.Map;
 
 /**
@@ -37,7 +38,7 @@ public record EpochProgress(
         String applicationId,
         long epochId,
         String threadName,
-        Trigger.Mode mode,
+        ExecutionMode mode,
         long startTimeMs,
         long endTimeMs,
         long numInputRows,

@@ -1,5 +1,6 @@
 package dev.rtmstreams.topology;
 
+import dev.rtmstreams.processor.ExecutionMode;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -40,18 +41,10 @@ public final class Trigger {
      */
     public static final Duration MIN_MICRO_BATCH_INTERVAL = Duration.ofMillis(10);
 
-    /** The execution mode a trigger selects. */
-    public enum Mode {
-        /** Record-at-a-time processing with periodic checkpoints. */
-        REAL_TIME,
-        /** Buffered processing, one batch per interval. */
-        MICRO_BATCH
-    }
-
-    private final Mode mode;
+    private final ExecutionMode mode;
     private final Duration interval;
 
-    private Trigger(Mode mode, Duration interval) {
+    private Trigger(ExecutionMode mode, Duration interval) {
         this.mode = mode;
         this.interval = interval;
     }
@@ -73,7 +66,7 @@ public final class Trigger {
             throw new IllegalArgumentException(
                     "checkpointInterval must be at least " + MIN_CHECKPOINT_INTERVAL + ": " + checkpointInterval);
         }
-        return new Trigger(Mode.REAL_TIME, checkpointInterval);
+        return new Trigger(ExecutionMode.REAL_TIME, checkpointInterval);
     }
 
     /**
@@ -96,17 +89,17 @@ public final class Trigger {
             throw new IllegalArgumentException("micro-batch interval must be zero (as fast as possible) or at least "
                     + MIN_MICRO_BATCH_INTERVAL + ": " + interval);
         }
-        return new Trigger(Mode.MICRO_BATCH, interval);
+        return new Trigger(ExecutionMode.MICRO_BATCH, interval);
     }
 
     /** @return the execution mode */
-    public Mode mode() {
+    public ExecutionMode mode() {
         return mode;
     }
 
     /** @return true for a real-time trigger */
     public boolean isRealTime() {
-        return mode == Mode.REAL_TIME;
+        return mode == ExecutionMode.REAL_TIME;
     }
 
     /**
@@ -129,6 +122,6 @@ public final class Trigger {
 
     @Override
     public String toString() {
-        return (mode == Mode.REAL_TIME ? "Trigger.realTime(" : "Trigger.microBatch(") + interval + ")";
+        return (mode == ExecutionMode.REAL_TIME ? "Trigger.realTime(" : "Trigger.microBatch(") + interval + ")";
     }
 }

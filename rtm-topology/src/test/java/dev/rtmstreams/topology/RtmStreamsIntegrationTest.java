@@ -3,6 +3,7 @@ package dev.rtmstreams.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.OutputMode;
 import dev.rtmstreams.processor.StatefulProcessor;
 import dev.rtmstreams.processor.TimeMode;
@@ -145,7 +146,7 @@ class RtmStreamsIntegrationTest {
         assertThat(epochs).extracting(EpochProgress::epochId).doesNotHaveDuplicates();
         assertThat(epochs).allSatisfy(e -> {
             assertThat(e.endTimeMs()).isGreaterThanOrEqualTo(e.startTimeMs());
-            assertThat(e.mode()).isEqualTo(Trigger.Mode.REAL_TIME);
+            assertThat(e.mode()).isEqualTo(ExecutionMode.REAL_TIME);
             assertThat(e.applicationId()).isEqualTo("epochs-app");
         });
         // a later epoch checkpoints the end offsets: every produced record is committed
@@ -330,7 +331,7 @@ class RtmStreamsIntegrationTest {
         assertThat(microBatch.effectiveConfig().get("rtm.execution.mode")).isEqualTo("micro-batch");
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> microBatch.latestProgress().isPresent());
-        assertThat(microBatch.latestProgress().orElseThrow().mode()).isEqualTo(Trigger.Mode.MICRO_BATCH);
+        assertThat(microBatch.latestProgress().orElseThrow().mode()).isEqualTo(ExecutionMode.MICRO_BATCH);
     }
 
     private static Map<String, Long> finalCounts(List<ConsumerRecord<String, String>> records) {

@@ -3,6 +3,7 @@ package dev.rtmstreams.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmProcessorConfig;
 import java.time.Duration;
 import java.util.Properties;
@@ -39,7 +40,7 @@ class TriggerTest {
     @Test
     void shouldDefaultToFiveMinuteCheckpointsWhenRealTimeWithoutInterval() {
         assertThat(Trigger.realTime().interval()).isEqualTo(Duration.ofMinutes(5));
-        assertThat(Trigger.realTime().mode()).isEqualTo(Trigger.Mode.REAL_TIME);
+        assertThat(Trigger.realTime().mode()).isEqualTo(ExecutionMode.REAL_TIME);
     }
 
     @Test
@@ -58,7 +59,7 @@ class TriggerTest {
         Trigger t = Trigger.microBatch(Duration.ZERO);
 
         assertThat(t.interval()).isEqualTo(Duration.ZERO);
-        assertThat(t.mode()).isEqualTo(Trigger.Mode.MICRO_BATCH);
+        assertThat(t.mode()).isEqualTo(ExecutionMode.MICRO_BATCH);
         assertThat(t).isEqualTo(Trigger.microBatch(Duration.ZERO));
     }
 

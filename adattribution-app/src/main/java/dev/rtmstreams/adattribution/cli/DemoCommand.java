@@ -1,7 +1,7 @@
 package dev.rtmstreams.adattribution.cli;
 
-import dev.rtmstreams.adattribution.AppConfig;
 import dev.rtmstreams.adattribution.demo.DemoRunner;
+import dev.rtmstreams.processor.ExecutionMode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -119,10 +119,10 @@ public final class DemoCommand implements Callable<Integer> {
                     spec.commandLine(),
                     "Invalid value for option '--warmup': must be shorter than --duration " + d + ": " + w);
         }
-        List<AppConfig.TriggerMode> parsedModes = new ArrayList<>();
+        List<ExecutionMode> parsedModes = new ArrayList<>();
         for (String m : modes) {
             try {
-                parsedModes.add(AppConfig.TriggerMode.parse(m));
+                parsedModes.add(ExecutionMode.fromConfig(m));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(
                         spec.commandLine(), "Invalid value for option '--modes': " + e.getMessage());

@@ -134,7 +134,7 @@ public final class RunCommand implements Callable<Integer> {
                 .getOut()
                 .println("adattribution-app running: application.id="
                         + resolved.config().applicationId()
-                        + " trigger=" + resolved.config().trigger().cliName()
+                        + " trigger=" + resolved.config().trigger().configValue()
                         + (service.httpPort() > 0 ? " http=http://localhost:" + service.httpPort() + "/health" : ""));
         spec.commandLine().getOut().flush();
         // Returns when the hook has closed the service (0) or Kafka Streams failed (1).

@@ -1,6 +1,8 @@
 package dev.rtmstreams.adattribution.cli;
 
 import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.topology.SlotCheckMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -30,7 +32,7 @@ public enum ServiceOption {
             "MODE",
             "real-time or micro-batch.",
             "real-time",
-            (b, v) -> b.trigger(AppConfig.TriggerMode.parse(v))),
+            (b, v) -> b.trigger(ExecutionMode.fromConfig(v))),
     CHECKPOINT_INTERVAL(
             "checkpoint-interval",
             "DURATION",
@@ -79,7 +81,7 @@ public enum ServiceOption {
             "MODE",
             "fail, warn or off: what to do when slots < tasks.",
             "warn",
-            (b, v) -> b.slotCheck(AppConfig.SlotCheckMode.parse(v))),
+            (b, v) -> b.slotCheck(SlotCheckMode.parse(v))),
     PROCESSING_GUARANTEE(
             "processing-guarantee",
             "GUARANTEE",

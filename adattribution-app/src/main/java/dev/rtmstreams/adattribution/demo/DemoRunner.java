@@ -13,6 +13,7 @@ import dev.rtmstreams.adattribution.avro.LogRecord;
 import dev.rtmstreams.adattribution.avro.User;
 import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
 import dev.rtmstreams.adattribution.model.AvroSerde;
+import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -64,14 +65,14 @@ public final class DemoRunner {
             Duration warmup,
             int partitions,
             Path reportDir,
-            List<AppConfig.TriggerMode> modes,
+            List<ExecutionMode> modes,
             Duration microBatchInterval,
             long seed,
             Map<String, String> kafkaOverrides) {}
 
     /** Results of one mode. */
     public record ModeResult(
-            AppConfig.TriggerMode mode,
+            ExecutionMode mode,
             Histogram attribution,
             Histogram correlation,
             long sentEvents,
@@ -117,8 +118,8 @@ public final class DemoRunner {
                     settings.duration(),
                     settings.warmup());
             out.flush();
-            for (AppConfig.TriggerMode mode : settings.modes()) {
-                results.add(runMode(kafka, mode, stateRoot.resolve(mode.cliName())));
+            for (ExecutionMode mode : settings.modes()) {
+                results.add(runMode(kafka, mode, stateRoot.resolve(mode.configValue())));
             }
         } finally {
             deleteRecursively(stateRoot);
@@ -129,11 +130,11 @@ public final class DemoRunner {
         for (ModeResult r : results) {
             writeHistogram(
                     settings.reportDir()
-                            .resolve("latency-attribution-" + r.mode().cliName() + ".hgrm"),
+                            .resolve("latency-attribution-" + r.mode().configValue() + ".hgrm"),
                     r.attribution());
             writeHistogram(
                     settings.reportDir()
-                            .resolve("latency-correlation-" + r.mode().cliName() + ".hgrm"),
+                            .resolve("latency-correlation-" + r.mode().configValue() + ".hgrm"),
                     r.correlation());
         }
         printTable(results);
@@ -146,12 +147,12 @@ public final class DemoRunner {
         return results;
     }
 
-    private ModeResult runMode(EmbeddedKafkaCluster kafka, AppConfig.TriggerMode mode, Path stateDir) throws Exception {
-        String prefix = mode == AppConfig.TriggerMode.REAL_TIME ? "rt." : "mb.";
+    private ModeResult runMode(EmbeddedKafkaCluster kafka, ExecutionMode mode, Path stateDir) throws Exception {
+        String prefix = mode == ExecutionMode.REAL_TIME ? "rt." : "mb.";
         AppConfig.Builder builder = AppConfig.builder();
         settings.kafkaOverrides().forEach(builder::kafkaOverride);
         AppConfig config = builder.bootstrapServers(kafka.bootstrapServers())
-                .applicationId("adattribution-demo-" + mode.cliName())
+                .applicationId("adattribution-demo-" + mode.configValue())
                 .trigger(mode)
                 .microBatchInterval(settings.microBatchInterval())
                 .stateDir(stateDir)
@@ -170,7 +171,7 @@ public final class DemoRunner {
         out.printf(
                 Locale.ROOT,
                 "[%s] starting the service (%d partitions, %d stream threads)...%n",
-                mode.cliName(),
+                mode.configValue(),
                 settings.partitions(),
                 config.numStreamThreads());
         out.flush();
@@ -187,7 +188,7 @@ public final class DemoRunner {
         }
     }
 
-    private ModeResult load(EmbeddedKafkaCluster kafka, AppConfig config, AppConfig.TriggerMode mode) throws Exception {
+    private ModeResult load(EmbeddedKafkaCluster kafka, AppConfig config, ExecutionMode mode) throws Exception {
         AppConfig.Topics topics = config.topics();
         Map<String, Long> clickSentNanos = new ConcurrentHashMap<>();
         Map<String, Long> ackSentNanos = new ConcurrentHashMap<>();
@@ -202,7 +203,7 @@ public final class DemoRunner {
 
         Properties cp = new Properties();
         cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        cp.put(ConsumerConfig.GROUP_ID_CONFIG, "demo-reader-" + mode.cliName());
+        cp.put(ConsumerConfig.GROUP_ID_CONFIG, "demo-reader-" + mode.configValue());
         cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         cp.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
         KafkaConsumer<String, byte[]> consumer =
@@ -255,7 +256,7 @@ public final class DemoRunner {
         long acks = 0;
         Random random = new Random(settings.seed());
         PriorityQueue<Scheduled> pending = new PriorityQueue<>(Comparator.comparingLong(Scheduled::dueNanos));
-        out.printf(Locale.ROOT, "[%s] running the load...%n", mode.cliName());
+        out.printf(Locale.ROOT, "[%s] running the load...%n", mode.configValue());
         out.flush();
         long start;
         long end;
@@ -268,7 +269,7 @@ public final class DemoRunner {
             // follow them, so the base rate is scaled for the total to match --rate.
             double intervalNanos = 1e9 / (settings.rate() / (1 + 0.95 * 0.1 + 0.05));
             long i = 0;
-            String run = mode.cliName();
+            String run = mode.configValue();
             while (true) {
                 long now = System.nanoTime();
                 while (!pending.isEmpty() && pending.peek().dueNanos() <= now) {
@@ -376,7 +377,7 @@ public final class DemoRunner {
         out.printf(
                 Locale.ROOT,
                 "[%s] sent %d events in %.1f s; attributed %d/%d clicks, %d/%d log records%n",
-                mode.cliName(),
+                mode.configValue(),
                 sent,
                 seconds,
                 received.get(),
@@ -451,7 +452,7 @@ public final class DemoRunner {
             out.printf(
                     Locale.ROOT,
                     fmt,
-                    r.mode().cliName(),
+                    r.mode().configValue(),
                     "click-attribution",
                     ms(r.attribution(), 50),
                     ms(r.attribution(), 90),
@@ -480,7 +481,7 @@ public final class DemoRunner {
             out.printf(
                     Locale.ROOT,
                     "%s attributed %d of %d clicks (%d duplicates), %d of %d log records. ",
-                    r.mode().cliName(),
+                    r.mode().configValue(),
                     r.receivedAttributed(),
                     r.expectedAttributed(),
                     r.duplicateAttributed(),
@@ -493,8 +494,8 @@ public final class DemoRunner {
                 && results.get(1).attribution().getTotalCount() > 0) {
             double p99a = results.get(0).attribution().getValueAtPercentile(99);
             double p99b = results.get(1).attribution().getValueAtPercentile(99);
-            String a = results.get(0).mode().cliName();
-            String b = results.get(1).mode().cliName();
+            String a = results.get(0).mode().configValue();
+            String b = results.get(1).mode().configValue();
             if (p99a <= p99b) {
                 out.printf(
                         Locale.ROOT,
@@ -533,7 +534,7 @@ public final class DemoRunner {
         for (int i = 0; i < results.size(); i++) {
             ModeResult r = results.get(i);
             sb.append("    {\"mode\": \"")
-                    .append(r.mode().cliName())
+                    .append(r.mode().configValue())
                     .append("\", \"sentEvents\": ")
                     .append(r.sentEvents())
                     .append(", \"sentPerSecond\": ")

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.processor.ExecutionMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +40,7 @@ class ConfigResolverTest {
 
         assertThat(c.bootstrapServers()).isEqualTo("b:9092");
         assertThat(c.applicationId()).isEqualTo("adattribution");
-        assertThat(c.trigger()).isEqualTo(AppConfig.TriggerMode.REAL_TIME);
+        assertThat(c.trigger()).isEqualTo(ExecutionMode.REAL_TIME);
         assertThat(c.checkpointInterval()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.attributionWindow()).isEqualTo(Duration.ofMinutes(2));
         assertThat(c.watermarkDelay()).isEqualTo(Duration.ofMinutes(5));
@@ -87,7 +88,7 @@ class ConfigResolverTest {
                 .config();
 
         assertThat(c.bootstrapServers()).isEqualTo("envfile:1");
-        assertThat(c.trigger()).isEqualTo(AppConfig.TriggerMode.MICRO_BATCH);
+        assertThat(c.trigger()).isEqualTo(ExecutionMode.MICRO_BATCH);
         assertThat(c.createTopics()).isTrue();
     }
 

@@ -2,12 +2,12 @@ package dev.rtmstreams.topology.internals;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.AssignmentReport;
 import dev.rtmstreams.topology.EpochProgress;
 import dev.rtmstreams.topology.LatencyStats;
 import dev.rtmstreams.topology.ProgressListener;
 import dev.rtmstreams.topology.SourceProgress;
-import dev.rtmstreams.topology.Trigger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -67,7 +67,7 @@ public final class EpochRuntime implements AutoCloseable {
 
     private final String applicationId;
     private final String internalPrefix;
-    private final Trigger.Mode mode;
+    private final ExecutionMode mode;
     private final Time time;
     private final double targetUtilization;
     private final int tasksPerSlot;
@@ -95,7 +95,7 @@ public final class EpochRuntime implements AutoCloseable {
      */
     public EpochRuntime(
             String applicationId,
-            Trigger.Mode mode,
+            ExecutionMode mode,
             Time time,
             double targetUtilization,
             int tasksPerSlot,
@@ -157,7 +157,7 @@ public final class EpochRuntime implements AutoCloseable {
 
     /** @return true under a micro-batch trigger: output records wait for the end of their epoch */
     boolean holdsOutputUntilEpochEnd() {
-        return mode == Trigger.Mode.MICRO_BATCH;
+        return mode == ExecutionMode.MICRO_BATCH;
     }
 
     boolean isInternalTopic(String topic) {
