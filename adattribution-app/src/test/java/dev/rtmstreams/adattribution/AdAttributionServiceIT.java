@@ -214,7 +214,11 @@ class AdAttributionServiceIT {
                             "adattribution_dlq_records_total{source_topic=\"ad-impressions\"} 1",
                             "adattribution_dlq_records_total{source_topic=\"ad-clicks\"} 1",
                             "adattribution_late_records_total",
-                            "adattribution_up{state=\"RUNNING\"} 1");
+                            "adattribution_up{state=\"RUNNING\"} 1")
+                    // Spark's transformWithState custom metrics of the correlation operator
+                    .containsPattern("kafka_streams_stream_rtm_processor_metrics_numRegisteredTimers\\{[^}]*"
+                            + "rtm_processor_id=\"request-ack-correlation\"[^}]*\\} [1-9]")
+                    .contains("kafka_streams_stream_rtm_processor_metrics_numValueStateVars");
 
             // the state reader through the custom interactive query: tx-3 has a request waiting, tx-4 an ack
             HttpResponse<String> tx3 = get(http, port, "/state/request-ack-correlation/tx-3");
