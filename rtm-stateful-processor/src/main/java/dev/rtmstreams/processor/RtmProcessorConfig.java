@@ -58,6 +58,32 @@ public final class RtmProcessorConfig {
     /** Default of {@link #MAX_EVENT_TIME_SKEW_MS_CONFIG}: one hour. */
     public static final long DEFAULT_MAX_EVENT_TIME_SKEW_MS = 3_600_000L;
 
+    /**
+     * The watermark guard's bound, read the same way by every operator that applies it.
+     *
+     * @param configs the application config (e.g. {@code ProcessingContext#appConfigs()})
+     * @return {@link #MAX_EVENT_TIME_SKEW_MS_CONFIG}, or its default when unset
+     * @throws IllegalArgumentException naming the key and the value when it is not a positive number
+     */
+    public static long maxEventTimeSkewMs(java.util.Map<String, ?> configs) {
+        Object v = configs.get(MAX_EVENT_TIME_SKEW_MS_CONFIG);
+        if (v == null) {
+            return DEFAULT_MAX_EVENT_TIME_SKEW_MS;
+        }
+        long parsed;
+        try {
+            parsed = v instanceof Number n
+                    ? n.longValue()
+                    : Long.parseLong(v.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(MAX_EVENT_TIME_SKEW_MS_CONFIG + " must be a number: " + v, e);
+        }
+        if (parsed <= 0) {
+            throw new IllegalArgumentException(MAX_EVENT_TIME_SKEW_MS_CONFIG + " must be positive: " + v);
+        }
+        return parsed;
+    }
+
     /** @return whether {@code eventTime} is more than {@code maxSkewMs} ahead of {@code wallClockMs} */
     public static boolean tooFarAhead(long eventTime, long wallClockMs, long maxSkewMs) {
         return eventTime - wallClockMs > maxSkewMs;

@@ -175,31 +175,30 @@ public final class StateReader {
      */
     public Optional<KeyState> read(byte[] groupingKey) {
         Objects.requireNonNull(groupingKey, "groupingKey");
+        StateScanner.Declaration d = StateScanner.declaration(store);
         List<StateScanner.Entry> entries =
-                StateScanner.stateByKey(store, groupingKey).getOrDefault(Bytes.wrap(groupingKey), List.of());
+                StateScanner.stateByKey(store, d, groupingKey).getOrDefault(Bytes.wrap(groupingKey), List.of());
         List<Long> timers = StateScanner.timers(store, groupingKey);
         if (entries.isEmpty() && timers.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(keyState(groupingKey, entries, timers));
+        return Optional.of(keyState(d, groupingKey, entries, timers));
     }
 
     /** @return the state of every key with state or timers, in serialized-key order */
     public List<KeyState> readAll() {
-        Map<Bytes, List<StateScanner.Entry>> byKey = new java.util.TreeMap<>(StateScanner.stateByKey(store, null));
-        for (KeyValue<Bytes, byte[]> kv : StateScanner.entries(store, null)) {
-            byte[] gk = StateScanner.timerOwner(kv.key.get());
-            if (gk != null) {
-                byKey.putIfAbsent(Bytes.wrap(gk), List.of());
-            }
+        StateScanner.Declaration d = StateScanner.declaration(store);
+        Map<Bytes, List<StateScanner.Entry>> byKey = new java.util.TreeMap<>(StateScanner.stateByKey(store, d, null));
+        for (Bytes owner : StateScanner.timerOwners(store)) {
+            byKey.putIfAbsent(owner, List.of());
         }
         List<KeyState> out = new ArrayList<>();
-        byKey.forEach((k, entries) -> out.add(keyState(k.get(), entries, StateScanner.timers(store, k.get()))));
+        byKey.forEach((k, entries) -> out.add(keyState(d, k.get(), entries, StateScanner.timers(store, k.get()))));
         return out;
     }
 
-    private KeyState keyState(byte[] groupingKey, List<StateScanner.Entry> entries, List<Long> timers) {
-        StateScanner.Declaration d = StateScanner.declaration(store);
+    private KeyState keyState(
+            StateScanner.Declaration d, byte[] groupingKey, List<StateScanner.Entry> entries, List<Long> timers) {
         Map<String, List<StoredValue>> vars = new LinkedHashMap<>();
         Map<String, String> kinds = new LinkedHashMap<>();
         if (d != null) {

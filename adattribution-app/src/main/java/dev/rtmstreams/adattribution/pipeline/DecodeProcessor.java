@@ -70,14 +70,7 @@ final class DecodeProcessor<T, O> extends ContextualFixedKeyProcessor<String, by
     @Override
     public void init(org.apache.kafka.streams.processor.api.FixedKeyProcessorContext<String, Decoded<O>> context) {
         super.init(context);
-        Object v = context.appConfigs().get(RtmProcessorConfig.MAX_EVENT_TIME_SKEW_MS_CONFIG);
-        maxSkewMs = v == null
-                ? RtmProcessorConfig.DEFAULT_MAX_EVENT_TIME_SKEW_MS
-                : Long.parseLong(v.toString().trim());
-        if (maxSkewMs <= 0) {
-            throw new IllegalArgumentException(
-                    RtmProcessorConfig.MAX_EVENT_TIME_SKEW_MS_CONFIG + " must be positive: " + maxSkewMs);
-        }
+        maxSkewMs = RtmProcessorConfig.maxEventTimeSkewMs(context.appConfigs());
     }
 
     @Override

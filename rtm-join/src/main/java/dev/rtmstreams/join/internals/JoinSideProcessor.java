@@ -53,10 +53,7 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
     public void init(ProcessorContext<K, Object> context) {
         this.context = context;
         Map<String, Object> configs = context.appConfigs();
-        maxEventTimeSkewMs = longConfig(
-                configs,
-                RtmProcessorConfig.MAX_EVENT_TIME_SKEW_MS_CONFIG,
-                RtmProcessorConfig.DEFAULT_MAX_EVENT_TIME_SKEW_MS);
+        maxEventTimeSkewMs = RtmProcessorConfig.maxEventTimeSkewMs(configs);
         mode = spec.executionMode() != null
                 ? spec.executionMode()
                 : configs.containsKey(RtmProcessorConfig.EXECUTION_MODE_CONFIG)

@@ -69,10 +69,7 @@ record OperatorConfig(
         int ttlBatch = (int) longConfig(
                 cfg, RtmProcessorConfig.TTL_CLEANUP_BATCH_CONFIG, RtmProcessorConfig.DEFAULT_TTL_CLEANUP_BATCH);
         long commit = longConfig(cfg, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 30_000L);
-        long skew = longConfig(
-                cfg,
-                RtmProcessorConfig.MAX_EVENT_TIME_SKEW_MS_CONFIG,
-                RtmProcessorConfig.DEFAULT_MAX_EVENT_TIME_SKEW_MS);
+        long skew = RtmProcessorConfig.maxEventTimeSkewMs(cfg);
         try {
             return new OperatorConfig(
                     mode,

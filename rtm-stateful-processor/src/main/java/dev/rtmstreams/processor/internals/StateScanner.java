@@ -49,15 +49,25 @@ public final class StateScanner {
             scan(store, new byte[] {Layout.TIMER_BY_KEY}, out);
             return out;
         }
-        byte[] suffix = Layout.keySuffix(groupingKey);
-        Declaration d = declaration(store);
-        if (d != null) {
+        scanState(store, declaration(store), groupingKey, out);
+        scan(store, Layout.timerByKeyPrefix(groupingKey), out);
+        return out;
+    }
+
+    /** Adds the STATE entries of {@code groupingKey} (of every declared variable), or of every key when null. */
+    private static void scanState(
+            ReadOnlyKeyValueStore<Bytes, byte[]> store,
+            Declaration d,
+            byte[] groupingKey,
+            List<KeyValue<Bytes, byte[]>> out) {
+        if (groupingKey == null) {
+            scan(store, new byte[] {Layout.STATE}, out);
+        } else if (d != null) {
+            byte[] suffix = Layout.keySuffix(groupingKey);
             for (String name : d.kinds().keySet()) {
                 scan(store, Layout.concat(Layout.statePrefix(name), suffix), out);
             }
         }
-        scan(store, Layout.timerByKeyPrefix(groupingKey), out);
-        return out;
     }
 
     private static void scan(
@@ -95,20 +105,20 @@ public final class StateScanner {
 
     /**
      * @param store a readable copy of the operator store
+     * @param d the operator's declaration ({@link #declaration}), or null
      * @param groupingKey a serialized grouping key, or null for every key
      * @return the state entries of the declared variables, grouped by grouping key (in byte order)
      */
-    public static Map<Bytes, List<Entry>> stateByKey(ReadOnlyKeyValueStore<Bytes, byte[]> store, byte[] groupingKey) {
-        Declaration d = declaration(store);
+    public static Map<Bytes, List<Entry>> stateByKey(
+            ReadOnlyKeyValueStore<Bytes, byte[]> store, Declaration d, byte[] groupingKey) {
         Map<Bytes, List<Entry>> out = new TreeMap<>();
         if (d == null) {
             return out;
         }
-        for (KeyValue<Bytes, byte[]> kv : entries(store, groupingKey)) {
+        List<KeyValue<Bytes, byte[]>> state = new ArrayList<>();
+        scanState(store, d, groupingKey, state);
+        for (KeyValue<Bytes, byte[]> kv : state) {
             byte[] k = kv.key.get();
-            if (k[0] != Layout.STATE) {
-                continue;
-            }
             String name = Layout.stateNameOf(k, 0);
             String kind = d.kinds().get(name);
             if (kind == null) {
@@ -124,13 +134,16 @@ public final class StateScanner {
         return out;
     }
 
-    /** @return the grouping key of a per-key timer index entry ({@code [TIMER/KEY][keyLen][key][time]}), else null */
-    public static byte[] timerOwner(byte[] storeKey) {
-        if (storeKey.length < 13 || storeKey[0] != Layout.TIMER_BY_KEY) {
-            return null;
+    /** @return the grouping keys that have pending timers (from the per-key timer index), in byte order */
+    public static java.util.Set<Bytes> timerOwners(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
+        List<KeyValue<Bytes, byte[]>> index = new ArrayList<>();
+        scan(store, new byte[] {Layout.TIMER_BY_KEY}, index);
+        java.util.Set<Bytes> owners = new java.util.TreeSet<>();
+        for (KeyValue<Bytes, byte[]> kv : index) {
+            byte[] k = kv.key.get(); // [TIMER/KEY][keyLen][key][time]
+            owners.add(Bytes.wrap(Arrays.copyOfRange(k, 5, 5 + Layout.getInt(k, 1))));
         }
-        int len = Layout.getInt(storeKey, 1);
-        return Arrays.copyOfRange(storeKey, 5, 5 + len);
+        return owners;
     }
 
     /** @return the pending timers of a serialized grouping key */
