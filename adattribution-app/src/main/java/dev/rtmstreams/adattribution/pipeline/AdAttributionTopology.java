@@ -15,13 +15,11 @@ import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.TransformWithState;
 import dev.rtmstreams.topology.ForeachSink;
 import java.time.Duration;
-import java.util.Map;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -53,6 +51,10 @@ public final class AdAttributionTopology {
     public static final String OUTPUT_DEDUP_NAME = "attributed-click-dedup";
     /** Name of the request/ack correlation operator. */
     public static final String CORRELATION_NAME = "request-ack-correlation";
+
+    /** Serde of dead-lettered values: the raw bytes the decode step forwards to the dead-letter sink. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static final Serde<Object> RAW = (Serde) Serdes.ByteArray();
 
     private AdAttributionTopology() {}
 
@@ -200,18 +202,20 @@ public final class AdAttributionTopology {
             DecodeProcessor.Wrapper<T, O> wrapper,
             DecodeProcessor.EventTime<T> eventTime,
             DeadLetterCounter deadLetters) {
-        KStream<String, Decoded<O>> decoded = builder.stream(
+        String valueNode = "value-" + name;
+        String deadLetterSink = "dlq-" + name + "-sink";
+        // The decode step forwards each record to exactly one of its two children, by name: decoded values to
+        // valueNode, undecodable records (raw bytes, error headers) to the dead-letter sink.
+        KStream<String, Object> decoded = builder.stream(
                         topic,
                         Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-source"))
                 .processValues(
-                        () -> new DecodeProcessor<>(decoder, idOf, idField, wrapper, eventTime, deadLetters),
+                        () -> new DecodeProcessor<>(
+                                decoder, idOf, idField, wrapper, eventTime, deadLetters, valueNode, deadLetterSink),
                         Named.as("decode-" + name));
-        Map<String, KStream<String, Decoded<O>>> branches = decoded.split(Named.as("route-" + name + "-"))
-                .branch((k, v) -> v.isOk(), Branched.as("ok"))
-                .defaultBranch(Branched.as("dead-letter"));
-        branches.get("route-" + name + "-dead-letter")
-                .mapValues(Decoded::raw, Named.as("raw-" + name))
-                .to(dlqTopic, Produced.with(Serdes.String(), Serdes.ByteArray()).withName("dlq-" + name + "-sink"));
-        return branches.get("route-" + name + "-ok").mapValues(Decoded::value, Named.as("value-" + name));
+        decoded.to(dlqTopic, Produced.with(Serdes.String(), RAW).withName(deadLetterSink));
+        @SuppressWarnings("unchecked")
+        KStream<String, O> values = decoded.mapValues(v -> (O) v, Named.as(valueNode));
+        return values;
     }
 }
