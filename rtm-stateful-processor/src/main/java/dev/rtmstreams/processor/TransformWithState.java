@@ -2,26 +2,23 @@ package dev.rtmstreams.processor;
 
 import dev.rtmstreams.processor.internals.InitialStateProcessor;
 import dev.rtmstreams.processor.internals.OperatorSpec;
-import dev.rtmstreams.processor.internals.QueryableOperatorStore;
 import dev.rtmstreams.processor.internals.RuntimeRegistry;
 import dev.rtmstreams.processor.internals.TransformWithStateFixedKeyProcessor;
 import dev.rtmstreams.processor.internals.TransformWithStateProcessor;
+import dev.rtmstreams.processor.spi.OperatorStores;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
-import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Puts a {@link StatefulProcessor} into a Kafka Streams topology, like Spark's {@code transformWithState}.
@@ -98,13 +95,7 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
 
     private TransformWithState(OperatorSpec<K, I, O> spec, StoreBackend backend, boolean supportsInitialState) {
         this.spec = spec;
-        KeyValueBytesStoreSupplier supplier = QueryableOperatorStore.wrap(
-                backend == StoreBackend.IN_MEMORY
-                        ? Stores.inMemoryKeyValueStore(spec.storeName())
-                        : Stores.persistentKeyValueStore(spec.storeName()));
-        this.storeBuilder = Stores.keyValueStoreBuilder(supplier, Serdes.Bytes(), Serdes.ByteArray())
-                .withLoggingEnabled(java.util.Map.of())
-                .withCachingDisabled();
+        this.storeBuilder = OperatorStores.keyValue(spec.storeName(), backend, true);
         this.supportsInitialState = supportsInitialState;
     }
 

@@ -2,18 +2,15 @@ package dev.rtmstreams.join.internals;
 
 import dev.rtmstreams.join.ValueJoiner3;
 import dev.rtmstreams.processor.StoreBackend;
+import dev.rtmstreams.processor.spi.OperatorStores;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.Stores;
 
 /** Wires an interval join into a DSL topology: two side processors sharing four stores, merged into one stream. */
 public final class IntervalJoinTopology {
@@ -41,19 +38,19 @@ public final class IntervalJoinTopology {
         KafkaStreamsInternals.ensureCopartitioned(l, r);
 
         Set<StoreBuilder<?>> stores = new LinkedHashSet<>();
-        stores.add(store(spec.leftBufferStore(), spec.backend(), true));
-        stores.add(store(spec.rightBufferStore(), spec.backend(), true));
+        stores.add(OperatorStores.keyValue(spec.leftBufferStore(), spec.backend(), true));
+        stores.add(OperatorStores.keyValue(spec.rightBufferStore(), spec.backend(), true));
         // Each side's time index, for eviction: local only. Kafka Streams' own window store needs none (it drops whole
         // time segments); a row-level index changelogged beside each row would double the changelog writes per input.
-        stores.add(store(spec.leftIndexStore(), spec.backend(), false));
-        stores.add(store(spec.rightIndexStore(), spec.backend(), false));
+        stores.add(OperatorStores.keyValue(spec.leftIndexStore(), spec.backend(), false));
+        stores.add(OperatorStores.keyValue(spec.rightIndexStore(), spec.backend(), false));
         // Watermarks/sequence (one key, read and written per record) and the micro-batch buffer (one interval of
         // input) are small: in memory, changelogged - no RocksDB instance and no memtable flush per commit for them.
-        stores.add(store(spec.metaStore(), StoreBackend.IN_MEMORY, true));
-        stores.add(store(spec.pendingStore(), StoreBackend.IN_MEMORY, true));
+        stores.add(OperatorStores.keyValue(spec.metaStore(), StoreBackend.IN_MEMORY, true));
+        stores.add(OperatorStores.keyValue(spec.pendingStore(), StoreBackend.IN_MEMORY, true));
         // Last arrival per input (wall clock) for the watermark idle timeout: a fresh incarnation of the task starts
         // with both inputs active, as Flink's idleness, so it is not changelogged.
-        stores.add(store(spec.activityStore(), StoreBackend.IN_MEMORY, false));
+        stores.add(OperatorStores.keyValue(spec.activityStore(), StoreBackend.IN_MEMORY, false));
         // The task's live watermarks, shared by both side processors (see JoinCore#readMeta).
         stores.add(new TaskLocalStore.Builder<>(spec.taskStateStore(), JoinTaskState::new));
 
@@ -74,15 +71,5 @@ public final class IntervalJoinTopology {
                         Produced.with(spec.keySerde(), Serdes.ByteArray()).withName(spec.name() + "-late-sink"));
         return merged.filterNot((k, v) -> v instanceof LateRecord, Named.as(spec.name() + "-output"))
                 .mapValues(v -> (VR) v, Named.as(spec.name() + "-output-cast"));
-    }
-
-    private static StoreBuilder<KeyValueStore<Bytes, byte[]>> store(String name, StoreBackend backend, boolean logged) {
-        KeyValueBytesStoreSupplier supplier = backend == StoreBackend.IN_MEMORY
-                ? Stores.inMemoryKeyValueStore(name)
-                : Stores.persistentKeyValueStore(name);
-        StoreBuilder<KeyValueStore<Bytes, byte[]>> b = Stores.keyValueStoreBuilder(
-                        supplier, Serdes.Bytes(), Serdes.ByteArray())
-                .withCachingDisabled();
-        return logged ? b.withLoggingEnabled(java.util.Map.of()) : b.withLoggingDisabled();
     }
 }

@@ -5,6 +5,9 @@ import java.util.List;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.Query;
@@ -19,12 +22,33 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * The innermost layer of an operator store: delegates everything to the RocksDB or in-memory store and answers
  * {@link OperatorStateQuery} (Kafka Streams' metered and change-logging layers pass query types they do not know
  * down to the store they wrap).
+ *
+ * <p>{@link #getPosition()} is asked by Kafka Streams' change-logging layer on every write, and RocksDB answers with
+ * a deep copy merged with its uncommitted deltas; the changelog layer uses it only when the internal
+ * {@value org.apache.kafka.streams.StreamsConfig.InternalConfig#IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED} setting is on.
+ * With that setting off (the default) this layer answers an empty position instead; interactive queries are answered
+ * by the wrapped store with its own, exact position.
  */
 public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStore<Bytes, byte[]>, Bytes, byte[]>
         implements KeyValueStore<Bytes, byte[]> {
 
+    private boolean positionForChangelog = true;
+
     QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner) {
         super(inner);
+    }
+
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        Object consistency =
+                context.appConfigs().get(StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED);
+        positionForChangelog = consistency != null && Boolean.parseBoolean(consistency.toString());
+        super.init(context, root);
+    }
+
+    @Override
+    public Position getPosition() {
+        return positionForChangelog ? wrapped().getPosition() : Position.emptyPosition();
     }
 
     /** @return a supplier of {@code inner}'s stores wrapped in this layer */
@@ -53,10 +77,8 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
         if (query instanceof OperatorStateQuery q) {
             List<KeyValue<Bytes, byte[]>> entries = StateScanner.entries(wrapped(), q.groupingKey());
             QueryResult<R> r = (QueryResult<R>) QueryResult.forResult(entries);
-            r.setPosition(
-                    wrapped().getPosition() == null
-                            ? Position.emptyPosition()
-                            : wrapped().getPosition());
+            Position position = wrapped().getPosition();
+            r.setPosition(position == null ? Position.emptyPosition() : position);
             return r;
         }
         return wrapped().query(query, positionBound, config);
