@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * Nothing outside {@code dev.rtmstreams.processor} (this module's packages) may use its internals (inline rule until
  * rtm-testkit's ArchitectureRules exists; tests of other packages here, e.g. the seed ports, count as outside), and
  * inside the module only the two API entry points that must construct internals do (and the module's public test
- * harness, package {@code testing}, which reads the operator store through {@code internals.StoreInspector}).
+ * harness, package {@code testing}, which reads the operator store through {@code internals.StoreInspector}, and the
+ * SPI package {@code spi}, whose store builder wraps the operator store in {@code internals.QueryableOperatorStore}).
  */
 class ArchitectureTest {
 
@@ -25,6 +26,7 @@ class ArchitectureTest {
                 .resideOutsideOfPackages(
                         "dev.rtmstreams.processor",
                         "dev.rtmstreams.processor.internals",
+                        "dev.rtmstreams.processor.spi",
                         "dev.rtmstreams.processor.testing")
                 .should()
                 .dependOnClassesThat()
