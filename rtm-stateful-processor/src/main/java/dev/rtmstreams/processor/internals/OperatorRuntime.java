@@ -96,6 +96,12 @@ final class OperatorRuntime<K, I, O> {
         }
         keys = new KeyContext(store);
         watermark = new WatermarkTracker(store, config.watermarkDelayMs(), config.idleTimeoutMs());
+        QueryableOperatorStore layer = QueryableOperatorStore.innermost(store);
+        if (layer != null) {
+            // The watermark is written once per commit, not with every advance (always, when the store is not ours).
+            watermark.persistBeforeCommit();
+            layer.beforeCommit(watermark::persistIfAdvanced);
+        }
         timers = new TimerService(store, MAX_TIMERS_PER_PASS);
         ttl = new TtlCleaner(store, config.ttlCleanupBatch());
         buffer = new MicroBatchBuffer(store);

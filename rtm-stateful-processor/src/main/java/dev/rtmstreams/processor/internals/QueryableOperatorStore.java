@@ -33,9 +33,22 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
         implements KeyValueStore<Bytes, byte[]> {
 
     private boolean positionForChangelog = true;
+    private Runnable beforeCommit;
 
     QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner) {
         super(inner);
+    }
+
+    /**
+     * @param store a store as Kafka Streams hands it to a processor (decorated, metered, maybe change-logging)
+     * @return this layer inside {@code store}, or null when {@code store} was not built with it
+     */
+    public static QueryableOperatorStore innermost(StateStore store) {
+        StateStore s = store;
+        while (!(s instanceof QueryableOperatorStore) && s instanceof WrappedStateStore<?, ?, ?> w) {
+            s = w.wrapped();
+        }
+        return s instanceof QueryableOperatorStore q ? q : null;
     }
 
     @Override
@@ -44,6 +57,26 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
                 context.appConfigs().get(StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED);
         positionForChangelog = consistency != null && Boolean.parseBoolean(consistency.toString());
         super.init(context, root);
+    }
+
+    /**
+     * Runs {@code action} on the stream thread before each commit of the task (replacing an earlier one): Kafka
+     * Streams flushes the caches of a task's stores right before it flushes the producer and commits the input
+     * offsets (or the transaction), so store writes made by {@code action} belong to that commit. Relied on (and checked with the
+     * pinned Kafka Streams version) by {@code EventTimeTest#shouldRestoreWatermarkWhenRestarted}: the watermark is
+     * written only here.
+     */
+    void beforeCommit(Runnable action) {
+        this.beforeCommit = action;
+    }
+
+    @Override
+    public void flushCache() {
+        Runnable action = beforeCommit;
+        if (action != null) {
+            action.run();
+        }
+        super.flushCache();
     }
 
     @Override

@@ -5,8 +5,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The event-time watermark of one operator task: max event time seen minus the allowed delay, never regressing,
- * persisted in the operator store on every advance so that it survives restarts; optionally advanced by wall-clock
- * time while input is idle. Rows at or below it are late (Spark's {@code WatermarkSupport}: {@code <=}).
+ * persisted in the operator store so that it survives restarts; optionally advanced by wall-clock time while input
+ * is idle. Rows at or below it are late (Spark's {@code WatermarkSupport}: {@code <=}).
+ *
+ * <p>By default every advance is written to the (changelogged) store. With {@link #persistBeforeCommit()} it is
+ * written only by {@link #persistIfAdvanced()}, which the runtime calls right before each commit of the task, as
+ * Spark records the watermark once per batch in its offset log: a restarted task resumes from the watermark of its
+ * last commit, the point its input is replayed from, and an operator that sees its watermark move with nearly every
+ * row saves one changelog write per row.
  */
 final class WatermarkTracker {
 
@@ -14,6 +20,8 @@ final class WatermarkTracker {
     private final long delayMs;
     private final long idleTimeoutMs;
 
+    private boolean persistBeforeCommit;
+    private boolean unpersisted;
     private boolean has;
     private long watermark;
     private long maxEventTime = Long.MIN_VALUE;
@@ -39,6 +47,19 @@ final class WatermarkTracker {
             watermark = Layout.getLong(wm, 0);
             published = watermark;
             maxEventTime = Math.max(maxEventTime, watermark + delayMs);
+        }
+    }
+
+    /** Writes the watermark only in {@link #persistIfAdvanced()}, not on every advance. */
+    void persistBeforeCommit() {
+        persistBeforeCommit = true;
+    }
+
+    /** Writes the watermark if it advanced since it was last written (called before each commit of the task). */
+    void persistIfAdvanced() {
+        if (unpersisted) {
+            unpersisted = false;
+            write();
         }
     }
 
@@ -87,7 +108,15 @@ final class WatermarkTracker {
             has = true;
             watermark = candidate;
             published = candidate;
-            store.put(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)), Layout.longValue(candidate));
+            if (persistBeforeCommit) {
+                unpersisted = true;
+            } else {
+                write();
+            }
         }
+    }
+
+    private void write() {
+        store.put(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)), Layout.longValue(watermark));
     }
 }

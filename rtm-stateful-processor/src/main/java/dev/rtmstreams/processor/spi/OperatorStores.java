@@ -6,12 +6,10 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
-import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 /**
  * State stores for operators built on rtm-streams (its own {@code transformWithState} and joins, or a user's
@@ -62,10 +60,7 @@ public final class OperatorStores {
      *     {@link #keyValue} (then nothing is bypassed)
      */
     public static KeyValueStore<Bytes, byte[]> unmetered(KeyValueStore<Bytes, byte[]> store) {
-        StateStore s = Objects.requireNonNull(store, "store");
-        while (!(s instanceof QueryableOperatorStore) && s instanceof WrappedStateStore<?, ?, ?> w) {
-            s = w.wrapped();
-        }
-        return s instanceof QueryableOperatorStore q ? q : store;
+        QueryableOperatorStore innermost = QueryableOperatorStore.innermost(Objects.requireNonNull(store, "store"));
+        return innermost != null ? innermost : store;
     }
 }

@@ -49,4 +49,30 @@ class WatermarkTrackerTest {
         off.applyIdleTimeout(1_000_000, 0);
         assertThat(off.value()).isEqualTo(1000); // no idle timeout: no advance
     }
+
+    @Test
+    void shouldWriteTheWatermarkOnlyWhenAskedBeforeACommitInDeferredMode() {
+        Bytes key = Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK));
+        WatermarkTracker wm = new WatermarkTracker(store, 100, 0);
+        wm.persistBeforeCommit();
+        wm.observe(1000);
+        wm.observe(2000);
+        assertThat(wm.value()).isEqualTo(1900);
+        assertThat(store.get(key)).isNull(); // not written on advance
+
+        wm.persistIfAdvanced();
+        assertThat(Layout.getLong(store.get(key), 0)).isEqualTo(1900);
+
+        store.delete(key);
+        wm.persistIfAdvanced(); // no advance since the last write: nothing written
+        assertThat(store.get(key)).isNull();
+        wm.observe(1500); // older row: no advance
+        wm.persistIfAdvanced();
+        assertThat(store.get(key)).isNull();
+        wm.observe(3000);
+        wm.persistIfAdvanced();
+        WatermarkTracker restored = new WatermarkTracker(store, 100, 0);
+        restored.load();
+        assertThat(restored.value()).isEqualTo(2900);
+    }
 }
