@@ -16,6 +16,7 @@ import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 /**
@@ -26,13 +27,17 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * <p>{@link #getPosition()} is asked by Kafka Streams' change-logging layer on every write, and RocksDB answers with
  * a deep copy merged with its uncommitted deltas; the changelog layer uses it only when the internal
  * {@value org.apache.kafka.streams.StreamsConfig.InternalConfig#IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED} setting is on.
- * With that setting off (the default) this layer answers an empty position instead; interactive queries are answered
- * by the wrapped store with its own, exact position.
+ * With that setting off (the default) this layer answers an empty position instead, and the wrapped store does not
+ * track its position either (it updates a {@link Position} of nested concurrent maps on every write): this layer keeps
+ * it in a {@link PositionTracker} and answers interactive queries, position bounds included, with that position
+ * (exact for the writes since the task started, merged with the one the store had when it was opened).
  */
 public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStore<Bytes, byte[]>, Bytes, byte[]>
         implements KeyValueStore<Bytes, byte[]> {
 
     private boolean positionForChangelog = true;
+    private StateStoreContext context;
+    private PositionTracker tracker; // null: the wrapped store tracks its own position
     private Runnable beforeCommit;
 
     QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner) {
@@ -56,7 +61,13 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
         Object consistency =
                 context.appConfigs().get(StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED);
         positionForChangelog = consistency != null && Boolean.parseBoolean(consistency.toString());
-        super.init(context, root);
+        this.context = context;
+        if (positionForChangelog) {
+            super.init(context, root);
+        } else {
+            super.init(PositionTracker.hidingRecordMetadata(context), root);
+            tracker = new PositionTracker(context, wrapped().getPosition());
+        }
     }
 
     /**
@@ -110,31 +121,59 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
         if (query instanceof OperatorStateQuery q) {
             List<KeyValue<Bytes, byte[]>> entries = StateScanner.entries(wrapped(), q.groupingKey());
             QueryResult<R> r = (QueryResult<R>) QueryResult.forResult(entries);
-            Position position = wrapped().getPosition();
+            Position position = position();
             r.setPosition(position == null ? Position.emptyPosition() : position);
             return r;
         }
-        return wrapped().query(query, positionBound, config);
+        if (tracker == null) {
+            return wrapped().query(query, positionBound, config);
+        }
+        Position position = tracker.position();
+        int partition = context.taskId().partition();
+        if (!StoreQueryUtils.isPermitted(position, positionBound, partition)) {
+            return QueryResult.notUpToBound(position, positionBound, partition);
+        }
+        QueryResult<R> r = wrapped().query(query, PositionBound.unbounded(), config);
+        if (r.isSuccess()) {
+            r.setPosition(position);
+        }
+        return r;
+    }
+
+    private Position position() {
+        return tracker != null ? tracker.position() : wrapped().getPosition();
+    }
+
+    private void written() {
+        if (tracker != null) {
+            tracker.update();
+        }
     }
 
     @Override
     public void put(Bytes key, byte[] value) {
         wrapped().put(key, value);
+        written();
     }
 
     @Override
     public byte[] putIfAbsent(Bytes key, byte[] value) {
-        return wrapped().putIfAbsent(key, value);
+        byte[] old = wrapped().putIfAbsent(key, value);
+        written();
+        return old;
     }
 
     @Override
     public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
         wrapped().putAll(entries);
+        written();
     }
 
     @Override
     public byte[] delete(Bytes key) {
-        return wrapped().delete(key);
+        byte[] old = wrapped().delete(key);
+        written();
+        return old;
     }
 
     @Override

@@ -1,0 +1,149 @@
+package dev.rtmstreams.processor.internals;
+
+import java.io.File;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.streams.StreamsMetrics;
+import org.apache.kafka.streams.processor.CommitCallback;
+import org.apache.kafka.streams.processor.StateRestoreCallback;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.query.Position;
+
+/**
+ * The position of an operator store (per input partition, the offset of the newest record that wrote to it), kept
+ * in a few primitive slots instead of Kafka Streams' {@link Position}, which RocksDB and in-memory stores update on
+ * every write through nested concurrent maps and boxed offsets (~3% of a real-time stream thread). The store it
+ * serves is given {@link #hidingRecordMetadata a context without record metadata}, so it does not track its own.
+ *
+ * <p>Written on the stream thread, read by interactive-query threads: both sides synchronize on this object, which is
+ * uncontended on the write path.
+ */
+final class PositionTracker {
+
+    private final StateStoreContext context;
+    private final Position initial;
+    private String[] topics = new String[4];
+    private int[] partitions = new int[4];
+    private long[] offsets = new long[4];
+    private int size;
+
+    /**
+     * @param context the store's real context, whose record metadata names the record being processed
+     * @param initial the position the store had when it was opened (e.g. read from its checkpoint file)
+     */
+    PositionTracker(StateStoreContext context, Position initial) {
+        this.context = context;
+        this.initial = initial == null ? Position.emptyPosition() : initial.copy();
+    }
+
+    /** Records that the record being processed wrote to the store (no-op outside a record, e.g. on restore). */
+    synchronized void update() {
+        Optional<RecordMetadata> meta = context.recordMetadata();
+        if (meta.isEmpty()) {
+            return;
+        }
+        RecordMetadata m = meta.get();
+        String topic = m.topic();
+        if (topic == null) {
+            return; // e.g. a punctuation: Kafka Streams does not move the position either
+        }
+        int partition = m.partition();
+        long offset = m.offset();
+        for (int i = 0; i < size; i++) {
+            if (partitions[i] == partition && (topics[i] == topic || topics[i].equals(topic))) {
+                if (offset > offsets[i]) {
+                    offsets[i] = offset;
+                }
+                return;
+            }
+        }
+        if (size == topics.length) {
+            topics = Arrays.copyOf(topics, size * 2);
+            partitions = Arrays.copyOf(partitions, size * 2);
+            offsets = Arrays.copyOf(offsets, size * 2);
+        }
+        topics[size] = topic;
+        partitions[size] = partition;
+        offsets[size] = offset;
+        size++;
+    }
+
+    /** @return a copy of the current position: the initial one merged with every write since */
+    synchronized Position position() {
+        Position p = initial.copy();
+        for (int i = 0; i < size; i++) {
+            p.withComponent(topics[i], partitions[i], offsets[i]);
+        }
+        return p;
+    }
+
+    /**
+     * @param context a store's context
+     * @return the same context, except that it never names a record being processed (stores then do not update
+     *     their own position on writes)
+     */
+    static StateStoreContext hidingRecordMetadata(StateStoreContext context) {
+        return new StateStoreContext() {
+            @Override
+            public String applicationId() {
+                return context.applicationId();
+            }
+
+            @Override
+            public TaskId taskId() {
+                return context.taskId();
+            }
+
+            @Override
+            public Optional<RecordMetadata> recordMetadata() {
+                return Optional.empty();
+            }
+
+            @Override
+            public Serde<?> keySerde() {
+                return context.keySerde();
+            }
+
+            @Override
+            public Serde<?> valueSerde() {
+                return context.valueSerde();
+            }
+
+            @Override
+            public File stateDir() {
+                return context.stateDir();
+            }
+
+            @Override
+            public StreamsMetrics metrics() {
+                return context.metrics();
+            }
+
+            @Override
+            public void register(StateStore store, StateRestoreCallback stateRestoreCallback) {
+                context.register(store, stateRestoreCallback);
+            }
+
+            @Override
+            public void register(
+                    StateStore store, StateRestoreCallback stateRestoreCallback, CommitCallback commitCallback) {
+                context.register(store, stateRestoreCallback, commitCallback);
+            }
+
+            @Override
+            public Map<String, Object> appConfigs() {
+                return context.appConfigs();
+            }
+
+            @Override
+            public Map<String, Object> appConfigsWithPrefix(String prefix) {
+                return context.appConfigsWithPrefix(prefix);
+            }
+        };
+    }
+}
