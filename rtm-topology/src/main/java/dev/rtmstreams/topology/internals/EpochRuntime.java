@@ -32,7 +32,6 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Metrics;
@@ -77,6 +76,8 @@ public final class EpochRuntime implements AutoCloseable {
     private final ExecutorService progressExecutor;
     private final ObjectMapper json = new ObjectMapper();
     /** Per stream thread: Spark's custom metrics at its previous epoch (epochs of one thread are reported in order). */
+    private final Map<String, TopicKind> topicKinds = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final Map<String, StateOperatorDeltas> stateOperatorDeltas = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final Metrics metrics;
@@ -161,12 +162,32 @@ public final class EpochRuntime implements AutoCloseable {
     }
 
     boolean isInternalTopic(String topic) {
-        return topic.startsWith(internalPrefix)
-                && (topic.endsWith("-repartition") || topic.endsWith("-changelog") || topic.endsWith("-topic"));
+        return kindOf(topic) != TopicKind.EXTERNAL;
     }
 
-    private boolean isChangelog(String topic) {
-        return topic.startsWith(internalPrefix) && topic.endsWith("-changelog");
+    /** What a topic is to this application, classified once per topic name (asked for every record polled or sent). */
+    private TopicKind kindOf(String topic) {
+        TopicKind kind = topicKinds.get(topic);
+        if (kind == null) {
+            kind = !topic.startsWith(internalPrefix)
+                    ? TopicKind.EXTERNAL
+                    : topic.endsWith("-changelog")
+                            ? TopicKind.CHANGELOG
+                            : topic.endsWith("-repartition") || topic.endsWith("-topic")
+                                    ? TopicKind.REPARTITION
+                                    : TopicKind.EXTERNAL;
+            topicKinds.put(topic, kind);
+        }
+        return kind;
+    }
+
+    private enum TopicKind {
+        /** a source or sink topic of the application */
+        EXTERNAL,
+        /** a state store's changelog */
+        CHANGELOG,
+        /** a repartition (or other internal, e.g. foreign-key subscription) topic */
+        REPARTITION
     }
 
     /** Called by the main consumer after every non-empty poll, on the stream thread. */
@@ -192,11 +213,11 @@ public final class EpochRuntime implements AutoCloseable {
 
     /** Called by the producer for every record before it is sent, on the stream thread. */
     ProducerRecord<byte[], byte[]> onSend(ProducerRecord<byte[], byte[]> record) {
-        String topic = record.topic();
-        boolean internal = isInternalTopic(topic);
-        if (internal && !isChangelog(topic)) {
+        TopicKind kind = kindOf(record.topic());
+        if (kind == TopicKind.REPARTITION) {
             return record; // repartition: the header travels to the next sub-topology
         }
+        boolean internal = kind == TopicKind.CHANGELOG;
         Header h = record.headers() == null ? null : LatencyHeader.find(record.headers());
         if (internal) {
             return h == null ? record : strip(record);
@@ -219,14 +240,10 @@ public final class EpochRuntime implements AutoCloseable {
         return record;
     }
 
+    /** Removes the latency header (in place: a producer record holds its own copy of the headers until it is sent). */
     private static ProducerRecord<byte[], byte[]> strip(ProducerRecord<byte[], byte[]> r) {
-        RecordHeaders headers = new RecordHeaders();
-        for (Header h : r.headers()) {
-            if (!LatencyHeader.KEY.equals(h.key())) {
-                headers.add(h);
-            }
-        }
-        return new ProducerRecord<>(r.topic(), r.partition(), r.timestamp(), r.key(), r.value(), headers);
+        r.headers().remove(LatencyHeader.KEY);
+        return r;
     }
 
     /** Called after every successful commit (offsets or transaction) of a stream thread, on that thread. */
