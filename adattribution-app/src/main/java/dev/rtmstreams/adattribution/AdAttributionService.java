@@ -1,7 +1,6 @@
 package dev.rtmstreams.adattribution;
 
 import dev.rtmstreams.adattribution.ops.HttpEndpoint;
-import dev.rtmstreams.adattribution.ops.PrometheusText;
 import dev.rtmstreams.adattribution.ops.StateLookup;
 import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
 import dev.rtmstreams.adattribution.pipeline.AttributedClickPostgresSink;
@@ -17,6 +16,10 @@ import dev.rtmstreams.topology.ProgressListener;
 import dev.rtmstreams.topology.PrometheusEndpoint;
 import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.Trigger;
+import io.prometheus.metrics.config.PrometheusProperties;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +72,6 @@ public final class AdAttributionService implements AutoCloseable {
     private final AtomicReference<AssignmentReport> lastAssignment = new AtomicReference<>();
     private final AtomicInteger epochs = new AtomicInteger();
     private volatile RtmStreams rtm;
-    private volatile PrometheusEndpoint prometheus;
     private volatile HttpEndpoint http;
 
     /**
@@ -147,7 +149,6 @@ public final class AdAttributionService implements AutoCloseable {
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
         this.rtm = streams;
-        this.prometheus = PrometheusEndpoint.of(streams);
         LOG.info(
                 "event=starting application.id={} trigger={} interval={} threads={}",
                 config.applicationId(),
@@ -157,7 +158,7 @@ public final class AdAttributionService implements AutoCloseable {
         streams.start();
         if (config.httpPort() >= 0) {
             try {
-                http = HttpEndpoint.start(config.httpPort(), this::state, this::metricsText, this::readState);
+                http = HttpEndpoint.start(config.httpPort(), this::state, metricsRegistry(streams), this::readState);
             } catch (IOException e) {
                 throw new UncheckedIOException(
                         "cannot bind the HTTP port " + config.httpPort() + ": " + e.getMessage(), e);
@@ -287,73 +288,96 @@ public final class AdAttributionService implements AutoCloseable {
     }
 
     /**
-     * @return the Prometheus text: rtm-topology's metrics (Kafka Streams metrics, latency summaries) plus the
-     *     service's own (state, DLQ, late records, epochs, slot utilization)
+     * The metrics of {@code /metrics}: rtm-topology's collector (Kafka Streams metrics, latency summaries) plus the
+     * service's own (state, DLQ, late records, epochs, slot utilization), each read on every scrape.
      */
-    public String metricsText() {
-        PrometheusText t = new PrometheusText();
-        String state = state();
-        t.family("adattribution_up", "gauge", "1 while Kafka Streams is RUNNING or REBALANCING.")
-                .sample(
-                        "adattribution_up",
-                        Map.of("state", state),
-                        HttpEndpoint.HEALTHY_STATES.contains(state) ? 1 : 0);
-        t.family("adattribution_dlq_records_total", "counter", "Input records sent to the dead-letter topic.");
-        Map<String, Long> dlq = deadLetters.snapshot();
-        for (String topic : config.topics().inputs()) {
-            t.sample("adattribution_dlq_records_total", Map.of("source_topic", topic), dlq.getOrDefault(topic, 0L));
-        }
-        t.family(
-                        "adattribution_late_records_total",
-                        "counter",
-                        "Click attribution inputs behind the join's watermark: counted, not joined.")
-                .sample(
-                        "adattribution_late_records_total",
-                        Map.of("join", AdAttributionTopology.JOIN_NAME),
-                        lateRecords());
-        t.family("adattribution_epochs_total", "counter", "Checkpoint epochs closed by this instance.")
-                .sample("adattribution_epochs_total", Map.of(), epochs.get());
-        if (!lastEpochPerThread.isEmpty()) {
-            t.family("adattribution_epoch_id", "gauge", "Id of the latest checkpoint epoch per stream thread.");
-            lastEpochPerThread.forEach(
-                    (thread, p) -> t.sample("adattribution_epoch_id", Map.of("thread", thread), p.epochId()));
-            t.family("adattribution_epoch_input_rows", "gauge", "Input rows of the latest epoch per stream thread.");
-            lastEpochPerThread.forEach((thread, p) ->
-                    t.sample("adattribution_epoch_input_rows", Map.of("thread", thread), p.numInputRows()));
-            t.family("adattribution_epoch_watermark_ms", "gauge", "Lowest operator watermark of the latest epoch.");
-            lastEpochPerThread.forEach((thread, p) -> {
-                if (p.watermarkMs() != null) {
-                    t.sample("adattribution_epoch_watermark_ms", Map.of("thread", thread), p.watermarkMs());
-                }
-            });
-        }
+    private PrometheusRegistry metricsRegistry(RtmStreams streams) {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        PrometheusProperties props = PrometheusProperties.builder().build();
+        registry.register(PrometheusEndpoint.collector(streams));
+        GaugeWithCallback.builder(props)
+                .name("adattribution_up")
+                .help("1 while Kafka Streams is RUNNING or REBALANCING.")
+                .labelNames("state")
+                .callback(cb -> {
+                    String state = state();
+                    cb.call(HttpEndpoint.HEALTHY_STATES.contains(state) ? 1 : 0, state);
+                })
+                .register(registry);
+        CounterWithCallback.builder(props)
+                .name("adattribution_dlq_records_total")
+                .help("Input records sent to the dead-letter topic.")
+                .labelNames("source_topic")
+                .callback(cb -> {
+                    Map<String, Long> dlq = deadLetters.snapshot();
+                    for (String topic : config.topics().inputs()) {
+                        cb.call(dlq.getOrDefault(topic, 0L), topic);
+                    }
+                })
+                .register(registry);
+        CounterWithCallback.builder(props)
+                .name("adattribution_late_records_total")
+                .help("Click attribution inputs behind the join's watermark: counted, not joined.")
+                .labelNames("join")
+                .callback(cb -> cb.call(lateRecords(), AdAttributionTopology.JOIN_NAME))
+                .register(registry);
+        CounterWithCallback.builder(props)
+                .name("adattribution_epochs_total")
+                .help("Checkpoint epochs closed by this instance.")
+                .callback(cb -> cb.call(epochs.get()))
+                .register(registry);
+        GaugeWithCallback.builder(props)
+                .name("adattribution_epoch_id")
+                .help("Id of the latest checkpoint epoch per stream thread.")
+                .labelNames("thread")
+                .callback(cb -> lastEpochPerThread.forEach((thread, p) -> cb.call(p.epochId(), thread)))
+                .register(registry);
+        GaugeWithCallback.builder(props)
+                .name("adattribution_epoch_input_rows")
+                .help("Input rows of the latest epoch per stream thread.")
+                .labelNames("thread")
+                .callback(cb -> lastEpochPerThread.forEach((thread, p) -> cb.call(p.numInputRows(), thread)))
+                .register(registry);
+        GaugeWithCallback.builder(props)
+                .name("adattribution_epoch_watermark_ms")
+                .help("Lowest operator watermark of the latest epoch.")
+                .labelNames("thread")
+                .callback(cb -> lastEpochPerThread.forEach((thread, p) -> {
+                    if (p.watermarkMs() != null) {
+                        cb.call(p.watermarkMs(), thread);
+                    }
+                }))
+                .register(registry);
+        GaugeWithCallback.builder(props)
+                .name("adattribution_slot_busy_fraction")
+                .help("Share of time each slot (stream thread) is busy.")
+                .labelNames("thread")
+                .callback(cb -> slots(s -> cb.call(s.busyFraction(), s.threadName())))
+                .register(registry);
+        GaugeWithCallback.builder(props)
+                .name("adattribution_slot_active_tasks")
+                .help("Active tasks per slot (stream thread).")
+                .labelNames("thread")
+                .callback(cb -> slots(s -> cb.call(s.activeTasks().size(), s.threadName())))
+                .register(registry);
+        GaugeWithCallback.builder(props)
+                .name("adattribution_slot_violations")
+                .help("Slot rule violations in the latest assignment.")
+                .callback(cb -> {
+                    AssignmentReport a = lastAssignment.get();
+                    if (a != null) {
+                        cb.call(a.violations().size());
+                    }
+                })
+                .register(registry);
+        return registry;
+    }
+
+    private void slots(java.util.function.Consumer<AssignmentReport.Slot> each) {
         AssignmentReport a = lastAssignment.get();
         if (a != null) {
-            t.family(
-                    "adattribution_slot_busy_fraction",
-                    "gauge",
-                    "Share of time each slot (stream thread) is busy; target " + a.targetUtilization() + ".");
-            for (AssignmentReport.Slot s : a.slots()) {
-                t.sample("adattribution_slot_busy_fraction", Map.of("thread", s.threadName()), s.busyFraction());
-            }
-            t.family("adattribution_slot_active_tasks", "gauge", "Active tasks per slot (stream thread).");
-            for (AssignmentReport.Slot s : a.slots()) {
-                t.sample(
-                        "adattribution_slot_active_tasks",
-                        Map.of("thread", s.threadName()),
-                        s.activeTasks().size());
-            }
-            t.family("adattribution_slot_violations", "gauge", "Slot rule violations in the latest assignment.")
-                    .sample(
-                            "adattribution_slot_violations",
-                            Map.of(),
-                            a.violations().size());
+            a.slots().forEach(each);
         }
-        PrometheusEndpoint p = prometheus;
-        if (p != null) {
-            t.raw(p.scrape());
-        }
-        return t.toString();
     }
 
     /**

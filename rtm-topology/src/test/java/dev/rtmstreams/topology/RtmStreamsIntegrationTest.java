@@ -257,7 +257,7 @@ class RtmStreamsIntegrationTest {
             assertThat(r.statusCode()).isEqualTo(200);
             assertThat(r.body())
                     .contains("# TYPE rtm_e2e_latency_ms summary")
-                    .containsPattern("rtm_e2e_latency_ms\\{quantile=\"0.99\",thread_id=\"[^\"]+\"} 1[0-9]{5}")
+                    .containsPattern("rtm_e2e_latency_ms\\{thread_id=\"[^\"]+\",quantile=\"0.99\"} 1[0-9]{5}")
                     .contains("kafka_streams_stream_thread_metrics_process_ratio{");
         }
     }

@@ -69,64 +69,16 @@ public final class MetricsSampler implements AutoCloseable {
         double[] row = new double[SERIES.size()];
         row[0] = (System.nanoTime() - t0) / 1e9;
         row[1] = dirSize(instance.stateDir());
-        row[2] = text == null ? -1 : sum(text, STATE + "estimate_num_keys");
-        row[3] = text == null ? -1 : sum(text, STATE + "cur_size_all_mem_tables");
+        row[2] = text == null ? -1 : PrometheusSamples.sum(text, STATE + "estimate_num_keys");
+        row[3] = text == null ? -1 : PrometheusSamples.sum(text, STATE + "cur_size_all_mem_tables");
         // one block cache may be shared by every store: each store reports the same usage, so take the max
-        row[4] = text == null ? -1 : max(text, STATE + "block_cache_usage");
-        row[5] = text == null ? -1 : sum(text, STATE + "estimate_table_readers_mem");
+        row[4] = text == null ? -1 : PrometheusSamples.max(text, STATE + "block_cache_usage");
+        row[5] = text == null ? -1 : PrometheusSamples.sum(text, STATE + "estimate_table_readers_mem");
         row[6] = instance.heapUsedBytes();
         row[7] = instance.rssBytes();
         synchronized (rows) {
             rows.add(row);
         }
-    }
-
-    /**
-     * Sums every sample of the metric family with this exact name (Prometheus text format).
-     *
-     * @param text the exposition text
-     * @param metric the metric name
-     * @return the sum, or -1 when no such metric
-     */
-    static double sum(String text, String metric) {
-        return aggregate(text, metric, false);
-    }
-
-    /**
-     * Returns the largest sample of the metric family with this exact name.
-     *
-     * @param text the exposition text
-     * @param metric the metric name
-     * @return the maximum, or -1 when no such metric
-     */
-    static double max(String text, String metric) {
-        return aggregate(text, metric, true);
-    }
-
-    private static double aggregate(String text, String fragment, boolean max) {
-        double total = 0;
-        boolean found = false;
-        for (String line : text.split("\n")) {
-            if (line.startsWith("#") || line.isBlank()) {
-                continue;
-            }
-            int brace = line.indexOf('{');
-            int space = line.lastIndexOf(' ');
-            String name = line.substring(0, brace >= 0 ? brace : Math.max(0, line.indexOf(' ')));
-            if (!name.equals(fragment) || space < 0) {
-                continue;
-            }
-            try {
-                double v = Double.parseDouble(line.substring(space + 1).trim());
-                if (!Double.isNaN(v) && !Double.isInfinite(v)) {
-                    total = max ? (found ? Math.max(total, v) : v) : total + v;
-                    found = true;
-                }
-            } catch (NumberFormatException e) {
-                // a timestamp or odd value: skip
-            }
-        }
-        return found ? total : -1;
     }
 
     private static double dirSize(Path dir) {

@@ -533,20 +533,11 @@ public final class ScenarioRunner {
         if (m == null) {
             return 0;
         }
-        return (long) Math.max(0, MetricsSampler.sum(m, "adattribution_slot_active_tasks"));
+        return (long) Math.max(0, PrometheusSamples.sum(m, "adattribution_slot_active_tasks"));
     }
 
     private static List<String> slotLines(ServiceInstance i) {
-        String m = i.metrics();
-        List<String> out = new ArrayList<>();
-        if (m != null) {
-            for (String line : m.split("\n")) {
-                if (line.startsWith("adattribution_slot_")) {
-                    out.add(line);
-                }
-            }
-        }
-        return out;
+        return PrometheusSamples.lines(i.metrics(), "adattribution_slot_");
     }
 
     private void judgeLoad(Map<String, Object> lr) {

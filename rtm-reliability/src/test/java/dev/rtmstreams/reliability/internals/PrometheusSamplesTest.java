@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class MetricsSamplerTest {
+class PrometheusSamplesTest {
 
     private static final String TEXT = String.join(
             "\n",
@@ -19,23 +19,34 @@ class MetricsSamplerTest {
 
     @Test
     void shouldSumEverySampleOfTheFamilyWhenLabelsDiffer() {
-        assertThat(MetricsSampler.sum(TEXT, "adattribution_slot_active_tasks")).isEqualTo(3.0);
+        assertThat(PrometheusSamples.sum(TEXT, "adattribution_slot_active_tasks"))
+                .isEqualTo(3.0);
     }
 
     @Test
     void shouldSkipNotANumberWhenSumming() {
-        assertThat(MetricsSampler.sum(TEXT, "kafka_stream_state_estimate_num_keys"))
+        assertThat(PrometheusSamples.sum(TEXT, "kafka_stream_state_estimate_num_keys"))
                 .isEqualTo(1500.0);
     }
 
     @Test
     void shouldNotMatchALongerNameWhenAFamilyEndsWithTheName() {
-        assertThat(MetricsSampler.sum(TEXT, "size_all_mem_tables")).isEqualTo(-1.0);
-        assertThat(MetricsSampler.max(TEXT, "adattribution_slot_active_tasks")).isEqualTo(2.0);
+        assertThat(PrometheusSamples.sum(TEXT, "size_all_mem_tables")).isEqualTo(-1.0);
+        assertThat(PrometheusSamples.max(TEXT, "adattribution_slot_active_tasks"))
+                .isEqualTo(2.0);
     }
 
     @Test
     void shouldReturnMinusOneWhenNoMetricMatches() {
-        assertThat(MetricsSampler.sum(TEXT, "block_cache_usage")).isEqualTo(-1.0);
+        assertThat(PrometheusSamples.sum(TEXT, "block_cache_usage")).isEqualTo(-1.0);
+    }
+
+    @Test
+    void shouldListSampleLinesButNoCommentsWhenAPrefixIsGiven() {
+        assertThat(PrometheusSamples.lines(TEXT, "adattribution_slot_"))
+                .containsExactly(
+                        "adattribution_slot_active_tasks{thread=\"t-1\"} 2",
+                        "adattribution_slot_active_tasks{thread=\"t-2\"} 1.0");
+        assertThat(PrometheusSamples.lines(null, "adattribution_slot_")).isEmpty();
     }
 }
