@@ -1,5 +1,6 @@
 package dev.rtmstreams.adattribution;
 
+import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.SlotCheckMode;
 import java.nio.file.Path;
@@ -39,6 +40,8 @@ public final class AppConfig {
     private final Topics topics;
     private final Map<String, String> kafkaOverrides;
     private final Postgres postgres;
+    private final WireFormat wireFormat;
+    private final SchemaRegistry schemaRegistry;
 
     private AppConfig(Builder b) {
         this.bootstrapServers = b.bootstrapServers;
@@ -68,6 +71,25 @@ public final class AppConfig {
                 b.lateRecordsTopic);
         this.kafkaOverrides = Map.copyOf(b.kafkaOverrides);
         this.postgres = b.postgresUrl == null ? null : new Postgres(b.postgresUrl, b.postgresUser, b.postgresPassword);
+        this.wireFormat = b.wireFormat;
+        this.schemaRegistry = b.schemaRegistryUrl == null
+                ? null
+                : new SchemaRegistry(b.schemaRegistryUrl, b.schemaRegistryUser, b.schemaRegistryPassword);
+    }
+
+    /**
+     * The Schema Registry of the Confluent wire format.
+     *
+     * @param url its base url, {@code http(s)://host:port}
+     * @param user basic-auth user from {@code RTM_SCHEMA_REGISTRY_USER}, or null for none
+     * @param password basic-auth password from {@code RTM_SCHEMA_REGISTRY_PASSWORD}, or null; never printed
+     */
+    public record SchemaRegistry(String url, String user, String password) {
+        @Override
+        public String toString() {
+            return "SchemaRegistry[url=" + url + ", user=" + user + ", password=" + (password == null ? "null" : "***")
+                    + "]";
+        }
     }
 
     /**
@@ -121,6 +143,12 @@ public final class AppConfig {
             b.postgresUrl = postgres.url();
             b.postgresUser = postgres.user();
             b.postgresPassword = postgres.password();
+        }
+        b.wireFormat = wireFormat;
+        if (schemaRegistry != null) {
+            b.schemaRegistryUrl = schemaRegistry.url();
+            b.schemaRegistryUser = schemaRegistry.user();
+            b.schemaRegistryPassword = schemaRegistry.password();
         }
         return b;
     }
@@ -201,6 +229,14 @@ public final class AppConfig {
     public Optional<Postgres> postgres() {
         return Optional.ofNullable(postgres);
     }
+    /** @return how Avro records are framed on every topic the service reads and writes; never null */
+    public WireFormat wireFormat() {
+        return wireFormat;
+    }
+    /** @return the Schema Registry; present exactly when the wire format is {@link WireFormat#CONFLUENT} */
+    public Optional<SchemaRegistry> schemaRegistry() {
+        return Optional.ofNullable(schemaRegistry);
+    }
 
     @Override
     public String toString() {
@@ -224,6 +260,8 @@ public final class AppConfig {
         m.put("topics", topics);
         m.put("kafkaOverrides", kafkaOverrides);
         m.put("postgres", postgres);
+        m.put("wireFormat", wireFormat.configValue());
+        m.put("schemaRegistry", schemaRegistry);
         return "AppConfig" + m;
     }
 
@@ -297,6 +335,10 @@ public final class AppConfig {
         private String postgresUrl;
         private String postgresUser;
         private String postgresPassword;
+        private WireFormat wireFormat = WireFormat.SINGLE_OBJECT;
+        private String schemaRegistryUrl;
+        private String schemaRegistryUser;
+        private String schemaRegistryPassword;
         private final Map<String, String> kafkaOverrides = new LinkedHashMap<>();
 
         private Builder() {}
@@ -435,6 +477,25 @@ public final class AppConfig {
             this.postgresPassword = password;
             return this;
         }
+        /** @param v how Avro records are framed; default single-object */
+        public Builder wireFormat(WireFormat v) {
+            this.wireFormat = v;
+            return this;
+        }
+        /** @param v Schema Registry base url, required with the confluent wire format; default none (null or blank) */
+        public Builder schemaRegistryUrl(String v) {
+            this.schemaRegistryUrl = v == null || v.isBlank() ? null : v.trim();
+            return this;
+        }
+        /**
+         * @param user Schema Registry basic-auth user (from the environment), or null
+         * @param password Schema Registry basic-auth password (from the environment), or null
+         */
+        public Builder schemaRegistryCredentials(String user, String password) {
+            this.schemaRegistryUser = user == null || user.isBlank() ? null : user;
+            this.schemaRegistryPassword = password;
+            return this;
+        }
         /**
          * @param key a Kafka Streams / client property name
          * @param value its value; overrides what the service derives from the other options
@@ -496,6 +557,20 @@ public final class AppConfig {
             if (postgresUrl != null && !postgresUrl.startsWith("jdbc:postgresql:")) {
                 throw new IllegalArgumentException(
                         "postgres-url must be a jdbc:postgresql: url: '" + postgresUrl + "'");
+            }
+            Objects.requireNonNull(wireFormat, "wire-format");
+            if (wireFormat == WireFormat.CONFLUENT && schemaRegistryUrl == null) {
+                throw new IllegalArgumentException(
+                        "schema-registry-url is required with wire-format confluent: '" + schemaRegistryUrl + "'");
+            }
+            if (wireFormat == WireFormat.SINGLE_OBJECT && schemaRegistryUrl != null) {
+                throw new IllegalArgumentException("schema-registry-url is only used with wire-format confluent "
+                        + "(wire-format is single-object): '" + schemaRegistryUrl + "'");
+            }
+            if (schemaRegistryUrl != null) {
+                // the client's own check: an http(s) url with a host and no credentials in it
+                dev.rtmstreams.adattribution.model.SchemaRegistryClient.builder(schemaRegistryUrl)
+                        .build();
             }
             AppConfig config = new AppConfig(this);
             java.util.Set<String> seen = new java.util.HashSet<>();

@@ -32,6 +32,11 @@ public final class ConfigResolver {
     /** Environment variable of the PostgreSQL password (never from the command line or the config file). */
     public static final String POSTGRES_PASSWORD_ENV = "RTM_POSTGRES_PASSWORD";
 
+    /** Environment variable of the Schema Registry basic-auth user. */
+    public static final String SCHEMA_REGISTRY_USER_ENV = "RTM_SCHEMA_REGISTRY_USER";
+    /** Environment variable of the Schema Registry basic-auth password (never from the command line or the file). */
+    public static final String SCHEMA_REGISTRY_PASSWORD_ENV = "RTM_SCHEMA_REGISTRY_PASSWORD";
+
     private final Function<String, String> env;
 
     /**
@@ -112,6 +117,7 @@ public final class ConfigResolver {
             }
         }
         builder.postgresCredentials(env.apply(POSTGRES_USER_ENV), env.apply(POSTGRES_PASSWORD_ENV));
+        builder.schemaRegistryCredentials(env.apply(SCHEMA_REGISTRY_USER_ENV), env.apply(SCHEMA_REGISTRY_PASSWORD_ENV));
         try {
             return new Resolved(builder.build(), sources);
         } catch (IllegalArgumentException e) {

@@ -1,6 +1,7 @@
 package dev.rtmstreams.adattribution.cli;
 
 import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.SlotCheckMode;
 import java.nio.file.Path;
@@ -149,7 +150,24 @@ public enum ServiceOption {
                     + " environment variables " + ConfigResolver.POSTGRES_USER_ENV + " and "
                     + ConfigResolver.POSTGRES_PASSWORD_ENV + " only.",
             "(none)",
-            (b, v) -> b.postgresUrl(v));
+            (b, v) -> b.postgresUrl(v)),
+    WIRE_FORMAT(
+            "wire-format",
+            "FORMAT",
+            "How Avro records are framed on every topic the service reads and writes: single-object (Avro's"
+                    + " single-object encoding, no registry) or confluent (magic byte 0, 4-byte schema id, binary"
+                    + " body; schemas in the Schema Registry of --schema-registry-url).",
+            "single-object",
+            (b, v) -> b.wireFormat(WireFormat.parse(v))),
+    SCHEMA_REGISTRY_URL(
+            "schema-registry-url",
+            "URL",
+            "Schema Registry (Confluent REST API) of --wire-format confluent, e.g. http://registry:8081; required"
+                    + " with it. Basic-auth user and password from the environment variables "
+                    + ConfigResolver.SCHEMA_REGISTRY_USER_ENV + " and " + ConfigResolver.SCHEMA_REGISTRY_PASSWORD_ENV
+                    + " only.",
+            "(none)",
+            (b, v) -> b.schemaRegistryUrl(v));
 
     private final String name;
     private final String paramLabel;

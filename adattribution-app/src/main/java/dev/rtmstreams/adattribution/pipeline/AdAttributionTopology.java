@@ -7,7 +7,9 @@ import dev.rtmstreams.adattribution.avro.AttributedClick;
 import dev.rtmstreams.adattribution.avro.Click;
 import dev.rtmstreams.adattribution.avro.Impression;
 import dev.rtmstreams.adattribution.avro.LogRecord;
-import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
+import dev.rtmstreams.adattribution.model.AvroWire;
+import dev.rtmstreams.adattribution.model.AvroWireSerde;
+import dev.rtmstreams.adattribution.model.SchemaRegistryClient;
 import dev.rtmstreams.join.Deduplicate;
 import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.join.JoinType;
@@ -68,6 +70,10 @@ public final class AdAttributionTopology {
     public static Topology build(AppConfig config, DeadLetterCounter deadLetters) {
         StreamsBuilder builder = new StreamsBuilder();
         AppConfig.Topics topics = config.topics();
+        // Every topic's Avro framing (--wire-format) comes from here; the rest of the topology does not care which.
+        AvroWire wire = wire(config);
+        AvroWireSerde<Impression> impressionSerde = wire.serde(Impression.class, topics.impressions());
+        AvroWireSerde<Click> clickSerde = wire.serde(Click.class, topics.clicks());
 
         // The join inputs carry their wire bytes, so buffering a row needs no Avro encoding.
         KStream<String, Encoded<Impression>> impressions = decoded(
@@ -75,7 +81,7 @@ public final class AdAttributionTopology {
                 topics.impressions(),
                 topics.dlq(),
                 "impressions",
-                AdAttributionSerdes.impression()::decode,
+                impressionSerde::decode,
                 Impression::getImpressionId,
                 "impression_id",
                 (v, bytes, ts) -> new Encoded<>(v, bytes),
@@ -86,7 +92,7 @@ public final class AdAttributionTopology {
                 topics.clicks(),
                 topics.dlq(),
                 "clicks",
-                AdAttributionSerdes.click()::decode,
+                clickSerde::decode,
                 Click::getImpressionId,
                 "impression_id",
                 (v, bytes, ts) -> new Encoded<>(v, bytes),
@@ -98,8 +104,8 @@ public final class AdAttributionTopology {
         IntervalJoin.Builder<String, Encoded<Impression>, Encoded<Click>> join =
                 IntervalJoin.<String, Encoded<Impression>, Encoded<Click>>builder()
                         .keySerde(Serdes.String())
-                        .leftSerde(Encoded.serde(AdAttributionSerdes.impression()))
-                        .rightSerde(Encoded.serde(AdAttributionSerdes.click()))
+                        .leftSerde(Encoded.serde(impressionSerde))
+                        .rightSerde(Encoded.serde(clickSerde))
                         .leftEventTime((k, imp, ts) -> Times.millis(imp.value().getImpressionTime()))
                         .rightEventTime(
                                 (k, click, ts) -> Times.millis(click.value().getClickTime()))
@@ -110,7 +116,7 @@ public final class AdAttributionTopology {
                         .joinType(JoinType.INNER)
                         .name(JOIN_NAME);
         topics.lateRecords().ifPresent(join::lateRecordsTopic);
-        Serde<AttributedClick> attributedSerde = AdAttributionSerdes.attributedClick();
+        Serde<AttributedClick> attributedSerde = wire.serde(AttributedClick.class, topics.attributedClicks());
         KStream<String, AttributedClick> attributed = join.build()
                 .join(impressions, clicks, (impressionId, imp, click) -> attribute(imp.value(), click.value()))
                 // Duplicates (of impressions or of clicks) are removed here, on the join output, by click_id:
@@ -142,7 +148,7 @@ public final class AdAttributionTopology {
                 topics.requests(),
                 topics.dlq(),
                 "requests",
-                AdAttributionSerdes.adRequest()::decode,
+                wire.serde(AdRequest.class, topics.requests())::decode,
                 AdRequest::getTransactionId,
                 "transaction_id",
                 (v, bytes, ts) -> CorrelationEvent.ofRequest(v, ts),
@@ -153,7 +159,7 @@ public final class AdAttributionTopology {
                 topics.acks(),
                 topics.dlq(),
                 "acks",
-                AdAttributionSerdes.adAck()::decode,
+                wire.serde(AdAck.class, topics.acks())::decode,
                 AdAck::getTransactionId,
                 "transaction_id",
                 (v, bytes, ts) -> CorrelationEvent.ofAck(v, ts),
@@ -171,9 +177,24 @@ public final class AdAttributionTopology {
                 .process(correlation, Named.as(CORRELATION_NAME))
                 .to(
                         topics.logRecords(),
-                        Produced.with(Serdes.String(), AdAttributionSerdes.logRecord())
+                        Produced.with(Serdes.String(), wire.serde(LogRecord.class, topics.logRecords()))
                                 .withName("log-records-sink"));
         return builder.build();
+    }
+
+    /**
+     * Returns the wire format of a configuration: single-object, or Confluent's framing with a registry client built
+     * from the configured url and credentials (schemas are registered and looked up on first use, not here).
+     *
+     * @param config the service configuration
+     * @return the wire
+     */
+    public static AvroWire wire(AppConfig config) {
+        return config.schemaRegistry()
+                .map(r -> AvroWire.confluent(SchemaRegistryClient.builder(r.url())
+                        .basicAuth(r.user(), r.password())
+                        .build()))
+                .orElse(AvroWire.singleObject());
     }
 
     static AttributedClick attribute(Impression imp, Click click) {

@@ -1,6 +1,7 @@
 package dev.rtmstreams.adattribution.pipeline;
 
 import dev.rtmstreams.adattribution.model.AvroDecodeException;
+import dev.rtmstreams.adattribution.model.SchemaRegistryException;
 import dev.rtmstreams.processor.RtmException;
 import dev.rtmstreams.processor.RtmProcessorConfig;
 import java.nio.charset.StandardCharsets;
@@ -13,13 +14,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decodes the raw value bytes of one input topic. A record that does not decode (bad bytes,
- * unknown schema fingerprint, wrong schema), has no key or no value, or whose key is not the
+ * Decodes the raw value bytes of one input topic. A record that does not decode (bad bytes or header,
+ * unknown schema fingerprint or registry schema id, wrong schema), has no key or no value, or whose key is not the
  * value's id, keeps its raw bytes and gets the error and its source topic/partition/offset as
  * {@link DeadLetterHeaders}; it is forwarded to the dead-letter child node only. A decoded record
  * is forwarded to the value child node only. Routing by child name (instead of a wrapper type and
  * a {@code split()}) saves two processor nodes per input record on the hot path. Nothing is
- * thrown, so one bad record never stops the service.
+ * thrown for a bad record, so one never stops the service (only a Schema Registry that cannot be reached is
+ * thrown: that is not the record's fault).
  *
  * @param <T> the decoded type
  * @param <O> the type passed downstream to the value child
@@ -114,6 +116,11 @@ final class DecodeProcessor<T, O> extends ContextualFixedKeyProcessor<String, by
                                         + " (" + RtmProcessorConfig.MAX_EVENT_TIME_SKEW_MS_CONFIG + ")");
                     }
                 }
+            } catch (SchemaRegistryException e) {
+                // The registry could not be reached or failed: nothing is wrong with the record, so it is not
+                // dead-lettered; the stream thread fails (the service stops, as on any other infrastructure error).
+                // An id the registry does not know is an AvroDecodeException (UNKNOWN_SCHEMA) and is dead-lettered.
+                throw e;
             } catch (Exception e) {
                 error = e;
             }

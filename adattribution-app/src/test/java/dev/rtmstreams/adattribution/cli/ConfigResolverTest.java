@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.processor.ExecutionMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -176,5 +177,70 @@ class ConfigResolverTest {
                 .isInstanceOf(ConfigResolver.ConfigException.class)
                 .hasMessageContaining("postgres-url")
                 .hasMessageContaining("postgres://db/ads");
+    }
+
+    @Test
+    void shouldDefaultToSingleObjectWithoutRegistryWhenNoWireFormatIsGiven() {
+        AppConfig c = new ConfigResolver(Map.<String, String>of()::get)
+                .resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:9092"), null)
+                .config();
+
+        assertThat(c.wireFormat()).isEqualTo(WireFormat.SINGLE_OBJECT);
+        assertThat(c.schemaRegistry()).isEmpty();
+    }
+
+    @Test
+    void shouldTakeTheRegistryUrlFromAnySourceButItsCredentialsOnlyFromTheEnvironment() throws Exception {
+        Map<String, String> env = Map.of(
+                "RTM_WIRE_FORMAT", "confluent",
+                "RTM_SCHEMA_REGISTRY_USER", "rtm",
+                "RTM_SCHEMA_REGISTRY_PASSWORD", "s3cret");
+
+        ConfigResolver.Resolved r = new ConfigResolver(env::get)
+                .resolve(
+                        cli(ServiceOption.BOOTSTRAP_SERVERS, "b:9092"),
+                        file("schema-registry-url=http://registry:8081\n"));
+
+        assertThat(r.config().wireFormat()).isEqualTo(WireFormat.CONFLUENT);
+        assertThat(r.config().schemaRegistry())
+                .hasValue(new AppConfig.SchemaRegistry("http://registry:8081", "rtm", "s3cret"));
+        assertThat(r.config().toString()).contains("http://registry:8081").doesNotContain("s3cret");
+        assertThat(r.sources().get("schema-registry-url")).contains("config file");
+    }
+
+    @Test
+    void shouldNameTheBadValueWhenWireFormatOrRegistryIsWrong() {
+        ConfigResolver resolver = new ConfigResolver(Map.<String, String>of()::get);
+
+        assertThatThrownBy(() -> resolver.resolve(
+                        cli(ServiceOption.BOOTSTRAP_SERVERS, "b:9092", ServiceOption.WIRE_FORMAT, "protobuf"), null))
+                .isInstanceOf(ConfigResolver.ConfigException.class)
+                .hasMessageContaining("--wire-format")
+                .hasMessageContaining("'protobuf'");
+        assertThatThrownBy(() -> resolver.resolve(
+                        cli(ServiceOption.BOOTSTRAP_SERVERS, "b:9092", ServiceOption.WIRE_FORMAT, "confluent"), null))
+                .isInstanceOf(ConfigResolver.ConfigException.class)
+                .hasMessageContaining("schema-registry-url is required with wire-format confluent");
+        assertThatThrownBy(() -> resolver.resolve(
+                        cli(
+                                ServiceOption.BOOTSTRAP_SERVERS,
+                                "b:9092",
+                                ServiceOption.WIRE_FORMAT,
+                                "confluent",
+                                ServiceOption.SCHEMA_REGISTRY_URL,
+                                "registry:8081"),
+                        null))
+                .isInstanceOf(ConfigResolver.ConfigException.class)
+                .hasMessageContaining("'registry:8081'");
+        assertThatThrownBy(() -> resolver.resolve(
+                        cli(
+                                ServiceOption.BOOTSTRAP_SERVERS,
+                                "b:9092",
+                                ServiceOption.SCHEMA_REGISTRY_URL,
+                                "http://registry:8081"),
+                        null))
+                .isInstanceOf(ConfigResolver.ConfigException.class)
+                .hasMessageContaining("only used with wire-format confluent")
+                .hasMessageContaining("'http://registry:8081'");
     }
 }

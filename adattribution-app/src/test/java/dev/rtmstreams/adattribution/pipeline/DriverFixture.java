@@ -3,7 +3,6 @@ package dev.rtmstreams.adattribution.pipeline;
 import dev.rtmstreams.adattribution.AppConfig;
 import dev.rtmstreams.adattribution.avro.AttributedClick;
 import dev.rtmstreams.adattribution.avro.LogRecord;
-import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
 import dev.rtmstreams.processor.RtmProcessorConfig;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -52,11 +51,15 @@ final class DriverFixture implements AutoCloseable {
         attributed = driver.createOutputTopic(
                 t.attributedClicks(),
                 new StringDeserializer(),
-                AdAttributionSerdes.attributedClick().deserializer());
+                AdAttributionTopology.wire(config)
+                        .serde(AttributedClick.class, t.attributedClicks())
+                        .deserializer());
         logRecords = driver.createOutputTopic(
                 t.logRecords(),
                 new StringDeserializer(),
-                AdAttributionSerdes.logRecord().deserializer());
+                AdAttributionTopology.wire(config)
+                        .serde(LogRecord.class, t.logRecords())
+                        .deserializer());
         dlq = driver.createOutputTopic(t.dlq(), new StringDeserializer(), new ByteArrayDeserializer());
     }
 

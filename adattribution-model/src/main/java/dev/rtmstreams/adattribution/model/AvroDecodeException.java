@@ -23,9 +23,15 @@ public final class AvroDecodeException extends SerializationException {
 
     /** Why decoding failed. */
     public enum Reason {
-        /** The payload does not start with Avro's single-object header (magic {@code C3 01} + 8-byte fingerprint). */
+        /**
+         * The payload does not start with the wire format's header: Avro's single-object header (magic
+         * {@code C3 01} + 8-byte fingerprint) or Confluent's (magic {@code 00} + 4-byte schema id).
+         */
         BAD_HEADER,
-        /** The header's schema fingerprint is not known to the serde (no registered writer schema). */
+        /**
+         * The header's schema fingerprint is not known to the serde (no registered writer schema), or the header's
+         * schema id is not known to the Schema Registry.
+         */
         UNKNOWN_SCHEMA,
         /** The writer schema is known but cannot be resolved to the reader schema (e.g. a removed field without default). */
         INCOMPATIBLE_SCHEMA,
@@ -38,6 +44,7 @@ public final class AvroDecodeException extends SerializationException {
     private final String topic;
     private final String fingerprint;
     private final int payloadSize;
+    private final Integer schemaId;
 
     /**
      * Creates the exception.
@@ -58,6 +65,28 @@ public final class AvroDecodeException extends SerializationException {
         this.topic = topic;
         this.fingerprint = fingerprint;
         this.payloadSize = payloadSize;
+        this.schemaId = null;
+    }
+
+    /**
+     * Creates the exception for a payload in Confluent's framing.
+     *
+     * @param reason why decoding failed; not null
+     * @param targetType the fully qualified name of the expected record type; not null
+     * @param topic the topic the payload came from, or null when unknown
+     * @param schemaId the Schema Registry id of the writer schema from the header
+     * @param payloadSize the payload length in bytes
+     * @param cause the underlying error, or null
+     */
+    public AvroDecodeException(
+            Reason reason, String targetType, String topic, int schemaId, int payloadSize, Throwable cause) {
+        super(message(reason, targetType, topic, "id " + schemaId, payloadSize, cause), cause);
+        this.reason = Objects.requireNonNull(reason, "reason");
+        this.targetType = Objects.requireNonNull(targetType, "targetType");
+        this.topic = topic;
+        this.fingerprint = null;
+        this.payloadSize = payloadSize;
+        this.schemaId = schemaId;
     }
 
     private static String message(
@@ -65,7 +94,11 @@ public final class AvroDecodeException extends SerializationException {
         return "[" + errorCode(reason) + "] cannot decode " + size + " bytes"
                 + (topic == null ? "" : " from topic " + topic)
                 + " as " + targetType
-                + (fingerprint == null ? "" : " (writer schema fingerprint " + fingerprint + ")")
+                + (fingerprint == null
+                        ? ""
+                        : fingerprint.startsWith("id ")
+                                ? " (writer schema " + fingerprint + ")"
+                                : " (writer schema fingerprint " + fingerprint + ")")
                 + (cause == null ? "" : ": " + cause.getMessage());
     }
 
@@ -93,7 +126,7 @@ public final class AvroDecodeException extends SerializationException {
 
     /**
      * Returns the named parameters: {@code targetType}, {@code payloadSize}, and when known
-     * {@code topic} and {@code fingerprint}.
+     * {@code topic} and {@code fingerprint} (single-object) or {@code schemaId} (Confluent).
      *
      * @return an unmodifiable map in that order; never null
      */
@@ -106,6 +139,9 @@ public final class AvroDecodeException extends SerializationException {
         }
         if (fingerprint != null) {
             params.put("fingerprint", fingerprint);
+        }
+        if (schemaId != null) {
+            params.put("schemaId", Integer.toString(schemaId));
         }
         return Collections.unmodifiableMap(params);
     }
@@ -135,6 +171,15 @@ public final class AvroDecodeException extends SerializationException {
      */
     public Optional<String> fingerprint() {
         return Optional.ofNullable(fingerprint);
+    }
+
+    /**
+     * Returns the Schema Registry id read from a Confluent header.
+     *
+     * @return the id, or empty for single-object payloads and bad headers
+     */
+    public Optional<Integer> schemaId() {
+        return Optional.ofNullable(schemaId);
     }
 
     /**

@@ -31,7 +31,7 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * A Kafka {@link Serde} for an Avro-generated record class, using Avro's
+ * A Kafka {@link Serde} for an Avro-generated record class (the {@link WireFormat#SINGLE_OBJECT} wire format), using Avro's
  * <a href="https://avro.apache.org/docs/1.12.0/specification/#single-object-encoding">single-object
  * encoding</a>: {@code C3 01}, the 8-byte CRC-64-AVRO fingerprint of the writer schema, then the
  * binary datum. No schema registry is needed.
@@ -55,7 +55,7 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * @param <T> the generated record type
  */
-public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
+public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<T> {
 
     private static final byte MAGIC_0 = (byte) 0xC3;
     private static final byte MAGIC_1 = (byte) 0x01;
@@ -131,6 +131,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
      *
      * @return the generated class this serde reads and writes
      */
+    @Override
     public Class<T> type() {
         return type;
     }
@@ -140,6 +141,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
      *
      * @return the schema
      */
+    @Override
     public Schema schema() {
         return schema;
     }
@@ -151,6 +153,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
      * @return the single-object encoded bytes, or null for a null record
      * @throws SerializationException if the record cannot be written (e.g. a required field is null)
      */
+    @Override
     public byte[] encode(T record) {
         if (record == null) {
             return null;
@@ -177,6 +180,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
      * @return the record, or null for null bytes
      * @throws AvroDecodeException if the bytes cannot be decoded; its reason says why
      */
+    @Override
     public T decode(byte[] payload) {
         return decode(null, payload);
     }

@@ -9,15 +9,15 @@ import dev.rtmstreams.adattribution.avro.Geo;
 import dev.rtmstreams.adattribution.avro.Impression;
 import dev.rtmstreams.adattribution.avro.LogRecord;
 import dev.rtmstreams.adattribution.avro.User;
-import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
-import dev.rtmstreams.adattribution.model.AvroSerde;
+import dev.rtmstreams.adattribution.model.AvroWire;
+import dev.rtmstreams.adattribution.model.AvroWireSerde;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /**
  * Maps {@link Event}s to the generated Avro classes of adattribution-model and encodes them with
- * its serdes (Avro single-object encoding), and decodes output records into {@link Observed}s.
- * Thread-safe.
+ * its serdes in the run's wire format ({@link AvroWire}: single-object by default, or Confluent's framing with a
+ * Schema Registry), and decodes output records into {@link Observed}s. Thread-safe.
  */
 public final class AvroCodec {
 
@@ -28,12 +28,32 @@ public final class AvroCodec {
     private static final String[] OSES = {"android", "ios", "tvos", "webos"};
     private static final String[] MODELS = {"pixel-8", "iphone-15", "apple-tv", "lg-c3", "galaxy-s24"};
 
-    private final AvroSerde<Impression> impressions = AdAttributionSerdes.impression();
-    private final AvroSerde<Click> clicks = AdAttributionSerdes.click();
-    private final AvroSerde<AdRequest> requests = AdAttributionSerdes.adRequest();
-    private final AvroSerde<AdAck> acks = AdAttributionSerdes.adAck();
-    private final AvroSerde<AttributedClick> attributed = AdAttributionSerdes.attributedClick();
-    private final AvroSerde<LogRecord> logRecords = AdAttributionSerdes.logRecord();
+    private final AvroWireSerde<Impression> impressions;
+    private final AvroWireSerde<Click> clicks;
+    private final AvroWireSerde<AdRequest> requests;
+    private final AvroWireSerde<AdAck> acks;
+    private final AvroWireSerde<AttributedClick> attributed;
+    private final AvroWireSerde<LogRecord> logRecords;
+
+    /** A codec of Avro single-object encoding on the default topics. */
+    public AvroCodec() {
+        this(AvroWire.singleObject(), TopicNames.DEFAULTS);
+    }
+
+    /**
+     * A codec of a wire format; with Confluent's framing each topic's schema lives under {@code <topic>-value}.
+     *
+     * @param wire the wire format
+     * @param topics the topic names
+     */
+    public AvroCodec(AvroWire wire, TopicNames topics) {
+        this.impressions = wire.serde(Impression.class, topics.impressions());
+        this.clicks = wire.serde(Click.class, topics.clicks());
+        this.requests = wire.serde(AdRequest.class, topics.requests());
+        this.acks = wire.serde(AdAck.class, topics.acks());
+        this.attributed = wire.serde(AttributedClick.class, topics.attributedClicks());
+        this.logRecords = wire.serde(LogRecord.class, topics.logRecords());
+    }
 
     /**
      * Encodes the key of an event (UTF-8).
@@ -46,7 +66,7 @@ public final class AvroCodec {
     }
 
     /**
-     * Encodes an event's value with Avro single-object encoding.
+     * Encodes an event's value in the codec's wire format.
      *
      * @param e the event
      * @return the value bytes

@@ -1,5 +1,8 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.model.AvroWire;
+import dev.rtmstreams.adattribution.model.SchemaRegistryClient;
+import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.loadgen.DelayDistribution;
 import dev.rtmstreams.loadgen.LoadGenerator;
 import dev.rtmstreams.loadgen.WorkloadConfig;
@@ -204,6 +207,11 @@ public final class Commands {
         }
     }
 
+    /** Environment variable of the Schema Registry basic-auth user (the service's too). */
+    static final String REGISTRY_USER_ENV = "RTM_SCHEMA_REGISTRY_USER";
+    /** Environment variable of the Schema Registry basic-auth password (the service's too); never printed. */
+    static final String REGISTRY_PASSWORD_ENV = "RTM_SCHEMA_REGISTRY_PASSWORD";
+
     /** Options of runs against a cluster. */
     public static final class RunOptions {
         @Option(
@@ -234,6 +242,46 @@ public final class Commands {
 
         @Option(names = "--topic-prefix", description = "Prefix of every topic name (default none).", defaultValue = "")
         String topicPrefix;
+
+        @Option(
+                names = "--wire-format",
+                description = "How Avro records are framed, as the service's --wire-format: single-object (Avro's"
+                        + " single-object encoding, no registry) or confluent (magic byte 0, 4-byte schema id, binary"
+                        + " body; schemas in --schema-registry-url, under <topic>-value). Default: ${DEFAULT-VALUE}.",
+                defaultValue = "single-object")
+        String wireFormat;
+
+        @Option(
+                names = "--schema-registry-url",
+                description = "Schema Registry (Confluent REST API) of --wire-format confluent, e.g."
+                        + " http://registry:8081; required with it. Basic-auth user and password from the environment"
+                        + " variables " + REGISTRY_USER_ENV + " and " + REGISTRY_PASSWORD_ENV + " only.")
+        String schemaRegistryUrl;
+
+        /**
+         * @param env the environment (credentials)
+         * @return the wire format of the options
+         * @throws IllegalArgumentException naming the bad value: an unknown format, confluent without a url, a url
+         *     with single-object, or a url that is not http(s)
+         */
+        AvroWire wire(java.util.function.Function<String, String> env) {
+            WireFormat format = WireFormat.parse(wireFormat);
+            boolean hasUrl = schemaRegistryUrl != null && !schemaRegistryUrl.isBlank();
+            if (format == WireFormat.CONFLUENT && !hasUrl) {
+                throw new IllegalArgumentException(
+                        "--schema-registry-url is required with --wire-format confluent: '" + schemaRegistryUrl + "'");
+            }
+            if (format == WireFormat.SINGLE_OBJECT) {
+                if (hasUrl) {
+                    throw new IllegalArgumentException("--schema-registry-url is only used with --wire-format"
+                            + " confluent (wire format is single-object): '" + schemaRegistryUrl + "'");
+                }
+                return AvroWire.singleObject();
+            }
+            return AvroWire.confluent(SchemaRegistryClient.builder(schemaRegistryUrl)
+                    .basicAuth(env.apply(REGISTRY_USER_ENV), env.apply(REGISTRY_PASSWORD_ENV))
+                    .build());
+        }
 
         TopicNames topics() {
             TopicNames d = TopicNames.DEFAULTS;
@@ -317,7 +365,8 @@ public final class Commands {
                     Duration.ofSeconds(1),
                     !run.noProgress,
                     new LinkedHashMap<>(run.clientProperties),
-                    config.idPrefix());
+                    config.idPrefix(),
+                    run.wire(System::getenv));
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("workload", Bench.workloadDescription(config));
             Map<String, Object> report = LoadRun.execute(
@@ -416,7 +465,8 @@ public final class Commands {
                     Duration.ofSeconds(1),
                     !run.noProgress,
                     new LinkedHashMap<>(run.clientProperties),
-                    prefix);
+                    prefix,
+                    run.wire(System::getenv));
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("replay", Map.of("file", file.toString(), "speed", speed));
             extra.put("workload", h);

@@ -1,5 +1,6 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.model.AvroWire;
 import dev.rtmstreams.testkit.LatencyRecorder;
 import dev.rtmstreams.testkit.Pacer;
 import java.time.Duration;
@@ -86,9 +87,43 @@ public final class LoadRun {
             Duration behindTolerance,
             boolean progress,
             Map<String, Object> clientOverrides,
-            String idPrefix) {
+            String idPrefix,
+            AvroWire wire) {
+        /** Settings of a run in Avro single-object encoding. */
+        public Settings(
+                String bootstrapServers,
+                TopicNames topics,
+                String mode,
+                Outputs outputs,
+                Duration window,
+                Duration watermarkDelay,
+                double speed,
+                Duration drain,
+                Duration settle,
+                Duration behindTolerance,
+                boolean progress,
+                Map<String, Object> clientOverrides,
+                String idPrefix) {
+            this(
+                    bootstrapServers,
+                    topics,
+                    mode,
+                    outputs,
+                    window,
+                    watermarkDelay,
+                    speed,
+                    drain,
+                    settle,
+                    behindTolerance,
+                    progress,
+                    clientOverrides,
+                    idPrefix,
+                    AvroWire.singleObject());
+        }
+
         /** Validates. */
         public Settings {
+            Objects.requireNonNull(wire, "wire");
             Objects.requireNonNull(bootstrapServers, "bootstrapServers");
             Objects.requireNonNull(topics, "topics");
             Objects.requireNonNull(mode, "mode");
@@ -178,7 +213,7 @@ public final class LoadRun {
             throws InterruptedException {
         Oracle.Result oracle = expected(events, settings);
         OutputMatcher matcher = new OutputMatcher(oracle.expected());
-        AvroCodec codec = new AvroCodec();
+        AvroCodec codec = new AvroCodec(settings.wire(), settings.topics());
         AtomicLongArray sendNanos = new AtomicLongArray(events.size());
         AtomicLong sent = new AtomicLong();
         AtomicLong sendErrors = new AtomicLong();

@@ -47,6 +47,33 @@ class CommandsTest {
     }
 
     @Test
+    void shouldOfferWireFormatAndExitTwoNamingTheBadValueWhenItIsWrong(@TempDir Path dir) {
+        assertThat(run("run", "--help")).isZero();
+        assertThat(out.toString()).contains("--wire-format", "--schema-registry-url", "RTM_SCHEMA_REGISTRY_USER");
+
+        assertThat(run(
+                        "run",
+                        "--bootstrap-servers",
+                        "localhost:1",
+                        "--report-dir",
+                        dir.toString(),
+                        "--wire-format",
+                        "confluent"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--schema-registry-url is required with --wire-format confluent");
+        assertThat(run(
+                        "run",
+                        "--bootstrap-servers",
+                        "localhost:1",
+                        "--report-dir",
+                        dir.toString(),
+                        "--wire-format",
+                        "avro"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("'avro'");
+    }
+
+    @Test
     void shouldExitTwoNamingTheProblemWhenVariantsOrFindMaxSettingsAreInvalid(@TempDir Path dir) {
         assertThat(run("bench", "--report-dir", dir.toString(), "--variant", "new"))
                 .isEqualTo(2);
