@@ -113,8 +113,17 @@ public final class PrometheusEndpoint implements AutoCloseable {
         };
     }
 
-    /** Answers with a complete body (none for {@code HEAD}) and closes the exchange. */
-    private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+    /**
+     * Answers an HTTP exchange with a complete body (none for {@code HEAD}) and closes it; for other routes served
+     * beside {@code /metrics} and {@code /health} on the same server.
+     *
+     * @param exchange the exchange
+     * @param status the HTTP status
+     * @param contentType the {@code Content-Type} header
+     * @param body the body, sent as UTF-8
+     * @throws IOException if the client cannot be written to
+     */
+    public static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", contentType);
         if ("HEAD".equals(exchange.getRequestMethod())) {

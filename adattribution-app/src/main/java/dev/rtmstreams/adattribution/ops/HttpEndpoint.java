@@ -7,7 +7,6 @@ import io.prometheus.metrics.config.PrometheusProperties;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
@@ -86,7 +85,7 @@ public final class HttpEndpoint implements AutoCloseable {
                         } else if (path.startsWith("/state/")) {
                             state(exchange, path, states);
                         } else {
-                            respond(
+                            PrometheusEndpoint.respond(
                                     exchange,
                                     404,
                                     "text/plain; charset=utf-8",
@@ -105,7 +104,7 @@ public final class HttpEndpoint implements AutoCloseable {
     private static void state(HttpExchange exchange, String path, StateLookup states) throws IOException {
         String[] parts = path.split("/", 4);
         if (parts.length < 4 || parts[2].isEmpty() || parts[3].isEmpty()) {
-            respond(exchange, 400, "text/plain; charset=utf-8", "use /state/{operator}/{key}\n");
+            PrometheusEndpoint.respond(exchange, 400, "text/plain; charset=utf-8", "use /state/{operator}/{key}\n");
             return;
         }
         StateLookup.Response r;
@@ -115,29 +114,17 @@ public final class HttpEndpoint implements AutoCloseable {
                     URLDecoder.decode(parts[3], StandardCharsets.UTF_8));
         } catch (RuntimeException e) {
             LOG.warn("event=state-query-failed error={}", e.toString(), e);
-            respond(exchange, 503, "text/plain; charset=utf-8", "state query failed: " + e.getMessage() + "\n");
+            PrometheusEndpoint.respond(
+                    exchange, 503, "text/plain; charset=utf-8", "state query failed: " + e.getMessage() + "\n");
             return;
         }
-        respond(exchange, r.status(), r.status() == 200 ? "application/json" : "text/plain; charset=utf-8", r.body());
+        PrometheusEndpoint.respond(
+                exchange, r.status(), r.status() == 200 ? "application/json" : "text/plain; charset=utf-8", r.body());
     }
 
     /** @return the bound port */
     public int port() {
         return server.getPort();
-    }
-
-    private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", contentType);
-        if ("HEAD".equals(exchange.getRequestMethod())) {
-            exchange.sendResponseHeaders(status, -1);
-            exchange.close();
-            return;
-        }
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream os = exchange.getResponseBody()) {
-            os.write(bytes);
-        }
     }
 
     /** Stops the server at once (exchanges are short) and its thread. */

@@ -1,6 +1,5 @@
 package dev.rtmstreams.adattribution.model;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -13,10 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaNormalization;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.message.BadHeaderException;
 import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.message.MissingSchemaException;
@@ -71,7 +66,7 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
     /** Writes datums with the current schema. Thread-safe. */
     private final SpecificDatumWriter<T> writer;
     /** Per-thread reusable codec buffers (Avro's encoders and decoders are not thread-safe). */
-    private final ThreadLocal<Buffers> buffers = ThreadLocal.withInitial(Buffers::new);
+    private final AvroFraming framing = new AvroFraming();
 
     private final BinaryMessageDecoder<T> decoder;
     private final SchemaStore resolver;
@@ -158,19 +153,9 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
         if (record == null) {
             return null;
         }
-        try {
-            // Same bytes as Avro's BinaryMessageEncoder (header, then the binary datum), through one reused buffer and
-            // encoder per thread: one copy per record instead of three.
-            Buffers b = buffers.get();
-            b.out.reset();
-            b.out.write(header);
-            b.encoder = EncoderFactory.get().directBinaryEncoder(b.out, b.encoder);
-            writer.write(record, b.encoder);
-            b.encoder.flush();
-            return b.out.toByteArray();
-        } catch (IOException | RuntimeException e) {
-            throw new SerializationException("cannot encode " + type.getName() + ": " + e.getMessage(), e);
-        }
+        // Same bytes as Avro's BinaryMessageEncoder (header, then the binary datum), through one reused buffer and
+        // encoder per thread: one copy per record instead of three.
+        return framing.encode(header, writer, record, type);
     }
 
     /**
@@ -208,10 +193,7 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
             if (fingerprint == readerFingerprint) {
                 // Written with the current schema: read the datum directly (no schema lookup by a boxed fingerprint, no
                 // stream around the array), with a per-thread reused decoder.
-                Buffers b = buffers.get();
-                b.decoder = DecoderFactory.get()
-                        .binaryDecoder(payload, HEADER_LENGTH, payload.length - HEADER_LENGTH, b.decoder);
-                return currentReader.read(null, b.decoder);
+                return framing.decode(currentReader, payload, HEADER_LENGTH);
             }
             return decoder.decode(payload);
         } catch (BadHeaderException e) {
@@ -226,13 +208,6 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
     /** Formats a fingerprint for an error (only there: formatting per record costs more than the decode's header). */
     private static String hex(long fingerprint) {
         return String.format("%016x", fingerprint);
-    }
-
-    /** Reusable per-thread state of {@link #encode} and {@link #decode}. */
-    private static final class Buffers {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        BinaryEncoder encoder;
-        BinaryDecoder decoder;
     }
 
     private boolean canRead(Schema writer) {

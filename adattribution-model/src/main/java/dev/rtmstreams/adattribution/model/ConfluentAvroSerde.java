@@ -1,6 +1,5 @@
 package dev.rtmstreams.adattribution.model;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
@@ -8,15 +7,10 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -59,7 +53,8 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
     /** Readers by writer schema id; an incompatible writer schema maps to {@link #INCOMPATIBLE}. */
     private final Map<Integer, SpecificDatumReader<T>> readers = new ConcurrentHashMap<>();
 
-    private final ThreadLocal<Buffers> buffers = ThreadLocal.withInitial(Buffers::new);
+    private final AvroFraming framing = new AvroFraming();
+    private volatile byte[] writerHeader;
     private final Serializer<T> serializer = (topic, data) -> encode(data);
     private final Deserializer<T> deserializer = this::decode;
     /** The id of the current schema under the subject; -1 until registered. */
@@ -131,21 +126,12 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
             id = registry.register(subject, schema);
             writerId = id;
         }
-        try {
-            Buffers b = buffers.get();
-            b.out.reset();
-            b.out.write(MAGIC);
-            b.out.write(id >>> 24);
-            b.out.write(id >>> 16);
-            b.out.write(id >>> 8);
-            b.out.write(id);
-            b.encoder = EncoderFactory.get().directBinaryEncoder(b.out, b.encoder);
-            writer.write(record, b.encoder);
-            b.encoder.flush();
-            return b.out.toByteArray();
-        } catch (IOException | RuntimeException e) {
-            throw new SerializationException("cannot encode " + type.getName() + ": " + e.getMessage(), e);
+        byte[] header = writerHeader;
+        if (header == null) { // the registry gives one id per schema and subject: the header never changes
+            header = ByteBuffer.allocate(HEADER_LENGTH).put(MAGIC).putInt(id).array();
+            writerHeader = header;
         }
+        return framing.encode(header, writer, record, type);
     }
 
     @Override
@@ -170,10 +156,7 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
             throw error(AvroDecodeException.Reason.INCOMPATIBLE_SCHEMA, topic, id, payload, null);
         }
         try {
-            Buffers b = buffers.get();
-            b.decoder = DecoderFactory.get()
-                    .binaryDecoder(payload, HEADER_LENGTH, payload.length - HEADER_LENGTH, b.decoder);
-            return reader.read(null, b.decoder);
+            return framing.decode(reader, payload, HEADER_LENGTH);
         } catch (IOException | RuntimeException e) {
             throw error(AvroDecodeException.Reason.MALFORMED_PAYLOAD, topic, id, payload, e);
         }
@@ -237,12 +220,5 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
     @Override
     public String toString() {
         return "ConfluentAvroSerde[" + type.getName() + ", subject=" + subject + ", " + registry + "]";
-    }
-
-    /** Reusable per-thread codec state (Avro's encoders and decoders are not thread-safe). */
-    private static final class Buffers {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        BinaryEncoder encoder;
-        BinaryDecoder decoder;
     }
 }

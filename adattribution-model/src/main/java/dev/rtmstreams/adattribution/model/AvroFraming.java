@@ -1,0 +1,51 @@
+package dev.rtmstreams.adattribution.model;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumReader;
+import org.apache.avro.io.DatumWriter;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.common.errors.SerializationException;
+
+/**
+ * The framing both wire formats share: a format header, then Avro's binary datum. Keeps one output buffer, encoder
+ * and decoder per thread (Avro's are not thread-safe), so a record costs one copy to encode and none to decode.
+ */
+final class AvroFraming {
+
+    private final ThreadLocal<Buffers> buffers = ThreadLocal.withInitial(Buffers::new);
+
+    /**
+     * @return {@code header} followed by {@code record} in Avro's binary encoding
+     * @throws SerializationException if the record cannot be written (e.g. a required field is null)
+     */
+    <T> byte[] encode(byte[] header, DatumWriter<T> writer, T record, Class<?> type) {
+        try {
+            Buffers b = buffers.get();
+            b.out.reset();
+            b.out.write(header);
+            b.encoder = EncoderFactory.get().directBinaryEncoder(b.out, b.encoder);
+            writer.write(record, b.encoder);
+            b.encoder.flush();
+            return b.out.toByteArray();
+        } catch (IOException | RuntimeException e) {
+            throw new SerializationException("cannot encode " + type.getName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return the datum after the first {@code headerLength} bytes of {@code payload}, read with {@code reader} */
+    <T> T decode(DatumReader<T> reader, byte[] payload, int headerLength) throws IOException {
+        Buffers b = buffers.get();
+        b.decoder = DecoderFactory.get().binaryDecoder(payload, headerLength, payload.length - headerLength, b.decoder);
+        return reader.read(null, b.decoder);
+    }
+
+    private static final class Buffers {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        BinaryEncoder encoder;
+        BinaryDecoder decoder;
+    }
+}
