@@ -1,5 +1,6 @@
 package dev.rtmstreams.adattribution;
 
+import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.SlotCheckMode;
@@ -324,13 +325,13 @@ public final class AppConfig {
         private Duration watermarkDelay = Duration.ofMinutes(5);
         private Duration correlationWindow = Duration.ofMinutes(5);
         private int httpPort = 8080;
-        private String impressionsTopic = "ad-impressions";
-        private String clicksTopic = "ad-clicks";
-        private String attributedClicksTopic = "attributed-clicks";
-        private String requestsTopic = "ad-requests";
-        private String acksTopic = "ad-acks";
-        private String logRecordsTopic = "ad-log-records";
-        private String dlqTopic = "adattribution-dlq";
+        private String impressionsTopic = AdAttributionTopics.IMPRESSIONS;
+        private String clicksTopic = AdAttributionTopics.CLICKS;
+        private String attributedClicksTopic = AdAttributionTopics.ATTRIBUTED_CLICKS;
+        private String requestsTopic = AdAttributionTopics.REQUESTS;
+        private String acksTopic = AdAttributionTopics.ACKS;
+        private String logRecordsTopic = AdAttributionTopics.LOG_RECORDS;
+        private String dlqTopic = AdAttributionTopics.DLQ;
         private String lateRecordsTopic;
         private String postgresUrl;
         private String postgresUser;

@@ -1,6 +1,7 @@
 package dev.rtmstreams.adattribution.cli;
 
 import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.SlotCheckMode;
@@ -114,27 +115,36 @@ public enum ServiceOption {
             "8080",
             (b, v) -> b.httpPort(parseInt(v))),
     IMPRESSIONS_TOPIC(
-            "impressions-topic", "TOPIC", "Input impressions.", "ad-impressions", (b, v) -> b.impressionsTopic(v)),
-    CLICKS_TOPIC("clicks-topic", "TOPIC", "Input clicks.", "ad-clicks", (b, v) -> b.clicksTopic(v)),
+            "impressions-topic",
+            "TOPIC",
+            "Input impressions.",
+            AdAttributionTopics.IMPRESSIONS,
+            (b, v) -> b.impressionsTopic(v)),
+    CLICKS_TOPIC("clicks-topic", "TOPIC", "Input clicks.", AdAttributionTopics.CLICKS, (b, v) -> b.clicksTopic(v)),
     ATTRIBUTED_CLICKS_TOPIC(
             "attributed-clicks-topic",
             "TOPIC",
             "Output of click attribution.",
-            "attributed-clicks",
+            AdAttributionTopics.ATTRIBUTED_CLICKS,
             (b, v) -> b.attributedClicksTopic(v)),
-    REQUESTS_TOPIC("requests-topic", "TOPIC", "Input ad requests.", "ad-requests", (b, v) -> b.requestsTopic(v)),
-    ACKS_TOPIC("acks-topic", "TOPIC", "Input ad acks.", "ad-acks", (b, v) -> b.acksTopic(v)),
+    REQUESTS_TOPIC(
+            "requests-topic",
+            "TOPIC",
+            "Input ad requests.",
+            AdAttributionTopics.REQUESTS,
+            (b, v) -> b.requestsTopic(v)),
+    ACKS_TOPIC("acks-topic", "TOPIC", "Input ad acks.", AdAttributionTopics.ACKS, (b, v) -> b.acksTopic(v)),
     LOG_RECORDS_TOPIC(
             "log-records-topic",
             "TOPIC",
             "Output of request/ack correlation.",
-            "ad-log-records",
+            AdAttributionTopics.LOG_RECORDS,
             (b, v) -> b.logRecordsTopic(v)),
     DLQ_TOPIC(
             "dlq-topic",
             "TOPIC",
             "Dead-letter topic for undecodable input.",
-            "adattribution-dlq",
+            AdAttributionTopics.DLQ,
             (b, v) -> b.dlqTopic(v)),
     LATE_RECORDS_TOPIC(
             "late-records-topic",

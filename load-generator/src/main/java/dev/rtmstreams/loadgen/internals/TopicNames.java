@@ -1,5 +1,6 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import java.util.Objects;
 
 /**
@@ -24,12 +25,12 @@ public record TopicNames(
 
     /** The service's default topic names. */
     public static final TopicNames DEFAULTS = new TopicNames(
-            "ad-impressions",
-            "ad-clicks",
-            "ad-requests",
-            "ad-acks",
-            "attributed-clicks",
-            "ad-log-records",
+            AdAttributionTopics.IMPRESSIONS,
+            AdAttributionTopics.CLICKS,
+            AdAttributionTopics.REQUESTS,
+            AdAttributionTopics.ACKS,
+            AdAttributionTopics.ATTRIBUTED_CLICKS,
+            AdAttributionTopics.LOG_RECORDS,
             "attributed-clicks-echo");
 
     /** Validates non-null names. */

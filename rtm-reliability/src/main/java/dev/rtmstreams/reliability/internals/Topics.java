@@ -1,5 +1,6 @@
 package dev.rtmstreams.reliability.internals;
 
+import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import java.util.List;
 
 /**
@@ -24,13 +25,13 @@ public record Topics(
 
     /** The service's default topic names. */
     public static final Topics DEFAULTS = new Topics(
-            "ad-impressions",
-            "ad-clicks",
-            "ad-requests",
-            "ad-acks",
-            "attributed-clicks",
-            "ad-log-records",
-            "adattribution-dlq");
+            AdAttributionTopics.IMPRESSIONS,
+            AdAttributionTopics.CLICKS,
+            AdAttributionTopics.REQUESTS,
+            AdAttributionTopics.ACKS,
+            AdAttributionTopics.ATTRIBUTED_CLICKS,
+            AdAttributionTopics.LOG_RECORDS,
+            AdAttributionTopics.DLQ);
 
     /** @return the input topics */
     public List<String> inputs() {
