@@ -1,5 +1,7 @@
 package dev.rtmstreams.processor;
 
+import dev.rtmstreams.processor.spi.ConfigValues;
+
 /**
  * Kafka Streams configuration keys read by {@code TransformWithState} operators (and by the joins of rtm-join)
  * from the application's {@code StreamsConfig} properties ({@code ProcessorContext#appConfigs()}).
@@ -66,22 +68,7 @@ public final class RtmProcessorConfig {
      * @throws IllegalArgumentException naming the key and the value when it is not a positive number
      */
     public static long maxEventTimeSkewMs(java.util.Map<String, ?> configs) {
-        Object v = configs.get(MAX_EVENT_TIME_SKEW_MS_CONFIG);
-        if (v == null) {
-            return DEFAULT_MAX_EVENT_TIME_SKEW_MS;
-        }
-        long parsed;
-        try {
-            parsed = v instanceof Number n
-                    ? n.longValue()
-                    : Long.parseLong(v.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(MAX_EVENT_TIME_SKEW_MS_CONFIG + " must be a number: " + v, e);
-        }
-        if (parsed <= 0) {
-            throw new IllegalArgumentException(MAX_EVENT_TIME_SKEW_MS_CONFIG + " must be positive: " + v);
-        }
-        return parsed;
+        return ConfigValues.longValue(configs, MAX_EVENT_TIME_SKEW_MS_CONFIG, DEFAULT_MAX_EVENT_TIME_SKEW_MS, 1);
     }
 
     /** @return whether {@code eventTime} is more than {@code maxSkewMs} ahead of {@code wallClockMs} */

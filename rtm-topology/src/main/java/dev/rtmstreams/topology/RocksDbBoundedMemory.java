@@ -1,5 +1,6 @@
 package dev.rtmstreams.topology;
 
+import dev.rtmstreams.processor.spi.ConfigValues;
 import java.util.Map;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.rocksdb.BlockBasedTableConfig;
@@ -42,8 +43,8 @@ public final class RocksDbBoundedMemory implements RocksDBConfigSetter {
 
     @Override
     public void setConfig(String storeName, Options options, Map<String, Object> configs) {
-        long total = parseLong(configs.get(TOTAL_MEMORY_BYTES_CONFIG), DEFAULT_TOTAL_MEMORY_BYTES);
-        double fraction = parseDouble(configs.get(MEMTABLE_FRACTION_CONFIG), 0.5);
+        long total = ConfigValues.longValue(configs, TOTAL_MEMORY_BYTES_CONFIG, DEFAULT_TOTAL_MEMORY_BYTES);
+        double fraction = ConfigValues.doubleValue(configs, MEMTABLE_FRACTION_CONFIG, 0.5);
         if (total < 1024 * 1024) {
             throw new IllegalArgumentException(TOTAL_MEMORY_BYTES_CONFIG + " must be at least 1 MiB: " + total);
         }
@@ -88,31 +89,5 @@ public final class RocksDbBoundedMemory implements RocksDBConfigSetter {
     /** @return bytes currently used by the shared block cache (memtables included), or 0 before the first store */
     public static synchronized long usedBytes() {
         return cache == null ? 0 : cache.getUsage();
-    }
-
-    private static long parseLong(Object v, long dflt) {
-        if (v == null) {
-            return dflt;
-        }
-        try {
-            return v instanceof Number n
-                    ? n.longValue()
-                    : Long.parseLong(v.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(TOTAL_MEMORY_BYTES_CONFIG + " must be a number: " + v, e);
-        }
-    }
-
-    private static double parseDouble(Object v, double dflt) {
-        if (v == null) {
-            return dflt;
-        }
-        try {
-            return v instanceof Number n
-                    ? n.doubleValue()
-                    : Double.parseDouble(v.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(MEMTABLE_FRACTION_CONFIG + " must be a number: " + v, e);
-        }
     }
 }

@@ -4,6 +4,7 @@ import dev.rtmstreams.join.ValueJoiner3;
 import dev.rtmstreams.processor.EventTimeExtractor;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmProcessorConfig;
+import dev.rtmstreams.processor.spi.ConfigValues;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -62,29 +63,32 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
                         : ExecutionMode.REAL_TIME;
         long idleTimeoutMs = spec.idleTimeoutMs() >= 0
                 ? spec.idleTimeoutMs()
-                : nonNegativeConfig(
+                : ConfigValues.longValue(
                         configs,
                         RtmProcessorConfig.WATERMARK_IDLE_TIMEOUT_MS_CONFIG,
-                        RtmProcessorConfig.DEFAULT_WATERMARK_IDLE_TIMEOUT_MS);
+                        RtmProcessorConfig.DEFAULT_WATERMARK_IDLE_TIMEOUT_MS,
+                        0);
         core = new JoinCore<>(spec, joiner, context, idleTimeoutMs);
         core.initEvictionHint(left);
         if (mode == ExecutionMode.REAL_TIME) {
             long interval = spec.evictionIntervalMs() > 0
                     ? spec.evictionIntervalMs()
-                    : longConfig(
+                    : ConfigValues.longValue(
                             configs,
                             RtmProcessorConfig.TIMER_RESOLUTION_MS_CONFIG,
-                            RtmProcessorConfig.DEFAULT_TIMER_RESOLUTION_MS);
+                            RtmProcessorConfig.DEFAULT_TIMER_RESOLUTION_MS,
+                            1);
             punctuator = context.schedule(
                     Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME, now -> core.punctuateRealTime(left));
         } else if (left) {
             // Micro-batch: the left processor runs each batch for both sides (arrival order across sides is kept by
             // the shared pending store).
             core.initEvictionHint(false);
-            long interval = longConfig(
+            long interval = ConfigValues.longValue(
                     configs,
                     RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG,
-                    RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS);
+                    RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS,
+                    1);
             punctuator = context.schedule(
                     Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME, now -> core.runMicroBatch());
         }
@@ -128,34 +132,6 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
         if (core != null) {
             core.close();
         }
-    }
-
-    private static long longConfig(Map<String, Object> configs, String key, long defaultValue) {
-        Object v = configs.get(key);
-        if (v == null) {
-            return defaultValue;
-        }
-        long parsed = v instanceof Number n
-                ? n.longValue()
-                : Long.parseLong(v.toString().trim());
-        if (parsed <= 0) {
-            throw new IllegalArgumentException(key + " must be positive: " + v);
-        }
-        return parsed;
-    }
-
-    private static long nonNegativeConfig(Map<String, Object> configs, String key, long defaultValue) {
-        Object v = configs.get(key);
-        if (v == null) {
-            return defaultValue;
-        }
-        long parsed = v instanceof Number n
-                ? n.longValue()
-                : Long.parseLong(v.toString().trim());
-        if (parsed < 0) {
-            throw new IllegalArgumentException(key + " must not be negative: " + v);
-        }
-        return parsed;
     }
 
     /** Supplier connecting the processor to the join's shared store builders. */

@@ -2,6 +2,7 @@ package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmProcessorConfig;
+import dev.rtmstreams.processor.spi.ConfigValues;
 import java.util.Map;
 import org.apache.kafka.streams.StreamsConfig;
 
@@ -50,25 +51,25 @@ record OperatorConfig(
                         RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_REAL_TIME)));
         long microBatch = spec.microBatchInterval() != null
                 ? spec.microBatchInterval().toMillis()
-                : longConfig(
+                : ConfigValues.longValue(
                         cfg,
                         RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG,
                         RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS);
         long resolution = spec.timerResolution() != null
                 ? spec.timerResolution().toMillis()
-                : longConfig(
+                : ConfigValues.longValue(
                         cfg,
                         RtmProcessorConfig.TIMER_RESOLUTION_MS_CONFIG,
                         RtmProcessorConfig.DEFAULT_TIMER_RESOLUTION_MS);
         long idle = spec.watermarkIdleTimeout() != null
                 ? spec.watermarkIdleTimeout().toMillis()
-                : longConfig(
+                : ConfigValues.longValue(
                         cfg,
                         RtmProcessorConfig.WATERMARK_IDLE_TIMEOUT_MS_CONFIG,
                         RtmProcessorConfig.DEFAULT_WATERMARK_IDLE_TIMEOUT_MS);
-        int ttlBatch = (int) longConfig(
+        int ttlBatch = (int) ConfigValues.longValue(
                 cfg, RtmProcessorConfig.TTL_CLEANUP_BATCH_CONFIG, RtmProcessorConfig.DEFAULT_TTL_CLEANUP_BATCH);
-        long commit = longConfig(cfg, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 30_000L);
+        long commit = ConfigValues.longValue(cfg, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 30_000L);
         long skew = RtmProcessorConfig.maxEventTimeSkewMs(cfg);
         try {
             return new OperatorConfig(
@@ -82,20 +83,6 @@ record OperatorConfig(
                     skew);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("operator " + spec.name() + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static long longConfig(Map<String, Object> cfg, String key, long dflt) {
-        Object v = cfg.get(key);
-        if (v == null) {
-            return dflt;
-        }
-        try {
-            return v instanceof Number n
-                    ? n.longValue()
-                    : Long.parseLong(v.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a number: " + v, e);
         }
     }
 }
