@@ -24,7 +24,8 @@ class JarContentsIT {
             "org/bouncycastle/",
             "org/junit/",
             "org/apache/kafka/raft/",
-            "org/apache/kafka/metadata/");
+            "org/apache/kafka/metadata/",
+            "org/apache/kafka/streams/TopologyTestDriver"); // kafka-streams-test-utils: test tooling only
 
     private static List<String> entries(String name) throws IOException {
         Path jar = Path.of(System.getProperty("adattribution.jar")).resolveSibling(name);
