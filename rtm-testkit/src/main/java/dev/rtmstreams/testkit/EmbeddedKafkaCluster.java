@@ -2,6 +2,9 @@ package dev.rtmstreams.testkit;
 
 import dev.rtmstreams.testkit.internals.BrokerLogLevels;
 import dev.rtmstreams.testkit.internals.Directories;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -119,7 +122,7 @@ public final class EmbeddedKafkaCluster implements KafkaCluster {
             brokerProperties.forEach(builder::setConfigProp);
             KafkaClusterTestKit started = builder.build();
             cluster = started;
-            started.format();
+            formatQuietly(started);
             started.startup();
             started.waitForReadyBrokers();
             bootstrapServers = started.bootstrapServers();
@@ -350,5 +353,22 @@ public final class EmbeddedKafkaCluster implements KafkaCluster {
             }
             return new EmbeddedKafkaCluster(this);
         }
+    }
+
+    /**
+     * Formats the storage. Kafka's formatter prints its bootstrap metadata to standard output; that text goes to this
+     * class's debug log instead, so that a console program (the demo) keeps its console.
+     */
+    private static void formatQuietly(KafkaClusterTestKit cluster) throws Exception {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            cluster.format();
+        } finally {
+            System.setOut(stdout);
+        }
+        LOG.debug(
+                "storage format: {}", captured.toString(StandardCharsets.UTF_8).strip());
     }
 }

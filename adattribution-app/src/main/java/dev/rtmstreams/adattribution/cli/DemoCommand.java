@@ -1,5 +1,6 @@
 package dev.rtmstreams.adattribution.cli;
 
+import dev.rtmstreams.adattribution.demo.DemoLogging;
 import dev.rtmstreams.adattribution.demo.DemoRunner;
 import dev.rtmstreams.processor.ExecutionMode;
 import java.io.PrintWriter;
@@ -7,7 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -78,7 +81,8 @@ public final class DemoCommand implements Callable<Integer> {
             names = "--report-dir",
             paramLabel = "DIR",
             defaultValue = "adattribution-demo-report",
-            description = "Where the JSON report and latency distributions go. Default: ${DEFAULT-VALUE}.")
+            description = "Where the JSON report, the latency distributions, the log (demo.log) and the epoch progress"
+                    + " (epochs.jsonl) go. Default: ${DEFAULT-VALUE}.")
     private Path reportDir;
 
     @Option(
@@ -87,6 +91,14 @@ public final class DemoCommand implements Callable<Integer> {
             description =
                     "Extra Kafka Streams / client property for the service, repeatable (e.g. producer.linger.ms=1).")
     private java.util.Map<String, String> kafkaOverrides = new java.util.LinkedHashMap<>();
+
+    @Option(
+            names = "--verbose",
+            description = "Print the service's logs and the epoch progress JSON on the console instead of files.")
+    private boolean verbose;
+
+    @Option(names = "--no-progress", description = "No progress bar (it is drawn only on a terminal anyway).")
+    private boolean noProgress;
 
     @Option(
             names = "--seed",
@@ -129,11 +141,35 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         PrintWriter out = spec.commandLine().getOut();
-        new DemoRunner(
-                        new DemoRunner.Settings(
-                                d, rate, w, partitions, reportDir, parsedModes, mb, seed, kafkaOverrides),
-                        out)
-                .run();
+        if (!verbose) {
+            DemoLogging.toFiles(reportDir)
+                    .ifPresent(f -> out.printf(
+                            Locale.ROOT,
+                            "Logs go to %s, epoch progress (one JSON line per epoch) to %s (--verbose: console).%n",
+                            f.log(),
+                            f.epochs()));
+        }
+        try {
+            new DemoRunner(
+                            new DemoRunner.Settings(
+                                    d,
+                                    rate,
+                                    w,
+                                    partitions,
+                                    reportDir,
+                                    parsedModes,
+                                    mb,
+                                    seed,
+                                    kafkaOverrides,
+                                    !noProgress && System.console() != null),
+                            out)
+                    .run();
+        } catch (Exception e) {
+            // One line naming what went wrong; the stack trace is in the log file.
+            LoggerFactory.getLogger(DemoCommand.class).error("event=demo-failed", e);
+            spec.commandLine().getErr().println("demo failed: " + e);
+            return 1;
+        }
         return 0;
     }
 

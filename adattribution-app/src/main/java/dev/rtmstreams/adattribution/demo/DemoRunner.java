@@ -12,9 +12,11 @@ import dev.rtmstreams.adattribution.avro.Impression;
 import dev.rtmstreams.adattribution.avro.LogRecord;
 import dev.rtmstreams.adattribution.avro.User;
 import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
+import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.AvroSerde;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
+import dev.rtmstreams.testkit.ProgressBar;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +70,8 @@ public final class DemoRunner {
             List<ExecutionMode> modes,
             Duration microBatchInterval,
             long seed,
-            Map<String, String> kafkaOverrides) {}
+            Map<String, String> kafkaOverrides,
+            boolean progress) {}
 
     /** Results of one mode. */
     public record ModeResult(
@@ -160,13 +163,13 @@ public final class DemoRunner {
                 .topicPartitions(settings.partitions())
                 .numStreamThreads(2 * settings.partitions())
                 .httpPort(-1)
-                .impressionsTopic(prefix + "ad-impressions")
-                .clicksTopic(prefix + "ad-clicks")
-                .attributedClicksTopic(prefix + "attributed-clicks")
-                .requestsTopic(prefix + "ad-requests")
-                .acksTopic(prefix + "ad-acks")
-                .logRecordsTopic(prefix + "ad-log-records")
-                .dlqTopic(prefix + "adattribution-dlq")
+                .impressionsTopic(prefix + AdAttributionTopics.IMPRESSIONS)
+                .clicksTopic(prefix + AdAttributionTopics.CLICKS)
+                .attributedClicksTopic(prefix + AdAttributionTopics.ATTRIBUTED_CLICKS)
+                .requestsTopic(prefix + AdAttributionTopics.REQUESTS)
+                .acksTopic(prefix + AdAttributionTopics.ACKS)
+                .logRecordsTopic(prefix + AdAttributionTopics.LOG_RECORDS)
+                .dlqTopic(prefix + AdAttributionTopics.DLQ)
                 .build();
         out.printf(
                 Locale.ROOT,
@@ -251,18 +254,32 @@ public final class DemoRunner {
         pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         pp.put(ProducerConfig.LINGER_MS_CONFIG, 1);
         pp.put(ProducerConfig.ACKS_CONFIG, "1");
-        long sent = 0;
-        long clicks = 0;
-        long acks = 0;
+        AtomicLong sentCount = new AtomicLong();
+        AtomicLong clickCount = new AtomicLong();
+        AtomicLong ackCount = new AtomicLong();
         Random random = new Random(settings.seed());
         PriorityQueue<Scheduled> pending = new PriorityQueue<>(Comparator.comparingLong(Scheduled::dueNanos));
         out.printf(Locale.ROOT, "[%s] running the load...%n", mode.configValue());
         out.flush();
         long start;
         long end;
+        long[] startNanos = {System.nanoTime()};
+        long plannedEvents = (long) (settings.rate() * settings.duration().toSeconds());
         try (KafkaProducer<String, byte[]> producer =
-                new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer())) {
+                        new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
+                ProgressBar bar = new ProgressBar(
+                        System.err,
+                        () -> new ProgressBar.State(
+                                mode.configValue(),
+                                sentCount.get(),
+                                plannedEvents,
+                                (System.nanoTime() - startNanos[0]) / 1e9,
+                                received.get(),
+                                clickCount.get(),
+                                Double.NaN),
+                        settings.progress())) {
             start = System.nanoTime();
+            startNanos[0] = start;
             measureFromNanos[0] = start + settings.warmup().toNanos();
             long durationNanos = settings.duration().toNanos();
             // The loop paces impressions and requests; clicks (10% of impressions) and acks (one per request)
@@ -283,7 +300,7 @@ public final class DemoRunner {
                                 wall,
                                 s.click().getImpressionId(),
                                 AdAttributionSerdes.click().encode(s.click())));
-                        clicks++;
+                        clickCount.incrementAndGet();
                     } else {
                         ackSentNanos.put(s.ack().getTransactionId(), System.nanoTime());
                         producer.send(new ProducerRecord<>(
@@ -292,9 +309,9 @@ public final class DemoRunner {
                                 wall,
                                 s.ack().getTransactionId(),
                                 AdAttributionSerdes.adAck().encode(s.ack())));
-                        acks++;
+                        ackCount.incrementAndGet();
                     }
-                    sent++;
+                    sentCount.incrementAndGet();
                 }
                 if (now - start >= durationNanos) {
                     if (pending.isEmpty()) {
@@ -360,14 +377,15 @@ public final class DemoRunner {
                         pending.add(new Scheduled(System.nanoTime() + delayMs * 1_000_000, click, null));
                     }
                 }
-                sent++;
+                sentCount.incrementAndGet();
                 i++;
             }
             end = System.nanoTime();
             producer.flush();
         }
         long drainDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while ((received.get() < clicks || logReceived.get() < acks) && System.nanoTime() < drainDeadline) {
+        while ((received.get() < clickCount.get() || logReceived.get() < ackCount.get())
+                && System.nanoTime() < drainDeadline) {
             Thread.sleep(50);
         }
         Thread.sleep(500); // a late duplicate would show up here
@@ -378,23 +396,23 @@ public final class DemoRunner {
                 Locale.ROOT,
                 "[%s] sent %d events in %.1f s; attributed %d/%d clicks, %d/%d log records%n",
                 mode.configValue(),
-                sent,
+                sentCount.get(),
                 seconds,
                 received.get(),
-                clicks,
+                clickCount.get(),
                 logReceived.get(),
-                acks);
+                ackCount.get());
         out.flush();
         return new ModeResult(
                 mode,
                 attribution,
                 correlation,
-                sent,
-                sent / seconds,
-                clicks,
+                sentCount.get(),
+                sentCount.get() / seconds,
+                clickCount.get(),
                 received.get(),
                 duplicates.get(),
-                acks,
+                ackCount.get(),
                 logReceived.get(),
                 (received.get() + logReceived.get()) / seconds,
                 Duration.ofNanos(end - start));

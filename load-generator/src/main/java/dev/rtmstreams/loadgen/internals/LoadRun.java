@@ -3,6 +3,7 @@ package dev.rtmstreams.loadgen.internals;
 import dev.rtmstreams.adattribution.model.AvroWire;
 import dev.rtmstreams.testkit.LatencyRecorder;
 import dev.rtmstreams.testkit.Pacer;
+import dev.rtmstreams.testkit.ProgressBar;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.testkit;
 
 import java.io.PrintStream;
 import java.util.Locale;
@@ -37,7 +37,7 @@ public final class ProgressBar implements AutoCloseable {
     public ProgressBar(PrintStream out, Supplier<State> state, boolean enabled) {
         this.out = out;
         this.state = state;
-        this.thread = new Thread(this::loop, "loadgen-progress");
+        this.thread = new Thread(this::loop, "rtm-progress");
         this.thread.setDaemon(true);
         if (enabled) {
             thread.start();

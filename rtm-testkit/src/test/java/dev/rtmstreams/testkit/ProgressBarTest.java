@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
