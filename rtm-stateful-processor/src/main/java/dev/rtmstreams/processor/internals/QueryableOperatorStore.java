@@ -36,6 +36,9 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
         implements KeyValueStore<Bytes, byte[]> {
 
     private boolean positionForChangelog = true;
+    // What the change-logging layer gets with offset-vector consistency off: it reads the position only with that
+    // setting on, so one empty instance serves every write (Position.emptyPosition() allocates a ConcurrentHashMap).
+    private final Position noPosition = Position.emptyPosition();
     private StateStoreContext context;
     private PositionTracker tracker; // null: the wrapped store tracks its own position
     private Runnable beforeCommit;
@@ -92,7 +95,7 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
 
     @Override
     public Position getPosition() {
-        return positionForChangelog ? wrapped().getPosition() : Position.emptyPosition();
+        return positionForChangelog ? wrapped().getPosition() : noPosition;
     }
 
     /** @return a supplier of {@code inner}'s stores wrapped in this layer */
