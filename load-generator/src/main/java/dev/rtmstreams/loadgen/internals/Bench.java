@@ -37,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * interval 0: as fast as possible, Spark's {@code Trigger.ProcessingTime("0 minutes")}), and one
  * {@code real-time-LABEL} per {@link Variant} (the service from another fat jar, to compare two builds).
  *
+ * <p>{@link Options#benchWorkload()} picks what is sent and checked: the ad-attribution workload (above), or one of
+ * the published latency workloads ({@link LatencyWorkload}), whose system under test in modes {@code real-time},
+ * {@code micro-batch} and {@code micro-batch-asap} is the rtm-examples program of the same name in a child JVM
+ * ({@code --source kafka --serve}), and whose {@code echo} copies every row.
+ *
  * <p>Every mode report has a {@code cost} section measured over the measured window only ({@link
  * CostMeter}): CPU of the system-under-test JVM and of the broker, per event, and GC pauses.
  * {@link #findMax} searches each mode's highest sustained rate ({@link FindMax}).
@@ -51,6 +56,9 @@ public final class Bench {
     /** Every built-in mode (the defaults plus {@code micro-batch-asap}); variants add {@code real-time-LABEL}. */
     public static final List<String> MODES =
             List.of("echo", "real-time", "micro-batch", "micro-batch-asap", "kafka-streams-join");
+
+    /** The rtm-examples fat jar when none is given (relative to the working directory). */
+    public static final Path DEFAULT_EXAMPLES_JAR = Path.of("rtm-examples", "target", "rtm-examples.jar");
 
     /** Prefix of the mode of a {@link Variant}. */
     public static final String VARIANT_PREFIX = "real-time-";
@@ -135,9 +143,24 @@ public final class Bench {
      * @throws IllegalArgumentException naming an unknown mode
      */
     public static List<String> resolveModes(List<String> requested, Map<String, Variant> variants) {
+        return resolveModes(requested, variants, BenchWorkload.ATTRIBUTION);
+    }
+
+    /**
+     * Resolves the modes chosen on the command line for a workload; see {@link #resolveModes(List, Map)}. Whether the
+     * modes can run the workload is checked by {@link Options}.
+     *
+     * @param requested the chosen modes, or null/empty for the workload's defaults plus every variant
+     * @param variants the variants by label
+     * @param workload the workload
+     * @return the mode names, in order
+     * @throws IllegalArgumentException naming an unknown mode
+     */
+    public static List<String> resolveModes(
+            List<String> requested, Map<String, Variant> variants, BenchWorkload workload) {
         List<String> out = new ArrayList<>();
         if (requested == null || requested.isEmpty()) {
-            out.addAll(DEFAULT_MODES);
+            out.addAll(workload.defaultModes());
             variants.values().forEach(v -> out.add(v.mode()));
             return out;
         }
@@ -197,6 +220,10 @@ public final class Bench {
      *     this JVM)
      * @param rates rates to sweep (each mode runs at each rate); empty: the workload's rate only
      * @param variants other service builds by label, each run as mode {@code real-time-LABEL}
+     * @param benchWorkload what is sent and checked; a published latency workload runs the rtm-examples program of
+     *     the same name as the system under test, in modes {@link BenchWorkload#modes()} only, without variants
+     * @param examplesJar the rtm-examples fat jar (published workloads, modes other than echo)
+     * @param rowBytes characters of a stateless or aggregation row's value (published workloads)
      */
     public record Options(
             WorkloadConfig workload,
@@ -215,11 +242,33 @@ public final class Bench {
             int streamThreads,
             boolean peersInChildJvm,
             List<Double> rates,
-            Map<String, Variant> variants) {
+            Map<String, Variant> variants,
+            BenchWorkload benchWorkload,
+            Path examplesJar,
+            int rowBytes) {
         /** Validates. */
         public Options {
             Objects.requireNonNull(workload, "workload");
+            Objects.requireNonNull(benchWorkload, "benchWorkload");
+            Objects.requireNonNull(examplesJar, "examplesJar");
             variants = Collections.unmodifiableMap(new LinkedHashMap<>(variants));
+            if (benchWorkload.isPublished()) {
+                if (!variants.isEmpty()) {
+                    throw new IllegalArgumentException("variants run the ad-attribution service: workload '"
+                            + benchWorkload.cliName() + "' takes none, got " + String.join(",", variants.keySet()));
+                }
+                for (String m : modes) {
+                    if (!benchWorkload.modes().contains(m)) {
+                        throw new IllegalArgumentException("mode '" + m + "' does not run workload '"
+                                + benchWorkload.cliName() + "'; its modes: "
+                                + String.join(",", benchWorkload.modes()));
+                    }
+                }
+            }
+            if (rowBytes < 1 || rowBytes > LatencyWorkload.MAX_ROW_BYTES) {
+                throw new IllegalArgumentException(
+                        "rowBytes must be in 1.." + LatencyWorkload.MAX_ROW_BYTES + ": " + rowBytes);
+            }
             for (String m : modes) {
                 if (!MODES.contains(m) && variantOf(m, variants) == null) {
                     throw new IllegalArgumentException(
@@ -245,7 +294,69 @@ public final class Bench {
         }
 
         /**
-         * Options without variants.
+         * Options of the attribution workload.
+         *
+         * @param workload see the canonical constructor
+         * @param modes see the canonical constructor
+         * @param bootstrapServers see the canonical constructor
+         * @param broker see the canonical constructor
+         * @param reportDir see the canonical constructor
+         * @param appJar see the canonical constructor
+         * @param appJvmOptions see the canonical constructor
+         * @param appArgs see the canonical constructor
+         * @param partitions see the canonical constructor
+         * @param warmup see the canonical constructor
+         * @param drain see the canonical constructor
+         * @param readyTimeout see the canonical constructor
+         * @param progress see the canonical constructor
+         * @param streamThreads see the canonical constructor
+         * @param peersInChildJvm see the canonical constructor
+         * @param rates see the canonical constructor
+         * @param variants see the canonical constructor
+         */
+        public Options(
+                WorkloadConfig workload,
+                List<String> modes,
+                Optional<String> bootstrapServers,
+                BrokerKind broker,
+                Path reportDir,
+                Path appJar,
+                List<String> appJvmOptions,
+                List<String> appArgs,
+                int partitions,
+                Duration warmup,
+                Duration drain,
+                Duration readyTimeout,
+                boolean progress,
+                int streamThreads,
+                boolean peersInChildJvm,
+                List<Double> rates,
+                Map<String, Variant> variants) {
+            this(
+                    workload,
+                    modes,
+                    bootstrapServers,
+                    broker,
+                    reportDir,
+                    appJar,
+                    appJvmOptions,
+                    appArgs,
+                    partitions,
+                    warmup,
+                    drain,
+                    readyTimeout,
+                    progress,
+                    streamThreads,
+                    peersInChildJvm,
+                    rates,
+                    variants,
+                    BenchWorkload.ATTRIBUTION,
+                    DEFAULT_EXAMPLES_JAR,
+                    LatencyWorkload.DEFAULT_ROW_BYTES);
+        }
+
+        /**
+         * Options of the attribution workload without variants.
          *
          * @param workload see the canonical constructor
          * @param modes see the canonical constructor
@@ -302,6 +413,39 @@ public final class Bench {
         }
 
         /**
+         * These options for a published latency workload.
+         *
+         * @param benchWorkload the workload
+         * @param jar the rtm-examples fat jar
+         * @param bytes characters of a stateless or aggregation row's value
+         * @return the options
+         * @throws IllegalArgumentException if a mode or variant cannot run the workload
+         */
+        public Options withBenchWorkload(BenchWorkload benchWorkload, Path jar, int bytes) {
+            return new Options(
+                    workload,
+                    modes,
+                    bootstrapServers,
+                    broker,
+                    reportDir,
+                    appJar,
+                    appJvmOptions,
+                    appArgs,
+                    partitions,
+                    warmup,
+                    drain,
+                    readyTimeout,
+                    progress,
+                    streamThreads,
+                    peersInChildJvm,
+                    rates,
+                    variants,
+                    benchWorkload,
+                    jar,
+                    bytes);
+        }
+
+        /**
          * These options at another rate, without a sweep.
          *
          * @param rate events/s
@@ -325,7 +469,10 @@ public final class Bench {
                     streamThreads,
                     peersInChildJvm,
                     List.of(),
-                    variants);
+                    variants,
+                    benchWorkload,
+                    examplesJar,
+                    rowBytes);
         }
     }
 
@@ -339,6 +486,7 @@ public final class Bench {
      * @throws Exception if a mode cannot be set up
      */
     public static List<Map<String, Object>> run(Options o) throws Exception {
+        requireExamplesJar(o);
         Files.createDirectories(o.reportDir());
         Double benchLoad = loadAtBenchStart();
         List<Map<String, Object>> reports = new ArrayList<>();
@@ -359,6 +507,7 @@ public final class Bench {
                 ReportWriter.writeCombined(o.reportDir(), reports);
             }
         }
+        ReportWriter.addEchoRatios(reports);
         Path html = ReportWriter.writeCombined(o.reportDir(), reports);
         ReportWriter.printTable(System.out, reports);
         System.out.println(
@@ -377,6 +526,7 @@ public final class Bench {
      * @throws Exception if the report cannot be written
      */
     public static List<FindMax.Result> findMax(Options o, FindMax.Settings settings) throws Exception {
+        requireExamplesJar(o);
         Files.createDirectories(o.reportDir());
         Double benchLoad = loadAtBenchStart();
         String nonce = nonce(o);
@@ -407,6 +557,16 @@ public final class Bench {
         System.out.println("find-max: " + o.reportDir().resolve("find-max.json").toAbsolutePath() + " (plot: "
                 + "p99-vs-rate.svg)");
         return results;
+    }
+
+    /** Fails before any broker starts when a published workload needs the rtm-examples jar and it is missing. */
+    private static void requireExamplesJar(Options o) {
+        boolean needed = o.benchWorkload().isPublished() && o.modes().stream().anyMatch(m -> !m.equals("echo"));
+        if (needed && !Files.isRegularFile(o.examplesJar())) {
+            throw new IllegalArgumentException(
+                    "rtm-examples jar not found: " + o.examplesJar().toAbsolutePath()
+                            + " (build it with: mvn -B -pl rtm-examples -am package -DskipTests, or pass --examples-jar)");
+        }
     }
 
     private static String nonce(Options o) {
@@ -452,13 +612,14 @@ public final class Bench {
                 cluster.start();
                 bootstrap = cluster.bootstrapServers();
             }
-            TopicNames topics = TopicNames.DEFAULTS;
-            String suffix = "";
-            if (!nonce.isEmpty()) {
-                suffix = "-" + nonce + mode;
-                topics = TopicNames.DEFAULTS.withSuffix(suffix);
-            }
-            createTopics(bootstrap, topics, o.partitions());
+            String suffix = nonce.isEmpty() ? "" : "-" + nonce + mode;
+            TopicNames topics = TopicNames.DEFAULTS.withSuffix(suffix);
+            LatencyWorkload.Topics rowTopics = LatencyWorkload.Topics.DEFAULTS.withSuffix(suffix);
+            boolean published = o.benchWorkload().isPublished();
+            createTopics(
+                    bootstrap,
+                    published ? List.of(rowTopics.input(), rowTopics.output()) : allTopics(topics),
+                    o.partitions());
             String appId = "loadgen-" + mode + "-" + System.currentTimeMillis();
             Duration window = o.workload().attributionWindow();
             Duration delay = o.workload().watermarkDelay();
@@ -473,6 +634,8 @@ public final class Bench {
                                 "peer",
                                 "--kind",
                                 mode,
+                                "--workload",
+                                o.benchWorkload().cliName(),
                                 "--bootstrap-servers",
                                 bootstrap,
                                 "--application-id",
@@ -498,7 +661,7 @@ public final class Bench {
                                     + "; log tail:\n" + peer.tail(40));
                         }
                     } else if (mode.equals("echo")) {
-                        EchoPipeline echo = new EchoPipeline(bootstrap, topics, appId);
+                        EchoPipeline echo = echo(bootstrap, o.benchWorkload(), topics, rowTopics, appId);
                         system = echo;
                         require(echo.awaitReady(o.readyTimeout()), mode);
                     } else {
@@ -510,44 +673,9 @@ public final class Bench {
                     break;
                 }
                 default: {
-                    Path stateDir = Files.createTempDirectory("loadgen-app-state-");
-                    List<String> args = new ArrayList<>(List.of(
-                            "--http-port",
-                            "0",
-                            "--num-stream-threads",
-                            Integer.toString(o.streamThreads()),
-                            "--impressions-topic",
-                            topics.impressions(),
-                            "--clicks-topic",
-                            topics.clicks(),
-                            "--requests-topic",
-                            topics.requests(),
-                            "--acks-topic",
-                            topics.acks(),
-                            "--attributed-clicks-topic",
-                            topics.attributedClicks(),
-                            "--log-records-topic",
-                            topics.logRecords()));
-                    args.addAll(o.appArgs());
-                    Variant variant = variantOf(mode, o.variants());
-                    if (variant != null) {
-                        args.addAll(variant.args());
-                    }
-                    String trigger = mode.startsWith("micro-batch") ? "micro-batch" : "real-time";
-                    if (mode.equals("micro-batch-asap")) {
-                        args.addAll(List.of("--micro-batch-interval", "PT0S"));
-                    }
-                    args.addAll(
-                            List.of("--attribution-window", window.toString(), "--watermark-delay", delay.toString()));
-                    ServiceProcess app = new ServiceProcess(
-                            variant != null ? variant.jar() : o.appJar(),
-                            bootstrap,
-                            trigger,
-                            appId,
-                            stateDir,
-                            o.reportDir().resolve("service-" + mode + ".log"),
-                            o.appJvmOptions(),
-                            args);
+                    ServiceProcess app = published
+                            ? startExample(o, mode, bootstrap, rowTopics, appId)
+                            : startService(o, mode, bootstrap, topics, appId);
                     system = app;
                     sutPid = app.pid();
                     if (!app.awaitReady(o.readyTimeout())) {
@@ -561,17 +689,13 @@ public final class Bench {
             LOG.info("{} ready in {} ms", mode, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
             String prefix = nonce + o.workload().idPrefix();
             if (!o.warmup().isZero()) {
-                WorkloadConfig warm = o.workload().toBuilder()
-                        .idPrefix("w" + prefix)
-                        .duration(o.warmup())
-                        .lateFraction(0)
-                        .build();
                 // the warm-up waits (idle timeout = ready timeout) until the system has really produced its outputs,
                 // so the measured run starts on a system that processes input and has no backlog
                 LoadRun.Settings ws =
                         settings(o, bootstrap, topics, mode + "-warmup", outputs, "w" + prefix, o.readyTimeout());
-                Map<String, Object> wr = LoadRun.execute(
-                        WorkloadGenerator.generate(warm, System.currentTimeMillis()), warm.rate(), ws, Map.of());
+                Plan warm = plan(o, mode, ws, rowTopics, o.warmup(), true);
+                Map<String, Object> wr =
+                        LoadRun.execute(warm.spec(), warm.rate(), ws, Map.of(), LoadRun.WindowListener.NONE);
                 System.err.printf(
                         Locale.ROOT,
                         "   warm-up: %s outputs of %s, missing %s%n",
@@ -579,18 +703,17 @@ public final class Bench {
                         wr.get("expected"),
                         wr.get("missing"));
             }
-            WorkloadConfig main = o.workload().toBuilder().idPrefix(prefix).build();
             LoadRun.Settings ms = settings(o, bootstrap, topics, mode, outputs, prefix, o.drain());
+            Plan main = plan(o, mode, ms, rowTopics, o.workload().duration(), false);
             Map<String, Object> extra = new LinkedHashMap<>();
-            extra.put("workload", workloadDescription(main));
+            extra.put("workload", main.description());
             Map<String, Object> env = environment(o, bootstrap);
             env.put("load_average_1m_at_bench_start", benchLoad);
             env.put("load_average_1m_at_mode_start", modeLoad.isPresent() ? modeLoad.getAsDouble() : null);
             extra.put("environment", env);
-            List<Event> events = WorkloadGenerator.generate(main, System.currentTimeMillis());
             CostMeter meter = new CostMeter(sutPid, brokerPid);
             meter.beforeRun();
-            Map<String, Object> report = LoadRun.execute(events, main.rate(), ms, extra, meter);
+            Map<String, Object> report = LoadRun.execute(main.spec(), main.rate(), ms, extra, meter);
             meter.afterRun();
             report.put("cost", meter.report(((Number) report.get("events_sent")).longValue()));
             return report;
@@ -606,6 +729,174 @@ public final class Bench {
                 owned.close();
             }
         }
+    }
+
+    /**
+     * What one run of a mode sends and checks.
+     *
+     * @param spec inputs, outputs and oracle
+     * @param rate inputs per second
+     * @param description the workload for the report
+     */
+    private record Plan(RunSpec spec, double rate, Map<String, Object> description) {}
+
+    /**
+     * Generates the inputs of the warm-up or the measured run of a mode (ids start with the settings' prefix; the
+     * warm-up of the attribution workload has no late events).
+     */
+    private static Plan plan(
+            Options o,
+            String mode,
+            LoadRun.Settings settings,
+            LatencyWorkload.Topics rowTopics,
+            Duration duration,
+            boolean warmup) {
+        WorkloadConfig.Builder b =
+                o.workload().toBuilder().idPrefix(settings.idPrefix()).duration(duration);
+        if (warmup) {
+            b.lateFraction(0);
+        }
+        WorkloadConfig w = b.build();
+        if (!o.benchWorkload().isPublished()) {
+            return new Plan(
+                    LoadRun.attribution(WorkloadGenerator.generate(w, System.currentTimeMillis()), settings),
+                    w.rate(),
+                    workloadDescription(w));
+        }
+        LatencyWorkload rows = new LatencyWorkload(
+                o.benchWorkload(),
+                w.seed(),
+                w.rate(),
+                duration,
+                settings.idPrefix(),
+                o.rowBytes(),
+                System.currentTimeMillis());
+        return new Plan(rows.spec(rowTopics, mode.equals("echo")), w.rate(), rows.describe(w.seed()));
+    }
+
+    /**
+     * The echo of a workload: for attribution it reads impressions and clicks and copies clicks; for a published
+     * workload it copies every row from its input to its output topic.
+     *
+     * @param bootstrap the cluster
+     * @param workload the workload
+     * @param topics the attribution workload's topics
+     * @param rowTopics the published workloads' topics
+     * @param groupId the consumer group
+     * @return the started pass-through
+     */
+    static EchoPipeline echo(
+            String bootstrap,
+            BenchWorkload workload,
+            TopicNames topics,
+            LatencyWorkload.Topics rowTopics,
+            String groupId) {
+        return workload.isPublished()
+                ? new EchoPipeline(
+                        bootstrap, List.of(rowTopics.input()), rowTopics.input(), rowTopics.output(), groupId)
+                : new EchoPipeline(bootstrap, topics, groupId);
+    }
+
+    private static ServiceProcess startService(
+            Options o, String mode, String bootstrap, TopicNames topics, String appId) throws IOException {
+        Path stateDir = Files.createTempDirectory("loadgen-app-state-");
+        List<String> args = new ArrayList<>(List.of(
+                "--http-port",
+                "0",
+                "--num-stream-threads",
+                Integer.toString(o.streamThreads()),
+                "--impressions-topic",
+                topics.impressions(),
+                "--clicks-topic",
+                topics.clicks(),
+                "--requests-topic",
+                topics.requests(),
+                "--acks-topic",
+                topics.acks(),
+                "--attributed-clicks-topic",
+                topics.attributedClicks(),
+                "--log-records-topic",
+                topics.logRecords()));
+        args.addAll(o.appArgs());
+        Variant variant = variantOf(mode, o.variants());
+        if (variant != null) {
+            args.addAll(variant.args());
+        }
+        if (mode.equals("micro-batch-asap")) {
+            args.addAll(List.of("--micro-batch-interval", "PT0S"));
+        }
+        args.addAll(List.of(
+                "--attribution-window",
+                o.workload().attributionWindow().toString(),
+                "--watermark-delay",
+                o.workload().watermarkDelay().toString()));
+        return new ServiceProcess(
+                variant != null ? variant.jar() : o.appJar(),
+                bootstrap,
+                trigger(mode),
+                appId,
+                stateDir,
+                o.reportDir().resolve("service-" + mode + ".log"),
+                o.appJvmOptions(),
+                args);
+    }
+
+    private static String trigger(String mode) {
+        return mode.startsWith("micro-batch") ? "micro-batch" : "real-time";
+    }
+
+    /**
+     * Starts the rtm-examples program of a published workload as the system under test: it reads the bench's input
+     * topic and writes its output topic ({@code --source kafka --serve}) until stopped.
+     */
+    private static ServiceProcess startExample(
+            Options o, String mode, String bootstrap, LatencyWorkload.Topics rowTopics, String appId)
+            throws IOException {
+        List<String> args = exampleArgs(o, mode, bootstrap, rowTopics);
+        return new ServiceProcess(
+                ServiceProcess.jarCommand(o.examplesJar(), o.appJvmOptions(), args),
+                bootstrap,
+                appId,
+                o.reportDir().resolve("example-" + mode + ".log"));
+    }
+
+    /**
+     * The command line of the rtm-examples program that runs a published workload in a mode.
+     *
+     * @param o the options (workload, stream threads, extra {@code --app-arg}s, report directory for the table file)
+     * @param mode real-time, micro-batch or micro-batch-asap
+     * @param bootstrap the cluster
+     * @param rowTopics the topics
+     * @return the arguments after {@code -jar rtm-examples.jar}
+     * @throws IOException when the static table cannot be written
+     */
+    static List<String> exampleArgs(Options o, String mode, String bootstrap, LatencyWorkload.Topics rowTopics)
+            throws IOException {
+        List<String> args = new ArrayList<>(List.of(
+                o.benchWorkload().cliName(),
+                "--source",
+                "kafka",
+                "--serve",
+                "--trigger",
+                trigger(mode),
+                "--bootstrap-servers",
+                bootstrap,
+                "--input-topic",
+                rowTopics.input(),
+                "--output-topic",
+                rowTopics.output(),
+                "--threads",
+                Integer.toString(o.streamThreads())));
+        if (mode.equals("micro-batch-asap")) {
+            args.addAll(List.of("--micro-batch-interval", "PT0S"));
+        }
+        if (o.benchWorkload() == BenchWorkload.STREAM_STATIC_JOIN) {
+            Path table = LatencyWorkload.writeStaticTable(o.reportDir().resolve("static-table.csv"));
+            args.addAll(List.of(
+                    "--table", "csv", "--table-file", table.toAbsolutePath().toString()));
+        }
+        args.addAll(o.appArgs());
+        return args;
     }
 
     private static void require(boolean ready, String mode) {
@@ -639,7 +930,7 @@ public final class Bench {
     }
 
     /**
-     * Creates the input and output topics, ignoring those that exist.
+     * Creates the input and output topics of the attribution workload, ignoring those that exist.
      *
      * @param bootstrap the cluster
      * @param topics the names
@@ -649,15 +940,33 @@ public final class Bench {
      */
     public static void createTopics(String bootstrap, TopicNames topics, int partitions)
             throws InterruptedException, ExecutionException {
+        createTopics(bootstrap, allTopics(topics), partitions);
+    }
+
+    private static List<String> allTopics(TopicNames topics) {
+        return List.of(
+                topics.impressions(),
+                topics.clicks(),
+                topics.requests(),
+                topics.acks(),
+                topics.attributedClicks(),
+                topics.logRecords(),
+                topics.echo());
+    }
+
+    /**
+     * Creates topics, ignoring those that exist.
+     *
+     * @param bootstrap the cluster
+     * @param names the topic names
+     * @param partitions partitions per topic
+     * @throws InterruptedException if interrupted
+     * @throws ExecutionException on a broker error other than "exists"
+     */
+    public static void createTopics(String bootstrap, List<String> names, int partitions)
+            throws InterruptedException, ExecutionException {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            for (String t : List.of(
-                    topics.impressions(),
-                    topics.clicks(),
-                    topics.requests(),
-                    topics.acks(),
-                    topics.attributedClicks(),
-                    topics.logRecords(),
-                    topics.echo())) {
+            for (String t : names) {
                 try {
                     admin.createTopics(List.of(new NewTopic(t, partitions, (short) 1)))
                             .all()
@@ -703,6 +1012,7 @@ public final class Bench {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("cores", Runtime.getRuntime().availableProcessors());
         m.put("java", System.getProperty("java.version"));
+        m.put("bench_workload", o.benchWorkload().cliName());
         m.put(
                 "broker",
                 o.bootstrapServers().isPresent()

@@ -76,9 +76,10 @@ public final class Commands {
     public static final class WorkloadOptions {
         @Option(
                 names = "--rate",
-                description = "Target events per second (all kinds together). Default: ${DEFAULT-VALUE}.",
-                defaultValue = "1000")
-        double rate;
+                description = "Target events per second (all kinds together). Default: 1000; for bench's published"
+                        + " latency workloads (--workload stateless|aggregation|stream-static-join): 10000 rows/s,"
+                        + " their published rate.")
+        Double rate;
 
         @Option(
                 names = "--duration",
@@ -156,9 +157,13 @@ public final class Commands {
         Duration partnerSendLag;
 
         WorkloadConfig build(double defaultRequestShare) {
+            return build(defaultRequestShare, 1000);
+        }
+
+        WorkloadConfig build(double defaultRequestShare, double defaultRate) {
             WorkloadConfig.Builder b = WorkloadConfig.builder()
                     .seed(seed)
-                    .rate(rate)
+                    .rate(rate != null ? rate : defaultRate)
                     .duration(duration)
                     .requestShare(requestShare != null ? requestShare : defaultRequestShare);
             if (idPrefix != null) {
@@ -486,6 +491,10 @@ public final class Commands {
                         + "last expected output or the end of the drain): CPU of the system-under-test JVM and of the broker "
                         + "process (/proc/<pid>/stat), per input event, and GC pause time of the system under test (jstat YGCT+FGCT)."
                         + " In-process brokers and peers report no cost.",
+                "--workload stateless|aggregation|stream-static-join runs a published latency workload instead "
+                        + "(databricks-solutions/latency-benchmarks, 10000 rows/s unless --rate is given) against the "
+                        + "rtm-examples program of that name in modes echo, real-time and micro-batch; the table gives "
+                        + "each mode's p99 as a multiple of the echo's (p99/echo).",
                 "With --find-max: per mode, the highest rate it sustains (generator kept up; median per-second p50 of the "
                         + "last third of the run <= 2 x that of the first third + 50 ms; no output missing after the drain), "
                         + "found by full runs at rising rates and bisection; writes find-max.json and p99-vs-rate.svg."
@@ -493,6 +502,32 @@ public final class Commands {
     public static final class BenchCommand implements Callable<Integer> {
         @Option(names = "--report-dir", required = true, description = "Where the reports go.")
         Path reportDir;
+
+        @Option(
+                names = "--workload",
+                paramLabel = "attribution|stateless|aggregation|stream-static-join",
+                defaultValue = "attribution",
+                description = "What to send and check. attribution (default): the seed's ad-attribution workload"
+                        + " against the service. stateless, aggregation, stream-static-join: the published latency"
+                        + " workloads of databricks-solutions/latency-benchmarks (queries A, B, C), each run by the"
+                        + " rtm-examples program of the same name (--examples-jar) in modes echo, real-time,"
+                        + " micro-batch and micro-batch-asap (default: echo,real-time,micro-batch) at --rate rows/s"
+                        + " (default 10000).")
+        String benchWorkload;
+
+        @Option(
+                names = "--examples-jar",
+                description = "The rtm-examples fat jar (published workloads). Default: ${DEFAULT-VALUE} (relative to"
+                        + " the working directory).",
+                defaultValue = "rtm-examples/target/rtm-examples.jar")
+        Path examplesJar;
+
+        @Option(
+                names = "--row-bytes",
+                description = "Characters of a stateless or aggregation row's value (published record size)."
+                        + " Default: ${DEFAULT-VALUE}.",
+                defaultValue = "1200")
+        int rowBytes;
 
         @Option(
                 names = "--modes",
@@ -646,9 +681,10 @@ public final class Commands {
             }
             FindMax.Settings fm =
                     findMax ? new FindMax.Settings(findMaxStart, findMaxFactor, findMaxLimit, findMaxResolution) : null;
+            BenchWorkload bw = BenchWorkload.parse(benchWorkload);
             Bench.Options o = new Bench.Options(
-                    workload.build(0.0),
-                    Bench.resolveModes(modes, vs),
+                    workload.build(0.0, bw.isPublished() ? BenchWorkload.PUBLISHED_RATE : 1000),
+                    Bench.resolveModes(modes, vs, bw),
                     Optional.ofNullable(bootstrapServers),
                     kind,
                     reportDir,
@@ -663,7 +699,10 @@ public final class Commands {
                     streamThreads,
                     !peersInProcess,
                     rates,
-                    vs);
+                    vs,
+                    bw,
+                    examplesJar,
+                    rowBytes);
             if (fm != null) {
                 List<FindMax.Result> results = Bench.findMax(o, fm);
                 return results.stream().allMatch(r -> r.maxSustainedRate() != null) ? 0 : 1;
@@ -697,6 +736,12 @@ public final class Commands {
         @Option(names = "--topic-suffix", defaultValue = "", description = "Suffix of every topic name.")
         String topicSuffix;
 
+        @Option(
+                names = "--workload",
+                defaultValue = "attribution",
+                description = "Whose topics the echo copies (bench's --workload). Default: ${DEFAULT-VALUE}.")
+        String benchWorkload;
+
         @Option(names = "--attribution-window", defaultValue = "PT2M", description = "Default: ${DEFAULT-VALUE}.")
         Duration window;
 
@@ -712,11 +757,17 @@ public final class Commands {
         @Override
         public Integer call() throws Exception {
             TopicNames topics = TopicNames.DEFAULTS.withSuffix(topicSuffix);
+            BenchWorkload bw = BenchWorkload.parse(benchWorkload);
             AutoCloseable pipeline;
             boolean ready;
             switch (kind) {
                 case "echo": {
-                    EchoPipeline echo = new EchoPipeline(bootstrapServers, topics, applicationId);
+                    EchoPipeline echo = Bench.echo(
+                            bootstrapServers,
+                            bw,
+                            topics,
+                            LatencyWorkload.Topics.DEFAULTS.withSuffix(topicSuffix),
+                            applicationId);
                     pipeline = echo;
                     ready = echo.awaitReady(Duration.ofMinutes(2));
                     break;

@@ -21,9 +21,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The floor of the benchmark: a plain consume-and-produce pass-through. One consumer (a group
- * member) reads the impression and click topics; every click is copied unchanged (key, value,
- * timestamp) to the echo topic; impressions are read and dropped, so the broker and network load
- * match the join's. Same latency-oriented client settings as the generator (linger 1 ms, acks=1).
+ * member) reads the input topics; every record of one of them is copied unchanged (key, value,
+ * timestamp) to the echo topic, the others are read and dropped. For the attribution workload it reads
+ * impressions and clicks and copies the clicks, so the broker and network load match the join's; for
+ * a published latency workload it copies every row. Same latency-oriented client settings as the
+ * generator (linger 1 ms, acks=1).
  */
 public final class EchoPipeline implements AutoCloseable {
 
@@ -34,13 +36,32 @@ public final class EchoPipeline implements AutoCloseable {
     private final Thread thread;
 
     /**
-     * Starts the pass-through on its own thread.
+     * Starts the attribution workload's pass-through on its own thread: reads impressions and clicks, copies clicks.
      *
      * @param bootstrapServers the cluster
      * @param topics topic names (reads impressions and clicks, writes echo)
      * @param groupId the consumer group
      */
     public EchoPipeline(String bootstrapServers, TopicNames topics, String groupId) {
+        this(bootstrapServers, List.of(topics.impressions(), topics.clicks()), topics.clicks(), topics.echo(), groupId);
+    }
+
+    /**
+     * Starts a pass-through on its own thread.
+     *
+     * @param bootstrapServers the cluster
+     * @param readTopics the topics to read
+     * @param copyTopic the one of them whose records are copied
+     * @param echoTopic where the copies go
+     * @param groupId the consumer group
+     * @throws IllegalArgumentException if {@code copyTopic} is not read
+     */
+    public EchoPipeline(
+            String bootstrapServers, List<String> readTopics, String copyTopic, String echoTopic, String groupId) {
+        if (!readTopics.contains(copyTopic)) {
+            throw new IllegalArgumentException("the copied topic must be read: " + copyTopic + " not in " + readTopics);
+        }
+        List<String> read = List.copyOf(readTopics);
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -58,15 +79,20 @@ public final class EchoPipeline implements AutoCloseable {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 65536);
-        this.thread = new Thread(() -> loop(c, p, topics), "echo-pipeline");
+        this.thread = new Thread(() -> loop(c, p, read, copyTopic, echoTopic), "echo-pipeline");
         this.thread.setDaemon(true);
         this.thread.start();
     }
 
-    private void loop(Map<String, Object> consumerConfig, Map<String, Object> producerConfig, TopicNames topics) {
+    private void loop(
+            Map<String, Object> consumerConfig,
+            Map<String, Object> producerConfig,
+            List<String> readTopics,
+            String copyTopic,
+            String echoTopic) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig);
                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig)) {
-            consumer.subscribe(List.of(topics.impressions(), topics.clicks()));
+            consumer.subscribe(readTopics);
             while (running.get()) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
                 if (assigned.getCount() > 0 && !consumer.assignment().isEmpty()) {
@@ -75,8 +101,8 @@ public final class EchoPipeline implements AutoCloseable {
                     assigned.countDown();
                 }
                 for (ConsumerRecord<byte[], byte[]> r : records) {
-                    if (r.topic().equals(topics.clicks())) {
-                        producer.send(new ProducerRecord<>(topics.echo(), null, r.timestamp(), r.key(), r.value()));
+                    if (r.topic().equals(copyTopic)) {
+                        producer.send(new ProducerRecord<>(echoTopic, null, r.timestamp(), r.key(), r.value()));
                     }
                 }
             }

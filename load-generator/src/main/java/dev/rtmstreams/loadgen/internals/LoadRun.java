@@ -212,17 +212,21 @@ public final class LoadRun {
     public static Map<String, Object> execute(
             List<Event> events, double targetRate, Settings settings, Map<String, Object> extra, WindowListener window)
             throws InterruptedException {
+        return execute(attribution(events, settings), targetRate, settings, extra, window);
+    }
+
+    /**
+     * The ad-attribution workload as a {@link RunSpec}: events on their kind's input topic in Avro, outputs checked by
+     * the {@link Oracle} for {@link Settings#outputs()}, outputs whose identity lacks {@link Settings#idPrefix()}
+     * foreign.
+     *
+     * @param events the events in send order (seq = index)
+     * @param settings the settings (topics, outputs, window, delay, wire format, id prefix)
+     * @return the run's inputs, outputs and oracle
+     */
+    public static RunSpec attribution(List<Event> events, Settings settings) {
         Oracle.Result oracle = expected(events, settings);
-        OutputMatcher matcher = new OutputMatcher(oracle.expected());
         AvroCodec codec = new AvroCodec(settings.wire(), settings.topics());
-        AtomicLongArray sendNanos = new AtomicLongArray(events.size());
-        AtomicLong sent = new AtomicLong();
-        AtomicLong sendErrors = new AtomicLong();
-        AtomicLong undecodable = new AtomicLong();
-        AtomicLong foreign = new AtomicLong();
-        AtomicReference<Exception> firstSendError = new AtomicReference<>();
-        AtomicBoolean stopConsumer = new AtomicBoolean();
-        AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
         List<String> outputTopics = settings.outputs() == Outputs.ECHO
                 ? List.of(settings.topics().echo())
                 : settings.outputs() == Outputs.ATTRIBUTION
@@ -230,6 +234,82 @@ public final class LoadRun {
                         : List.of(
                                 settings.topics().attributedClicks(),
                                 settings.topics().logRecords());
+        return new RunSpec() {
+            @Override
+            public int size() {
+                return events.size();
+            }
+
+            @Override
+            public long offsetMicros(int i) {
+                return events.get(i).offsetMicros();
+            }
+
+            @Override
+            public ProducerRecord<byte[], byte[]> record(int i) {
+                Event e = events.get(i);
+                return new ProducerRecord<>(
+                        settings.topics().inputTopic(e.kind()), null, e.eventTime(), codec.key(e), codec.value(e));
+            }
+
+            @Override
+            public List<String> outputTopics() {
+                return outputTopics;
+            }
+
+            @Override
+            public Observed decode(ConsumerRecord<byte[], byte[]> r, long received) {
+                Observed o;
+                if (r.topic().equals(settings.topics().echo()) && settings.outputs() == Outputs.ECHO) {
+                    o = codec.echo(r.key(), r.value(), received);
+                } else if (r.topic().equals(settings.topics().logRecords())) {
+                    o = codec.logRecord(r.key(), r.value(), received);
+                } else {
+                    o = codec.attributedClick(r.key(), r.value(), received);
+                }
+                return o.identity().startsWith(settings.idPrefix()) ? o : null;
+            }
+
+            @Override
+            public Matcher matcher() {
+                return new OutputMatcher(oracle.expected());
+            }
+
+            @Override
+            public Map<String, Object> oracleReport() {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("late_inputs_dropped_by_oracle", oracle.lateDropped());
+                m.put("duplicate_inputs_dropped_by_oracle", oracle.duplicatesDropped());
+                return m;
+            }
+        };
+    }
+
+    /**
+     * Executes a run of any workload and tells {@code window} where its measured window starts and ends.
+     *
+     * @param spec the inputs, outputs and oracle
+     * @param targetRate the nominal rate in inputs/s (for the report)
+     * @param settings how to run (of its fields, only the bootstrap servers, mode, speed, drain, settle, tolerance,
+     *     progress and client overrides are used; the rest describe the attribution workload)
+     * @param extra extra report fields (workload description)
+     * @param window told when sending starts and when all outputs arrived or the drain ended
+     * @return the report
+     * @throws InterruptedException if interrupted while draining
+     */
+    public static Map<String, Object> execute(
+            RunSpec spec, double targetRate, Settings settings, Map<String, Object> extra, WindowListener window)
+            throws InterruptedException {
+        Matcher matcher = spec.matcher();
+        AtomicLongArray sendNanos = new AtomicLongArray(spec.size());
+        AtomicLong sent = new AtomicLong();
+        AtomicLong sendErrors = new AtomicLong();
+        AtomicLong undecodable = new AtomicLong();
+        AtomicLong foreign = new AtomicLong();
+        AtomicReference<Exception> firstSendError = new AtomicReference<>();
+        AtomicBoolean stopConsumer = new AtomicBoolean();
+        AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
+        List<String> outputTopics = spec.outputTopics();
 
         long startNanos = System.nanoTime() + 200_000_000L;
         LatencyRecorder recorder = new LatencyRecorder(startNanos);
@@ -263,22 +343,14 @@ public final class LoadRun {
                             for (ConsumerRecord<byte[], byte[]> r : records) {
                                 Observed o;
                                 try {
-                                    if (r.topic().equals(settings.topics().echo())
-                                            && settings.outputs() == Outputs.ECHO) {
-                                        o = codec.echo(r.key(), r.value(), received);
-                                    } else if (r.topic()
-                                            .equals(settings.topics().logRecords())) {
-                                        o = codec.logRecord(r.key(), r.value(), received);
-                                    } else {
-                                        o = codec.attributedClick(r.key(), r.value(), received);
-                                    }
+                                    o = spec.decode(r, received);
                                 } catch (RuntimeException e) {
                                     undecodable.incrementAndGet();
                                     LOG.debug(
                                             "undecodable output at {}-{}@{}", r.topic(), r.partition(), r.offset(), e);
                                     continue;
                                 }
-                                if (!o.identity().startsWith(settings.idPrefix())) {
+                                if (o == null) {
                                     foreign.incrementAndGet();
                                     continue;
                                 }
@@ -300,7 +372,7 @@ public final class LoadRun {
         consumerThread.start();
 
         String[] phase = {"sending"};
-        long total = events.size();
+        long total = spec.size();
         ProgressBar bar = new ProgressBar(
                 System.err,
                 () -> new ProgressBar.State(
@@ -323,23 +395,15 @@ public final class LoadRun {
             Pacer pacer = new Pacer(Pacer.Ticker.SYSTEM, settings.behindTolerance(), Duration.ofMillis(1));
             paced = pacer.run(
                     total,
-                    i -> (long) (events.get((int) i).offsetMicros() * 1000.0 / speed),
+                    i -> (long) (spec.offsetMicros((int) i) * 1000.0 / speed),
                     (i, now) -> {
-                        Event e = events.get((int) i);
                         sendNanos.set((int) i, System.nanoTime());
-                        producer.send(
-                                new ProducerRecord<>(
-                                        settings.topics().inputTopic(e.kind()),
-                                        null,
-                                        e.eventTime(),
-                                        codec.key(e),
-                                        codec.value(e)),
-                                (md, ex) -> {
-                                    if (ex != null) {
-                                        sendErrors.incrementAndGet();
-                                        firstSendError.compareAndSet(null, ex);
-                                    }
-                                });
+                        producer.send(spec.record((int) i), (md, ex) -> {
+                            if (ex != null) {
+                                sendErrors.incrementAndGet();
+                                firstSendError.compareAndSet(null, ex);
+                            }
+                        });
                         sent.incrementAndGet();
                     },
                     () -> Thread.currentThread().isInterrupted());
@@ -376,9 +440,7 @@ public final class LoadRun {
         bar.close();
 
         double spanSeconds = Math.max(paced.elapsedNanos(), (long)
-                        (events.isEmpty()
-                                ? 0
-                                : events.get(events.size() - 1).offsetMicros() * 1000.0 / settings.speed()))
+                        (total == 0 ? 0 : spec.offsetMicros((int) total - 1) * 1000.0 / settings.speed()))
                 / 1e9;
         double achieved = spanSeconds > 0 ? paced.sent() / Math.max(spanSeconds, (paced.sent() - 1) / targetRate) : 0;
         Map<String, Object> report = new LinkedHashMap<>();
@@ -398,8 +460,7 @@ public final class LoadRun {
         report.put("mismatched", matcher.mismatched());
         report.put("undecodable", undecodable.get());
         report.put("foreign_outputs_ignored", foreign.get());
-        report.put("late_inputs_dropped_by_oracle", oracle.lateDropped());
-        report.put("duplicate_inputs_dropped_by_oracle", oracle.duplicatesDropped());
+        report.putAll(spec.oracleReport());
         report.put("drain_ms", Math.round((System.nanoTime() - sendEndNanos) / 1e6));
         report.put("latency_ms", recorder.summaryMillis());
         List<Map<String, Object>> curve = new ArrayList<>();

@@ -18,7 +18,7 @@ import java.util.Map;
  *
  * <p>Not thread-safe for {@link #accept}; the count getters may be read from other threads.
  */
-public final class OutputMatcher {
+public final class OutputMatcher implements Matcher {
 
     private static final int SAMPLE_LIMIT = 20;
 
@@ -56,6 +56,7 @@ public final class OutputMatcher {
      * @param o the output; not null
      * @return the expected output it matched, or null if it was a duplicate or unexpected
      */
+    @Override
     public Expected accept(Observed o) {
         observed++;
         Deque<Expected> queue = remaining.get(slot(o.kind(), o.identity()));
@@ -92,36 +93,43 @@ public final class OutputMatcher {
     }
 
     /** @return the number of expected outputs */
+    @Override
     public long expected() {
         return expectedCount;
     }
 
     /** @return outputs observed so far */
+    @Override
     public long observed() {
         return observed;
     }
 
     /** @return observed outputs that matched an expected one */
+    @Override
     public long matched() {
         return matched;
     }
 
     /** @return expected outputs not (yet) observed */
+    @Override
     public long missing() {
         return expectedCount - matched;
     }
 
     /** @return observed outputs beyond the expected multiplicity */
+    @Override
     public long duplicates() {
         return duplicates;
     }
 
     /** @return observed outputs not expected, including those with wrong key or content */
+    @Override
     public long unexpected() {
         return unexpected;
     }
 
     /** @return observed outputs whose identity was expected but whose key or content differed */
+    @Override
     public long mismatched() {
         return mismatched;
     }
@@ -132,6 +140,7 @@ public final class OutputMatcher {
      * @param limit maximum number returned
      * @return descriptions of missing outputs
      */
+    @Override
     public List<String> missingSamples(int limit) {
         List<String> out = new ArrayList<>();
         for (Deque<Expected> q : remaining.values()) {
@@ -146,11 +155,13 @@ public final class OutputMatcher {
     }
 
     /** @return up to 20 descriptions of unexpected outputs */
+    @Override
     public List<String> unexpectedSamples() {
         return List.copyOf(unexpectedSamples);
     }
 
     /** @return up to 20 descriptions of duplicated outputs */
+    @Override
     public List<String> duplicateSamples() {
         return List.copyOf(duplicateSamples);
     }

@@ -76,6 +76,31 @@ public final class ReportWriter {
     }
 
     /**
+     * Adds {@code p99_ratio_to_echo} to every report: its p99 latency divided by the p99 of the echo floor measured at
+     * the same target rate in the same bench (the echo's own is 1; absent when no echo ran at that rate).
+     *
+     * @param reports one report per mode (and rate); modified
+     */
+    @SuppressWarnings("unchecked")
+    public static void addEchoRatios(List<Map<String, Object>> reports) {
+        for (Map<String, Object> r : reports) {
+            Double ratio = null;
+            for (Map<String, Object> echo : reports) {
+                String mode = String.valueOf(echo.get("mode"));
+                boolean isEcho = mode.equals("echo") || mode.startsWith("echo@");
+                if (isEcho && num(echo.get("target_rate")) == num(r.get("target_rate"))) {
+                    double floor = num(((Map<String, Object>) echo.get("latency_ms")).get("p99"));
+                    double p99 = num(((Map<String, Object>) r.get("latency_ms")).get("p99"));
+                    if (floor > 0 && !Double.isNaN(p99)) {
+                        ratio = Math.round(p99 / floor * 100) / 100.0;
+                    }
+                }
+            }
+            r.put("p99_ratio_to_echo", ratio);
+        }
+    }
+
+    /**
      * Prints the comparison table.
      *
      * @param out where to print
@@ -85,7 +110,7 @@ public final class ReportWriter {
     public static void printTable(PrintStream out, List<Map<String, Object>> reports) {
         out.printf(
                 Locale.ROOT,
-                "%-20s %9s %9s %8s %8s %7s %5s %6s %8s %8s %8s %8s %8s %8s %10s %12s %7s%n",
+                "%-20s %9s %9s %8s %8s %7s %5s %6s %8s %8s %8s %8s %8s %8s %9s %10s %12s %7s%n",
                 "mode",
                 "target/s",
                 "achieved",
@@ -100,6 +125,7 @@ public final class ReportWriter {
                 "p99ms",
                 "p99.9ms",
                 "maxms",
+                "p99/echo",
                 "SUT us/ev",
                 "broker us/ev",
                 "GC ms");
@@ -108,7 +134,7 @@ public final class ReportWriter {
             Map<String, Object> c = r.get("cost") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
             out.printf(
                     Locale.ROOT,
-                    "%-20s %9.0f %9.0f %8d %8d %7d %5d %6d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %10s %12s %7s%n",
+                    "%-20s %9.0f %9.0f %8d %8d %7d %5d %6d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %9s %10s %12s %7s%n",
                     r.get("mode"),
                     num(r.get("target_rate")),
                     num(r.get("achieved_rate")),
@@ -123,10 +149,15 @@ public final class ReportWriter {
                     num(l.get("p99")),
                     num(l.get("p999")),
                     num(l.get("max")),
+                    ratio(r.get("p99_ratio_to_echo")),
                     orDash(c.get("sut_cpu_us_per_event")),
                     orDash(c.get("broker_cpu_us_per_event")),
                     orDash(c.get("gc_pause_ms")));
         }
+    }
+
+    private static String ratio(Object o) {
+        return o instanceof Number n ? String.format(Locale.ROOT, "%.2fx", n.doubleValue()) : "-";
     }
 
     private static String orDash(Object o) {

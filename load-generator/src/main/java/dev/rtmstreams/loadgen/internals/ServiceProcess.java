@@ -17,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ad-attribution service (adattribution-app) in a child JVM, started from its fat jar with its
+ * A system under test in a child JVM: the ad-attribution service (adattribution-app), a benchmark
+ * peer, or an rtm-examples program. For the service, started from its fat jar with its
  * command line, as an operator would:
  * {@code java -Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams -jar adattribution-app.jar run
  * --bootstrap-servers B --trigger T --create-topics --application-id ID --state-dir DIR}.
@@ -58,41 +59,46 @@ public final class ServiceProcess implements AutoCloseable {
             List<String> jvmOptions,
             List<String> extraArgs)
             throws IOException {
+        this(
+                jarCommand(
+                        requireServiceJar(appJar),
+                        jvmOptions,
+                        concat(
+                                List.of(
+                                        "run",
+                                        "--bootstrap-servers",
+                                        bootstrapServers,
+                                        "--trigger",
+                                        trigger,
+                                        "--create-topics",
+                                        "--application-id",
+                                        applicationId,
+                                        "--state-dir",
+                                        stateDir.toAbsolutePath().toString()),
+                                extraArgs)),
+                bootstrapServers,
+                applicationId,
+                logFile);
+    }
+
+    private static Path requireServiceJar(Path appJar) {
         if (!Files.isRegularFile(appJar)) {
             throw new IllegalArgumentException("service jar not found: " + appJar.toAbsolutePath()
                     + " (build it with: mvn -B -pl adattribution-app -am package -DskipTests, or pass --app-jar)");
         }
-        this.bootstrapServers = bootstrapServers;
-        this.applicationId = applicationId;
-        this.logFile = logFile;
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams");
-        cmd.addAll(jvmOptions);
-        cmd.add("-jar");
-        cmd.add(appJar.toAbsolutePath().toString());
-        cmd.add("run");
-        cmd.add("--bootstrap-servers");
-        cmd.add(bootstrapServers);
-        cmd.add("--trigger");
-        cmd.add(trigger);
-        cmd.add("--create-topics");
-        cmd.add("--application-id");
-        cmd.add(applicationId);
-        cmd.add("--state-dir");
-        cmd.add(stateDir.toAbsolutePath().toString());
-        cmd.addAll(extraArgs);
-        Files.createDirectories(logFile.toAbsolutePath().getParent());
-        LOG.info("starting service: {}", String.join(" ", cmd));
-        this.process = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.to(logFile.toFile()))
-                .start();
+        return appJar;
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     /**
      * Starts any child JVM command whose readiness shows the same way (a log line containing
-     * {@code to RUNNING} or {@code READY}, or a stable consumer group {@code applicationId}).
+     * {@code to RUNNING}, {@code PEER READY} or {@code EXAMPLE READY}, or a stable consumer group
+     * {@code applicationId}).
      *
      * @param command the full command line
      * @param bootstrapServers the cluster
@@ -114,6 +120,28 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     /**
+     * Returns the command that runs a fat jar in a child JVM with this JVM's {@code java}.
+     *
+     * @param jar the fat jar
+     * @param jvmOptions JVM options
+     * @param args arguments after {@code -jar JAR}
+     * @return the command line
+     */
+    public static List<String> jarCommand(Path jar, List<String> jvmOptions, List<String> args) {
+        return javaCommand(jvmOptions, List.of("-jar", jar.toAbsolutePath().toString()), args);
+    }
+
+    private static List<String> javaCommand(List<String> jvmOptions, List<String> main, List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams");
+        cmd.addAll(jvmOptions);
+        cmd.addAll(main);
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /**
      * Returns the command that runs this JVM's load generator main class in a child JVM with the
      * same class path.
      *
@@ -122,15 +150,10 @@ public final class ServiceProcess implements AutoCloseable {
      * @return the command line
      */
     public static List<String> selfCommand(List<String> jvmOptions, List<String> args) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams");
-        cmd.addAll(jvmOptions);
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add("dev.rtmstreams.loadgen.LoadGenerator");
-        cmd.addAll(args);
-        return cmd;
+        return javaCommand(
+                jvmOptions,
+                List.of("-cp", System.getProperty("java.class.path"), "dev.rtmstreams.loadgen.LoadGenerator"),
+                args);
     }
 
     /**
@@ -172,7 +195,8 @@ public final class ServiceProcess implements AutoCloseable {
         return text.contains("to RUNNING")
                 || text.contains("to=RUNNING")
                 || text.contains("\"state\":\"RUNNING\"")
-                || text.contains("PEER READY");
+                || text.contains("PEER READY")
+                || text.contains("EXAMPLE READY");
     }
 
     private boolean groupStable(Admin admin) {

@@ -3,7 +3,9 @@ package dev.rtmstreams.examples.cli;
 import dev.rtmstreams.examples.internals.ExampleRunner;
 import dev.rtmstreams.examples.internals.ExampleSpec;
 import dev.rtmstreams.examples.internals.RunSettings;
+import dev.rtmstreams.topology.Trigger;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -102,8 +104,15 @@ abstract class ExampleCommand implements Callable<Integer> {
                                 + " and " + o.outputTopic);
             }
         }
+        List<Trigger> triggers = o.parseTriggers(cl);
+        if (o.serve && (rateSource || triggers.size() != 1)) {
+            throw new CommandLine.ParameterException(
+                    cl,
+                    "--serve needs --source kafka and exactly one --trigger: got --source " + o.source
+                            + " and --trigger " + String.join(",", o.triggers));
+        }
         return new RunSettings(
-                o.parseTriggers(cl),
+                triggers,
                 rate,
                 duration,
                 warmup,
@@ -119,7 +128,8 @@ abstract class ExampleCommand implements Callable<Integer> {
                 duplicates,
                 displayRows(),
                 tableRows(),
-                o.kafka);
+                o.kafka,
+                o.serve);
     }
 
     static void positive(CommandLine cl, String option, long value) {

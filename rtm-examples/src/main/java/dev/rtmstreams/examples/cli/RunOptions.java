@@ -104,6 +104,14 @@ public final class RunOptions {
     String outputTopic;
 
     @Option(
+            names = "--serve",
+            description =
+                    "With --source kafka and one --trigger: run until stopped (SIGTERM) instead of for --duration,"
+                            + " without reading the output topic; prints 'EXAMPLE READY' once the application runs (the system"
+                            + " under test of load-generator's bench --workload).")
+    boolean serve;
+
+    @Option(
             names = "--keys",
             paramLabel = "N",
             defaultValue = "100",

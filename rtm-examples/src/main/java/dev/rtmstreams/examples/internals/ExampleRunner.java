@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,12 +53,21 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public final class ExampleRunner {
 
+    /**
+     * Printed on its own line once the application is running when {@link RunSettings#serve()} is set: from then on
+     * every record written to the input topic is processed.
+     */
+    public static final String READY_LINE = "EXAMPLE READY";
+
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration SERVE_STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration DRAIN_CAP = Duration.ofSeconds(60);
 
     private final ExampleSpec spec;
     private final RunSettings settings;
     private final PrintWriter out;
+    /** Counted down when {@link #run()} has closed the application and removed its state (ends a served run). */
+    private final CountDownLatch finished = new CountDownLatch(1);
 
     /**
      * @param spec the example
@@ -77,6 +87,18 @@ public final class ExampleRunner {
      * @throws Exception when the broker, a topic or the application fails
      */
     public List<RunResult> run() throws Exception {
+        try {
+            List<RunResult> results = runAll();
+            if (!settings.serve()) {
+                printTable(results);
+            }
+            return results;
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private List<RunResult> runAll() throws Exception {
         List<RunResult> results = new ArrayList<>();
         if (settings.bootstrapServers() != null) {
             for (Trigger t : settings.triggers()) {
@@ -92,7 +114,6 @@ public final class ExampleRunner {
                 }
             }
         }
-        printTable(results);
         return results;
     }
 
@@ -122,13 +143,23 @@ public final class ExampleRunner {
                             .trigger(trigger)
                             .tasksPerSlot(tasksPerSlot)
                             .build();
-                    Outputs reader =
-                            sink != null ? sink : new TopicOutputs(client, topics.output(), !settings.rateSource())) {
+                    // serving: nothing is read (a sink reader that no sink reports to), the caller measures
+                    Outputs reader = sink != null
+                            ? sink
+                            : settings.serve()
+                                    ? new SinkOutputs()
+                                    : new TopicOutputs(client, topics.output(), !settings.rateSource())) {
                 SizingReport used = rtm.sizingReport();
                 out.println(used);
                 out.flush();
                 rtm.start();
                 awaitRunning(rtm);
+                if (settings.serve()) {
+                    out.println(READY_LINE);
+                    out.flush();
+                    awaitStop();
+                    return new RunResult(trigger, 0, 0, 0, reader.latency(), used);
+                }
                 reader.start();
                 reader.measureFrom(
                         System.currentTimeMillis() + settings.warmup().toMillis());
@@ -161,6 +192,26 @@ public final class ExampleRunner {
         } finally {
             deleteRecursively(stateDir);
         }
+    }
+
+    /**
+     * Waits until the JVM is asked to stop (SIGTERM); its shutdown hook then waits for {@link #run()} to close the
+     * application and remove the state directory.
+     */
+    private void awaitStop() throws InterruptedException {
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            stop.countDown();
+                            try {
+                                finished.await(SERVE_STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        "rtm-examples-serve-stop"));
+        stop.await();
     }
 
     private ExampleSpec.RunTopics topics(String runId, SinkOutputs sink) {

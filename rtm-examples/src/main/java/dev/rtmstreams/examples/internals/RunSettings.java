@@ -26,6 +26,9 @@ import java.util.Objects;
  * @param displayRows print this many output rows as they arrive (Spark's {@code display})
  * @param tableRows rows written to the static table's compacted topic before the run, or null
  * @param kafkaOverrides extra Kafka Streams properties
+ * @param serve with {@code rateSource == false} and one trigger: run until the JVM is stopped (SIGTERM) instead of for
+ *     {@code duration}, without reading the output topic, after printing {@value ExampleRunner#READY_LINE} once the
+ *     application is running (a system under test for load-generator's {@code bench})
  */
 public record RunSettings(
         List<Trigger> triggers,
@@ -44,10 +47,15 @@ public record RunSettings(
         int duplicateEvery,
         int displayRows,
         Map<String, String> tableRows,
-        Map<String, String> kafkaOverrides) {
+        Map<String, String> kafkaOverrides,
+        boolean serve) {
 
-    /** Copies the collections. */
+    /** Copies the collections and checks that {@code serve} reads existing topics under one trigger. */
     public RunSettings {
+        if (serve && (rateSource || triggers.size() != 1)) {
+            throw new IllegalArgumentException("serve needs the kafka source and exactly one trigger: rateSource="
+                    + rateSource + ", triggers=" + triggers);
+        }
         triggers = List.copyOf(triggers);
         Objects.requireNonNull(duration, "duration");
         Objects.requireNonNull(warmup, "warmup");

@@ -72,6 +72,27 @@ class MainCommandLineTest {
     }
 
     @Test
+    void shouldRejectServeWithoutTheKafkaSourceOrWithTwoTriggersNamingTheValues() {
+        assertThat(run("stateless", "--serve")).isEqualTo(2);
+        assertThat(err.toString()).contains("--serve").contains("--source rate");
+        assertThat(run(
+                        "stateless",
+                        "--serve",
+                        "--source",
+                        "kafka",
+                        "--bootstrap-servers",
+                        "localhost:1",
+                        "--input-topic",
+                        "a",
+                        "--output-topic",
+                        "b",
+                        "--trigger",
+                        "real-time,micro-batch"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--trigger real-time,micro-batch");
+    }
+
+    @Test
     void shouldFailWithUsageWhenNoCommandIsGiven() {
         assertThat(run()).isEqualTo(2);
         assertThat(err.toString()).contains("Missing command");

@@ -1,0 +1,115 @@
+package dev.rtmstreams.loadgen.internals;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rtmstreams.loadgen.WorkloadConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Short benches of the published latency workloads against an embedded broker: the echo in this JVM and the
+ * rtm-examples programs from their fat jar as child JVMs in real-time mode, every output checked by the workload's
+ * oracle. The pom's test-scoped dependency on rtm-examples makes the reactor build its jar first; when this module is
+ * built alone without it, the tests are skipped (reported as skipped, not passed), except under {@code CI=true}, where
+ * a missing jar fails them.
+ */
+class PublishedWorkloadsBenchSmokeTest {
+
+    private static final Path EXAMPLES_JAR = Path.of("..", "rtm-examples", "target", "rtm-examples.jar");
+
+    private static List<Map<String, Object>> bench(Path dir, BenchWorkload workload, List<String> modes, int seconds)
+            throws Exception {
+        boolean present = Files.isRegularFile(EXAMPLES_JAR);
+        if (!present && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            throw new AssertionError("CI=true and the rtm-examples jar is missing: " + EXAMPLES_JAR.toAbsolutePath());
+        }
+        Assumptions.assumeTrue(present, "needs " + EXAMPLES_JAR.toAbsolutePath());
+        WorkloadConfig rows = WorkloadConfig.builder()
+                .seed(9)
+                .rate(500)
+                .duration(Duration.ofSeconds(seconds))
+                .build();
+        Bench.Options options = new Bench.Options(
+                        rows,
+                        modes,
+                        Optional.empty(),
+                        Bench.BrokerKind.IN_PROCESS,
+                        dir,
+                        Path.of("none.jar"),
+                        List.of("-Xmx384m"),
+                        List.of(),
+                        2,
+                        Duration.ZERO,
+                        Duration.ofSeconds(20),
+                        Duration.ofSeconds(90),
+                        false,
+                        1,
+                        false,
+                        List.of())
+                .withBenchWorkload(workload, EXAMPLES_JAR, 200);
+        return Bench.run(options);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void assertExact(Map<String, Object> r, long expected) {
+        assertThat(r)
+                .as("mode %s", r.get("mode"))
+                .containsEntry("expected", expected)
+                .containsEntry("missing", 0L)
+                .containsEntry("duplicates", 0L)
+                .containsEntry("unexpected", 0L)
+                .containsEntry("undecodable", 0L);
+        assertThat(((Map<String, Object>) r.get("latency_ms")).get("count")).isEqualTo(r.get("observed"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldCopyEveryRowExactlyWhenBenchingTheStatelessWorkloadInEchoAndRealTimeModes(@TempDir Path dir)
+            throws Exception {
+        List<Map<String, Object>> reports = bench(dir, BenchWorkload.STATELESS, List.of("echo", "real-time"), 5);
+
+        assertThat(reports).hasSize(2);
+        for (Map<String, Object> r : reports) {
+            assertThat(r).containsEntry("events_sent", 2500L);
+            assertExact(r, 2500L);
+            assertThat((Map<String, Object>) r.get("workload")).containsEntry("workload", "stateless");
+        }
+        assertThat(reports.get(0)).containsEntry("p99_ratio_to_echo", 1.0);
+        assertThat((Double) reports.get(1).get("p99_ratio_to_echo")).isPositive();
+        // the example runs in a child JVM: its CPU over the measured window is measured
+        Map<String, Object> cost = (Map<String, Object>) reports.get(1).get("cost");
+        assertThat((Double) cost.get("sut_cpu_us_per_event")).isPositive();
+        assertThat(dir.resolve("bench.html")).exists();
+        assertThat(Files.readString(dir.resolve("example-real-time.log"))).contains("EXAMPLE READY");
+    }
+
+    @Test
+    void shouldCountEveryGroupToItsRowsWhenBenchingTheAggregationInRealTimeMode(@TempDir Path dir) throws Exception {
+        Map<String, Object> r =
+                bench(dir, BenchWorkload.AGGREGATION, List.of("real-time"), 4).get(0);
+
+        // 2000 rows, every tenth repeating the previous row's (timestamp, value): 1800 groups; one update per row
+        assertExact(r, 1800L);
+        assertThat(r).containsEntry("observed", 2000L);
+    }
+
+    @Test
+    void shouldEnrichEveryRowWithAPartnerWhenBenchingTheStreamStaticJoinInRealTimeMode(@TempDir Path dir)
+            throws Exception {
+        Map<String, Object> r = bench(dir, BenchWorkload.STREAM_STATIC_JOIN, List.of("real-time"), 4)
+                .get(0);
+
+        long rows = new LatencyWorkload(BenchWorkload.STREAM_STATIC_JOIN, 9, 500, Duration.ofSeconds(4), "", 200, 0)
+                .expectedJoinResults()
+                .size();
+        assertExact(r, rows);
+        assertThat(rows).isBetween(1990L, 2000L);
+    }
+}
