@@ -9,7 +9,7 @@ import org.apache.kafka.common.header.Headers;
  * Streams copies input headers onto every output (and into repartition topics), so the producer side can compute
  * processing and end-to-end latency for the record that caused an output. 16 bytes: timestamp, poll time.
  */
-public final class LatencyHeader {
+final class LatencyHeader {
 
     /** Header key. */
     public static final String KEY = "rtm.lat";

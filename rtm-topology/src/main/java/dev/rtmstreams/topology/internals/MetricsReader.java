@@ -5,7 +5,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 
 /** Reads per-thread values out of {@code KafkaStreams#metrics()}. */
-public final class MetricsReader {
+final class MetricsReader {
 
     private MetricsReader() {}
 
