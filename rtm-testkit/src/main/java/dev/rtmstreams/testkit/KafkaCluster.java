@@ -181,7 +181,7 @@ public interface KafkaCluster extends AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating ACLs", e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot create ACLs " + bindings + ": " + e, e);
+            throw new IllegalStateException("cannot create " + bindings.size() + " ACLs: " + e, e);
         }
     }
 
