@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -48,7 +49,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code StandardAuthorizer}, no access without an ACL): with exactly the ACLs of the README's "Security" section
  * (parsed from its {@code kafka-acls.sh} commands, so the README and this test cannot drift apart) it attributes a
  * click, under exactly-once and under at-least-once; its log never holds the password; a wrong password or a missing ACL stops it at start
- * with a non-zero exit and one line naming what is wrong.
+ * with a non-zero exit and one line naming what is wrong, and so does a missing group ACL, which only Kafka Streams
+ * meets (in a stream thread), instead of a retry loop.
  */
 class KafkaSecurityIT {
 
@@ -56,6 +58,8 @@ class KafkaSecurityIT {
     private static final String SERVICE_PASSWORD = "svc-Pa55-7f3e9c";
     private static final String NO_CLICKS_USER = "adattribution-noclicks";
     private static final String NO_CLICKS_PASSWORD = "noclicks-Pa55-41d2";
+    private static final String NO_GROUP_USER = "adattribution-nogroup";
+    private static final String NO_GROUP_PASSWORD = "nogroup-Pa55-77c1";
     private static final Duration EXIT_BOUND = Duration.ofSeconds(60);
 
     private static KafkaBrokerProcess broker;
@@ -66,6 +70,7 @@ class KafkaSecurityIT {
                 .security(BrokerSecurity.saslSslPlain()
                         .user(SERVICE_USER, SERVICE_PASSWORD)
                         .user(NO_CLICKS_USER, NO_CLICKS_PASSWORD)
+                        .user(NO_GROUP_USER, NO_GROUP_PASSWORD)
                         .build())
                 .build()
                 .start();
@@ -80,22 +85,33 @@ class KafkaSecurityIT {
                 "adattribution-dlq");
         List<AclBinding> readme = readmeAcls();
         List<AclBinding> all = new ArrayList<>(readme);
-        // the second principal gets the same ACLs except READ on ad-clicks
-        for (AclBinding b : readme) {
-            boolean readClicks = b.pattern().resourceType() == ResourceType.TOPIC
-                    && b.pattern().name().equals("ad-clicks")
-                    && b.entry().operation() == AclOperation.READ;
-            if (!readClicks) {
-                all.add(new AclBinding(
+        // two more principals with the same ACLs but one: no READ on ad-clicks (the start-up check finds it), no
+        // READ on the group (only Kafka Streams finds it, in a stream thread)
+        all.addAll(copy(
+                readme,
+                NO_CLICKS_USER,
+                b -> b.pattern().resourceType() == ResourceType.TOPIC
+                        && b.pattern().name().equals("ad-clicks")
+                        && b.entry().operation() == AclOperation.READ));
+        all.addAll(copy(readme, NO_GROUP_USER, b -> b.pattern().resourceType() == ResourceType.GROUP));
+        broker.createAcls(all);
+    }
+
+    private static List<AclBinding> copy(List<AclBinding> acls, String user, Predicate<AclBinding> leaveOut) {
+        List<AclBinding> copies = new ArrayList<>();
+        for (AclBinding b : acls) {
+            if (!leaveOut.test(b)) {
+                copies.add(new AclBinding(
                         b.pattern(),
                         new AccessControlEntry(
-                                BrokerSecurity.principal(NO_CLICKS_USER),
+                                BrokerSecurity.principal(user),
                                 b.entry().host(),
                                 b.entry().operation(),
                                 b.entry().permissionType())));
             }
         }
-        broker.createAcls(all);
+        assertThat(copies).as("ACLs of %s", user).hasSizeLessThan(acls.size());
+        return copies;
     }
 
     @AfterAll
@@ -200,6 +216,19 @@ class KafkaSecurityIT {
                 .contains("Failed to start: Kafka denied access: User:" + NO_CLICKS_USER + " (SASL_SSL/PLAIN) may not"
                         + " READ topic 'ad-clicks'");
         assertNoSecretIn(log, NO_CLICKS_PASSWORD);
+    }
+
+    @Test
+    void shouldExitNonZeroNamingTheGroupWhenKafkaStreamsIsRefusedItsGroup(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("service.log");
+        Process service = launch(dir, log, NO_GROUP_USER, NO_GROUP_PASSWORD, "--http-port", "-1");
+        int exit = awaitExit(service, log);
+
+        assertThat(exit).isNotZero();
+        assertThat(Files.readString(log, StandardCharsets.UTF_8))
+                .contains("Failed: Kafka denied access: User:" + NO_GROUP_USER + " (SASL_SSL/PLAIN) may not READ"
+                        + " group 'adattribution'");
+        assertNoSecretIn(log, NO_GROUP_PASSWORD);
     }
 
     /**
