@@ -1,5 +1,8 @@
 package dev.rtmstreams.adattribution;
 
+import dev.rtmstreams.adattribution.model.KafkaAccessCheck;
+import dev.rtmstreams.adattribution.model.KafkaAccessException;
+import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.ops.HttpEndpoint;
 import dev.rtmstreams.adattribution.ops.StateLookup;
 import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
@@ -22,11 +25,14 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,6 +47,7 @@ import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -60,6 +67,7 @@ public final class AdAttributionService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AdAttributionService.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final AppConfig config;
     private final DeadLetterCounter deadLetters = new DeadLetterCounter();
@@ -67,6 +75,7 @@ public final class AdAttributionService implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean cleanClose;
     private final AtomicBoolean failed = new AtomicBoolean();
+    private final AtomicReference<String> failure = new AtomicReference<>();
     private final AtomicReference<EpochProgress> lastEpoch = new AtomicReference<>();
     private final Map<String, EpochProgress> lastEpochPerThread = new ConcurrentHashMap<>();
     private final AtomicReference<AssignmentReport> lastAssignment = new AtomicReference<>();
@@ -98,6 +107,8 @@ public final class AdAttributionService implements AutoCloseable {
      * endpoint.
      *
      * @throws IllegalStateException when already started or closed
+     * @throws KafkaAccessException when the Kafka login fails or the principal may not read an input or write an
+     *     output topic (checked first, so wrong credentials or a missing ACL stop the start at once)
      * @throws RuntimeException when topics cannot be created, slots are insufficient under slot-check fail, or the
      *     HTTP port cannot be bound
      */
@@ -106,6 +117,7 @@ public final class AdAttributionService implements AutoCloseable {
             throw new IllegalStateException(
                     "the service can be started once; it is " + (closed.get() ? "closed" : "started"));
         }
+        verifyAccess();
         if (config.createTopics()) {
             createMissingTopics();
         }
@@ -145,7 +157,16 @@ public final class AdAttributionService implements AutoCloseable {
                 });
         RtmStreams streams = builder.build();
         streams.kafkaStreams().setUncaughtExceptionHandler(e -> {
-            LOG.error("event=stream-thread-failed error={}", e.toString(), e);
+            Optional<KafkaAccessException> denied = KafkaAccessException.from(
+                    e, KafkaClientSettings.principalOf(config.kafkaOverrides()), config.bootstrapServers());
+            if (denied.isPresent()) {
+                // retrying cannot help: stop with one line naming the principal and what it may not do
+                failure.compareAndSet(null, denied.get().getMessage());
+                LOG.error("event=kafka-access-denied error={}", denied.get().getMessage(), e);
+            } else {
+                failure.compareAndSet(null, "a stream thread failed: " + e);
+                LOG.error("event=stream-thread-failed error={}", e.toString(), e);
+            }
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
         this.rtm = streams;
@@ -158,10 +179,17 @@ public final class AdAttributionService implements AutoCloseable {
         streams.start();
         if (config.httpPort() >= 0) {
             try {
-                http = HttpEndpoint.start(config.httpPort(), this::state, metricsRegistry(streams), this::readState);
+                http = HttpEndpoint.start(
+                        new InetSocketAddress(config.httpBindAddress(), config.httpPort()),
+                        this::state,
+                        metricsRegistry(streams),
+                        this::readState);
             } catch (IOException e) {
                 throw new UncheckedIOException(
-                        "cannot bind the HTTP port " + config.httpPort() + ": " + e.getMessage(), e);
+                        "cannot listen on http-bind-address "
+                                + config.httpBindAddress().getHostAddress() + " http-port " + config.httpPort() + ": "
+                                + e.getMessage(),
+                        e);
             }
         }
     }
@@ -196,6 +224,24 @@ public final class AdAttributionService implements AutoCloseable {
             }
         });
         return p;
+    }
+
+    /**
+     * Logs in and checks that the principal may read every input and write every output topic that exists, so that
+     * wrong credentials or a missing ACL stop the start with one clear line (Kafka Streams would retry some of these
+     * errors, or fail later inside a stream thread). Internal topics, the group and transactional ids are checked
+     * by Kafka Streams itself; a refusal there fails the stream thread, which the uncaught-exception handler turns
+     * into the same kind of message.
+     */
+    private void verifyAccess() {
+        Map<String, AclOperation> needed = new LinkedHashMap<>();
+        config.topics().inputs().forEach(t -> needed.put(t, AclOperation.READ));
+        for (String topic : config.topics().all()) {
+            needed.putIfAbsent(topic, AclOperation.WRITE);
+        }
+        Map<String, Object> client = new LinkedHashMap<>();
+        adminProperties().forEach((k, v) -> client.put(k.toString(), v));
+        KafkaAccessCheck.verify(client, needed, ADMIN_TIMEOUT);
     }
 
     /**
@@ -378,6 +424,16 @@ public final class AdAttributionService implements AutoCloseable {
         if (a != null) {
             a.slots().forEach(each);
         }
+    }
+
+    /**
+     * Returns why Kafka Streams failed: for a refused login or a missing ACL one line naming the principal, the
+     * resource and the operation (see {@link KafkaAccessException}).
+     *
+     * @return the reason of the first stream thread failure; empty while none failed
+     */
+    public Optional<String> failure() {
+        return Optional.ofNullable(failure.get());
     }
 
     /**

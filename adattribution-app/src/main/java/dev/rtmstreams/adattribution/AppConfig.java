@@ -1,9 +1,12 @@
 package dev.rtmstreams.adattribution;
 
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
+import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.SlotCheckMode;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -38,6 +41,7 @@ public final class AppConfig {
     private final Duration watermarkDelay;
     private final Duration correlationWindow;
     private final int httpPort;
+    private final InetAddress httpBindAddress;
     private final Topics topics;
     private final Map<String, String> kafkaOverrides;
     private final Postgres postgres;
@@ -61,6 +65,7 @@ public final class AppConfig {
         this.watermarkDelay = b.watermarkDelay;
         this.correlationWindow = b.correlationWindow;
         this.httpPort = b.httpPort;
+        this.httpBindAddress = b.resolvedHttpBindAddress;
         this.topics = new Topics(
                 b.impressionsTopic,
                 b.clicksTopic,
@@ -131,6 +136,7 @@ public final class AppConfig {
         b.watermarkDelay = watermarkDelay;
         b.correlationWindow = correlationWindow;
         b.httpPort = httpPort;
+        b.httpBindAddress = httpBindAddress.getHostAddress();
         b.impressionsTopic = topics.impressions();
         b.clicksTopic = topics.clicks();
         b.attributedClicksTopic = topics.attributedClicks();
@@ -218,11 +224,18 @@ public final class AppConfig {
     public int httpPort() {
         return httpPort;
     }
+    /** @return the address of /health and /metrics; never null, the wildcard {@code 0.0.0.0} by default */
+    public InetAddress httpBindAddress() {
+        return httpBindAddress;
+    }
     /** @return the topic names; never null */
     public Topics topics() {
         return topics;
     }
-    /** @return extra Kafka Streams properties (from {@code kafka.*} keys of the config file); never null */
+    /**
+     * @return extra Kafka Streams and client properties (from {@code kafka.*} keys of the config file and
+     *     {@code RTM_KAFKA_*} environment variables); never null; may hold secrets, which {@link #toString()} hides
+     */
     public Map<String, String> kafkaOverrides() {
         return kafkaOverrides;
     }
@@ -258,8 +271,9 @@ public final class AppConfig {
         m.put("watermarkDelay", watermarkDelay);
         m.put("correlationWindow", correlationWindow);
         m.put("httpPort", httpPort);
+        m.put("httpBindAddress", httpBindAddress.getHostAddress());
         m.put("topics", topics);
-        m.put("kafkaOverrides", kafkaOverrides);
+        m.put("kafkaOverrides", KafkaClientSettings.redact(kafkaOverrides));
         m.put("postgres", postgres);
         m.put("wireFormat", wireFormat.configValue());
         m.put("schemaRegistry", schemaRegistry);
@@ -325,6 +339,8 @@ public final class AppConfig {
         private Duration watermarkDelay = Duration.ofMinutes(5);
         private Duration correlationWindow = Duration.ofMinutes(5);
         private int httpPort = 8080;
+        private String httpBindAddress = "0.0.0.0";
+        private InetAddress resolvedHttpBindAddress;
         private String impressionsTopic = AdAttributionTopics.IMPRESSIONS;
         private String clicksTopic = AdAttributionTopics.CLICKS;
         private String attributedClicksTopic = AdAttributionTopics.ATTRIBUTED_CLICKS;
@@ -422,6 +438,14 @@ public final class AppConfig {
         /** @param v HTTP port; default 8080, 0 = any free port, -1 = disabled */
         public Builder httpPort(int v) {
             this.httpPort = v;
+            return this;
+        }
+        /**
+         * @param v the address /health and /metrics listen on: an IP literal or a host name resolving to an address
+         *     of this host; default {@code 0.0.0.0} (every interface)
+         */
+        public Builder httpBindAddress(String v) {
+            this.httpBindAddress = v;
             return this;
         }
         /** @param v impressions topic; default {@code ad-impressions} */
@@ -548,6 +572,7 @@ public final class AppConfig {
             if (httpPort < -1 || httpPort > 65535) {
                 throw new IllegalArgumentException("http-port must be -1 (off), 0 (any) or 1-65535: " + httpPort);
             }
+            resolvedHttpBindAddress = resolveBindAddress(httpBindAddress);
             requireName("impressions-topic", impressionsTopic);
             requireName("clicks-topic", clicksTopic);
             requireName("attributed-clicks-topic", attributedClicksTopic);
@@ -581,6 +606,18 @@ public final class AppConfig {
                 }
             }
             return config;
+        }
+
+        private static InetAddress resolveBindAddress(String address) {
+            if (address == null || address.isBlank() || !address.trim().matches("[A-Za-z0-9.:%_-]+")) {
+                throw new IllegalArgumentException(
+                        "http-bind-address must be an IP address or host name: '" + address + "'");
+            }
+            try {
+                return InetAddress.getByName(address.trim());
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("http-bind-address does not resolve: '" + address + "'");
+            }
         }
 
         private static void requirePositive(String name, Duration d) {

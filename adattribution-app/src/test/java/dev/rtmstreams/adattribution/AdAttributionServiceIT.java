@@ -12,9 +12,7 @@ import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.processor.RtmException;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.TestRecords;
-import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -88,24 +86,6 @@ class AdAttributionServiceIT {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static List<String> javaCommand() {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String jar = System.getProperty("adattribution.jar");
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx512m"));
-        if (jar != null && Files.isRegularFile(Path.of(jar))) {
-            cmd.addAll(List.of("-jar", jar));
-        } else {
-            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        }
-        return cmd;
-    }
-
     private static ProducerRecord<String, byte[]> rec(String topic, String key, byte[] value, long ts) {
         return new ProducerRecord<>(topic, null, ts, key, value);
     }
@@ -113,9 +93,9 @@ class AdAttributionServiceIT {
     @Test
     void shouldEmitExactlyTheExpectedRecordsOnBothOutputTopicsAndDeadLetterBadOnesWhenRunFromTheCommandLine(
             @TempDir Path dir) throws Exception {
-        int port = freePort();
+        int port = ServiceLauncher.freePort();
         Path log = dir.resolve("service.log");
-        List<String> cmd = javaCommand();
+        List<String> cmd = ServiceLauncher.javaCommand();
         cmd.addAll(List.of(
                 "run",
                 "--bootstrap-servers",
@@ -136,7 +116,7 @@ class AdAttributionServiceIT {
             HttpClient http = HttpClient.newBuilder()
                     .connectTimeout(Duration.ofSeconds(2))
                     .build();
-            awaitHealthy(http, port, service, log);
+            ServiceLauncher.awaitHealthy(http, "localhost", port, service, log);
 
             long t0 = System.currentTimeMillis();
             long min = 60_000;
@@ -242,7 +222,7 @@ class AdAttributionServiceIT {
                 service.destroyForcibly();
             }
             assertThat(exited)
-                    .as("service exits after SIGTERM; log:%n%s", tail(log))
+                    .as("service exits after SIGTERM; log:%n%s", ServiceLauncher.tail(log))
                     .isTrue();
         }
         assertThat(Files.readString(log)).contains("event=closed clean=true", "event=exit status=0");
@@ -303,39 +283,5 @@ class AdAttributionServiceIT {
     private static String header(ConsumerRecord<?, ?> r, String name) {
         var h = r.headers().lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-    }
-
-    private static void awaitHealthy(HttpClient http, int port, Process service, Path log) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline) {
-            if (!service.isAlive()) {
-                throw new AssertionError("service exited with " + service.exitValue() + ":\n" + tail(log));
-            }
-            try {
-                HttpResponse<String> r = http.send(
-                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/health"))
-                                .timeout(Duration.ofSeconds(2))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("service not healthy within 90 s:\n" + tail(log));
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join(
-                    File.separator.equals("/") ? "\n" : "\r\n",
-                    lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
-        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.rtmstreams.reliability;
 
+import dev.rtmstreams.adattribution.model.KafkaAccessException;
+import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.reliability.internals.Scenario;
 import dev.rtmstreams.reliability.internals.ScenarioRunner;
 import java.nio.file.Path;
@@ -63,6 +65,11 @@ public final class Chaos {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new ChaosCommand());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof KafkaAccessException) {
+                // a wrong password or a missing ACL: one line naming the principal, no retry
+                commandLine.getErr().println("error: " + ex.getMessage());
+                return 1;
+            }
             if (ex instanceof IllegalArgumentException) {
                 commandLine.getErr().println("error: " + ex.getMessage());
                 commandLine.usage(commandLine.getErr());
@@ -122,6 +129,14 @@ public final class Chaos {
                 names = "--bootstrap-servers",
                 description = "Use this cluster instead of a fresh child-JVM broker " + "(not with broker-restart).")
         String bootstrapServers;
+
+        @Option(
+                names = "--kafka-config",
+                paramLabel = "FILE",
+                description = "Kafka client properties (security.protocol, sasl.*, ssl.*, ...) of every client of the"
+                        + " run: the runner's, the load's and the service's. RTM_KAFKA_<PROPERTY> environment"
+                        + " variables (e.g. RTM_KAFKA_SASL_JAAS_CONFIG) win over the file. Secrets are never printed.")
+        Path kafkaConfig;
 
         @Option(
                 names = "--exactly-once",
@@ -216,6 +231,11 @@ public final class Chaos {
             if (sampleInterval.isNegative() || sampleInterval.isZero()) {
                 throw new IllegalArgumentException("--sample-interval must be positive: " + sampleInterval);
             }
+            KafkaClientSettings.Builder kafka = KafkaClientSettings.builder();
+            if (kafkaConfig != null) {
+                kafka.file(kafkaConfig, "");
+            }
+            KafkaClientSettings kafkaClient = kafka.environment(System::getenv).build();
             List<String> jvm = appJvmOptions != null ? appJvmOptions : new ArrayList<>(List.of("-Xmx1g"));
             ScenarioRunner.Settings settings = new ScenarioRunner.Settings(
                     sc,
@@ -236,6 +256,8 @@ public final class Chaos {
                     downtime,
                     poisonFraction,
                     readyTimeout,
+                    Optional.ofNullable(kafkaConfig),
+                    kafkaClient,
                     System.out);
             Map<String, Object> report = new ScenarioRunner(settings).run();
             return "PASS".equals(report.get("verdict")) ? 0 : 1;

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class ChaosCommandLineTest {
@@ -74,5 +77,22 @@ class ChaosCommandLineTest {
     void shouldRefuseOnePartitionWhenTwoInstancesMustShareTasks() {
         assertThat(run("--scenario", "instance-failover", "--partitions", "1")).isEqualTo(2);
         assertThat(err.toString()).contains("--partitions");
+    }
+
+    @Test
+    void shouldExitTwoNamingTheFileOrTheMissingClusterWhenKafkaClientSettingsCannotBeUsed(@TempDir Path dir)
+            throws Exception {
+        Path missing = dir.resolve("missing.properties");
+        assertThat(run("--scenario", "soak", "--kafka-config", missing.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains(missing.toString());
+
+        Path config = dir.resolve("client.properties");
+        Files.writeString(config, "security.protocol=SASL_SSL\nsasl.jaas.config=secret-jaas-line\n");
+        assertThat(run("--scenario", "soak", "--kafka-config", config.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("need --bootstrap-servers", "security.protocol", "sasl.jaas.config")
+                .doesNotContain("secret-jaas-line");
     }
 }

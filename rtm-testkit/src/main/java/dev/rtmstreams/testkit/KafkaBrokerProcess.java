@@ -3,6 +3,8 @@ package dev.rtmstreams.testkit;
 import dev.rtmstreams.testkit.internals.BrokerProcessFiles;
 import dev.rtmstreams.testkit.internals.Directories;
 import dev.rtmstreams.testkit.internals.Ports;
+import dev.rtmstreams.testkit.internals.SaslSslConfigs;
+import dev.rtmstreams.testkit.internals.SelfSignedTls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +45,11 @@ import org.slf4j.LoggerFactory;
  * The broker's own output goes to {@code <logDir>/broker.out} at level WARN by default. The child
  * halts by itself when this JVM exits, so no broker outlives a test run.
  *
+ * <p>Security: by default one {@code PLAINTEXT} listener and no authorizer. With
+ * {@link Builder#security(BrokerSecurity)} the client listener is {@code SASL_SSL} ({@code PLAIN}, a self-signed
+ * certificate for {@code localhost} generated at build time) and ACLs are enforced; {@link #clientConfig()} and the
+ * topic helpers then log in as the super user, and {@link #clientSecurityConfig(String)} gives a user's settings.
+ *
  * <p>Thread-safety: all lifecycle methods are synchronized.
  */
 public final class KafkaBrokerProcess implements KafkaCluster {
@@ -61,13 +68,16 @@ public final class KafkaBrokerProcess implements KafkaCluster {
     private final Duration startTimeout;
     private final Duration stopTimeout;
     private final String logLevel;
+    private final Optional<BrokerSecurity> security;
+    private final Optional<SelfSignedTls> tls;
 
     private Process process;
     private Duration lastStartupTime;
     private boolean closed;
     private Thread shutdownHook;
 
-    private KafkaBrokerProcess(Builder builder, Path logDir, int port, int controllerPort) {
+    private KafkaBrokerProcess(
+            Builder builder, Path logDir, int port, int controllerPort, Optional<SelfSignedTls> tls) {
         this.port = port;
         this.controllerPort = controllerPort;
         this.logDir = logDir;
@@ -79,6 +89,8 @@ public final class KafkaBrokerProcess implements KafkaCluster {
         this.startTimeout = builder.startTimeout;
         this.stopTimeout = builder.stopTimeout;
         this.logLevel = builder.logLevel;
+        this.security = Optional.ofNullable(builder.security);
+        this.tls = tls;
     }
 
     /**
@@ -108,7 +120,11 @@ public final class KafkaBrokerProcess implements KafkaCluster {
         }
         long t0 = System.nanoTime();
         try {
-            Path config = BrokerProcessFiles.writeConfig(logDir, port, controllerPort, brokerProperties);
+            Map<String, String> overrides = new LinkedHashMap<>();
+            security.ifPresent(
+                    s -> overrides.putAll(SaslSslConfigs.broker(s, port, controllerPort, tls.orElseThrow())));
+            overrides.putAll(brokerProperties);
+            Path config = BrokerProcessFiles.writeConfig(logDir, port, controllerPort, overrides);
             BrokerProcessFiles.writeLogConfigs(logDir, logLevel);
             List<String> args = new ArrayList<>(List.of(config.toString()));
             if (!BrokerProcessFiles.isFormatted(logDir)) {
@@ -254,6 +270,73 @@ public final class KafkaBrokerProcess implements KafkaCluster {
     }
 
     /**
+     * Returns the client configuration of the super user: {@code bootstrap.servers} plus, with
+     * {@link Builder#security(BrokerSecurity)}, the admin's {@link #clientSecurityConfig(String)}.
+     *
+     * @return a fresh map the caller owns; never null
+     */
+    @Override
+    public Map<String, Object> clientConfig() {
+        Map<String, Object> config = KafkaCluster.super.clientConfig();
+        security.ifPresent(s -> config.putAll(clientSecurityConfig(s.adminUser())));
+        return config;
+    }
+
+    /**
+     * Returns {@code bootstrap.servers} plus the security settings of a user, for clients acting as that user.
+     *
+     * @param user a user of the broker's {@link BrokerSecurity}; not null
+     * @return a fresh map the caller owns; never null
+     * @throws IllegalStateException if the broker has no security configured
+     * @throws IllegalArgumentException if the broker does not know the user
+     */
+    public Map<String, Object> clientConfig(String user) {
+        Map<String, Object> config = KafkaCluster.super.clientConfig();
+        config.putAll(clientSecurityConfig(user));
+        return config;
+    }
+
+    /**
+     * Returns the client security settings of a user with the password the broker knows: {@code security.protocol},
+     * {@code sasl.mechanism}, {@code sasl.jaas.config} (holds the password) and {@code ssl.truststore.*}.
+     *
+     * @param user a user of the broker's {@link BrokerSecurity}; not null
+     * @return a fresh map the caller owns; never null
+     * @throws IllegalStateException if the broker has no security configured
+     * @throws IllegalArgumentException if the broker does not know the user
+     */
+    public Map<String, String> clientSecurityConfig(String user) {
+        return clientSecurityConfig(user, requireSecurity().password(user));
+    }
+
+    /**
+     * Returns the client security settings logging in as {@code user} with any password, e.g. a wrong one.
+     *
+     * @param user a user name; not null
+     * @param password the password to send; not null
+     * @return a fresh map the caller owns; never null
+     * @throws IllegalStateException if the broker has no security configured
+     */
+    public Map<String, String> clientSecurityConfig(String user, String password) {
+        requireSecurity();
+        return SaslSslConfigs.client(user, password, tls.orElseThrow());
+    }
+
+    /**
+     * Returns the security configuration given to the builder.
+     *
+     * @return the security, empty for a {@code PLAINTEXT} broker without authorizer
+     */
+    public Optional<BrokerSecurity> security() {
+        return security;
+    }
+
+    private BrokerSecurity requireSecurity() {
+        return security.orElseThrow(
+                () -> new IllegalStateException("this broker has a PLAINTEXT listener and no users: " + this));
+    }
+
+    /**
      * Returns the client listener port, fixed for the life of this object.
      *
      * @return the port
@@ -368,8 +451,22 @@ public final class KafkaBrokerProcess implements KafkaCluster {
         private Duration startTimeout = Duration.ofSeconds(120);
         private Duration stopTimeout = Duration.ofSeconds(30);
         private String logLevel = "WARN";
+        private BrokerSecurity security;
 
         private Builder() {}
+
+        /**
+         * Secures the broker: a {@code SASL_SSL} listener with the users of {@code security} and ACLs enforced by
+         * {@code StandardAuthorizer}. The key and trust stores are generated into {@code <logDir>/tls} by
+         * {@link #build()}. Default: none ({@code PLAINTEXT}, no authorizer).
+         *
+         * @param security the users; not null
+         * @return this builder
+         */
+        public Builder security(BrokerSecurity security) {
+            this.security = Objects.requireNonNull(security, "security");
+            return this;
+        }
 
         /**
          * Sets the client listener port. Default 0: a free port is chosen when {@link #build()} runs
@@ -508,7 +605,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
          * @return the broker; call {@link KafkaBrokerProcess#start()}
          * @throws IllegalArgumentException if a port, timeout or level is invalid, or the classpath
          *     does not hold {@code kafka.Kafka}
-         * @throws IllegalStateException if the log directory cannot be created
+         * @throws IllegalStateException if the log directory or the TLS stores cannot be created
          */
         public KafkaBrokerProcess build() {
             checkPort("port", port);
@@ -534,7 +631,10 @@ public final class KafkaBrokerProcess implements KafkaCluster {
             } catch (IOException e) {
                 throw new IllegalStateException("cannot create log directory " + logDir + ": " + e, e);
             }
-            return new KafkaBrokerProcess(this, dir, p, cp);
+            Optional<SelfSignedTls> tls = security == null
+                    ? Optional.empty()
+                    : Optional.of(SelfSignedTls.generate(dir.resolve("tls"), security.certificateValidity()));
+            return new KafkaBrokerProcess(this, dir, p, cp, tls);
         }
 
         private static void checkPort(String name, int value) {

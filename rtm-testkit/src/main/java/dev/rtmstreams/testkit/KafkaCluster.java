@@ -2,13 +2,20 @@ package dev.rtmstreams.testkit;
 
 import dev.rtmstreams.testkit.internals.Topics;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 
 /**
  * A running Kafka cluster that tests, demos and benchmarks talk to: the in-process
@@ -145,6 +152,37 @@ public interface KafkaCluster extends AutoCloseable {
      */
     default Map<TopicPartition, Long> endOffsets(String topic) {
         return Topics.endOffsets(clientConfig(), topic, DEFAULT_ADMIN_TIMEOUT);
+    }
+
+    /**
+     * Creates ACLs (as the cluster's super user) and waits until the broker has applied them. Only a cluster whose
+     * broker runs an authorizer accepts them (see {@link KafkaBrokerProcess.Builder#security(BrokerSecurity)}).
+     *
+     * @param acls the bindings, e.g. {@code new AclBinding(new ResourcePattern(TOPIC, "in", LITERAL),
+     *     new AccessControlEntry("User:svc", "*", READ, ALLOW))}; not null
+     * @throws IllegalStateException if the broker refuses them (e.g. no authorizer) or does not answer in time
+     */
+    default void createAcls(Collection<AclBinding> acls) {
+        List<AclBinding> bindings = List.copyOf(acls);
+        try (Admin admin = createAdminClient()) {
+            long deadline = System.nanoTime() + DEFAULT_ADMIN_TIMEOUT.toNanos();
+            admin.createAcls(bindings).all().get(DEFAULT_ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            // the controller has committed them; the broker's authorizer applies them from its metadata log
+            while (!admin.describeAcls(AclBindingFilter.ANY)
+                    .values()
+                    .get(DEFAULT_ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .containsAll(bindings)) {
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException("the broker did not apply the ACLs within " + DEFAULT_ADMIN_TIMEOUT);
+                }
+                Thread.sleep(20);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating ACLs", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot create " + bindings.size() + " ACLs: " + e, e);
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.rtmstreams.adattribution.cli;
 
 import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,9 @@ import java.util.function.Function;
  * <p>Config file keys are the option names without dashes ({@code bootstrap-servers=...}); keys
  * starting with {@code kafka.} are passed, without that prefix, to Kafka Streams and its clients
  * (e.g. {@code kafka.linger.ms=0}). Any other key is an error, so a typo does not pass silently.
- * The config file itself comes from {@code --config} or {@code RTM_CONFIG}.
+ * The config file itself comes from {@code --config} or {@code RTM_CONFIG}. Kafka client properties also come from
+ * {@code RTM_KAFKA_*} environment variables (e.g. {@code RTM_KAFKA_SASL_JAAS_CONFIG}), which win over the file's
+ * {@code kafka.*} keys (see {@link KafkaClientSettings}); their secrets are never printed.
  */
 public final class ConfigResolver {
 
@@ -75,12 +78,16 @@ public final class ConfigResolver {
         }
         Map<ServiceOption, String> fileValues = new EnumMap<>(ServiceOption.class);
         AppConfig.Builder builder = AppConfig.builder();
+        KafkaClientSettings.Builder kafka = KafkaClientSettings.builder();
         if (configFile != null) {
             Properties props = load(configFile, configSource);
             for (String key : props.stringPropertyNames()) {
                 String value = props.getProperty(key);
                 if (key.startsWith(KAFKA_PREFIX) && key.length() > KAFKA_PREFIX.length()) {
-                    builder.kafkaOverride(key.substring(KAFKA_PREFIX.length()), value.trim());
+                    kafka.put(
+                            key.substring(KAFKA_PREFIX.length()),
+                            value,
+                            "config file " + configFile + " key " + key.trim());
                     continue;
                 }
                 ServiceOption option = ServiceOption.byName(key.trim());
@@ -116,6 +123,14 @@ public final class ConfigResolver {
                         "Invalid value for option '" + option.cliName() + "' from " + source + ": " + e.getMessage());
             }
         }
+        KafkaClientSettings kafkaSettings;
+        try {
+            kafkaSettings = kafka.environment(env).build();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("Invalid Kafka client property: " + e.getMessage());
+        }
+        kafkaSettings.asMap().forEach(builder::kafkaOverride);
+        kafkaSettings.sources().forEach((key, source) -> sources.put(KAFKA_PREFIX + key, source));
         builder.postgresCredentials(env.apply(POSTGRES_USER_ENV), env.apply(POSTGRES_PASSWORD_ENV));
         builder.schemaRegistryCredentials(env.apply(SCHEMA_REGISTRY_USER_ENV), env.apply(SCHEMA_REGISTRY_PASSWORD_ENV));
         try {

@@ -1,6 +1,7 @@
 package dev.rtmstreams.adattribution.cli;
 
 import dev.rtmstreams.adattribution.AdAttributionService;
+import dev.rtmstreams.adattribution.model.KafkaAccessException;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
@@ -104,6 +105,14 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
+    private static String httpHost(java.net.InetAddress address) {
+        if (address.isAnyLocalAddress()) {
+            return "localhost";
+        }
+        String host = address.getHostAddress();
+        return host.contains(":") ? "[" + host + "]" : host;
+    }
+
     @Override
     public Integer call() throws Exception {
         ConfigResolver.Resolved resolved = resolve();
@@ -123,6 +132,13 @@ public final class RunCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             service.start();
+        } catch (KafkaAccessException e) {
+            // a wrong password or a missing ACL: one line, no stack trace, no retry
+            LOG.error("event=start-failed error={}", e.getMessage());
+            service.close();
+            Runtime.getRuntime().removeShutdownHook(hook);
+            spec.commandLine().getErr().println("Failed to start: " + e.getMessage());
+            return 1;
         } catch (RuntimeException e) {
             LOG.error("event=start-failed error={}", e.toString(), e);
             service.close();
@@ -135,11 +151,18 @@ public final class RunCommand implements Callable<Integer> {
                 .println("adattribution-app running: application.id="
                         + resolved.config().applicationId()
                         + " trigger=" + resolved.config().trigger().configValue()
-                        + (service.httpPort() > 0 ? " http=http://localhost:" + service.httpPort() + "/health" : ""));
+                        + (service.httpPort() > 0
+                                ? " http=http://" + httpHost(resolved.config().httpBindAddress()) + ":"
+                                        + service.httpPort() + "/health"
+                                : ""));
         spec.commandLine().getOut().flush();
         // Returns when the hook has closed the service (0) or Kafka Streams failed (1).
         int code = service.awaitTermination();
         if (code != 0) {
+            service.failure().ifPresent(reason -> {
+                spec.commandLine().getErr().println("Failed: " + reason);
+                spec.commandLine().getErr().flush();
+            });
             service.close();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook); // main's own exit status (1) stands

@@ -114,6 +114,13 @@ public enum ServiceOption {
             "Port of /health and /metrics; 0 = any free port, -1 = off.",
             "8080",
             (b, v) -> b.httpPort(parseInt(v))),
+    HTTP_BIND_ADDRESS(
+            "http-bind-address",
+            "ADDRESS",
+            "Address /health and /metrics listen on: an IP address of this host or a name resolving to one"
+                    + " (127.0.0.1: this host only).",
+            "0.0.0.0 (every interface)",
+            (b, v) -> b.httpBindAddress(v)),
     IMPRESSIONS_TOPIC(
             "impressions-topic",
             "TOPIC",

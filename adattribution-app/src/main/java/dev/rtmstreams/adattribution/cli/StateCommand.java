@@ -1,5 +1,6 @@
 package dev.rtmstreams.adattribution.cli;
 
+import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.pipeline.ReadableOperators;
 import dev.rtmstreams.processor.StateReader;
 import dev.rtmstreams.processor.TransformWithState;
@@ -95,6 +96,14 @@ public final class StateCommand implements Runnable {
                 description = "Read the changelog topic <application.id>-<operator>-state-changelog from this cluster.")
         private String bootstrapServers;
 
+        @Option(
+                names = "--kafka-config",
+                paramLabel = "FILE",
+                description = "With --bootstrap-servers: Kafka client properties (security.protocol, sasl.*, ssl.*,"
+                        + " ...); RTM_KAFKA_<PROPERTY> environment variables (e.g. RTM_KAFKA_SASL_JAAS_CONFIG) win"
+                        + " over the file.")
+        private Path kafkaConfig;
+
         @Override
         public Integer call() throws IOException {
             UnaryOperator<StateReader> decoders = ReadableOperators.all().get(operator);
@@ -150,6 +159,11 @@ public final class StateCommand implements Runnable {
         private List<KeyValue<Bytes, byte[]>> changelog() {
             String topic = applicationId + "-" + TransformWithState.storeNameOf(operator) + "-changelog";
             Properties p = new Properties();
+            KafkaClientSettings.Builder settings = KafkaClientSettings.builder();
+            if (kafkaConfig != null) {
+                settings.file(kafkaConfig, "");
+            }
+            p.putAll(settings.environment(System::getenv).build().asMap());
             p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
             p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -7,6 +7,7 @@ import io.prometheus.metrics.config.PrometheusProperties;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
@@ -35,35 +36,42 @@ public final class HttpEndpoint implements AutoCloseable {
     public static final Set<String> HEALTHY_STATES = PrometheusEndpoint.HEALTHY_STATES;
 
     private final HTTPServer server;
+    private final java.net.InetAddress bindAddress;
 
-    private HttpEndpoint(HTTPServer server) {
+    private HttpEndpoint(HTTPServer server, java.net.InetAddress bindAddress) {
         this.server = server;
+        this.bindAddress = bindAddress;
     }
 
     /**
      * Starts the endpoint.
      *
-     * @param port the port; 0 = any free port
+     * @param address the address and port to listen on; port 0 = any free port, the wildcard address = every
+     *     interface
      * @param state supplies the Kafka Streams state name
      * @param metrics the metrics served at {@code /metrics}
      * @return the running endpoint
-     * @throws IOException when the port cannot be bound
+     * @throws IOException when the address cannot be bound
      */
-    public static HttpEndpoint start(int port, Supplier<String> state, PrometheusRegistry metrics) throws IOException {
-        return start(port, state, metrics, (operator, key) -> new StateLookup.Response(404, "no readable operators\n"));
+    public static HttpEndpoint start(InetSocketAddress address, Supplier<String> state, PrometheusRegistry metrics)
+            throws IOException {
+        return start(
+                address, state, metrics, (operator, key) -> new StateLookup.Response(404, "no readable operators\n"));
     }
 
     /**
      * Starts the endpoint with {@code GET /state/{operator}/{key}} answered by {@code states}.
      *
-     * @param port the port on every interface; 0 = any free port
+     * @param address the address and port to listen on; port 0 = any free port, the wildcard address = every
+     *     interface
      * @param state supplies the Kafka Streams state name
      * @param metrics the metrics served at {@code /metrics}
      * @param states reads operator state
      * @return the running endpoint
-     * @throws IOException when the port cannot be bound
+     * @throws IOException when the address cannot be bound
      */
-    public static HttpEndpoint start(int port, Supplier<String> state, PrometheusRegistry metrics, StateLookup states)
+    public static HttpEndpoint start(
+            InetSocketAddress address, Supplier<String> state, PrometheusRegistry metrics, StateLookup states)
             throws IOException {
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "adattribution-http");
@@ -74,7 +82,8 @@ public final class HttpEndpoint implements AutoCloseable {
         HTTPServer server;
         try {
             server = HTTPServer.builder(PrometheusProperties.builder().build())
-                    .port(port)
+                    .inetAddress(address.getAddress())
+                    .port(address.getPort())
                     .registry(metrics)
                     .executorService(executor)
                     .registerHealthHandler(false)
@@ -97,8 +106,8 @@ public final class HttpEndpoint implements AutoCloseable {
             executor.shutdownNow();
             throw e;
         }
-        LOG.info("event=http-started port={}", server.getPort());
-        return new HttpEndpoint(server);
+        LOG.info("event=http-started address={} port={}", address.getAddress().getHostAddress(), server.getPort());
+        return new HttpEndpoint(server, address.getAddress());
     }
 
     private static void state(HttpExchange exchange, String path, StateLookup states) throws IOException {
@@ -125,6 +134,11 @@ public final class HttpEndpoint implements AutoCloseable {
     /** @return the bound port */
     public int port() {
         return server.getPort();
+    }
+
+    /** @return the address listened on, as given to {@code start} */
+    public InetSocketAddress address() {
+        return new InetSocketAddress(bindAddress, server.getPort());
     }
 
     /** Stops the server at once (exchanges are short) and its thread. */

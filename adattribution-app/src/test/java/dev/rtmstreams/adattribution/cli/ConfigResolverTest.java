@@ -243,4 +243,68 @@ class ConfigResolverTest {
                 .hasMessageContaining("only used with wire-format confluent")
                 .hasMessageContaining("'http://registry:8081'");
     }
+
+    @Test
+    void shouldTakeKafkaClientSettingsFromFileAndEnvironmentAndHideSecretsWhenPrinted() throws Exception {
+        Path f = file("bootstrap-servers=b:9093\nkafka.security.protocol=SASL_SSL\nkafka.sasl.mechanism=PLAIN\n"
+                + "kafka.ssl.truststore.password=file-secret-1\n");
+        String jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"svc\""
+                + " password=\"env-secret-2\";";
+        Map<String, String> env =
+                Map.of("RTM_KAFKA_SASL_JAAS_CONFIG", jaas, "RTM_KAFKA_SASL_MECHANISM", "SCRAM-SHA-512");
+
+        ConfigResolver.Resolved r = new ConfigResolver(env::get).resolve(cli(), f);
+
+        assertThat(r.config().kafkaOverrides())
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", "SCRAM-SHA-512") // the environment wins over the file
+                .containsEntry("sasl.jaas.config", jaas)
+                .containsEntry("ssl.truststore.password", "file-secret-1");
+        assertThat(r.sources())
+                .containsEntry("kafka.sasl.mechanism", "environment variable RTM_KAFKA_SASL_MECHANISM")
+                .containsEntry("kafka.security.protocol", "config file " + f + " key kafka.security.protocol");
+        String printed = r.config() + " " + r.sources();
+        assertThat(printed)
+                .contains("sasl.jaas.config=[hidden]", "ssl.truststore.password=[hidden]", "security.protocol=SASL_SSL")
+                .doesNotContain("env-secret-2", "file-secret-1");
+    }
+
+    @Test
+    void shouldRejectABadSecurityProtocolNamingItsSourceWhenResolving() {
+        Map<String, String> env = Map.of("RTM_KAFKA_SECURITY_PROTOCOL", "SASL_TLS");
+
+        assertThatThrownBy(
+                        () -> new ConfigResolver(env::get).resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1"), null))
+                .isInstanceOf(ConfigResolver.ConfigException.class)
+                .hasMessageContaining("'SASL_TLS'")
+                .hasMessageContaining("RTM_KAFKA_SECURITY_PROTOCOL");
+    }
+
+    @Test
+    void shouldBindHttpToTheGivenAddressAndRejectABadOneNamingItWhenResolving() {
+        Map<String, String> env = Map.of("RTM_HTTP_BIND_ADDRESS", "127.0.0.1");
+        AppConfig c = new ConfigResolver(env::get)
+                .resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1"), null)
+                .config();
+        assertThat(c.httpBindAddress().isLoopbackAddress()).isTrue();
+        assertThat(new ConfigResolver(Map.<String, String>of()::get)
+                        .resolve(cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1"), null)
+                        .config()
+                        .httpBindAddress()
+                        .isAnyLocalAddress())
+                .as("default: every interface")
+                .isTrue();
+
+        assertThatThrownBy(() -> new ConfigResolver(Map.<String, String>of()::get)
+                        .resolve(
+                                cli(
+                                        ServiceOption.BOOTSTRAP_SERVERS,
+                                        "b:1",
+                                        ServiceOption.HTTP_BIND_ADDRESS,
+                                        "not an/ip"),
+                                null))
+                .isInstanceOf(ConfigResolver.ConfigException.class)
+                .hasMessageContaining("http-bind-address")
+                .hasMessageContaining("'not an/ip'");
+    }
 }

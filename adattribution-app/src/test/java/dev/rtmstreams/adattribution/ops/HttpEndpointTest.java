@@ -4,16 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Collections;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class HttpEndpointTest {
+
+    /** Every interface, any free port: the service's default address. */
+    private static final InetSocketAddress ANY_PORT = new InetSocketAddress(0);
 
     private final HttpClient client = HttpClient.newHttpClient();
 
@@ -34,7 +46,7 @@ class HttpEndpointTest {
         "NOT_RUNNING, 503"
     })
     void shouldReportHealthFromKafkaStreamsStateWhenHealthIsRequested(String state, int status) throws Exception {
-        try (HttpEndpoint endpoint = HttpEndpoint.start(0, () -> state, new PrometheusRegistry())) {
+        try (HttpEndpoint endpoint = HttpEndpoint.start(ANY_PORT, () -> state, new PrometheusRegistry())) {
             HttpResponse<String> r = get(endpoint.port(), "/health");
 
             assertThat(r.statusCode()).isEqualTo(status);
@@ -52,7 +64,7 @@ class HttpEndpointTest {
                 .labelNames("source_topic")
                 .callback(cb -> cb.call(3, "ad-\"clicks\""))
                 .register(registry);
-        try (HttpEndpoint endpoint = HttpEndpoint.start(0, state::get, registry)) {
+        try (HttpEndpoint endpoint = HttpEndpoint.start(ANY_PORT, state::get, registry)) {
             HttpResponse<String> metrics = get(endpoint.port(), "/metrics");
             assertThat(metrics.statusCode()).isEqualTo(200);
             assertThat(metrics.headers().firstValue("Content-Type"))
@@ -72,7 +84,7 @@ class HttpEndpointTest {
         StateLookup lookup = (operator, key) -> operator.equals("corr")
                 ? new StateLookup.Response(200, "{\"key\":\"" + key + "\"}\n")
                 : new StateLookup.Response(404, "unknown operator " + operator + "\n");
-        try (HttpEndpoint endpoint = HttpEndpoint.start(0, () -> "RUNNING", new PrometheusRegistry(), lookup)) {
+        try (HttpEndpoint endpoint = HttpEndpoint.start(ANY_PORT, () -> "RUNNING", new PrometheusRegistry(), lookup)) {
             HttpResponse<String> ok = get(endpoint.port(), "/state/corr/tx%2F1%20a");
             assertThat(ok.statusCode()).isEqualTo(200);
             assertThat(ok.headers().firstValue("Content-Type")).hasValue("application/json");
@@ -81,8 +93,51 @@ class HttpEndpointTest {
             assertThat(get(endpoint.port(), "/state/corr").statusCode()).isEqualTo(400);
             assertThat(get(endpoint.port(), "/state/corr/").statusCode()).isEqualTo(400);
         }
-        try (HttpEndpoint endpoint = HttpEndpoint.start(0, () -> "RUNNING", new PrometheusRegistry())) {
+        try (HttpEndpoint endpoint = HttpEndpoint.start(ANY_PORT, () -> "RUNNING", new PrometheusRegistry())) {
             assertThat(get(endpoint.port(), "/state/corr/k").statusCode()).isEqualTo(404);
         }
+    }
+
+    @Test
+    void shouldListenOnlyOnTheBindAddressWhenOneIsGiven() throws Exception {
+        InetAddress other = nonLoopbackAddress().orElse(null);
+        Assumptions.assumeTrue(other != null, "this host has no non-loopback IPv4 address to compare with");
+        InetAddress loopback = InetAddress.getByName("127.0.0.1");
+        try (HttpEndpoint endpoint =
+                HttpEndpoint.start(new InetSocketAddress(loopback, 0), () -> "RUNNING", new PrometheusRegistry())) {
+            assertThat(endpoint.address().getAddress()).isEqualTo(loopback);
+            assertThat(get(endpoint.port(), "/health").statusCode()).isEqualTo(200);
+            assertThat(accepts(other, endpoint.port()))
+                    .as("reachable on %s", other)
+                    .isFalse();
+        }
+        try (HttpEndpoint endpoint = HttpEndpoint.start(ANY_PORT, () -> "RUNNING", new PrometheusRegistry())) {
+            assertThat(accepts(other, endpoint.port()))
+                    .as("reachable on %s", other)
+                    .isTrue();
+        }
+    }
+
+    private static boolean accepts(InetAddress address, int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(address, port), 2000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static Optional<InetAddress> nonLoopbackAddress() throws IOException {
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (!nic.isUp() || nic.isLoopback()) {
+                continue;
+            }
+            for (InetAddress a : Collections.list(nic.getInetAddresses())) {
+                if (a instanceof Inet4Address && !a.isLoopbackAddress()) {
+                    return Optional.of(a);
+                }
+            }
+        }
+        return Optional.empty();
     }
 }

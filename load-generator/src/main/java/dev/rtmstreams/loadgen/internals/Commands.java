@@ -1,6 +1,9 @@
 package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.adattribution.model.AvroWire;
+import dev.rtmstreams.adattribution.model.KafkaAccessCheck;
+import dev.rtmstreams.adattribution.model.KafkaAccessException;
+import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.model.SchemaRegistryClient;
 import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.loadgen.DelayDistribution;
@@ -35,6 +38,11 @@ public final class Commands {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Top());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof KafkaAccessException) {
+                // a wrong password or a missing ACL: one line naming the principal, no retry
+                commandLine.getErr().println("error: " + ex.getMessage());
+                return 1;
+            }
             if (ex instanceof IllegalArgumentException) {
                 commandLine.getErr().println("error: " + ex.getMessage());
                 commandLine.usage(commandLine.getErr());
@@ -245,6 +253,52 @@ public final class Commands {
         @Option(names = "--client-property", description = "Extra producer/consumer property k=v (repeatable).")
         Map<String, String> clientProperties = new LinkedHashMap<>();
 
+        @Option(
+                names = "--kafka-config",
+                paramLabel = "FILE",
+                description = "Kafka client properties of every client of the run (security.protocol, sasl.*, ssl.*,"
+                        + " ...). RTM_KAFKA_<PROPERTY> environment variables (e.g. RTM_KAFKA_SASL_JAAS_CONFIG) win"
+                        + " over the file, --client-property over both. Secrets are never printed.")
+        Path kafkaConfig;
+
+        /**
+         * @param env the environment ({@code RTM_KAFKA_*})
+         * @return the client properties of {@code --kafka-config}, the environment and {@code --client-property}
+         * @throws IllegalArgumentException naming a missing file or a bad security.protocol
+         */
+        Map<String, Object> clientProperties(java.util.function.Function<String, String> env) {
+            KafkaClientSettings.Builder settings = KafkaClientSettings.builder();
+            if (kafkaConfig != null) {
+                settings.file(kafkaConfig, "");
+            }
+            Map<String, Object> properties =
+                    new LinkedHashMap<>(settings.environment(env).build().asMap());
+            properties.putAll(clientProperties);
+            return properties;
+        }
+
+        /**
+         * Logs in and checks that the run may write the inputs and read the outputs it checks.
+         *
+         * @throws KafkaAccessException naming the principal, and the topic and operation of a missing ACL
+         */
+        void verifyAccess(String bootstrapServers, Map<String, Object> clientProperties) {
+            TopicNames t = topics();
+            Map<String, org.apache.kafka.common.acl.AclOperation> needed = new LinkedHashMap<>();
+            for (String input : List.of(t.impressions(), t.clicks(), t.requests(), t.acks())) {
+                needed.put(input, org.apache.kafka.common.acl.AclOperation.WRITE);
+            }
+            List<String> outputs = switch (outputKind()) {
+                case SERVICE -> List.of(t.attributedClicks(), t.logRecords());
+                case ATTRIBUTION -> List.of(t.attributedClicks());
+                case ECHO -> List.of(t.echo());
+            };
+            outputs.forEach(o -> needed.put(o, org.apache.kafka.common.acl.AclOperation.READ));
+            Map<String, Object> config = new LinkedHashMap<>(clientProperties);
+            config.put("bootstrap.servers", bootstrapServers);
+            KafkaAccessCheck.verify(config, needed, Duration.ofSeconds(30));
+        }
+
         @Option(names = "--topic-prefix", description = "Prefix of every topic name (default none).", defaultValue = "")
         String topicPrefix;
 
@@ -357,6 +411,7 @@ public final class Commands {
         @Override
         public Integer call() throws Exception {
             WorkloadConfig config = workload.build(0.1);
+            Map<String, Object> clients = run.clientProperties(System::getenv);
             LoadRun.Settings s = new LoadRun.Settings(
                     bootstrapServers,
                     run.topics(),
@@ -369,11 +424,12 @@ public final class Commands {
                     Duration.ofSeconds(2),
                     Duration.ofSeconds(1),
                     !run.noProgress,
-                    new LinkedHashMap<>(run.clientProperties),
+                    clients,
                     config.idPrefix(),
                     run.wire(System::getenv));
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("workload", Bench.workloadDescription(config));
+            run.verifyAccess(bootstrapServers, clients);
             Map<String, Object> report = LoadRun.execute(
                     WorkloadGenerator.generate(config, System.currentTimeMillis()), config.rate(), s, extra);
             return finish(report, reportDir, "report-" + run.mode);
@@ -457,6 +513,7 @@ public final class Commands {
             Duration window = Duration.parse(String.valueOf(h.getOrDefault("attribution_window", "PT2M")));
             Duration delay = Duration.parse(String.valueOf(h.getOrDefault("watermark_delay", "PT5M")));
             String prefix = String.valueOf(h.getOrDefault("id_prefix", ""));
+            Map<String, Object> clients = run.clientProperties(System::getenv);
             LoadRun.Settings s = new LoadRun.Settings(
                     bootstrapServers,
                     run.topics(),
@@ -469,12 +526,13 @@ public final class Commands {
                     Duration.ofSeconds(2),
                     Duration.ofSeconds(1),
                     !run.noProgress,
-                    new LinkedHashMap<>(run.clientProperties),
+                    clients,
                     prefix,
                     run.wire(System::getenv));
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("replay", Map.of("file", file.toString(), "speed", speed));
             extra.put("workload", h);
+            run.verifyAccess(bootstrapServers, clients);
             Map<String, Object> report = LoadRun.execute(events, rate, s, extra);
             return finish(report, reportDir, "report-" + run.mode);
         }

@@ -112,6 +112,24 @@ class CommandsTest {
     }
 
     @Test
+    void shouldExitTwoNamingTheFileWhenTheKafkaConfigIsMissing(@TempDir Path dir) {
+        assertThat(run("run", "--help")).isZero();
+        assertThat(out.toString()).contains("--kafka-config", "RTM_KAFKA_SASL_JAAS_CONFIG");
+        Path missing = dir.resolve("missing.properties");
+
+        assertThat(run(
+                        "run",
+                        "--bootstrap-servers",
+                        "localhost:1",
+                        "--report-dir",
+                        dir.toString(),
+                        "--kafka-config",
+                        missing.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains(missing.toString());
+    }
+
+    @Test
     void shouldRequireTheBootstrapServersWhenRunning() {
         assertThat(run("run", "--report-dir", "x")).isEqualTo(2);
         assertThat(err.toString()).contains("--bootstrap-servers");

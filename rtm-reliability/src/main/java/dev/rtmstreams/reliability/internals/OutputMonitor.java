@@ -44,18 +44,16 @@ public final class OutputMonitor implements AutoCloseable {
     /**
      * Starts watching from the end of the topics.
      *
-     * @param bootstrapServers the cluster
+     * @param kafka the cluster and client settings
      * @param attributedClicksTopic the attribution output
      * @param logRecordsTopic the correlation output
      * @param probePrefix ids of probe records start with it
      */
     public OutputMonitor(
-            String bootstrapServers, String attributedClicksTopic, String logRecordsTopic, String probePrefix) {
+            KafkaConnection kafka, String attributedClicksTopic, String logRecordsTopic, String probePrefix) {
         this.probePrefix = probePrefix;
         this.logRecordsTopic = logRecordsTopic;
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
+        consumer = new KafkaConsumer<>(kafka.config(Map.of(
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
                 ByteArrayDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
@@ -67,7 +65,7 @@ public final class OutputMonitor implements AutoCloseable {
                 ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
                 50,
                 ConsumerConfig.CLIENT_ID_CONFIG,
-                "chaos-output-monitor"));
+                "chaos-output-monitor")));
         List<TopicPartition> parts = new ArrayList<>();
         for (String topic : List.of(attributedClicksTopic, logRecordsTopic)) {
             for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(60))) {

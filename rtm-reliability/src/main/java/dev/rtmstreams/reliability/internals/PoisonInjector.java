@@ -3,7 +3,6 @@ package dev.rtmstreams.reliability.internals;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +48,7 @@ public final class PoisonInjector implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PoisonInjector.class);
 
-    private final String bootstrapServers;
+    private final KafkaConnection kafka;
     private final Topics topics;
     private final double rate;
     private final AtomicBoolean stop = new AtomicBoolean();
@@ -65,21 +64,19 @@ public final class PoisonInjector implements AutoCloseable {
     private final AtomicBoolean stopReader = new AtomicBoolean();
 
     /**
-     * @param bootstrapServers the cluster
+     * @param kafka the cluster and client settings
      * @param topics topic names
      * @param rate poison records per second
      */
-    public PoisonInjector(String bootstrapServers, Topics topics, double rate) {
-        this.bootstrapServers = bootstrapServers;
+    public PoisonInjector(KafkaConnection kafka, Topics topics, double rate) {
+        this.kafka = kafka;
         this.topics = topics;
         this.rate = rate;
     }
 
     /** Starts the DLQ reader (from the end of the DLQ) and the sender. */
     public void start() {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.config(Map.of(
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
                 ByteArrayDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
@@ -89,7 +86,7 @@ public final class PoisonInjector implements AutoCloseable {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                 false,
                 ConsumerConfig.CLIENT_ID_CONFIG,
-                "chaos-dlq-reader"));
+                "chaos-dlq-reader")));
         List<TopicPartition> parts = new ArrayList<>();
         for (PartitionInfo p : consumer.partitionsFor(topics.dlq(), Duration.ofSeconds(60))) {
             parts.add(new TopicPartition(p.topic(), p.partition()));
@@ -142,8 +139,7 @@ public final class PoisonInjector implements AutoCloseable {
     }
 
     private void sendLoop() {
-        Map<String, Object> cfg = new HashMap<>();
-        cfg.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> cfg = kafka.config(Map.of());
         cfg.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         cfg.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         cfg.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -33,14 +33,12 @@ public final class Probes implements AutoCloseable {
     private final AvroSerde<AdAck> acks = AvroSerde.of(AdAck.class);
 
     /**
-     * @param bootstrapServers the cluster
+     * @param kafka the cluster and client settings
      * @param topics topic names
      */
-    public Probes(String bootstrapServers, Topics topics) {
+    public Probes(KafkaConnection kafka, Topics topics) {
         this.topics = topics;
-        producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
+        producer = new KafkaProducer<>(kafka.config(Map.of(
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
                 StringSerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
@@ -48,7 +46,7 @@ public final class Probes implements AutoCloseable {
                 ProducerConfig.ACKS_CONFIG,
                 "all",
                 ProducerConfig.CLIENT_ID_CONFIG,
-                "chaos-probes"));
+                "chaos-probes")));
     }
 
     /**

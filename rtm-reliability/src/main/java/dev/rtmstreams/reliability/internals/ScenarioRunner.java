@@ -2,6 +2,8 @@ package dev.rtmstreams.reliability.internals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.rtmstreams.adattribution.model.KafkaAccessCheck;
+import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.loadgen.LoadGenerator;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;
 import java.io.IOException;
@@ -20,7 +22,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
@@ -62,6 +63,9 @@ public final class ScenarioRunner {
      * @param downtime how long the service (or broker) stays down before it is started again
      * @param poisonFraction poison: undecodable records per good record
      * @param readyTimeout longest wait for a service instance to be RUNNING
+     * @param kafkaConfig {@code --kafka-config}: the client properties file handed to the load, if any
+     * @param kafkaClient the client settings of {@code --kafka-config} and {@code RTM_KAFKA_*}, for the runner's own
+     *     clients and the service (through its environment)
      * @param out where the verdict is printed
      */
     public record Settings(
@@ -83,6 +87,8 @@ public final class ScenarioRunner {
             Duration downtime,
             double poisonFraction,
             Duration readyTimeout,
+            Optional<Path> kafkaConfig,
+            KafkaClientSettings kafkaClient,
             PrintStream out) {
         /** Validates, naming the bad option. */
         public Settings {
@@ -104,6 +110,11 @@ public final class ScenarioRunner {
             if (scenario == Scenario.BROKER_RESTART && bootstrapServers.isPresent()) {
                 throw new IllegalArgumentException("--bootstrap-servers cannot be used with --scenario broker-restart: "
                         + "the scenario stops and starts its own broker process");
+            }
+            if (bootstrapServers.isEmpty() && !kafkaClient.isEmpty()) {
+                throw new IllegalArgumentException("--kafka-config and RTM_KAFKA_* client settings need"
+                        + " --bootstrap-servers: the runner's own broker is plaintext; settings given: "
+                        + kafkaClient.redacted().keySet());
             }
             if (scenario == Scenario.INSTANCE_FAILOVER && partitions < 2) {
                 throw new IllegalArgumentException(
@@ -168,6 +179,11 @@ public final class ScenarioRunner {
         try {
             String bootstrap;
             if (s.bootstrapServers().isPresent()) {
+                // a wrong password or a missing ACL stops the run here, naming the principal
+                KafkaAccessCheck.verify(
+                        new KafkaConnection(s.bootstrapServers().get(), s.kafkaClient()).config(Map.of()),
+                        Map.of(),
+                        Duration.ofSeconds(30));
                 bootstrap = s.bootstrapServers().get();
             } else {
                 broker = KafkaBrokerProcess.builder()
@@ -217,8 +233,12 @@ public final class ScenarioRunner {
         }
     }
 
+    private KafkaConnection kafka(String bootstrap) {
+        return new KafkaConnection(bootstrap, s.kafkaClient());
+    }
+
     private void createTopics(String bootstrap) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(kafka(bootstrap).config(Map.of()))) {
             List<NewTopic> nts = new ArrayList<>();
             for (String t : topics.all()) {
                 nts.add(new NewTopic(t, s.partitions(), (short) 1));
@@ -276,7 +296,8 @@ public final class ScenarioRunner {
                 stateDir,
                 s.reportDir().resolve("logs"),
                 s.appJvmOptions(),
-                args);
+                args,
+                s.kafkaClient().toEnvironment());
         instances.add(i);
         return i;
     }
@@ -309,6 +330,7 @@ public final class ScenarioRunner {
                     s.scenario().cliName(),
                     "--topic-prefix",
                     topicPrefix));
+            s.kafkaConfig().ifPresent(file -> args.addAll(List.of("--kafka-config", file.toString())));
             LOG.info("load: load-generator {}", String.join(" ", args));
             thread = new Thread(() -> exitCode = LoadGenerator.execute(args.toArray(String[]::new)), "chaos-load");
         }
@@ -358,14 +380,14 @@ public final class ScenarioRunner {
         }
         Map<String, Object> fault = new LinkedHashMap<>();
         report.put("fault", fault);
-        try (OutputMonitor monitor =
-                        new OutputMonitor(bootstrap, topics.attributedClicks(), topics.logRecords(), PROBE_PREFIX);
-                Probes probes = new Probes(bootstrap, topics)) {
+        try (OutputMonitor monitor = new OutputMonitor(
+                        kafka(bootstrap), topics.attributedClicks(), topics.logRecords(), PROBE_PREFIX);
+                Probes probes = new Probes(kafka(bootstrap), topics)) {
             PoisonInjector poison = null;
             MetricsSampler sampler = null;
             Load load = new Load(bootstrap);
             if (sc == Scenario.POISON) {
-                poison = new PoisonInjector(bootstrap, topics, s.rate() * s.poisonFraction());
+                poison = new PoisonInjector(kafka(bootstrap), topics, s.rate() * s.poisonFraction());
                 poison.start();
             }
             if (sc == Scenario.SOAK) {

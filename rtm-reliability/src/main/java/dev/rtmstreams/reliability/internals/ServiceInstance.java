@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,7 @@ public final class ServiceInstance implements AutoCloseable {
     private final Path stateDir;
     private final Path logDir;
     private final int httpPort;
+    private final Map<String, String> environment;
     private Process process;
     private int starts;
 
@@ -41,6 +43,8 @@ public final class ServiceInstance implements AutoCloseable {
      * @param logDir where the child's output goes ({@code <name>-<n>.log})
      * @param jvmOptions JVM options
      * @param serviceArgs extra arguments of {@code run}
+     * @param environment extra environment variables of the child (the {@code RTM_KAFKA_*} client settings, kept
+     *     off its command line)
      * @throws IllegalArgumentException when the jar does not exist
      */
     public ServiceInstance(
@@ -51,7 +55,8 @@ public final class ServiceInstance implements AutoCloseable {
             Path stateDir,
             Path logDir,
             List<String> jvmOptions,
-            List<String> serviceArgs) {
+            List<String> serviceArgs,
+            Map<String, String> environment) {
         if (!Files.isRegularFile(appJar)) {
             throw new IllegalArgumentException("service jar not found: " + appJar.toAbsolutePath()
                     + " (build it: mvn -B -q -pl adattribution-app package -DskipTests, or pass --app-jar)");
@@ -77,6 +82,7 @@ public final class ServiceInstance implements AutoCloseable {
         cmd.add(Integer.toString(httpPort));
         cmd.addAll(serviceArgs);
         this.command = List.copyOf(cmd);
+        this.environment = Map.copyOf(environment);
     }
 
     private static int freePort() {
@@ -121,10 +127,11 @@ public final class ServiceInstance implements AutoCloseable {
         try {
             Files.createDirectories(logDir);
             LOG.info("starting {}: {}", name, String.join(" ", command));
-            process = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.to(logFile().toFile()))
-                    .start();
+                    .redirectOutput(ProcessBuilder.Redirect.to(logFile().toFile()));
+            builder.environment().putAll(environment);
+            process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name, e);
         }
