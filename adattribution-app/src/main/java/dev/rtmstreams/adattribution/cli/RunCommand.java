@@ -1,7 +1,6 @@
 package dev.rtmstreams.adattribution.cli;
 
 import dev.rtmstreams.adattribution.AdAttributionService;
-import dev.rtmstreams.adattribution.model.KafkaAccessException;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
@@ -132,15 +131,11 @@ public final class RunCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             service.start();
-        } catch (KafkaAccessException e) {
-            // a wrong password or a missing ACL: one line, no stack trace, no retry
-            LOG.error("event=start-failed error={}", e.getMessage());
-            service.close();
-            Runtime.getRuntime().removeShutdownHook(hook);
-            spec.commandLine().getErr().println("Failed to start: " + e.getMessage());
-            return 1;
         } catch (RuntimeException e) {
-            LOG.error("event=start-failed error={}", e.toString(), e);
+            // One line naming what to fix (a wrong password, a missing ACL, too few slots, a port in use...), on
+            // stderr and in the log; the stack trace only at DEBUG, so the console does not show it twice.
+            LOG.error("event=start-failed error={}", e.getMessage() != null ? e.getMessage() : e.toString());
+            LOG.debug("event=start-failed", e);
             service.close();
             Runtime.getRuntime().removeShutdownHook(hook);
             spec.commandLine().getErr().println("Failed to start: " + e.getMessage());
