@@ -129,7 +129,7 @@ public final class DemoRunner {
         }
         Files.createDirectories(settings.reportDir());
         Path report = settings.reportDir().resolve("demo-report.json");
-        Files.writeString(report, json(results), StandardCharsets.UTF_8);
+        Files.writeString(report, DemoReport.of(settings, results).toJson(), StandardCharsets.UTF_8);
         for (ModeResult r : results) {
             writeHistogram(
                     settings.reportDir()
@@ -532,69 +532,6 @@ public final class DemoRunner {
             }
         }
         out.flush();
-    }
-
-    private String json(List<ModeResult> results) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("{\n  \"settings\": {\"durationPerModeSeconds\": ")
-                .append(settings.duration().toSeconds())
-                .append(", \"targetRate\": ")
-                .append(settings.rate())
-                .append(", \"warmupSeconds\": ")
-                .append(settings.warmup().toSeconds())
-                .append(", \"partitions\": ")
-                .append(settings.partitions())
-                .append(", \"microBatchIntervalMs\": ")
-                .append(settings.microBatchInterval().toMillis())
-                .append(", \"availableProcessors\": ")
-                .append(Runtime.getRuntime().availableProcessors())
-                .append("},\n  \"modes\": [\n");
-        for (int i = 0; i < results.size(); i++) {
-            ModeResult r = results.get(i);
-            sb.append("    {\"mode\": \"")
-                    .append(r.mode().configValue())
-                    .append("\", \"sentEvents\": ")
-                    .append(r.sentEvents())
-                    .append(", \"sentPerSecond\": ")
-                    .append(String.format(Locale.ROOT, "%.1f", r.sentPerSecond()))
-                    .append(", \"outputsPerSecond\": ")
-                    .append(String.format(Locale.ROOT, "%.1f", r.outputsPerSecond()))
-                    .append(", \"expectedAttributedClicks\": ")
-                    .append(r.expectedAttributed())
-                    .append(", \"receivedAttributedClicks\": ")
-                    .append(r.receivedAttributed())
-                    .append(", \"duplicateAttributedClicks\": ")
-                    .append(r.duplicateAttributed())
-                    .append(", \"expectedLogRecords\": ")
-                    .append(r.expectedLogRecords())
-                    .append(", \"receivedLogRecords\": ")
-                    .append(r.receivedLogRecords())
-                    .append(",\n     \"clickAttributionLatencyMs\": ")
-                    .append(latencyJson(r.attribution()))
-                    .append(",\n     \"requestAckLatencyMs\": ")
-                    .append(latencyJson(r.correlation()))
-                    .append('}')
-                    .append(i + 1 < results.size() ? ",\n" : "\n");
-        }
-        sb.append("  ]\n}\n");
-        return sb.toString();
-    }
-
-    private static String latencyJson(Histogram h) {
-        if (h.getTotalCount() == 0) {
-            return "{\"count\": 0}";
-        }
-        return String.format(
-                Locale.ROOT,
-                "{\"count\": %d, \"p50\": %.3f, \"p90\": %.3f, \"p95\": %.3f, \"p99\": %.3f, \"p999\": %.3f, \"max\": %.3f, \"mean\": %.3f}",
-                h.getTotalCount(),
-                h.getValueAtPercentile(50) / 1000.0,
-                h.getValueAtPercentile(90) / 1000.0,
-                h.getValueAtPercentile(95) / 1000.0,
-                h.getValueAtPercentile(99) / 1000.0,
-                h.getValueAtPercentile(99.9) / 1000.0,
-                h.getMaxValue() / 1000.0,
-                h.getMean() / 1000.0);
     }
 
     private static void writeHistogram(Path file, Histogram h) throws IOException {

@@ -1,6 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.loadgen.WorkloadConfig;
+import dev.rtmstreams.testkit.ChildJvm;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;
 import dev.rtmstreams.testkit.KafkaCluster;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Modes: {@code echo} (pass-through floor, {@link EchoPipeline}), {@code kafka-streams-join}
  * ({@link KafkaStreamsJoinPipeline}), {@code real-time} and {@code micro-batch} (the service in a
- * child JVM, {@link ServiceProcess}), {@code micro-batch-asap} (the service in micro-batch mode with
+ * child JVM, {@link ServiceProcess#startService}), {@code micro-batch-asap} (the service in micro-batch mode with
  * interval 0: as fast as possible, Spark's {@code Trigger.ProcessingTime("0 minutes")}), and one
  * {@code real-time-LABEL} per {@link Variant} (the service from another fat jar, to compare two builds).
  *
@@ -649,17 +650,14 @@ public final class Bench {
                         if (!suffix.isEmpty()) {
                             args.addAll(List.of("--topic-suffix", suffix));
                         }
-                        ServiceProcess peer = new ServiceProcess(
-                                ServiceProcess.selfCommand(o.appJvmOptions(), args),
-                                bootstrap,
-                                appId,
+                        ChildJvm peer = ServiceProcess.startPeer(
+                                mode + " peer",
+                                o.appJvmOptions(),
+                                args,
                                 o.reportDir().resolve("peer-" + mode + ".log"));
                         system = peer;
                         sutPid = peer.pid();
-                        if (!peer.awaitReady(o.readyTimeout())) {
-                            throw new IllegalStateException(mode + " peer not ready within " + o.readyTimeout()
-                                    + "; log tail:\n" + peer.tail(40));
-                        }
+                        peer.awaitReady(o.readyTimeout());
                     } else if (mode.equals("echo")) {
                         EchoPipeline echo = echo(bootstrap, o.benchWorkload(), topics, rowTopics, appId);
                         system = echo;
@@ -673,15 +671,12 @@ public final class Bench {
                     break;
                 }
                 default: {
-                    ServiceProcess app = published
-                            ? startExample(o, mode, bootstrap, rowTopics, appId)
+                    ChildJvm app = published
+                            ? startExample(o, mode, bootstrap, rowTopics)
                             : startService(o, mode, bootstrap, topics, appId);
                     system = app;
                     sutPid = app.pid();
-                    if (!app.awaitReady(o.readyTimeout())) {
-                        throw new IllegalStateException("service (" + mode + ") not ready within " + o.readyTimeout()
-                                + "; log tail:\n" + app.tail(40));
-                    }
+                    app.awaitReady(o.readyTimeout());
                     outputs = LoadRun.Outputs.SERVICE;
                     break;
                 }
@@ -797,12 +792,10 @@ public final class Bench {
                 : new EchoPipeline(bootstrap, topics, groupId);
     }
 
-    private static ServiceProcess startService(
-            Options o, String mode, String bootstrap, TopicNames topics, String appId) throws IOException {
+    private static ChildJvm startService(Options o, String mode, String bootstrap, TopicNames topics, String appId)
+            throws IOException {
         Path stateDir = Files.createTempDirectory("loadgen-app-state-");
         List<String> args = new ArrayList<>(List.of(
-                "--http-port",
-                "0",
                 "--num-stream-threads",
                 Integer.toString(o.streamThreads()),
                 "--impressions-topic",
@@ -830,7 +823,8 @@ public final class Bench {
                 o.workload().attributionWindow().toString(),
                 "--watermark-delay",
                 o.workload().watermarkDelay().toString()));
-        return new ServiceProcess(
+        return ServiceProcess.startService(
+                "service (" + mode + ")",
                 variant != null ? variant.jar() : o.appJar(),
                 bootstrap,
                 trigger(mode),
@@ -849,14 +843,14 @@ public final class Bench {
      * Starts the rtm-examples program of a published workload as the system under test: it reads the bench's input
      * topic and writes its output topic ({@code --source kafka --serve}) until stopped.
      */
-    private static ServiceProcess startExample(
-            Options o, String mode, String bootstrap, LatencyWorkload.Topics rowTopics, String appId)
+    private static ChildJvm startExample(Options o, String mode, String bootstrap, LatencyWorkload.Topics rowTopics)
             throws IOException {
         List<String> args = exampleArgs(o, mode, bootstrap, rowTopics);
-        return new ServiceProcess(
-                ServiceProcess.jarCommand(o.examplesJar(), o.appJvmOptions(), args),
-                bootstrap,
-                appId,
+        return ServiceProcess.startExample(
+                "example (" + mode + ")",
+                o.examplesJar(),
+                o.appJvmOptions(),
+                args,
                 o.reportDir().resolve("example-" + mode + ".log"));
     }
 

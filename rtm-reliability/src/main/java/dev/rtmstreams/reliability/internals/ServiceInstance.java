@@ -1,9 +1,8 @@
 package dev.rtmstreams.reliability.internals;
 
+import dev.rtmstreams.testkit.ChildJvm;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,25 +12,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One ad-attribution service instance in a child JVM, started from the app's fat jar with its
  * {@code run} command line (as an operator would), on a fixed HTTP port and state directory, so it can
- * be killed with SIGKILL ({@code kill -9}) and started again with the same state directory.
+ * be killed with SIGKILL ({@code kill -9}) and started again with the same state directory. Each start is one
+ * {@link ChildJvm}, ready when {@code GET /health} answers 200 with state RUNNING.
  */
 public final class ServiceInstance implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ServiceInstance.class);
+    /** The body text of {@code /health} once Kafka Streams is RUNNING (200 alone also means REBALANCING). */
+    private static final String RUNNING = "\"state\":\"RUNNING\"";
 
     private final String name;
-    private final List<String> command;
+    private final Path appJar;
+    private final List<String> jvmOptions;
+    private final List<String> args;
     private final Path stateDir;
     private final Path logDir;
     private final int httpPort;
     private final Map<String, String> environment;
-    private Process process;
+    private ChildJvm jvm;
     private int starts;
 
     /**
@@ -62,15 +63,15 @@ public final class ServiceInstance implements AutoCloseable {
                     + " (build it: mvn -B -q -pl adattribution-app package -DskipTests, or pass --app-jar)");
         }
         this.name = name;
+        this.appJar = appJar;
         this.stateDir = stateDir;
         this.logDir = logDir;
-        this.httpPort = freePort();
+        this.httpPort = ChildJvm.freePort();
+        List<String> opts = new ArrayList<>();
+        opts.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams");
+        opts.addAll(jvmOptions);
+        this.jvmOptions = List.copyOf(opts);
         List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams");
-        cmd.addAll(jvmOptions);
-        cmd.add("-jar");
-        cmd.add(appJar.toAbsolutePath().toString());
         cmd.add("run");
         cmd.add("--bootstrap-servers");
         cmd.add(bootstrapServers);
@@ -81,17 +82,8 @@ public final class ServiceInstance implements AutoCloseable {
         cmd.add("--http-port");
         cmd.add(Integer.toString(httpPort));
         cmd.addAll(serviceArgs);
-        this.command = List.copyOf(cmd);
+        this.args = List.copyOf(cmd);
         this.environment = Map.copyOf(environment);
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** @return the instance label */
@@ -110,41 +102,41 @@ public final class ServiceInstance implements AutoCloseable {
     }
 
     /** @return the log file of the current (or last) start */
-    public Path logFile() {
+    public synchronized Path logFile() {
         return logDir.resolve(name + "-" + starts + ".log");
     }
 
     /**
-     * Launches the JVM (does not wait).
+     * Launches the JVM (does not wait), with its output in a new log file.
      *
      * @throws IllegalStateException when already running
+     * @throws java.io.UncheckedIOException when the JVM cannot be started
      */
     public synchronized void start() {
         if (isAlive()) {
-            throw new IllegalStateException(name + " is already running: pid " + process.pid());
+            throw new IllegalStateException(name + " is already running: pid " + jvm.pid());
         }
         starts++;
-        try {
-            Files.createDirectories(logDir);
-            LOG.info("starting {}: {}", name, String.join(" ", command));
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.to(logFile().toFile()));
-            builder.environment().putAll(environment);
-            process = builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + name, e);
-        }
+        jvm = ChildJvm.builder()
+                .name(name)
+                .jar(appJar)
+                .jvmOptions(jvmOptions)
+                .args(args)
+                .environment(environment)
+                .logFile(logFile())
+                .readiness(ChildJvm.Readiness.health(httpPort).withBodyContaining(RUNNING))
+                .build()
+                .start();
     }
 
     /** @return whether the JVM is alive */
     public synchronized boolean isAlive() {
-        return process != null && process.isAlive();
+        return jvm != null && jvm.isAlive();
     }
 
     /** @return the pid of the running JVM, or -1 */
     public synchronized long pid() {
-        return isAlive() ? process.pid() : -1;
+        return isAlive() ? jvm.pid() : -1;
     }
 
     /**
@@ -152,24 +144,18 @@ public final class ServiceInstance implements AutoCloseable {
      *
      * @param timeout the longest wait
      * @return how long it took
-     * @throws IllegalStateException when the JVM exits or the timeout passes (with the log's tail)
+     * @throws IllegalStateException when not started, when the JVM exits or the timeout passes (with the log's tail)
      * @throws InterruptedException when interrupted
      */
     public Duration awaitRunning(Duration timeout) throws InterruptedException {
-        long t0 = System.nanoTime();
-        long deadline = t0 + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!isAlive()) {
-                throw new IllegalStateException(name + " exited while starting; log " + logFile() + ":\n" + tail(40));
-            }
-            String h = get("/health");
-            if (h != null && h.contains("\"RUNNING\"")) {
-                return Duration.ofNanos(System.nanoTime() - t0);
-            }
-            Thread.sleep(100);
+        return current().awaitReady(timeout);
+    }
+
+    private synchronized ChildJvm current() {
+        if (jvm == null) {
+            throw new IllegalStateException(name + " was never started");
         }
-        throw new IllegalStateException(
-                name + " not RUNNING within " + timeout + "; log " + logFile() + ":\n" + tail(40));
+        return jvm;
     }
 
     /** @return the body of /health, or null when it does not answer */
@@ -210,12 +196,7 @@ public final class ServiceInstance implements AutoCloseable {
         if (!isAlive()) {
             throw new IllegalStateException(name + " is not running");
         }
-        long pid = process.pid();
-        process.destroyForcibly();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            throw new IllegalStateException(name + " pid " + pid + " did not die after SIGKILL");
-        }
-        LOG.info("killed {} (pid {}) with SIGKILL", name, pid);
+        jvm.kill();
     }
 
     /**
@@ -277,28 +258,18 @@ public final class ServiceInstance implements AutoCloseable {
      * @return the text
      */
     public String tail(int lines) {
-        try {
-            List<String> all = Files.readAllLines(logFile(), StandardCharsets.UTF_8);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException | RuntimeException e) {
-            return "(no log: " + e + ")";
+        ChildJvm j;
+        synchronized (this) {
+            j = jvm;
         }
+        return j == null ? "(" + name + " was never started)" : j.tail(lines);
     }
 
     /** Stops the JVM with SIGTERM (graceful), killing it after 30 s. */
     @Override
     public synchronized void close() {
-        if (!isAlive()) {
-            return;
-        }
-        process.destroy();
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
+        if (jvm != null) {
+            jvm.close();
         }
     }
 }

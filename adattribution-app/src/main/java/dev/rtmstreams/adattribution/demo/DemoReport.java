@@ -1,0 +1,149 @@
+package dev.rtmstreams.adattribution.demo;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The demo's {@code demo-report.json}: the settings and, per mode, the counts and the two latency distributions in
+ * milliseconds. Written by Jackson from these records, so the field names are the record components.
+ *
+ * @param settings what the demo ran
+ * @param modes one entry per mode, in run order
+ */
+record DemoReport(Settings settings, List<Mode> modes) {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /**
+     * The demo's parameters.
+     *
+     * @param durationPerModeSeconds load duration per mode
+     * @param targetRate events per second asked for
+     * @param warmupSeconds the unmeasured start of each mode
+     * @param partitions partitions per topic
+     * @param microBatchIntervalMs the micro-batch trigger interval
+     * @param availableProcessors cores of this machine
+     */
+    record Settings(
+            long durationPerModeSeconds,
+            double targetRate,
+            long warmupSeconds,
+            int partitions,
+            long microBatchIntervalMs,
+            int availableProcessors) {}
+
+    /**
+     * One mode's figures; rates rounded to 0.1.
+     *
+     * @param mode the execution mode's config value
+     * @param sentEvents inputs sent
+     * @param sentPerSecond inputs per second achieved
+     * @param outputsPerSecond outputs per second received
+     * @param expectedAttributedClicks clicks sent
+     * @param receivedAttributedClicks distinct attributed clicks received
+     * @param duplicateAttributedClicks attributed clicks received more than once
+     * @param expectedLogRecords acks sent
+     * @param receivedLogRecords log records received
+     * @param clickAttributionLatencyMs click send to attributed-click receipt
+     * @param requestAckLatencyMs ack send to log-record receipt
+     */
+    record Mode(
+            String mode,
+            long sentEvents,
+            double sentPerSecond,
+            double outputsPerSecond,
+            long expectedAttributedClicks,
+            long receivedAttributedClicks,
+            long duplicateAttributedClicks,
+            long expectedLogRecords,
+            long receivedLogRecords,
+            Latency clickAttributionLatencyMs,
+            Latency requestAckLatencyMs) {}
+
+    /**
+     * A latency distribution in milliseconds, rounded to a microsecond; only {@code count} when it is empty.
+     *
+     * @param count samples
+     * @param p50 median; null when empty
+     * @param p90 90th percentile; null when empty
+     * @param p95 95th percentile; null when empty
+     * @param p99 99th percentile; null when empty
+     * @param p999 99.9th percentile; null when empty
+     * @param max maximum; null when empty
+     * @param mean mean; null when empty
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Latency(long count, Double p50, Double p90, Double p95, Double p99, Double p999, Double max, Double mean) {
+
+        /**
+         * @param microseconds a histogram of microseconds
+         * @return its summary in milliseconds
+         */
+        static Latency of(Histogram microseconds) {
+            Histogram h = microseconds;
+            if (h.getTotalCount() == 0) {
+                return new Latency(0, null, null, null, null, null, null, null);
+            }
+            return new Latency(
+                    h.getTotalCount(),
+                    ms(h.getValueAtPercentile(50)),
+                    ms(h.getValueAtPercentile(90)),
+                    ms(h.getValueAtPercentile(95)),
+                    ms(h.getValueAtPercentile(99)),
+                    ms(h.getValueAtPercentile(99.9)),
+                    ms(h.getMaxValue()),
+                    ms(h.getMean()));
+        }
+
+        private static Double ms(double micros) {
+            return Math.round(micros) / 1000.0;
+        }
+    }
+
+    /**
+     * @param settings the demo's settings
+     * @param results the modes' results
+     * @return the report
+     */
+    static DemoReport of(DemoRunner.Settings settings, List<DemoRunner.ModeResult> results) {
+        return new DemoReport(
+                new Settings(
+                        settings.duration().toSeconds(),
+                        settings.rate(),
+                        settings.warmup().toSeconds(),
+                        settings.partitions(),
+                        settings.microBatchInterval().toMillis(),
+                        Runtime.getRuntime().availableProcessors()),
+                results.stream()
+                        .map(r -> new Mode(
+                                r.mode().configValue(),
+                                r.sentEvents(),
+                                tenth(r.sentPerSecond()),
+                                tenth(r.outputsPerSecond()),
+                                r.expectedAttributed(),
+                                r.receivedAttributed(),
+                                r.duplicateAttributed(),
+                                r.expectedLogRecords(),
+                                r.receivedLogRecords(),
+                                Latency.of(r.attribution()),
+                                Latency.of(r.correlation())))
+                        .toList());
+    }
+
+    private static double tenth(double v) {
+        return Math.round(v * 10) / 10.0;
+    }
+
+    /** @return the report as indented JSON with a final line break */
+    String toJson() {
+        try {
+            return JSON.writeValueAsString(this) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the demo report as JSON", e);
+        }
+    }
+}

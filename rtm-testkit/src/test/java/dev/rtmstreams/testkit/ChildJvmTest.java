@@ -1,0 +1,124 @@
+package dev.rtmstreams.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link ChildJvm} against a real child JVM ({@link ChildJvmTestMain}). */
+class ChildJvmTest {
+
+    private static ChildJvm.Builder child(Path dir, String... args) {
+        return ChildJvm.builder()
+                .mainClass(ChildJvmTestMain.class.getName())
+                .jvmOption("-Xmx32m")
+                .args(List.of(args))
+                .logFile(dir.resolve("logs").resolve("child.log"));
+    }
+
+    @Test
+    void shouldBeReadyWhenHealthAnswers200AndExitWith143WhenStopped(@TempDir Path dir) throws Exception {
+        int port = ChildJvm.freePort();
+        try (ChildJvm jvm = child(dir, "health", Integer.toString(port), "1500")
+                .environment("CHILD_JVM_TEST", "on")
+                .workingDir(dir)
+                .readiness(ChildJvm.Readiness.health(port))
+                .build()
+                .start()) {
+            Duration waited = jvm.awaitReady(Duration.ofSeconds(30));
+            // 503 for the first 1.5 s: the wait must have lasted that long
+            assertThat(waited).isGreaterThanOrEqualTo(Duration.ofMillis(1500));
+            assertThat(jvm.isAlive()).isTrue();
+            assertThat(ProcessHandle.of(jvm.pid()).map(ProcessHandle::isAlive)).contains(true);
+
+            assertThat(jvm.stop()).isEqualTo(143);
+            assertThat(jvm.isAlive()).isFalse();
+            assertThat(Files.readString(jvm.logFile())).contains("child starting: health", "env CHILD_JVM_TEST=on");
+        }
+    }
+
+    @Test
+    void shouldRequireTheBodyTextWhenAsked(@TempDir Path dir) throws Exception {
+        int port = ChildJvm.freePort();
+        try (ChildJvm jvm = child(dir, "health", Integer.toString(port), "0")
+                .readiness(ChildJvm.Readiness.health(port).withBodyContaining("\"state\":\"REBALANCED\""))
+                .build()
+                .start()) {
+            assertThatThrownBy(() -> jvm.awaitReady(Duration.ofSeconds(3)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("with '\"state\":\"REBALANCED\"'");
+        }
+    }
+
+    @Test
+    void shouldBeReadyOnAWholeOutputLineAndDieWhenKilled(@TempDir Path dir) throws Exception {
+        try (ChildJvm jvm = child(dir, "line", "CHILD READY", "300")
+                .readiness(ChildJvm.Readiness.outputLine("partial CHILD READY"))
+                .build()
+                .start()) {
+            jvm.awaitReady(Duration.ofSeconds(30));
+            long pid = jvm.pid();
+
+            assertThat(jvm.kill()).isEqualTo(137);
+            assertThat(jvm.isAlive()).isFalse();
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                    .isFalse();
+        }
+    }
+
+    @Test
+    void shouldFailNamingCommandAndTimeoutWhenNeverReady(@TempDir Path dir) throws Exception {
+        try (ChildJvm jvm = child(dir, "silent")
+                .readiness(ChildJvm.Readiness.outputLine("NEVER PRINTED"))
+                .build()
+                .start()) {
+            assertThatThrownBy(() -> jvm.awaitReady(Duration.ofSeconds(2)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("not ready (output line containing 'NEVER PRINTED') within PT2S")
+                    .hasMessageContaining(ChildJvmTestMain.class.getName() + " silent")
+                    .hasMessageContaining("child starting: silent");
+            assertThat(jvm.isAlive()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldFailWithTheExitCodeWhenTheChildExitsWhileStarting(@TempDir Path dir) throws Exception {
+        try (ChildJvm jvm = child(dir, "exit", "7")
+                .readiness(ChildJvm.Readiness.outputLine("NEVER PRINTED"))
+                .build()
+                .start()) {
+            assertThatThrownBy(() -> jvm.awaitReady(Duration.ofSeconds(30)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("exited with 7 before it was ready");
+            assertThat(jvm.stop()).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void shouldRejectBadOptionsNamingTheValue(@TempDir Path dir) {
+        assertThatThrownBy(() -> ChildJvm.builder().build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("set exactly one of mainClass and jar");
+        assertThatThrownBy(
+                        () -> ChildJvm.builder().jar(dir.resolve("missing.jar")).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jar not found: " + dir.resolve("missing.jar"));
+        assertThatThrownBy(() -> child(dir, "silent").stopTimeout(Duration.ZERO).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("stopTimeout must be positive: PT0S");
+        assertThatThrownBy(() -> ChildJvm.Readiness.health(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("readiness port must be 1-65535: 0");
+        assertThatThrownBy(() -> ChildJvm.Readiness.outputLine(""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ready line must be non-empty");
+        assertThatThrownBy(() -> child(dir, "silent").build().pid())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is not started");
+    }
+}
