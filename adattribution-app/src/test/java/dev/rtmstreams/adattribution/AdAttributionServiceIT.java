@@ -10,6 +10,7 @@ import dev.rtmstreams.adattribution.pipeline.DeadLetterHeaders;
 import dev.rtmstreams.adattribution.pipeline.Events;
 import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.processor.RtmException;
+import dev.rtmstreams.testkit.ChildJvm;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.TestRecords;
 import java.io.IOException;
@@ -93,7 +94,7 @@ class AdAttributionServiceIT {
     @Test
     void shouldEmitExactlyTheExpectedRecordsOnBothOutputTopicsAndDeadLetterBadOnesWhenRunFromTheCommandLine(
             @TempDir Path dir) throws Exception {
-        int port = ServiceLauncher.freePort();
+        int port = ChildJvm.freePort();
         Path log = dir.resolve("service.log");
         List<String> cmd = ServiceLauncher.javaCommand();
         cmd.addAll(List.of(

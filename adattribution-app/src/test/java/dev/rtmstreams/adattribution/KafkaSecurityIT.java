@@ -7,6 +7,7 @@ import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.pipeline.Events;
 import dev.rtmstreams.testkit.BrokerSecurity;
+import dev.rtmstreams.testkit.ChildJvm;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;
 import dev.rtmstreams.testkit.TestRecords;
@@ -125,7 +126,7 @@ class KafkaSecurityIT {
     @ValueSource(strings = {"exactly_once_v2", "at_least_once"})
     void shouldAttributeAClickWithExactlyTheReadmeAclsAndNeverLogThePasswordWhenRunOverSaslSsl(
             String guarantee, @TempDir Path dir) throws Exception {
-        int port = ServiceLauncher.freePort();
+        int port = ChildJvm.freePort();
         Path log = dir.resolve("service.log");
         String impression = "imp-" + guarantee;
         String click = "c-" + guarantee;

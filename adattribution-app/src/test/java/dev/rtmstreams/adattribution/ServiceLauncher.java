@@ -2,7 +2,6 @@ package dev.rtmstreams.adattribution;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,13 +32,6 @@ final class ServiceLauncher {
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         }
         return cmd;
-    }
-
-    /** @return a port that was free a moment ago */
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     /**
