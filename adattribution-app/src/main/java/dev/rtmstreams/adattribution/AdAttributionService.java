@@ -4,6 +4,7 @@ import dev.rtmstreams.adattribution.model.KafkaAccessCheck;
 import dev.rtmstreams.adattribution.model.KafkaAccessException;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.ops.HttpEndpoint;
+import dev.rtmstreams.adattribution.ops.JvmHeap;
 import dev.rtmstreams.adattribution.ops.StateLookup;
 import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
 import dev.rtmstreams.adattribution.pipeline.AttributedClickPostgresSink;
@@ -17,6 +18,7 @@ import dev.rtmstreams.topology.AssignmentReport;
 import dev.rtmstreams.topology.EpochProgress;
 import dev.rtmstreams.topology.ProgressListener;
 import dev.rtmstreams.topology.PrometheusEndpoint;
+import dev.rtmstreams.topology.RocksDbBoundedMemory;
 import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.Trigger;
 import io.prometheus.metrics.config.PrometheusProperties;
@@ -98,6 +100,12 @@ public final class AdAttributionService implements AutoCloseable {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.numStreamThreads());
+        if (config.rocksDbMemoryBytes() > 0
+                && !config.kafkaOverrides().containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {
+            // one block cache and write-buffer budget for every store, so off-heap memory stays flat under load
+            p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, RocksDbBoundedMemory.class.getName());
+            p.put(RocksDbBoundedMemory.TOTAL_MEMORY_BYTES_CONFIG, Long.toString(config.rocksDbMemoryBytes()));
+        }
         p.putAll(config.kafkaOverrides());
         return p;
     }
@@ -349,6 +357,16 @@ public final class AdAttributionService implements AutoCloseable {
                     String state = state();
                     cb.call(HttpEndpoint.HEALTHY_STATES.contains(state) ? 1 : 0, state);
                 })
+                .register(registry);
+        GaugeWithCallback.builder(props)
+                .name("adattribution_jvm_heap_after_gc_bytes")
+                .help("Java heap in use right after the last garbage collection (the live set), summed over pools.")
+                .callback(cb -> cb.call(JvmHeap.afterLastGcBytes()))
+                .register(registry);
+        GaugeWithCallback.builder(props)
+                .name("adattribution_jvm_heap_committed_bytes")
+                .help("Java heap the JVM holds from the operating system (part of the RSS).")
+                .callback(cb -> cb.call(JvmHeap.committedBytes()))
                 .register(registry);
         CounterWithCallback.builder(props)
                 .name("adattribution_dlq_records_total")

@@ -25,6 +25,11 @@ import java.util.Optional;
  */
 public final class AppConfig {
 
+    /** Default of {@link #rocksDbMemoryBytes()}: 256 MiB for block cache and memtables of all stores. */
+    public static final long DEFAULT_ROCKSDB_MEMORY_BYTES = 256L * 1024 * 1024;
+    /** Smallest non-zero {@link #rocksDbMemoryBytes()}: 16 MiB. */
+    public static final long MIN_ROCKSDB_MEMORY_BYTES = 16L * 1024 * 1024;
+
     private final String bootstrapServers;
     private final String applicationId;
     private final ExecutionMode trigger;
@@ -35,6 +40,7 @@ public final class AppConfig {
     private final int topicPartitions;
     private final short replicationFactor;
     private final int numStreamThreads;
+    private final long rocksDbMemoryBytes;
     private final SlotCheckMode slotCheck;
     private final String processingGuarantee;
     private final Duration attributionWindow;
@@ -59,6 +65,7 @@ public final class AppConfig {
         this.topicPartitions = b.topicPartitions;
         this.replicationFactor = b.replicationFactor;
         this.numStreamThreads = b.numStreamThreads;
+        this.rocksDbMemoryBytes = b.rocksDbMemoryBytes;
         this.slotCheck = b.slotCheck;
         this.processingGuarantee = b.processingGuarantee;
         this.attributionWindow = b.attributionWindow;
@@ -130,6 +137,7 @@ public final class AppConfig {
         b.topicPartitions = topicPartitions;
         b.replicationFactor = replicationFactor;
         b.numStreamThreads = numStreamThreads;
+        b.rocksDbMemoryBytes = rocksDbMemoryBytes;
         b.slotCheck = slotCheck;
         b.processingGuarantee = processingGuarantee;
         b.attributionWindow = attributionWindow;
@@ -200,6 +208,13 @@ public final class AppConfig {
     public int numStreamThreads() {
         return numStreamThreads;
     }
+    /**
+     * @return bytes of off-heap memory (block cache plus memtables) shared by every RocksDB store of the JVM, or 0 for
+     *     Kafka Streams' own per-store defaults (unbounded in total)
+     */
+    public long rocksDbMemoryBytes() {
+        return rocksDbMemoryBytes;
+    }
     /** @return the slot check mode; never null */
     public SlotCheckMode slotCheck() {
         return slotCheck;
@@ -265,6 +280,7 @@ public final class AppConfig {
         m.put("topicPartitions", topicPartitions);
         m.put("replicationFactor", replicationFactor);
         m.put("numStreamThreads", numStreamThreads);
+        m.put("rocksDbMemoryBytes", rocksDbMemoryBytes);
         m.put("slotCheck", slotCheck);
         m.put("processingGuarantee", processingGuarantee);
         m.put("attributionWindow", attributionWindow);
@@ -333,6 +349,7 @@ public final class AppConfig {
         private int topicPartitions = 1;
         private short replicationFactor = 1;
         private int numStreamThreads = 2;
+        private long rocksDbMemoryBytes = DEFAULT_ROCKSDB_MEMORY_BYTES;
         private SlotCheckMode slotCheck = SlotCheckMode.WARN;
         private String processingGuarantee = "at_least_once";
         private Duration attributionWindow = Duration.ofMinutes(2);
@@ -408,6 +425,15 @@ public final class AppConfig {
         /** @param v stream threads; default 2 (one per pipeline sub-topology with 1 partition) */
         public Builder numStreamThreads(int v) {
             this.numStreamThreads = v;
+            return this;
+        }
+        /**
+         * @param v bytes of off-heap memory for all RocksDB stores of the JVM (block cache and memtables, see
+         *     {@link dev.rtmstreams.topology.RocksDbBoundedMemory}); 0 leaves Kafka Streams' per-store defaults;
+         *     default {@value AppConfig#DEFAULT_ROCKSDB_MEMORY_BYTES}
+         */
+        public Builder rocksDbMemoryBytes(long v) {
+            this.rocksDbMemoryBytes = v;
             return this;
         }
         /** @param v slot check; default warn */
@@ -558,6 +584,10 @@ public final class AppConfig {
             }
             if (numStreamThreads < 1) {
                 throw new IllegalArgumentException("num-stream-threads must be positive: " + numStreamThreads);
+            }
+            if (rocksDbMemoryBytes != 0 && rocksDbMemoryBytes < MIN_ROCKSDB_MEMORY_BYTES) {
+                throw new IllegalArgumentException("rocksdb-memory must be 0 (Kafka Streams' per-store defaults) or at"
+                        + " least " + MIN_ROCKSDB_MEMORY_BYTES + " bytes: " + rocksDbMemoryBytes);
             }
             Objects.requireNonNull(slotCheck, "slot-check");
             if (!"at_least_once".equals(processingGuarantee) && !"exactly_once_v2".equals(processingGuarantee)) {

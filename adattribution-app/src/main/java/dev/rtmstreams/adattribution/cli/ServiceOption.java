@@ -78,6 +78,13 @@ public enum ServiceOption {
             "Stream threads (slots) of this instance.",
             "2",
             (b, v) -> b.numStreamThreads(parseInt(v))),
+    ROCKSDB_MEMORY(
+            "rocksdb-memory",
+            "BYTES",
+            "Off-heap memory shared by all RocksDB stores of the instance (block cache and memtables; memtables may"
+                    + " use half). 0: Kafka Streams' per-store defaults, unbounded in total.",
+            Long.toString(AppConfig.DEFAULT_ROCKSDB_MEMORY_BYTES),
+            (b, v) -> b.rocksDbMemoryBytes(parseLong(v))),
     SLOT_CHECK(
             "slot-check",
             "MODE",
@@ -262,6 +269,14 @@ public enum ServiceOption {
 
     static String envVarOf(String optionName) {
         return "RTM_" + optionName.toUpperCase(Locale.ROOT).replace('-', '_');
+    }
+
+    static long parseLong(String v) {
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a whole number: '" + v + "'", e);
+        }
     }
 
     static int parseInt(String v) {

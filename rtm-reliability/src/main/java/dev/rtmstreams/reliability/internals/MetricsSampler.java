@@ -15,7 +15,8 @@ import java.util.stream.Stream;
 /**
  * Samples one service instance over time: state store size (the state directory on disk and
  * RocksDB's estimated keys), RocksDB memory (memtables, block cache, table readers) from its
- * {@code /metrics}, Java heap used ({@code jcmd GC.heap_info}) and the process RSS.
+ * {@code /metrics}, Java heap used ({@code jcmd GC.heap_info}), after the last GC and committed (the service's
+ * {@code /metrics}) and the process RSS.
  */
 public final class MetricsSampler implements AutoCloseable {
 
@@ -28,7 +29,9 @@ public final class MetricsSampler implements AutoCloseable {
             "rocksdb_block_cache_bytes",
             "rocksdb_table_readers_bytes",
             "heap_used_bytes",
-            "rss_bytes");
+            "rss_bytes",
+            "heap_after_gc_bytes",
+            "heap_committed_bytes");
 
     private static final String STATE = "kafka_streams_stream_state_metrics_";
 
@@ -76,6 +79,9 @@ public final class MetricsSampler implements AutoCloseable {
         row[5] = text == null ? -1 : PrometheusSamples.sum(text, STATE + "estimate_table_readers_mem");
         row[6] = instance.heapUsedBytes();
         row[7] = instance.rssBytes();
+        // the service's own gauges: live heap after the last collection, and heap the JVM holds from the OS
+        row[8] = text == null ? -1 : PrometheusSamples.sum(text, "adattribution_jvm_heap_after_gc_bytes");
+        row[9] = text == null ? -1 : PrometheusSamples.sum(text, "adattribution_jvm_heap_committed_bytes");
         synchronized (rows) {
             rows.add(row);
         }
