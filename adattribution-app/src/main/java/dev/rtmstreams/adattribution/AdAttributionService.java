@@ -125,11 +125,14 @@ public final class AdAttributionService implements AutoCloseable {
             throw new IllegalStateException(
                     "the service can be started once; it is " + (closed.get() ? "closed" : "started"));
         }
-        verifyAccess();
-        if (config.createTopics()) {
-            createMissingTopics();
+        // one admin client for every check before the start
+        try (Admin admin = Admin.create(adminProperties())) {
+            verifyAccess(admin);
+            if (config.createTopics()) {
+                createMissingTopics(admin);
+            }
+            verifyCopartitioning(admin);
         }
-        verifyCopartitioning();
         config.postgres().ifPresent(AttributedClickPostgresSink::createTable);
         Topology topology = AdAttributionTopology.build(config, deadLetters);
         LOG.info("event=topology description={}", topology.describe().toString().replace('\n', ' '));
@@ -231,6 +234,10 @@ public final class AdAttributionService implements AutoCloseable {
                 p.put(k, v);
             }
         });
+        // the start-up checks fail within ADMIN_TIMEOUT instead of retrying for the admin client's default minute
+        int timeoutMs = (int) ADMIN_TIMEOUT.toMillis();
+        p.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+        p.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
         return p;
     }
 
@@ -241,7 +248,7 @@ public final class AdAttributionService implements AutoCloseable {
      * by Kafka Streams itself; a refusal there fails the stream thread, which the uncaught-exception handler turns
      * into the same kind of message.
      */
-    private void verifyAccess() {
+    private void verifyAccess(Admin admin) {
         Map<String, AclOperation> needed = new LinkedHashMap<>();
         config.topics().inputs().forEach(t -> needed.put(t, AclOperation.READ));
         for (String topic : config.topics().all()) {
@@ -249,7 +256,7 @@ public final class AdAttributionService implements AutoCloseable {
         }
         Map<String, Object> client = new LinkedHashMap<>();
         adminProperties().forEach((k, v) -> client.put(k.toString(), v));
-        KafkaAccessCheck.verify(client, needed, ADMIN_TIMEOUT);
+        KafkaAccessCheck.verify(admin, client, needed, ADMIN_TIMEOUT);
     }
 
     /**
@@ -261,9 +268,9 @@ public final class AdAttributionService implements AutoCloseable {
      * @throws dev.rtmstreams.processor.RtmException {@code JOIN_INPUTS_NOT_COPARTITIONED} naming both topics and
      *     their partition counts
      */
-    private void verifyCopartitioning() {
+    private void verifyCopartitioning(Admin admin) {
         AppConfig.Topics topics = config.topics();
-        try (Admin admin = Admin.create(adminProperties())) {
+        try {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             for (List<String> pair : List.of(
                     List.of(topics.impressions(), topics.clicks()), List.of(topics.requests(), topics.acks()))) {
@@ -279,8 +286,8 @@ public final class AdAttributionService implements AutoCloseable {
         }
     }
 
-    private void createMissingTopics() {
-        try (Admin admin = Admin.create(adminProperties())) {
+    private void createMissingTopics(Admin admin) {
+        try {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();
             for (String topic : config.topics().all()) {
@@ -362,6 +369,11 @@ public final class AdAttributionService implements AutoCloseable {
                 .name("adattribution_jvm_heap_after_gc_bytes")
                 .help("Java heap in use right after the last garbage collection (the live set), summed over pools.")
                 .callback(cb -> cb.call(JvmHeap.afterLastGcBytes()))
+                .register(registry);
+        GaugeWithCallback.builder(props)
+                .name("adattribution_jvm_heap_used_bytes")
+                .help("Java heap in use now (live and not yet collected objects).")
+                .callback(cb -> cb.call(JvmHeap.usedBytes()))
                 .register(registry);
         GaugeWithCallback.builder(props)
                 .name("adattribution_jvm_heap_committed_bytes")

@@ -153,6 +153,51 @@ class ProcessingTimeTimersTest {
     }
 
     @Test
+    void shouldFireATimerRegisteredBeforeTheTimesAlreadyFiredWhenItIsDue() {
+        try (Harness<String, String> h = harness(StoreBackend.ROCKS_DB, Duration.ofMillis(100))) {
+            h.pipe("a", "at:1000");
+            h.pipe("b", "at:2000");
+            h.advanceMs(2100);
+            assertThat(h.drainValues()).containsExactly("fired:a:1000@2100", "fired:b:2000@2100");
+            h.pipe("c", "at:500"); // earlier than every timer fired so far: the next scan must still find it
+            h.pipe("c", "at:3000");
+            h.advanceMs(100);
+            assertThat(h.drainValues()).containsExactly("fired:c:500@2100"); // due at once: fired after the input
+            h.advanceMs(1000);
+            assertThat(h.drainValues()).containsExactly("fired:c:3000@3200");
+        }
+    }
+
+    @Test
+    void shouldChangelogOnlyTheTimeOrderedTimerIndexAndStillListTimersPerKeyAfterARestore() {
+        byte timeIndex = 0x03; // Layout.TIMER: [TIMER][time][key]
+        byte keyIndex = 0x04; // Layout.TIMER_BY_KEY: [TIMER/KEY][key][time], kept beside the store, not changelogged
+        for (StoreBackend backend : StoreBackend.values()) {
+            try (Harness<String, String> h = harness(backend, Duration.ofMillis(100))) {
+                h.pipe("a", "at:1000");
+                h.pipe("a", "at:2000");
+                h.pipe("b", "at:3000");
+                h.pipe("a", "del:2000");
+
+                List<Byte> sections =
+                        h.changelogSoFar().stream().map(kv -> kv.key.get()[0]).toList();
+                assertThat(sections).as(backend.name()).doesNotContain(keyIndex);
+                assertThat(sections.stream().filter(t -> t == timeIndex))
+                        .as(backend.name() + ": three registrations and one deletion")
+                        .hasSize(4);
+
+                h.pipe("a", "list");
+                h.restartFromChangelog();
+                h.pipe("a", "list");
+                h.pipe("b", "list");
+                assertThat(h.drainValues())
+                        .as(backend.name())
+                        .containsExactly("timers=[1000]", "timers=[1000]", "timers=[3000]");
+            }
+        }
+    }
+
+    @Test
     void shouldFireTimerRegisteredFromTimerHandlerWhenItComesDue() {
         List<String> calls = new ArrayList<>();
         TransformWithState<String, String, String> tws = TransformWithState.builder(

@@ -13,8 +13,8 @@ import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 
 /**
- * Java heap figures for {@code /metrics}: the heap in use right after the latest collection (young ones included, so
- * the live set plus what old regions still hold) and the committed heap.
+ * Java heap figures for {@code /metrics}: the heap in use now, right after the latest collection (young ones included,
+ * so the live set plus what old regions still hold) and committed.
  */
 public final class JvmHeap {
 
@@ -59,6 +59,11 @@ public final class JvmHeap {
     /** @return heap bytes in use right after the latest garbage collection, or -1 before the first one */
     public static long afterLastGcBytes() {
         return AFTER_LAST_GC.get();
+    }
+
+    /** @return heap bytes in use now, live or not yet collected */
+    public static long usedBytes() {
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     /** @return heap bytes the JVM has committed (taken from the operating system) */

@@ -55,9 +55,28 @@ public final class KafkaAccessCheck {
         int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
+        try (Admin admin = Admin.create(config)) {
+            verify(admin, clientConfig, neededByTopic, timeout);
+        }
+    }
+
+    /**
+     * Logs in and checks the topics with an admin client the caller owns (and closes).
+     *
+     * @param admin an admin client of the cluster; not null
+     * @param clientConfig the properties {@code admin} was made from: its principal and bootstrap servers name the
+     *     cluster in errors; not null
+     * @param neededByTopic the operation needed on each topic; not null
+     * @param timeout how long to wait for each answer; positive
+     * @throws KafkaAccessException when the login fails or an operation is not allowed
+     * @throws IllegalStateException when the cluster does not answer within the timeout
+     */
+    public static void verify(
+            Admin admin, Map<String, ?> clientConfig, Map<String, AclOperation> neededByTopic, Duration timeout) {
+        Objects.requireNonNull(neededByTopic, "neededByTopic");
         String principal = KafkaClientSettings.principalOf(clientConfig);
         String bootstrap = String.valueOf(clientConfig.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
-        try (Admin admin = Admin.create(config)) {
+        try {
             await(admin.describeCluster().clusterId(), timeout, principal, bootstrap, "log in");
             if (neededByTopic.isEmpty()) {
                 return;

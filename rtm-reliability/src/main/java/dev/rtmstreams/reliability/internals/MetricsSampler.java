@@ -15,8 +15,8 @@ import java.util.stream.Stream;
 /**
  * Samples one service instance over time: state store size (the state directory on disk and
  * RocksDB's estimated keys), RocksDB memory (memtables, block cache, table readers) from its
- * {@code /metrics}, Java heap used ({@code jcmd GC.heap_info}), after the last GC and committed (the service's
- * {@code /metrics}) and the process RSS.
+ * {@code /metrics}, Java heap used, after the last GC and committed (the service's {@code /metrics}; heap used from
+ * {@code jcmd GC.heap_info} for a service without that gauge) and the process RSS.
  */
 public final class MetricsSampler implements AutoCloseable {
 
@@ -77,7 +77,9 @@ public final class MetricsSampler implements AutoCloseable {
         // one block cache may be shared by every store: each store reports the same usage, so take the max
         row[4] = text == null ? -1 : PrometheusSamples.max(text, STATE + "block_cache_usage");
         row[5] = text == null ? -1 : PrometheusSamples.sum(text, STATE + "estimate_table_readers_mem");
-        row[6] = instance.heapUsedBytes();
+        // the service's gauge when it has one (no jcmd, which starts a JVM at every sample), else jcmd
+        double heapUsed = text == null ? -1 : PrometheusSamples.sum(text, "adattribution_jvm_heap_used_bytes");
+        row[6] = heapUsed >= 0 ? heapUsed : instance.heapUsedBytes();
         row[7] = instance.rssBytes();
         // the service's own gauges: live heap after the last collection, and heap the JVM holds from the OS
         row[8] = text == null ? -1 : PrometheusSamples.sum(text, "adattribution_jvm_heap_after_gc_bytes");

@@ -3,6 +3,7 @@ package dev.rtmstreams.processor.internals;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -28,14 +29,32 @@ public final class EntriesStore implements ReadOnlyKeyValueStore<Bytes, byte[]> 
         this.entries = entries;
     }
 
-    /** @return the store after applying {@code records} in order (null value: delete) */
+    /**
+     * @return the store after applying {@code records} in order (null value: delete). When the records hold entries
+     *     of the time-ordered timer index (a changelog), the per-key timer index, which the operator does not
+     *     changelog, is derived from it, as the operator rebuilds it when a task starts.
+     */
     public static EntriesStore replay(Iterable<KeyValue<Bytes, byte[]>> records) {
         NavigableMap<Bytes, byte[]> m = new TreeMap<>();
+        boolean timeIndexed = false;
         for (KeyValue<Bytes, byte[]> kv : records) {
+            byte[] k = kv.key.get();
+            timeIndexed |= k.length > 0 && k[0] == Layout.TIMER;
             if (kv.value == null) {
                 m.remove(kv.key);
             } else {
                 m.put(kv.key, kv.value);
+            }
+        }
+        if (timeIndexed) {
+            m.keySet().removeIf(k -> k.get().length > 0 && k.get()[0] == Layout.TIMER_BY_KEY);
+            byte[] from = {Layout.TIMER};
+            byte[] to = {(byte) (Layout.TIMER + 1)};
+            for (Bytes k : List.copyOf(
+                    m.subMap(Bytes.wrap(from), true, Bytes.wrap(to), false).keySet())) {
+                m.put(
+                        Bytes.wrap(Layout.timerByKey(Layout.suffixOfTimeKey(k.get()), Layout.timeOf(k.get()))),
+                        Layout.EMPTY);
             }
         }
         return new EntriesStore(m);

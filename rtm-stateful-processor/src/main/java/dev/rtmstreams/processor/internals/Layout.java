@@ -126,9 +126,14 @@ final class Layout {
 
     /** Lower bound of a section whose keys start with a time: {@code [tag][Long.MIN_VALUE]}. */
     static byte[] timeSectionStart(byte tag) {
+        return timeSectionStart(tag, Long.MIN_VALUE);
+    }
+
+    /** Lower bound of the keys {@code [tag][t >= time][...]} of a section whose keys start with a time. */
+    static byte[] timeSectionStart(byte tag, long time) {
         byte[] out = new byte[9];
         out[0] = tag;
-        putTime(out, 1, Long.MIN_VALUE);
+        putTime(out, 1, time);
         return out;
     }
 

@@ -102,7 +102,8 @@ final class OperatorRuntime<K, I, O> {
             watermark.persistBeforeCommit();
             layer.beforeCommit(watermark::persistIfAdvanced);
         }
-        timers = new TimerService(store, MAX_TIMERS_PER_PASS);
+        // the per-key timer index is not changelogged when the store has the innermost layer (rebuilt in loadMeta)
+        timers = new TimerService(store, layer != null ? layer : store, MAX_TIMERS_PER_PASS);
         ttl = new TtlCleaner(store, config.ttlCleanupBatch());
         buffer = new MicroBatchBuffer(store);
         long now = context.currentSystemTimeMs();
@@ -136,8 +137,8 @@ final class OperatorRuntime<K, I, O> {
     }
 
     /**
-     * Loads the persisted watermark, batch id and buffer sequence on first use (not in init), so that a store
-     * filled after init (restoration, tests) is honoured.
+     * Loads the persisted watermark, batch id and buffer sequence and rebuilds the per-key timer index on first use
+     * (not in init), so that a store filled after init (restoration, tests) is honoured.
      */
     private void loadMeta() {
         if (metaLoaded) {
@@ -145,6 +146,7 @@ final class OperatorRuntime<K, I, O> {
         }
         metaLoaded = true;
         checkAndPersistMetadata();
+        timers.rebuildKeyIndex();
         watermark.load();
         byte[] b = keys.store.get(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)));
         batchId = b == null ? 0 : Layout.getLong(b, 0);

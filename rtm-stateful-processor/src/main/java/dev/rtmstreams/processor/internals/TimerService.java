@@ -3,6 +3,7 @@ package dev.rtmstreams.processor.internals;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -12,38 +13,110 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * {@code TimerStateImpl}): a time-ordered index {@code [TIMER][time][key]} for firing and a per-key index
  * {@code [TIMER/KEY][key][time]} for listing, both in the operator store. Keeps a hint of the earliest pending time
  * so that a pass with nothing due costs no store scan.
+ *
+ * <p>Only the time-ordered index is changelogged: the per-key index holds the same facts, so it is written to the
+ * store underneath the change-logging layer (the operator store's innermost layer) and rebuilt from the time-ordered
+ * index once per task incarnation ({@link #rebuildKeyIndex}), after restoration. That halves the changelog records
+ * of registering and deleting a timer. A store without that layer keeps both indexes changelogged.
  */
 final class TimerService {
 
     /** A pending timer. */
     record Timer(long time, byte[] key) {}
 
+    private static final int REBUILD_BATCH = 1000;
+
     private final KeyValueStore<Bytes, byte[]> store;
+    private final KeyValueStore<Bytes, byte[]> keyIndex;
     private final int maxPerPass;
     private long nextTimerHint = Long.MIN_VALUE; // Long.MIN_VALUE: unknown, scan
+    // Every pending timer is at this time or later. The scan for due timers starts here, not at the section start:
+    // fired timers are deleted in time order, and RocksDB would otherwise step over all their tombstones on every
+    // pass until compaction drops them (the cost of a pass grew with the number of timers fired so far).
+    private long scanFrom = Long.MIN_VALUE;
+    // During a pass (from due to passDone): the lowest time still pending once every returned timer has fired
+    private long passLowest = Long.MAX_VALUE;
 
     /**
-     * @param store the operator store
+     * @param store the operator store (changelogged)
+     * @param keyIndex where the per-key index lives: the operator store's innermost layer (not changelogged, rebuilt
+     *     by {@link #rebuildKeyIndex}), or {@code store} itself
      * @param maxPerPass upper bound of timers returned by one {@link #due} call (more are due next pass)
      */
-    TimerService(KeyValueStore<Bytes, byte[]> store, int maxPerPass) {
+    TimerService(KeyValueStore<Bytes, byte[]> store, KeyValueStore<Bytes, byte[]> keyIndex, int maxPerPass) {
         this.store = store;
+        this.keyIndex = keyIndex;
         this.maxPerPass = maxPerPass;
     }
 
     /** Registers a timer at {@code time} for {@code key}; registering it twice keeps one. */
     void register(byte[] key, long time) {
         store.put(Bytes.wrap(Layout.timerKey(time, key)), Layout.EMPTY);
-        store.put(Bytes.wrap(Layout.timerByKey(key, time)), Layout.EMPTY);
+        keyIndex.put(Bytes.wrap(Layout.timerByKey(key, time)), Layout.EMPTY);
         if (nextTimerHint != Long.MIN_VALUE && time < nextTimerHint) {
             nextTimerHint = time;
+        }
+        if (time < scanFrom) {
+            scanFrom = time;
+        }
+        if (time < passLowest) {
+            passLowest = time;
         }
     }
 
     /** Deletes the timer at {@code time} for {@code key}, if any. */
     void delete(byte[] key, long time) {
         store.delete(Bytes.wrap(Layout.timerKey(time, key)));
-        store.delete(Bytes.wrap(Layout.timerByKey(key, time)));
+        keyIndex.delete(Bytes.wrap(Layout.timerByKey(key, time)));
+    }
+
+    /**
+     * Rewrites the per-key index from the time-ordered one, when it is not changelogged: called once per task
+     * incarnation, after the store was restored. A restored or migrated task has no per-key entries of timers
+     * registered since the last flush (or any, on a new machine), and a store written by an earlier version may hold
+     * per-key entries restored from its changelog whose timers were deleted since: every entry is removed and written
+     * anew.
+     */
+    void rebuildKeyIndex() {
+        if (keyIndex == store) {
+            return;
+        }
+        List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(REBUILD_BATCH);
+        byte[] indexStart = {Layout.TIMER_BY_KEY};
+        byte[] indexEnd = {(byte) (Layout.TIMER_BY_KEY + 1)};
+        try (KeyValueIterator<Bytes, byte[]> it = keyIndex.range(Bytes.wrap(indexStart), Bytes.wrap(indexEnd))) {
+            while (it.hasNext()) {
+                Bytes k = it.next().key;
+                if (k.get()[0] == Layout.TIMER_BY_KEY) {
+                    batch.add(KeyValue.pair(k, null));
+                    batch = writeIfFull(batch);
+                }
+            }
+        }
+        keyIndex.putAll(batch);
+        batch.clear();
+        byte[] timeStart = {Layout.TIMER};
+        byte[] timeEnd = {(byte) (Layout.TIMER + 1)};
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(timeStart), Bytes.wrap(timeEnd))) {
+            while (it.hasNext()) {
+                byte[] k = it.next().key.get();
+                if (k[0] != Layout.TIMER) {
+                    continue;
+                }
+                batch.add(KeyValue.pair(
+                        Bytes.wrap(Layout.timerByKey(Layout.suffixOfTimeKey(k), Layout.timeOf(k))), Layout.EMPTY));
+                batch = writeIfFull(batch);
+            }
+        }
+        keyIndex.putAll(batch);
+    }
+
+    private List<KeyValue<Bytes, byte[]>> writeIfFull(List<KeyValue<Bytes, byte[]>> batch) {
+        if (batch.size() < REBUILD_BATCH) {
+            return batch;
+        }
+        keyIndex.putAll(batch);
+        return new ArrayList<>(REBUILD_BATCH);
     }
 
     /** @return whether a timer at {@code time} for {@code key} is pending */
@@ -53,7 +126,7 @@ final class TimerService {
 
     /** @return the pending timers of {@code key} in ascending time order */
     List<Long> list(byte[] key) {
-        return list(store, key);
+        return list(keyIndex, key);
     }
 
     /** @return the pending timers of {@code key} in {@code store}, ascending (also for read-only tooling) */
@@ -74,7 +147,7 @@ final class TimerService {
     /**
      * @param upTo exclusive bound: timers with time strictly below it are due (Spark: {@code <})
      * @return up to {@code maxPerPass} due timers in (time, key) order; empty without a scan when the hint shows
-     *     nothing is due. Call {@link #passDone} after firing them.
+     *     nothing is due. The caller fires (and deletes) every returned timer, then calls {@link #passDone}.
      */
     List<Timer> due(long upTo) {
         if (nextTimerHint != Long.MIN_VALUE && nextTimerHint >= upTo) {
@@ -83,7 +156,7 @@ final class TimerService {
         List<Timer> due = new ArrayList<>();
         long next = Long.MAX_VALUE;
         try (KeyValueIterator<Bytes, byte[]> it = store.range(
-                Bytes.wrap(Layout.timeSectionStart(Layout.TIMER)),
+                Bytes.wrap(Layout.timeSectionStart(Layout.TIMER, scanFrom)),
                 Bytes.wrap(Layout.timeSectionEnd(Layout.TIMER, Long.MAX_VALUE)))) {
             while (it.hasNext()) {
                 byte[] k = it.next().key.get();
@@ -97,13 +170,29 @@ final class TimerService {
         }
         // the earliest pending time: the returned timers stay pending until fired and deleted
         nextTimerHint = due.isEmpty() ? next : due.get(0).time();
+        if (due.isEmpty()) {
+            if (next != Long.MAX_VALUE) {
+                scanFrom = next;
+            }
+        } else {
+            // once the returned timers have fired, what stays pending is at the last returned time or later (or at
+            // the time of a timer registered meanwhile): passDone moves the scan start there
+            passLowest = due.get(due.size() - 1).time();
+        }
         return due;
     }
 
-    /** After firing the timers of a {@link #due} call: handlers may have registered timers, so rescan next time. */
+    /**
+     * After firing (and deleting) every timer of a {@link #due} call: handlers may have registered timers, so rescan
+     * next time, from the last fired time (or an earlier registered one) on.
+     */
     void passDone(boolean firedAny) {
         if (firedAny) {
             nextTimerHint = Long.MIN_VALUE;
+            if (passLowest != Long.MAX_VALUE) {
+                scanFrom = passLowest;
+            }
         }
+        passLowest = Long.MAX_VALUE;
     }
 }

@@ -18,7 +18,7 @@ class TimerServiceTest {
 
     @Test
     void shouldReturnTimersStrictlyBelowTheBoundInTimeThenKeyOrder() {
-        TimerService timers = new TimerService(store, 100);
+        TimerService timers = new TimerService(store, store, 100);
         timers.register(key("b"), 20);
         timers.register(key("a"), 20);
         timers.register(key("a"), 10);
@@ -32,7 +32,7 @@ class TimerServiceTest {
 
     @Test
     void shouldForgetDeletedTimersAndBoundEachPass() {
-        TimerService timers = new TimerService(store, 2);
+        TimerService timers = new TimerService(store, store, 2);
         for (long t = 1; t <= 5; t++) {
             timers.register(key("k"), t);
         }
@@ -45,7 +45,7 @@ class TimerServiceTest {
 
     @Test
     void shouldSkipTheScanWhenNothingIsDueAndSeeTimersRegisteredLater() {
-        TimerService timers = new TimerService(store, 100);
+        TimerService timers = new TimerService(store, store, 100);
         timers.register(key("k"), 50);
         assertThat(timers.due(40)).isEmpty(); // hint is now 50
         // a timer written behind the service's back is not seen while the hint says nothing is due ...
@@ -54,5 +54,41 @@ class TimerServiceTest {
         // ... but one registered through it lowers the hint
         timers.register(key("y"), 5);
         assertThat(render(timers.due(40))).containsExactly("y@5", "x@10");
+    }
+
+    @Test
+    void shouldScanFromTheLastFiredTimeYetFindTimersRegisteredEarlierAfterAPass() {
+        TimerService timers = new TimerService(store, store, 100);
+        timers.register(key("a"), 10);
+        timers.register(key("b"), 20);
+        timers.register(key("c"), 30);
+        List<TimerService.Timer> due = timers.due(25);
+        assertThat(render(due)).containsExactly("a@10", "b@20");
+        due.forEach(t -> timers.delete(t.key(), t.time()));
+        timers.register(key("d"), 15); // registered while firing: below the last fired time
+        timers.passDone(true);
+        assertThat(render(timers.due(40))).containsExactly("d@15", "c@30");
+    }
+
+    @Test
+    void shouldKeepThePerKeyIndexOutsideTheStoreAndRebuildItFromTheTimeIndex() {
+        KeyValueStore<Bytes, byte[]> index = TestStores.operatorStore("timer-keys");
+        TimerService timers = new TimerService(store, index, 100);
+        timers.register(key("a"), 10);
+        timers.register(key("a"), 20);
+        timers.register(key("b"), 5);
+        timers.delete(key("a"), 20);
+        assertThat(TimerService.list(store, key("a"))).isEmpty(); // the store holds the time index only
+        assertThat(timers.list(key("a"))).containsExactly(10L);
+
+        // a restored store: the index lost its entries and holds a stale one of a timer deleted since
+        index.delete(Bytes.wrap(Layout.timerByKey(key("a"), 10)));
+        index.put(Bytes.wrap(Layout.timerByKey(key("z"), 99)), Layout.EMPTY);
+        TimerService restored = new TimerService(store, index, 100);
+        restored.rebuildKeyIndex();
+
+        assertThat(restored.list(key("a"))).containsExactly(10L);
+        assertThat(restored.list(key("b"))).containsExactly(5L);
+        assertThat(restored.list(key("z"))).isEmpty();
     }
 }
