@@ -94,6 +94,8 @@ final class JoinCore<K, L, R, VR> {
     private final String leftTopic;
 
     private final String rightTopic;
+    /** Per side (0 = left, 1 = right): which keys its buffer may hold (shared by the task's two side processors). */
+    private final BufferKeyFilter[] filters;
     /** Per side (0 = left, 1 = right): a lower bound of the smallest buffered event time. */
     private final long[] lowest = {Long.MIN_VALUE, Long.MIN_VALUE};
 
@@ -123,10 +125,13 @@ final class JoinCore<K, L, R, VR> {
         TaskLocalStore<JoinTaskState> taskState = context.getStateStore(spec.taskStateStore());
         this.shared = taskState.get();
         if (!shared.indexesBuilt) {
-            rebuildIndex(leftBuffer, leftIndex);
-            rebuildIndex(rightBuffer, rightIndex);
+            long segmentMs = BufferKeyFilter.segmentMsFor(spec.lowerMs(), spec.upperMs());
+            shared.filters = new BufferKeyFilter[] {new BufferKeyFilter(segmentMs), new BufferKeyFilter(segmentMs)};
+            rebuildIndex(leftBuffer, leftIndex, shared.filters[0]);
+            rebuildIndex(rightBuffer, rightIndex, shared.filters[1]);
             shared.indexesBuilt = true;
         }
+        this.filters = shared.filters;
         this.lazyMeta = lazyMetaAllowed(spec, idleTimeoutMs);
         this.keySerializer = spec.keySerde().serializer();
         this.keyDeserializer = spec.keySerde().deserializer();
@@ -339,16 +344,19 @@ final class JoinCore<K, L, R, VR> {
         boolean markOther =
                 left ? spec.joinType().emitsUnmatchedRight() : spec.joinType().emitsUnmatchedLeft();
         List<KeyValue<Bytes, byte[]>> matches = null;
-        try (KeyValueIterator<Bytes, byte[]> it =
-                other.range(Codec.bufferKey(keyBytes, from, 0L), Codec.bufferKey(keyBytes, to, Long.MAX_VALUE))) {
-            while (it.hasNext()) {
-                KeyValue<Bytes, byte[]> kv = it.next();
-                if (matches == null) {
-                    matches = new ArrayList<>(2);
-                } else if (spec.distinctRows() && repeats(matches, kv)) {
-                    continue;
+        // the other side's key filter spares the seek of a probe that cannot find a row
+        if (filters[left ? 1 : 0].mightContain(keyBytes, from, to)) {
+            try (KeyValueIterator<Bytes, byte[]> it =
+                    other.range(Codec.bufferKey(keyBytes, from, 0L), Codec.bufferKey(keyBytes, to, Long.MAX_VALUE))) {
+                while (it.hasNext()) {
+                    KeyValue<Bytes, byte[]> kv = it.next();
+                    if (matches == null) {
+                        matches = new ArrayList<>(2);
+                    } else if (spec.distinctRows() && repeats(matches, kv)) {
+                        continue;
+                    }
+                    matches.add(kv);
                 }
-                matches.add(kv);
             }
         }
         if (matches != null && spec.distinctRows() && hasTwin(own, keyBytes, eventTime, valueBytes)) {
@@ -408,6 +416,10 @@ final class JoinCore<K, L, R, VR> {
         KeyValueStore<Bytes, byte[]> other = left ? rightRead : leftRead;
         Bytes start = Codec.bufferKey(keyBytes, from, 0L);
         Bytes end = Codec.bufferKey(keyBytes, to, Long.MAX_VALUE);
+        if (!filters[left ? 1 : 0].mightContain(keyBytes, from, to)) {
+            // nothing to match: a left row waits for its match, a right row is only buffered
+            return insert(left, keyBytes, eventTime, valueBytes, recordTs, (byte) 0, m);
+        }
         if (left) {
             try (KeyValueIterator<Bytes, byte[]> it = other.range(start, end)) {
                 if (it.hasNext()) {
@@ -452,6 +464,7 @@ final class JoinCore<K, L, R, VR> {
         (left ? leftBuffer : rightBuffer).put(bufferKey, Codec.bufferValue(flags, recordTs, valueBytes));
         (left ? leftIndex : rightIndex).put(Codec.indexKeyFromBufferKey(bufferKey.get()), EMPTY);
         int s = left ? 0 : 1;
+        filters[s].add(keyBytes, eventTime);
         if (eventTime < lowest[s]) {
             lowest[s] = eventTime;
         }
@@ -549,6 +562,9 @@ final class JoinCore<K, L, R, VR> {
         } else if (!evicted.isEmpty()) {
             lowest[s] = Codec.indexKeyTime(evicted.get(evicted.size() - 1).get());
         }
+        if (lowest[s] != Long.MIN_VALUE) {
+            filters[s].dropBefore(lowest[s]);
+        }
         return evicted.size();
     }
 
@@ -570,7 +586,8 @@ final class JoinCore<K, L, R, VR> {
      * rows written after its last flush before a crash: it is cleared and written anew. Index entries found in the
      * buffer itself (the layout before the index had its own store) are deleted.
      */
-    private static void rebuildIndex(KeyValueStore<Bytes, byte[]> buffer, KeyValueStore<Bytes, byte[]> index) {
+    private static void rebuildIndex(
+            KeyValueStore<Bytes, byte[]> buffer, KeyValueStore<Bytes, byte[]> index, BufferKeyFilter filter) {
         List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(REBUILD_BATCH);
         try (KeyValueIterator<Bytes, byte[]> it = index.all()) {
             while (it.hasNext()) {
@@ -584,6 +601,7 @@ final class JoinCore<K, L, R, VR> {
             while (it.hasNext()) {
                 Bytes rowKey = it.next().key;
                 if (Codec.isRowKey(rowKey.get())) {
+                    filter.add(Codec.bufferKeyUserKey(rowKey.get()), Codec.bufferKeyTime(rowKey.get()));
                     batch.add(KeyValue.pair(Codec.indexKeyFromBufferKey(rowKey.get()), EMPTY));
                     batch = flushIfFull(index, batch);
                 }

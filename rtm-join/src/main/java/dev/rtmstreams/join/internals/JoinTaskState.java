@@ -8,8 +8,10 @@ package dev.rtmstreams.join.internals;
 final class JoinTaskState {
     /** The live metadata; null until loaded. */
     Meta meta;
-    /** Whether both sides' time indexes have been rebuilt from the buffers in this task incarnation. */
+    /** Whether both sides' time indexes and key filters have been rebuilt from the buffers in this task incarnation. */
     boolean indexesBuilt;
+    /** Per side (0 = left, 1 = right): which keys its buffer may hold; set when the indexes are built. */
+    BufferKeyFilter[] filters;
     /**
      * Micro-batch: whether an input may be waiting in the pending store (set when one is buffered by either side, and
      * at start, when the store may hold restored inputs); cleared by a batch.

@@ -1,0 +1,91 @@
+package dev.rtmstreams.join.internals;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class BufferKeyFilterTest {
+
+    private static byte[] key(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldNeverDenyAKeyAddedInTheProbedRangeAndRarelyAdmitOneThatIsAbsent() {
+        BufferKeyFilter filter = new BufferKeyFilter(30_000);
+        SplittableRandom random = new SplittableRandom(7);
+        Map<String, Long> added = new HashMap<>();
+        for (int i = 0; i < 200_000; i++) {
+            long t = 1_000_000L + random.nextLong(600_000);
+            String k = "imp-" + i;
+            filter.add(key(k), t);
+            added.put(k, t);
+        }
+        // the reference model: a key is present at its time; every probe covering that time must say "maybe"
+        added.forEach((k, t) -> {
+            assertThat(filter.mightContain(key(k), t, t)).isTrue();
+            assertThat(filter.mightContain(key(k), t - 120_000, t + 1)).isTrue();
+        });
+        int falsePositives = 0;
+        for (int i = 0; i < 100_000; i++) {
+            long t = 1_000_000L + random.nextLong(600_000);
+            if (filter.mightContain(key("absent-" + i), t - 120_000, t)) {
+                falsePositives++;
+            }
+        }
+        // every segment was created before the rate was known (random order), at the smallest size: still < 1%
+        assertThat(falsePositives).isLessThan(1_000);
+    }
+
+    @Test
+    void shouldSizeLaterSegmentsForTheRateSeenWhenKeysArriveInTimeOrder() {
+        BufferKeyFilter filter = new BufferKeyFilter(30_000);
+        SplittableRandom random = new SplittableRandom(11);
+        int n = 2_000_000; // 10 minutes at 3 333 keys/s: 100 000 keys per segment, above the smallest size
+        for (int i = 0; i < n; i++) {
+            long t = i * 300L + random.nextLong(2_000); // a stream: in time order, up to 2 s out of order
+            filter.add(key("imp-" + i), t);
+            if (i % 997 == 0) {
+                assertThat(filter.mightContain(key("imp-" + i), t - 120_000, t)).isTrue();
+            }
+        }
+        int falsePositives = 0;
+        for (int i = 0; i < 100_000; i++) {
+            long t = 300_000L + random.nextLong(300_000); // probes over the later segments
+            if (filter.mightContain(key("absent-" + i), t, t + 120_000)) {
+                falsePositives++;
+            }
+        }
+        assertThat(falsePositives).isLessThan(5_000); // ~5 segments per probe at ~1% each
+    }
+
+    @Test
+    void shouldDenyKeysOutsideTheProbedTimesAndAfterTheirSegmentsWereDropped() {
+        BufferKeyFilter filter = new BufferKeyFilter(1000);
+        filter.add(key("a"), 5_500);
+        filter.add(key("b"), 9_200);
+
+        assertThat(filter.mightContain(key("a"), 5_000, 5_999)).isTrue();
+        assertThat(filter.mightContain(key("a"), 7_000, 9_999)).isFalse(); // no row in segments 7-9 holds it... or any
+        assertThat(filter.mightContain(key("a"), 10_000, 20_000)).isFalse(); // no segment there at all
+        assertThat(filter.mightContain(key("a"), 6_000, 5_000)).isFalse(); // empty range
+
+        filter.dropBefore(9_000); // every row before 9 000 was evicted: segments up to [8 000, 9 000) go
+        assertThat(filter.segmentCount()).isEqualTo(1);
+        assertThat(filter.mightContain(key("a"), 0, 9_100)).isFalse();
+        assertThat(filter.mightContain(key("b"), 9_000, 9_999)).isTrue();
+        assertThat(filter.mightContain(key("b"), Long.MIN_VALUE, Long.MAX_VALUE))
+                .isTrue();
+    }
+
+    @Test
+    void shouldSizeSegmentsForAboutFourPerJoinBound() {
+        assertThat(BufferKeyFilter.segmentMsFor(0, 120_000)).isEqualTo(30_000);
+        assertThat(BufferKeyFilter.segmentMsFor(-10, 10)).isEqualTo(1000);
+        assertThat(BufferKeyFilter.segmentMsFor(Long.MIN_VALUE, Long.MAX_VALUE)).isEqualTo(24L * 3600 * 1000);
+    }
+}
