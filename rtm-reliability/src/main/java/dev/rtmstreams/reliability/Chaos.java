@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -259,8 +258,7 @@ public final class Chaos {
                     Optional.ofNullable(kafkaConfig),
                     kafkaClient,
                     System.out);
-            Map<String, Object> report = new ScenarioRunner(settings).run();
-            return "PASS".equals(report.get("verdict")) ? 0 : 1;
+            return new ScenarioRunner(settings).run().passed() ? 0 : 1;
         }
     }
 }

@@ -795,21 +795,8 @@ public final class Bench {
     private static ChildJvm startService(Options o, String mode, String bootstrap, TopicNames topics, String appId)
             throws IOException {
         Path stateDir = Files.createTempDirectory("loadgen-app-state-");
-        List<String> args = new ArrayList<>(List.of(
-                "--num-stream-threads",
-                Integer.toString(o.streamThreads()),
-                "--impressions-topic",
-                topics.impressions(),
-                "--clicks-topic",
-                topics.clicks(),
-                "--requests-topic",
-                topics.requests(),
-                "--acks-topic",
-                topics.acks(),
-                "--attributed-clicks-topic",
-                topics.attributedClicks(),
-                "--log-records-topic",
-                topics.logRecords()));
+        List<String> args = new ArrayList<>(List.of("--num-stream-threads", Integer.toString(o.streamThreads())));
+        args.addAll(topics.serviceTopics().serviceArgs());
         args.addAll(o.appArgs());
         Variant variant = variantOf(mode, o.variants());
         if (variant != null) {

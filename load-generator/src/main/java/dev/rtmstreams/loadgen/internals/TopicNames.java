@@ -1,6 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
+import dev.rtmstreams.adattribution.model.ServiceTopics;
 import java.util.Objects;
 
 /**
@@ -59,6 +60,18 @@ public record TopicNames(
                 attributedClicks + suffix,
                 logRecords + suffix,
                 echo + suffix);
+    }
+
+    /**
+     * Returns these names as the topics of a service instance, whose command-line options
+     * {@link ServiceTopics#serviceArgs()} assembles. The dead-letter topic is the service's default: runs of the load
+     * generator send no undecodable input.
+     *
+     * @return the service's topics
+     */
+    public ServiceTopics serviceTopics() {
+        return new ServiceTopics(
+                impressions, clicks, requests, acks, attributedClicks, logRecords, AdAttributionTopics.DLQ);
     }
 
     /**

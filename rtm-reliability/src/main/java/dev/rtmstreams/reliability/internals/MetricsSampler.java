@@ -119,29 +119,29 @@ public final class MetricsSampler implements AutoCloseable {
      * Summarises each series: first, max, mean of the middle third and of the last third, and
      * whether it is bounded (last third's mean at most 1.25x the middle third's).
      *
-     * @return per series name its summary
+     * @return per series name (in {@link #SERIES} order, without {@code t_s}) its summary
      */
-    public Map<String, Object> summary() {
+    public Map<String, ChaosReport.SeriesSummary> summary() {
         List<double[]> r = rows();
-        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, ChaosReport.SeriesSummary> out = new LinkedHashMap<>();
         int n = r.size();
         for (int c = 1; c < SERIES.size(); c++) {
-            Map<String, Object> s = new LinkedHashMap<>();
             double max = -1;
             for (double[] row : r) {
                 max = Math.max(max, row[c]);
             }
-            s.put("first", n > 0 ? r.get(0)[c] : -1);
-            s.put("last", n > 0 ? r.get(n - 1)[c] : -1);
-            s.put("max", max);
+            Double mid = null;
+            Double last = null;
+            Boolean bounded = null;
             if (n >= 6) {
-                double mid = mean(r, c, n / 3, 2 * n / 3);
-                double last = mean(r, c, 2 * n / 3, n);
-                s.put("mean_middle_third", mid);
-                s.put("mean_last_third", last);
-                s.put("bounded", mid <= 0 || last <= 1.25 * mid);
+                mid = mean(r, c, n / 3, 2 * n / 3);
+                last = mean(r, c, 2 * n / 3, n);
+                bounded = mid <= 0 || last <= 1.25 * mid;
             }
-            out.put(SERIES.get(c), s);
+            out.put(
+                    SERIES.get(c),
+                    new ChaosReport.SeriesSummary(
+                            n > 0 ? r.get(0)[c] : -1, n > 0 ? r.get(n - 1)[c] : -1, max, mid, last, bounded));
         }
         return out;
     }

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * generator's oracle: the arrival time of every output per partition (for recovery times and gaps)
  * and the outputs of probe records (ids starting with a probe prefix), counted by id.
  */
-public final class OutputMonitor implements AutoCloseable {
+public final class OutputMonitor implements ProbeOutputs, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutputMonitor.class);
 
@@ -127,6 +127,7 @@ public final class OutputMonitor implements AutoCloseable {
      * @param id the probe output id
      * @return the count, 0 if never seen
      */
+    @Override
     public int probeCount(String id) {
         AtomicInteger c = probeCounts.get(id);
         return c == null ? 0 : c.get();
@@ -140,6 +141,7 @@ public final class OutputMonitor implements AutoCloseable {
      * @return whether all were seen
      * @throws InterruptedException when interrupted
      */
+    @Override
     public boolean awaitProbes(List<String> ids, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {

@@ -1,5 +1,6 @@
 package dev.rtmstreams.reliability.internals;
 
+import dev.rtmstreams.adattribution.model.ServiceTopics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ public final class PoisonInjector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PoisonInjector.class);
 
     private final KafkaConnection kafka;
-    private final Topics topics;
+    private final ServiceTopics topics;
     private final double rate;
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicLong sent = new AtomicLong();
@@ -68,7 +69,7 @@ public final class PoisonInjector implements AutoCloseable {
      * @param topics topic names
      * @param rate poison records per second
      */
-    public PoisonInjector(KafkaConnection kafka, Topics topics, double rate) {
+    public PoisonInjector(KafkaConnection kafka, ServiceTopics topics, double rate) {
         this.kafka = kafka;
         this.topics = topics;
         this.rate = rate;
@@ -226,8 +227,7 @@ public final class PoisonInjector implements AutoCloseable {
     }
 
     /** @return the verdict figures: sent, dead-lettered, missing from the DLQ per kind, header problems */
-    public Map<String, Object> figures() {
-        Map<String, Object> m = new LinkedHashMap<>();
+    public ChaosReport.PoisonFigures figures() {
         Set<String> acked = Set.copyOf(kindById.keySet());
         Map<String, Long> missingByKind = new LinkedHashMap<>();
         long missing = 0;
@@ -241,29 +241,21 @@ public final class PoisonInjector implements AutoCloseable {
                 .filter(c -> c > 1)
                 .mapToLong(c -> c - 1)
                 .sum();
-        m.put("poison_sent", sent.get());
-        m.put("poison_send_errors", sendErrors.get());
-        m.put("poison_acked_by_broker", acked.size());
-        m.put("poison_dead_lettered", dlqSeen.size());
-        m.put("poison_missing_from_dlq", missing);
-        m.put("poison_missing_by_kind", missingByKind);
-        m.put("poison_dlq_duplicates", dup);
-        m.put("dlq_records_without_error_headers", dlqMissingHeaders.get());
-        m.put("dlq_other_records", dlqOther.get());
+        List<String> samples;
         synchronized (headerSamples) {
-            m.put("dlq_header_samples", List.copyOf(headerSamples));
+            samples = List.copyOf(headerSamples);
         }
-        return m;
-    }
-
-    /** @return poison records acknowledged by the broker that never reached the DLQ */
-    public long missingFromDlq() {
-        return ((Number) figures().get("poison_missing_from_dlq")).longValue();
-    }
-
-    /** @return dead-lettered poison records lacking an error/source header */
-    public long withoutHeaders() {
-        return dlqMissingHeaders.get();
+        return new ChaosReport.PoisonFigures(
+                sent.get(),
+                sendErrors.get(),
+                acked.size(),
+                dlqSeen.size(),
+                missing,
+                missingByKind,
+                dup,
+                dlqMissingHeaders.get(),
+                dlqOther.get(),
+                samples);
     }
 
     @Override

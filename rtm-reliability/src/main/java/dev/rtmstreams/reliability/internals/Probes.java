@@ -8,6 +8,7 @@ import dev.rtmstreams.adattribution.avro.Geo;
 import dev.rtmstreams.adattribution.avro.Impression;
 import dev.rtmstreams.adattribution.avro.User;
 import dev.rtmstreams.adattribution.model.AvroSerde;
+import dev.rtmstreams.adattribution.model.ServiceTopics;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -26,7 +27,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class Probes implements AutoCloseable {
 
     private final KafkaProducer<String, byte[]> producer;
-    private final Topics topics;
+    private final ServiceTopics topics;
     private final AvroSerde<Impression> impressions = AvroSerde.of(Impression.class);
     private final AvroSerde<Click> clicks = AvroSerde.of(Click.class);
     private final AvroSerde<AdRequest> requests = AvroSerde.of(AdRequest.class);
@@ -36,7 +37,7 @@ public final class Probes implements AutoCloseable {
      * @param kafka the cluster and client settings
      * @param topics topic names
      */
-    public Probes(KafkaConnection kafka, Topics topics) {
+    public Probes(KafkaConnection kafka, ServiceTopics topics) {
         this.topics = topics;
         producer = new KafkaProducer<>(kafka.config(Map.of(
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,

@@ -24,6 +24,40 @@ public enum Scenario {
     /** a long steady run, sampling state and memory. */
     SOAK;
 
+    /**
+     * What a scenario does and checks, for one run.
+     *
+     * @param fault what it does to the running system
+     * @param checker what it asserts beyond the common oracle check
+     */
+    record Plan(Fault fault, Checker checker) {}
+
+    /**
+     * Picks the scenario's fault and checker (new instances: they keep state of one run).
+     *
+     * @param s the run's settings
+     * @return the plan
+     */
+    Plan plan(ScenarioRunner.Settings s) {
+        return switch (this) {
+            case SERVICE_CRASH -> new Plan(ServiceKillFault.restartAfter(s.downtime()), Checker.ORACLE_ONLY);
+            case PENDING_TIMERS ->
+                new Plan(
+                        ServiceKillFault.restartAfter(s.downtime()),
+                        Checker.allOf(new StraddleChecker(), new PendingTimersChecker()));
+            case LONG_OUTAGE ->
+                new Plan(ServiceKillFault.restartAfter(s.correlationWindow().multipliedBy(2)), new StraddleChecker());
+            case STATE_WIPE -> new Plan(ServiceKillFault.wipeAndRestartAfter(s.downtime()), new StateWipeChecker());
+            case BROKER_RESTART -> new Plan(new BrokerRestartFault(s.downtime()), Checker.ORACLE_ONLY);
+            case POISON -> {
+                PoisonFault poison = new PoisonFault(s.rate() * s.poisonFraction());
+                yield new Plan(poison, new PoisonChecker(poison::figures));
+            }
+            case INSTANCE_FAILOVER -> new Plan(new InstanceKillFault(), new FailoverChecker());
+            case SOAK -> new Plan(Fault.NONE, new SoakChecker(s.sampleInterval(), s.duration(), s.reportDir()));
+        };
+    }
+
     /** @return the command-line name, e.g. {@code service-crash} */
     public String cliName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');

@@ -9,9 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * One ad-attribution service instance in a child JVM, started from the app's fat jar with its
@@ -166,6 +168,36 @@ public final class ServiceInstance implements AutoCloseable {
     /** @return the Prometheus text of /metrics, or null when it does not answer */
     public String metrics() {
         return get("/metrics");
+    }
+
+    /** @return the active tasks the instance reports on {@code /metrics}, 0 when it does not answer */
+    public long activeTasks() {
+        String m = metrics();
+        if (m == null) {
+            return 0;
+        }
+        return (long) Math.max(0, PrometheusSamples.sum(m, "adattribution_slot_active_tasks"));
+    }
+
+    /** @return the {@code adattribution_slot_*} sample lines of {@code /metrics}, empty when it does not answer */
+    public List<String> slotLines() {
+        return PrometheusSamples.lines(metrics(), "adattribution_slot_");
+    }
+
+    /**
+     * Deletes the state directory and everything in it (call only while the JVM is down).
+     *
+     * @throws IOException when a file cannot be deleted
+     */
+    public void deleteStateDir() throws IOException {
+        if (!Files.exists(stateDir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(stateDir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     private String get(String path) {

@@ -1,0 +1,205 @@
+package dev.rtmstreams.reliability.internals;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class ChaosReportTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @ParameterizedTest
+    @EnumSource(Scenario.class)
+    void shouldWriteTheGoldenFieldNamesInOrderWhenSerialized(Scenario scenario, @TempDir Path dir) throws Exception {
+        for (boolean ownBroker : List.of(true, false)) {
+            Path file = dir.resolve("chaos-" + scenario.cliName() + ".json");
+            SyntheticReports.report(scenario, ownBroker).write(file);
+
+            JsonNode written = JSON.readTree(file.toFile());
+            List<String> paths = ReportFieldNames.paths(written).stream()
+                    .filter(p -> !p.startsWith("machine."))
+                    .toList();
+            List<String> golden = ReportFieldNames.of(scenario.cliName(), ownBroker).stream()
+                    .filter(p -> !p.startsWith("machine."))
+                    .toList();
+            assertThat(paths).as("%s, own broker %s", scenario, ownBroker).containsExactlyElementsOf(golden);
+            assertThat(ReportFieldNames.paths(written)).contains("machine.cores", "machine.load_average_at_start");
+        }
+    }
+
+    @Test
+    void shouldWriteAnEmptyFaultObjectWhenTheScenarioHasNoFault(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("chaos-poison.json");
+        SyntheticReports.report(Scenario.POISON, false).write(file);
+
+        assertThat(JSON.readTree(file.toFile()).get("fault").size()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Scenario.class)
+    void shouldPrintTheSummaryTheMapReportPrintedWhenGivenTheSameFigures(Scenario scenario, @TempDir Path dir)
+            throws Exception {
+        ChaosReport report = SyntheticReports.report(scenario, false);
+        report = withFailures(report, List.of("3 expected outputs missing (oracle)"));
+        Path json = dir.resolve("chaos-" + scenario.cliName() + ".json");
+
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        report.print(new PrintStream(printed, true, StandardCharsets.UTF_8), json);
+        ByteArrayOutputStream legacy = new ByteArrayOutputStream();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> asMap = JSON.convertValue(report, Map.class);
+        legacyPrint(asMap, report.targetRate(), new PrintStream(legacy, true, StandardCharsets.UTF_8), json);
+
+        assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo(legacy.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldPrintSectionsAsFieldEqualsValueWhenAScenarioRecordedThem(@TempDir Path dir) {
+        ChaosReport report = SyntheticReports.report(Scenario.PENDING_TIMERS, false);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+        report.print(new PrintStream(printed, true, StandardCharsets.UTF_8), dir.resolve("r.json"));
+
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .startsWith("chaos pending-timers (exactly-once): PASS\n"
+                        + "  load      : 60000 events sent at 999.991/s (target 1000/s, kept up: true)\n"
+                        + "  oracle    : expected 10821, observed 10821, missing 0, duplicates 0, unexpected 0\n"
+                        + "  fault     : kill -9 of the service JVM (pid 4242) at 24.048s\n"
+                        + "  recovery  : 1500 ms until outputs flowed again on every partition"
+                        + " (longest output gap 2100 ms)\n"
+                        + "  straddling_matches: {sent_before_kill=requests 3, impressions 3,"
+                        + " sent_while_down=acks 3, clicks 3, expected_outputs=6, observed_outputs=6}\n"
+                        + "  pending_timers: {transactions=3, late_acks_matched_after_expiry=0,"
+                        + " control_second_ack_matched=true}\n"
+                        + "  report    : ");
+    }
+
+    @Test
+    void shouldReadTheLoadRunsFiguresAndIgnoreTheRestWhenGivenItsReport(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("report-poison.json");
+        Files.writeString(
+                file,
+                "{\"mode\":\"poison\",\"target_rate\":1000.0,\"events_sent\":60000,\"achieved_rate\":1000.0,"
+                        + "\"send_errors\":0,\"kept_up\":false,\"expected\":10821,\"observed\":10822,"
+                        + "\"matched\":10821,\"missing\":0,\"duplicates\":1,\"unexpected\":0,\"mismatched\":0,"
+                        + "\"drain_ms\":2492,\"latency_ms\":{\"p50\":345.855,\"count\":10821},"
+                        + "\"samples\":{\"missing\":[],\"duplicates\":[\"LOG_RECORD x\"]},\"cost\":{\"cpu\":1}}");
+
+        ChaosReport.Oracle o = ChaosReport.Oracle.read(file);
+
+        assertThat(o.eventsSent()).isEqualTo(60_000L);
+        assertThat(o.keptUp()).isFalse();
+        assertThat(o.duplicates()).isEqualTo(1L);
+        assertThat(o.latencyMs().get("p50").asDouble()).isEqualTo(345.855);
+        assertThat(o.samples().get("duplicates").get(0).asText()).isEqualTo("LOG_RECORD x");
+        assertThat(o.reportFile()).isEqualTo(file.toString());
+        JsonNode written = JSON.valueToTree(o);
+        assertThat(written.get("achieved_rate").isDouble()).isTrue();
+        assertThat(written.has("cost")).isFalse();
+    }
+
+    @Test
+    void shouldWriteNullWhenTheLoadRunLeftAFigureOut(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("report-soak.json");
+        Files.writeString(file, "{\"events_sent\":5,\"missing\":0}");
+
+        JsonNode written = JSON.valueToTree(ChaosReport.Oracle.read(file));
+
+        assertThat(written.get("expected").isNull()).isTrue();
+        assertThat(written.get("latency_ms").isNull()).isTrue();
+        assertThat(written.get("events_sent").asLong()).isEqualTo(5);
+    }
+
+    private static ChaosReport withFailures(ChaosReport r, List<String> failures) {
+        return new ChaosReport(
+                r.scenario(),
+                r.runId(),
+                r.exactlyOnce(),
+                r.targetRate(),
+                r.durationS(),
+                r.partitions(),
+                r.checkpointInterval(),
+                r.correlationWindow(),
+                r.topicPrefix(),
+                r.startedAt(),
+                r.machine(),
+                r.broker(),
+                r.firstStartToRunningMs(),
+                r.fault(),
+                r.sections(),
+                r.longestOutputGapWholeRunMs(),
+                r.oracle(),
+                r.zeroDuplicatesRequired(),
+                r.serviceAliveAtEnd(),
+                r.serviceHealthAtEnd(),
+                r.loadAverageAtEnd(),
+                ChaosReport.FAIL,
+                failures);
+    }
+
+    /** The summary as the runner printed it from its {@code Map<String, Object>} report (reference model). */
+    @SuppressWarnings("unchecked")
+    private static void legacyPrint(Map<String, Object> report, double rate, PrintStream out, Path json) {
+        Map<String, Object> o = (Map<String, Object>) report.getOrDefault("oracle", Map.of());
+        Map<String, Object> f = (Map<String, Object>) report.getOrDefault("fault", Map.of());
+        out.printf(
+                Locale.ROOT,
+                "chaos %s%s: %s%n",
+                report.get("scenario"),
+                Boolean.TRUE.equals(report.get("exactly_once")) ? " (exactly-once)" : "",
+                report.get("verdict"));
+        out.printf(
+                Locale.ROOT,
+                "  load      : %s events sent at %s/s (target %.0f/s, kept up: %s)%n",
+                o.get("events_sent"),
+                o.get("achieved_rate"),
+                rate,
+                o.get("kept_up"));
+        out.printf(
+                Locale.ROOT,
+                "  oracle    : expected %s, observed %s, missing %s, duplicates %s, unexpected %s%n",
+                o.get("expected"),
+                o.get("observed"),
+                o.get("missing"),
+                o.get("duplicates"),
+                o.get("unexpected"));
+        if (!f.isEmpty()) {
+            out.printf(Locale.ROOT, "  fault     : %s at %ss%n", f.get("kind"), f.get("at_s"));
+            out.printf(
+                    Locale.ROOT,
+                    "  recovery  : %s ms until outputs flowed again on every partition "
+                            + "(longest output gap %s ms)%n",
+                    f.get("recovery_ms"),
+                    f.get("longest_output_gap_ms"));
+        }
+        for (String k : List.of("straddling_matches", "pending_timers", "wipe_probes", "poison")) {
+            if (report.containsKey(k)) {
+                out.printf(Locale.ROOT, "  %-10s: %s%n", k, report.get(k));
+            }
+        }
+        if (report.containsKey("soak_summary")) {
+            out.printf(
+                    Locale.ROOT,
+                    "  soak      : %s samples, series in %s%n",
+                    report.get("soak_samples"),
+                    report.get("soak_series_files"));
+        }
+        for (Object failure : (List<Object>) report.get("failures")) {
+            out.println("  FAILED    : " + failure);
+        }
+        out.println("  report    : " + json.toAbsolutePath());
+    }
+}

@@ -1,0 +1,196 @@
+package dev.rtmstreams.reliability.internals;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rtmstreams.adattribution.model.KafkaClientSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Reports and settings with made-up figures, shaped as the runner builds them for each scenario. */
+final class SyntheticReports {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private SyntheticReports() {}
+
+    static ScenarioRunner.Settings settings(Scenario scenario) {
+        return new ScenarioRunner.Settings(
+                scenario,
+                Duration.ofSeconds(60),
+                1000,
+                Path.of("chaos-out"),
+                Optional.empty(),
+                false,
+                Path.of("app.jar"),
+                2,
+                Duration.ofSeconds(5),
+                Duration.ofMinutes(2),
+                42,
+                Duration.ofSeconds(60),
+                List.of("-Xmx1g"),
+                Duration.ofSeconds(5),
+                0.4,
+                Duration.ofSeconds(1),
+                0.01,
+                Duration.ofSeconds(180),
+                Optional.empty(),
+                KafkaClientSettings.empty(),
+                System.out);
+    }
+
+    static ChaosReport.Oracle oracle(long missing, long duplicates, long unexpected, long sendErrors) {
+        try {
+            return new ChaosReport.Oracle(
+                    60_000L,
+                    999.991,
+                    true,
+                    sendErrors,
+                    10_821L,
+                    10_821L + duplicates + unexpected - missing,
+                    10_821L - missing,
+                    missing,
+                    duplicates,
+                    unexpected,
+                    0L,
+                    2492L,
+                    JSON.readTree("{\"p50\":345.855,\"p99\":15777.791,\"count\":10821}"),
+                    JSON.readTree("{\"missing\":[],\"unexpected\":[],\"duplicates\":[]}"),
+                    "/tmp/load/report.json");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    static ChaosReport.ServiceKill kill(String wiped, long downtimeMs) {
+        return new ChaosReport.ServiceKill(
+                10_000_000_000L,
+                40_000_000_000L,
+                "kill -9 of the service JVM (pid 4242)",
+                24.048,
+                wiped,
+                downtimeMs,
+                1906,
+                29_201,
+                31_138);
+    }
+
+    static ChaosReport.InstanceKill failover(long takeoverMs) {
+        Map<String, Long> before = new LinkedHashMap<>();
+        before.put("service-a", 2L);
+        before.put("service-b", 2L);
+        return new ChaosReport.InstanceKill(
+                10_000_000_000L,
+                before,
+                "kill -9 of service-a (pid 6884); service-b survives",
+                24.491,
+                takeoverMs < 0 ? 2 : 4,
+                4,
+                takeoverMs,
+                List.of("adattribution_slot_active_tasks{thread=\"t-1\"} 2"));
+    }
+
+    static ChaosReport.PoisonFigures poison(long missing, long withoutHeaders) {
+        return new ChaosReport.PoisonFigures(
+                692,
+                0,
+                692,
+                (int) (692 - missing),
+                missing,
+                missing > 0 ? Map.of("no-key", missing) : Map.of(),
+                0,
+                withoutHeaders,
+                0,
+                List.of("{rtm.chaos.poison.id=poison-2}"));
+    }
+
+    static ChaosReport.WipeProbes wipe(int lateJoined, long revived, boolean freshJoined) {
+        return new ChaosReport.WipeProbes(43_543, 20_396, 21_006, 600, lateJoined, 3, revived, freshJoined);
+    }
+
+    /**
+     * A report of a scenario with every field the runner writes for it.
+     *
+     * @param scenario the scenario
+     * @param ownBroker whether the runner started its own broker
+     * @return the report
+     */
+    static ChaosReport report(Scenario scenario, boolean ownBroker) {
+        Findings findings = new Findings();
+        ChaosReport.InjectedFault injected = switch (scenario) {
+            case SERVICE_CRASH, PENDING_TIMERS -> kill(null, 1000);
+            case LONG_OUTAGE -> kill(null, 240_000);
+            case STATE_WIPE -> kill("/tmp/state/state-wipe-1ah26g-service-a", 1000);
+            case BROKER_RESTART ->
+                new ChaosReport.BrokerRestart(
+                        10_000_000_000L,
+                        "graceful stop of the broker JVM, start again on the same port and log dir",
+                        24.1,
+                        1200,
+                        4300,
+                        6700);
+            case INSTANCE_FAILOVER -> failover(11_123);
+            case POISON, SOAK -> null;
+        };
+        ProbeSet straddle = new ProbeSet(
+                List.of("probe-r-straddle-0", "probe-r-straddle-1", "probe-r-straddle-2"),
+                List.of("probe-r-simp-0", "probe-r-simp-1", "probe-r-simp-2"),
+                List.of(1L, 2L, 3L),
+                0);
+        switch (scenario) {
+            case PENDING_TIMERS -> {
+                findings.timersDue(new ChaosReport.TimersDue(true, 97.013));
+                StraddleChecker.judge(
+                        straddle, true, new FixedProbeOutputs().seenOnce(straddle.straddleOutputs()), findings);
+                PendingTimersChecker.judge(new ChaosReport.PendingTimers(3, 0, true), findings);
+            }
+            case LONG_OUTAGE ->
+                StraddleChecker.judge(
+                        straddle, true, new FixedProbeOutputs().seenOnce(straddle.straddleOutputs()), findings);
+            case STATE_WIPE -> {
+                findings.timersDue(new ChaosReport.TimersDue(true, 97.013));
+                StateWipeChecker.judge(wipe(0, 0, true), findings);
+            }
+            case POISON -> PoisonChecker.judge(poison(0, 0), findings);
+            case SOAK -> {
+                Map<String, ChaosReport.SeriesSummary> summary = new LinkedHashMap<>();
+                for (String series : MetricsSampler.SERIES.subList(1, MetricsSampler.SERIES.size())) {
+                    summary.put(series, new ChaosReport.SeriesSummary(1, 2, 3, 1.5, 1.75, true));
+                }
+                findings.soak(36, summary, List.of("out/soak-series.csv", "out/soak-series.html"), false);
+            }
+            default -> {
+                // service-crash, broker-restart, instance-failover: no sections
+            }
+        }
+        ChaosReport.FaultSection fault = injected == null
+                ? ChaosReport.FaultSection.NONE
+                : new ChaosReport.FaultSection(injected, findings.timersDue(), 1500L, 2100L);
+        return new ChaosReport(
+                scenario.cliName(),
+                scenario.cliName() + "-1ah26g",
+                true,
+                1000,
+                60.0,
+                2,
+                "PT5S",
+                "PT2M",
+                "chaos-1ah26g.",
+                "2026-11-29T18:47:38.349299420Z",
+                new ChaosReport.Machine(2, "32.56 35.42 37.88 30/664 14814"),
+                ownBroker ? "child JVM (KafkaBrokerProcess) localhost:34125" : null,
+                29_684,
+                fault,
+                findings.sections(),
+                50_474,
+                oracle(0, 0, 0, 0),
+                true,
+                true,
+                "{\"status\":\"UP\",\"state\":\"RUNNING\"}",
+                "30.24 32.67 36.28 14/698 19502",
+                findings.failures().isEmpty() ? ChaosReport.PASS : ChaosReport.FAIL,
+                findings.failures());
+    }
+}
