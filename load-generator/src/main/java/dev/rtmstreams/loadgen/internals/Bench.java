@@ -1,6 +1,10 @@
 package dev.rtmstreams.loadgen.internals;
 
-import dev.rtmstreams.loadgen.WorkloadConfig;
+import dev.rtmstreams.adattribution.workload.LoadRun;
+import dev.rtmstreams.adattribution.workload.RunSpec;
+import dev.rtmstreams.adattribution.workload.TopicNames;
+import dev.rtmstreams.adattribution.workload.WorkloadConfig;
+import dev.rtmstreams.adattribution.workload.WorkloadGenerator;
 import dev.rtmstreams.testkit.ChildJvm;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;

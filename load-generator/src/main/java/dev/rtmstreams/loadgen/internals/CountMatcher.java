@@ -1,5 +1,9 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.workload.Expected;
+import dev.rtmstreams.adattribution.workload.Matcher;
+import dev.rtmstreams.adattribution.workload.Observed;
+import dev.rtmstreams.adattribution.workload.OutputKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

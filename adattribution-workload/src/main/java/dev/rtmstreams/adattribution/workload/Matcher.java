@@ -1,10 +1,11 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 import java.util.List;
 
 /**
  * Checks observed outputs against an oracle, one at a time as they arrive, and counts what it saw. {@link
- * OutputMatcher} expects an exact multiset of outputs; {@link CountMatcher} checks the updates of a running count.
+ * OutputMatcher} expects an exact multiset of outputs; the load generator's count matcher checks the updates of a
+ * running count.
  *
  * <p>{@link #accept} is called from one thread; the count getters may be read from other threads.
  */
