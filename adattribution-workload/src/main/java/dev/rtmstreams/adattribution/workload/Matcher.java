@@ -20,6 +20,15 @@ public interface Matcher {
      */
     Expected accept(Observed o);
 
+    /**
+     * The figures of one output kind.
+     *
+     * @param expected outputs of the kind the oracle expects
+     * @param matched outputs of the kind that matched an expected one
+     * @param duplicates outputs of the kind beyond the expected multiplicity
+     */
+    record KindCounts(long expected, long matched, long duplicates) {}
+
     /** @return the number of expected outputs */
     long expected();
 
@@ -54,4 +63,12 @@ public interface Matcher {
 
     /** @return up to 20 descriptions of duplicated outputs */
     List<String> duplicateSamples();
+
+    /**
+     * Returns the figures of one output kind (the demo reports click attribution and request/ack correlation apart).
+     *
+     * @param kind an output kind; not null
+     * @return its expected, matched and duplicated outputs; zeros for a kind this oracle does not expect
+     */
+    KindCounts counts(OutputKind kind);
 }

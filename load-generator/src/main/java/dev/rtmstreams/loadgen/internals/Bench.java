@@ -750,12 +750,12 @@ public final class Bench {
             LatencyWorkload.Topics rowTopics,
             Duration duration,
             boolean warmup) {
-        WorkloadConfig.Builder b =
-                o.workload().toBuilder().idPrefix(settings.idPrefix()).duration(duration);
-        if (warmup) {
-            b.lateFraction(0);
-        }
-        WorkloadConfig w = b.build();
+        WorkloadConfig w = warmup
+                ? o.workload().warmup(duration, settings.idPrefix())
+                : o.workload().toBuilder()
+                        .idPrefix(settings.idPrefix())
+                        .duration(duration)
+                        .build();
         if (!o.benchWorkload().isPublished()) {
             return new Plan(
                     LoadRun.attribution(WorkloadGenerator.generate(w, System.currentTimeMillis()), settings),

@@ -123,6 +123,12 @@ public final class CountMatcher implements Matcher {
         return groups.size();
     }
 
+    /** Every output of this oracle is a {@link OutputKind#COUNT}. */
+    @Override
+    public KindCounts counts(OutputKind kind) {
+        return kind == OutputKind.COUNT ? new KindCounts(expected(), matched(), duplicates()) : new KindCounts(0, 0, 0);
+    }
+
     @Override
     public long observed() {
         return observed;
