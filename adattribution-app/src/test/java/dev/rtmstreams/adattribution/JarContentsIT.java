@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Test;
  */
 class JarContentsIT {
 
-    /** Packages that only the demo's embedded broker and the test kit need. */
+    /** Packages that only the demo's embedded broker, its workload and the test kit need. */
     private static final List<String> NOT_IN_PRODUCTION = List.of(
             "dev/rtmstreams/testkit/",
+            "dev/rtmstreams/adattribution/workload/", // the demo's load: the load generator's workload and oracle
             "kafka/server/", // the broker (Scala)
             "scala/",
             "com/tngtech/archunit/",

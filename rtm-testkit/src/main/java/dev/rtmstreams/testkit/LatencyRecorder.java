@@ -16,7 +16,7 @@ public final class LatencyRecorder {
     private static final long HIGHEST_MICROS = 3_600_000_000L;
 
     private final long startNanos;
-    private final Histogram total = new Histogram(HIGHEST_MICROS, 3);
+    private final Histogram total = newHistogram();
     private final List<Histogram> perSecond = new ArrayList<>();
     private volatile double lastSecondP99Millis = Double.NaN;
 
@@ -36,8 +36,7 @@ public final class LatencyRecorder {
      * @param latencyNanos its end-to-end latency; negative values are recorded as 0
      */
     public void record(long receivedNanos, long latencyNanos) {
-        long micros = Math.min(HIGHEST_MICROS, Math.max(0, latencyNanos / 1000));
-        total.recordValue(micros);
+        long micros = recordNanos(total, latencyNanos);
         int second = (int) Math.max(0, (receivedNanos - startNanos) / 1_000_000_000L);
         while (perSecond.size() <= second) {
             if (!perSecond.isEmpty()) {
@@ -49,6 +48,28 @@ public final class LatencyRecorder {
             perSecond.add(new Histogram(HIGHEST_MICROS, 2));
         }
         perSecond.get(second).recordValue(micros);
+    }
+
+    /**
+     * Returns an empty histogram like the whole-run one: microseconds up to an hour, 3 significant digits.
+     *
+     * @return a new histogram
+     */
+    public static Histogram newHistogram() {
+        return new Histogram(HIGHEST_MICROS, 3);
+    }
+
+    /**
+     * Records one latency into a histogram of microseconds (one from {@link #newHistogram()}).
+     *
+     * @param microseconds the histogram; not null
+     * @param latencyNanos the latency; negative values are recorded as 0, values above an hour as an hour
+     * @return the recorded value in microseconds
+     */
+    public static long recordNanos(Histogram microseconds, long latencyNanos) {
+        long micros = Math.min(HIGHEST_MICROS, Math.max(0, latencyNanos / 1000));
+        microseconds.recordValue(micros);
+        return micros;
     }
 
     /** @return the p99 in ms of the last completed second with outputs, NaN before */

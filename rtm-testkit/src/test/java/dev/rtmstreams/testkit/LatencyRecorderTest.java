@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 class LatencyRecorderTest {
@@ -29,5 +30,16 @@ class LatencyRecorderTest {
         assertThat(perSecond.get(1)).containsEntry("outputs", 0L);
         assertThat((double) perSecond.get(2).get("max")).isCloseTo(500, within(5.0)); // 2 significant digits per second
         assertThat(r.lastSecondP99Millis()).isCloseTo(100, within(1.0));
+    }
+
+    @Test
+    void shouldRecordMicrosecondsClampedToZeroAndAnHourWhenRecordingIntoAHistogram() {
+        Histogram h = LatencyRecorder.newHistogram();
+        assertThat(LatencyRecorder.recordNanos(h, 2_500_000L)).isEqualTo(2_500L);
+        assertThat(LatencyRecorder.recordNanos(h, -5)).isZero();
+        assertThat(LatencyRecorder.recordNanos(h, 2 * 3600 * SECOND)).isEqualTo(3_600_000_000L);
+        assertThat(h.getTotalCount()).isEqualTo(3);
+        assertThat(h.getMinValue()).isZero();
+        assertThat(h.getMaxValue()).isCloseTo(3_600_000_000L, within(3_600_000L)); // 3 significant digits
     }
 }

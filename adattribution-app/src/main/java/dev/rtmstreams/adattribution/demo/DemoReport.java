@@ -40,16 +40,17 @@ record DemoReport(Settings settings, List<Mode> modes) {
      * One mode's figures; rates rounded to 0.1.
      *
      * @param mode the execution mode's config value
-     * @param sentEvents inputs sent
+     * @param sentEvents inputs sent (warm-up included)
      * @param sentPerSecond inputs per second achieved
      * @param outputsPerSecond outputs per second received
-     * @param expectedAttributedClicks clicks sent
-     * @param receivedAttributedClicks distinct attributed clicks received
-     * @param duplicateAttributedClicks attributed clicks received more than once
-     * @param expectedLogRecords acks sent
-     * @param receivedLogRecords log records received
-     * @param clickAttributionLatencyMs click send to attributed-click receipt
-     * @param requestAckLatencyMs ack send to log-record receipt
+     * @param expectedAttributedClicks attributed clicks the load generator's oracle expects
+     * @param receivedAttributedClicks expected attributed clicks received
+     * @param duplicateAttributedClicks attributed clicks received more often than expected
+     * @param expectedLogRecords log records the oracle expects
+     * @param receivedLogRecords expected log records received
+     * @param clickAttributionLatencyMs send of the input that completed the match (click or impression) to
+     *     attributed-click receipt
+     * @param requestAckLatencyMs send of the input that completed the match (ack or request) to log-record receipt
      */
     record Mode(
             String mode,

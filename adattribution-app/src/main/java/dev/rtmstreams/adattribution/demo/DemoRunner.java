@@ -2,63 +2,49 @@ package dev.rtmstreams.adattribution.demo;
 
 import dev.rtmstreams.adattribution.AdAttributionService;
 import dev.rtmstreams.adattribution.AppConfig;
-import dev.rtmstreams.adattribution.avro.AdAck;
-import dev.rtmstreams.adattribution.avro.AdRequest;
-import dev.rtmstreams.adattribution.avro.AttributedClick;
-import dev.rtmstreams.adattribution.avro.Click;
-import dev.rtmstreams.adattribution.avro.Device;
-import dev.rtmstreams.adattribution.avro.Geo;
-import dev.rtmstreams.adattribution.avro.Impression;
-import dev.rtmstreams.adattribution.avro.LogRecord;
-import dev.rtmstreams.adattribution.avro.User;
-import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
-import dev.rtmstreams.adattribution.model.AvroSerde;
+import dev.rtmstreams.adattribution.workload.Event;
+import dev.rtmstreams.adattribution.workload.LoadRun;
+import dev.rtmstreams.adattribution.workload.Matcher;
+import dev.rtmstreams.adattribution.workload.OutputKind;
+import dev.rtmstreams.adattribution.workload.TopicNames;
+import dev.rtmstreams.adattribution.workload.WorkloadConfig;
+import dev.rtmstreams.adattribution.workload.WorkloadGenerator;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
-import dev.rtmstreams.testkit.ProgressBar;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.Properties;
-import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one-command demo: an embedded single-node KRaft broker, the service in process in real-time mode and then in
- * micro-batch mode, and for each mode a paced load of the seed workload (impressions, ~10% of them clicked a moment
- * later, plus a small share of ad requests with their acks). End-to-end latency is measured as seed 001 does: from
- * the send of the input record that completes a match (the click; the ack) to the receipt of the output record by a
- * consumer, all in this JVM (one clock). Prints a table and writes a report directory.
+ * micro-batch mode, and for each mode the load generator's seed workload ({@link WorkloadGenerator}: impressions,
+ * clicks on some of them, ad requests with their acks, and the workload's out-of-order, late, duplicate and orphan
+ * events), sent on schedule by the load generator's paced run ({@link LoadRun}) and every output checked by its
+ * oracle. End-to-end latency is the load generator's: from the send of the input record that completed a match to the
+ * receipt of the output record by a consumer, all in this JVM (one clock). The first {@code warmup} of each mode is a
+ * warm-up run of the same workload, not measured. Prints a table and writes a report directory.
  */
 public final class DemoRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(DemoRunner.class);
+    /** Idle time after the last send (no new output) before the outputs still missing are given up. */
+    private static final Duration DRAIN = Duration.ofSeconds(30);
+    /** Listening for late duplicates once every expected output arrived. */
+    private static final Duration SETTLE = Duration.ofMillis(500);
+    /** Lag behind the send schedule that counts as not keeping up. */
+    private static final Duration BEHIND_TOLERANCE = Duration.ofSeconds(1);
 
     /** Demo parameters. */
     public record Settings(
@@ -73,7 +59,23 @@ public final class DemoRunner {
             Map<String, String> kafkaOverrides,
             boolean progress) {}
 
-    /** Results of one mode. */
+    /**
+     * Results of one mode: counts over its warm-up and measured run, latencies and rates of the measured run.
+     *
+     * @param mode the execution mode
+     * @param attribution click-attribution latency in microseconds (send of the input that completed the match to
+     *     receipt of the attributed click)
+     * @param correlation request/ack correlation latency in microseconds (likewise, to receipt of the log record)
+     * @param sentEvents inputs sent
+     * @param sentPerSecond inputs per second achieved
+     * @param expectedAttributed attributed clicks the oracle expects
+     * @param receivedAttributed attributed clicks received that the oracle expects
+     * @param duplicateAttributed attributed clicks received more often than expected
+     * @param expectedLogRecords log records the oracle expects
+     * @param receivedLogRecords log records received that the oracle expects
+     * @param outputsPerSecond expected outputs received per second of sending
+     * @param measured how long the measured run sent
+     */
     public record ModeResult(
             ExecutionMode mode,
             Histogram attribution,
@@ -151,7 +153,8 @@ public final class DemoRunner {
     }
 
     private ModeResult runMode(EmbeddedKafkaCluster kafka, ExecutionMode mode, Path stateDir) throws Exception {
-        String prefix = mode == ExecutionMode.REAL_TIME ? "rt." : "mb.";
+        String suffix = "." + mode.configValue();
+        TopicNames topics = TopicNames.DEFAULTS.withSuffix(suffix);
         AppConfig.Builder builder = AppConfig.builder();
         settings.kafkaOverrides().forEach(builder::kafkaOverride);
         AppConfig config = builder.bootstrapServers(kafka.bootstrapServers())
@@ -163,13 +166,13 @@ public final class DemoRunner {
                 .topicPartitions(settings.partitions())
                 .numStreamThreads(2 * settings.partitions())
                 .httpPort(-1)
-                .impressionsTopic(prefix + AdAttributionTopics.IMPRESSIONS)
-                .clicksTopic(prefix + AdAttributionTopics.CLICKS)
-                .attributedClicksTopic(prefix + AdAttributionTopics.ATTRIBUTED_CLICKS)
-                .requestsTopic(prefix + AdAttributionTopics.REQUESTS)
-                .acksTopic(prefix + AdAttributionTopics.ACKS)
-                .logRecordsTopic(prefix + AdAttributionTopics.LOG_RECORDS)
-                .dlqTopic(prefix + AdAttributionTopics.DLQ)
+                .impressionsTopic(topics.impressions())
+                .clicksTopic(topics.clicks())
+                .attributedClicksTopic(topics.attributedClicks())
+                .requestsTopic(topics.requests())
+                .acksTopic(topics.acks())
+                .logRecordsTopic(topics.logRecords())
+                .dlqTopic(AdAttributionTopics.DLQ + suffix)
                 .build();
         out.printf(
                 Locale.ROOT,
@@ -187,258 +190,104 @@ public final class DemoRunner {
                 }
                 Thread.sleep(50);
             }
-            return load(kafka, config, mode);
+            return load(kafka, config, topics, mode);
         }
     }
 
-    private ModeResult load(EmbeddedKafkaCluster kafka, AppConfig config, ExecutionMode mode) throws Exception {
-        AppConfig.Topics topics = config.topics();
-        Map<String, Long> clickSentNanos = new ConcurrentHashMap<>();
-        Map<String, Long> ackSentNanos = new ConcurrentHashMap<>();
-        Histogram attribution = new Histogram(3_600_000_000L, 3);
-        Histogram correlation = new Histogram(3_600_000_000L, 3);
-        AtomicLong received = new AtomicLong();
-        AtomicLong duplicates = new AtomicLong();
-        AtomicLong logReceived = new AtomicLong();
-        AtomicBoolean stop = new AtomicBoolean();
-        java.util.Set<String> seenClicks = ConcurrentHashMap.newKeySet();
-        long[] measureFromNanos = {Long.MAX_VALUE};
-
-        Properties cp = new Properties();
-        cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        cp.put(ConsumerConfig.GROUP_ID_CONFIG, "demo-reader-" + mode.configValue());
-        cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        cp.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
-        KafkaConsumer<String, byte[]> consumer =
-                new KafkaConsumer<>(cp, new StringDeserializer(), new ByteArrayDeserializer());
-        consumer.subscribe(List.of(topics.attributedClicks(), topics.logRecords()));
-        AvroSerde<AttributedClick> attributedSerde = AdAttributionSerdes.attributedClick();
-        AvroSerde<LogRecord> logSerde = AdAttributionSerdes.logRecord();
-        Thread reader = new Thread(
-                () -> {
-                    try {
-                        while (!stop.get()) {
-                            for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(20))) {
-                                long now = System.nanoTime();
-                                if (r.topic().equals(topics.attributedClicks())) {
-                                    AttributedClick a = attributedSerde.decode(r.value());
-                                    if (!seenClicks.add(a.getClickId())) {
-                                        duplicates.incrementAndGet();
-                                        continue;
-                                    }
-                                    received.incrementAndGet();
-                                    Long sent = clickSentNanos.get(a.getClickId());
-                                    if (sent != null && sent >= measureFromNanos[0]) {
-                                        attribution.recordValue(Math.max(0, (now - sent) / 1000));
-                                    }
-                                } else {
-                                    LogRecord l = logSerde.decode(r.value());
-                                    logReceived.incrementAndGet();
-                                    Long sent = ackSentNanos.get(l.getTransactionId());
-                                    if (sent != null && sent >= measureFromNanos[0]) {
-                                        correlation.recordValue(Math.max(0, (now - sent) / 1000));
-                                    }
-                                }
-                            }
-                        }
-                    } finally {
-                        consumer.close();
-                    }
-                },
-                "demo-reader");
-        reader.start();
-        // Let the reader join its group before load starts, so no output waits for an assignment.
-        Thread.sleep(3000);
-
-        Properties pp = new Properties();
-        pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        pp.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-        pp.put(ProducerConfig.ACKS_CONFIG, "1");
-        AtomicLong sentCount = new AtomicLong();
-        AtomicLong clickCount = new AtomicLong();
-        AtomicLong ackCount = new AtomicLong();
-        Random random = new Random(settings.seed());
-        PriorityQueue<Scheduled> pending = new PriorityQueue<>(Comparator.comparingLong(Scheduled::dueNanos));
+    /**
+     * Sends the seed workload in two runs of the load generator: the warm-up (not measured) and the measured run, each
+     * drained until the oracle's outputs arrived.
+     */
+    private ModeResult load(EmbeddedKafkaCluster kafka, AppConfig config, TopicNames topics, ExecutionMode mode)
+            throws InterruptedException {
+        WorkloadConfig workload = WorkloadConfig.builder()
+                .seed(settings.seed())
+                .rate(settings.rate())
+                .duration(settings.duration().minus(settings.warmup()))
+                .attributionWindow(config.attributionWindow())
+                .watermarkDelay(config.watermarkDelay())
+                .build();
+        List<LoadRun.Outcome> runs = new ArrayList<>();
+        if (!settings.warmup().isZero()) {
+            out.printf(Locale.ROOT, "[%s] warming up...%n", mode.configValue());
+            out.flush();
+            runs.add(send(
+                    kafka,
+                    config,
+                    topics,
+                    mode.configValue() + "-warmup",
+                    workload.warmup(settings.warmup(), "w" + workload.idPrefix())));
+        }
         out.printf(Locale.ROOT, "[%s] running the load...%n", mode.configValue());
         out.flush();
-        long start;
-        long end;
-        long[] startNanos = {System.nanoTime()};
-        long plannedEvents = (long) (settings.rate() * settings.duration().toSeconds());
-        try (KafkaProducer<String, byte[]> producer =
-                        new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
-                ProgressBar bar = new ProgressBar(
-                        System.err,
-                        () -> new ProgressBar.State(
-                                mode.configValue(),
-                                sentCount.get(),
-                                plannedEvents,
-                                (System.nanoTime() - startNanos[0]) / 1e9,
-                                received.get(),
-                                clickCount.get(),
-                                Double.NaN),
-                        settings.progress())) {
-            start = System.nanoTime();
-            startNanos[0] = start;
-            measureFromNanos[0] = start + settings.warmup().toNanos();
-            long durationNanos = settings.duration().toNanos();
-            // The loop paces impressions and requests; clicks (10% of impressions) and acks (one per request)
-            // follow them, so the base rate is scaled for the total to match --rate.
-            double intervalNanos = 1e9 / (settings.rate() / (1 + 0.95 * 0.1 + 0.05));
-            long i = 0;
-            String run = mode.configValue();
-            while (true) {
-                long now = System.nanoTime();
-                while (!pending.isEmpty() && pending.peek().dueNanos() <= now) {
-                    Scheduled s = pending.poll();
-                    long wall = System.currentTimeMillis();
-                    if (s.click() != null) {
-                        clickSentNanos.put(s.click().getClickId(), System.nanoTime());
-                        producer.send(new ProducerRecord<>(
-                                topics.clicks(),
-                                null,
-                                wall,
-                                s.click().getImpressionId(),
-                                AdAttributionSerdes.click().encode(s.click())));
-                        clickCount.incrementAndGet();
-                    } else {
-                        ackSentNanos.put(s.ack().getTransactionId(), System.nanoTime());
-                        producer.send(new ProducerRecord<>(
-                                topics.acks(),
-                                null,
-                                wall,
-                                s.ack().getTransactionId(),
-                                AdAttributionSerdes.adAck().encode(s.ack())));
-                        ackCount.incrementAndGet();
-                    }
-                    sentCount.incrementAndGet();
-                }
-                if (now - start >= durationNanos) {
-                    if (pending.isEmpty()) {
-                        break;
-                    }
-                    Thread.sleep(1);
-                    continue;
-                }
-                long due = start + (long) (i * intervalNanos);
-                if (due > now) {
-                    long waitNanos = due - now;
-                    if (!pending.isEmpty()) {
-                        waitNanos = Math.min(waitNanos, pending.peek().dueNanos() - now);
-                    }
-                    if (waitNanos > 200_000) {
-                        Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
-                    }
-                    continue;
-                }
-                long wall = System.currentTimeMillis();
-                if (i % 20 == 19) {
-                    String tx = "tx-" + run + "-" + i;
-                    AdRequest request = request(tx, wall);
-                    producer.send(new ProducerRecord<>(
-                            topics.requests(),
-                            null,
-                            wall,
-                            tx,
-                            AdAttributionSerdes.adRequest().encode(request)));
-                    long delayMs = 20 + random.nextInt(200);
-                    AdAck ack = AdAck.newBuilder()
-                            .setTransactionId(tx)
-                            .setAdId(request.getAdId())
-                            .setStatus("delivered")
-                            .setDeliveryTime(Instant.ofEpochMilli(wall + delayMs))
-                            .build();
-                    pending.add(new Scheduled(System.nanoTime() + delayMs * 1_000_000, null, ack));
-                } else {
-                    String id = "imp-" + run + "-" + i;
-                    Impression imp = Impression.newBuilder()
-                            .setImpressionId(id)
-                            .setUserId("user-" + random.nextInt(100_000))
-                            .setCampaignId("campaign-" + random.nextInt(50))
-                            .setAdId("ad-" + random.nextInt(500))
-                            .setPublisherId("pub-" + random.nextInt(20))
-                            .setBidMicros(100 + random.nextInt(5000))
-                            .setImpressionTime(Instant.ofEpochMilli(wall))
-                            .build();
-                    producer.send(new ProducerRecord<>(
-                            topics.impressions(),
-                            null,
-                            wall,
-                            id,
-                            AdAttributionSerdes.impression().encode(imp)));
-                    if (random.nextInt(10) == 0) {
-                        long delayMs = 50 + random.nextInt(450);
-                        Click click = Click.newBuilder()
-                                .setClickId("clk-" + run + "-" + i)
-                                .setImpressionId(id)
-                                .setUserId(imp.getUserId())
-                                .setClickTime(Instant.ofEpochMilli(wall + delayMs))
-                                .build();
-                        pending.add(new Scheduled(System.nanoTime() + delayMs * 1_000_000, click, null));
-                    }
-                }
-                sentCount.incrementAndGet();
-                i++;
-            }
-            end = System.nanoTime();
-            producer.flush();
-        }
-        long drainDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while ((received.get() < clickCount.get() || logReceived.get() < ackCount.get())
-                && System.nanoTime() < drainDeadline) {
-            Thread.sleep(50);
-        }
-        Thread.sleep(500); // a late duplicate would show up here
-        stop.set(true);
-        reader.join(10_000);
-        double seconds = (end - start) / 1e9;
+        LoadRun.Outcome measured = send(kafka, config, topics, mode.configValue(), workload);
+        runs.add(measured);
+        Matcher.KindCounts clicks = total(runs, OutputKind.ATTRIBUTED_CLICK);
+        Matcher.KindCounts logRecords = total(runs, OutputKind.LOG_RECORD);
+        long sent = runs.stream().mapToLong(LoadRun.Outcome::sent).sum();
+        double seconds = measured.sendSpan().toNanos() / 1e9;
         out.printf(
                 Locale.ROOT,
                 "[%s] sent %d events in %.1f s; attributed %d/%d clicks, %d/%d log records%n",
                 mode.configValue(),
-                sentCount.get(),
-                seconds,
-                received.get(),
-                clickCount.get(),
-                logReceived.get(),
-                ackCount.get());
+                sent,
+                runs.stream().mapToLong(r -> r.sendSpan().toNanos()).sum() / 1e9,
+                clicks.matched(),
+                clicks.expected(),
+                logRecords.matched(),
+                logRecords.expected());
         out.flush();
+        long measuredOutputs = measured.of(OutputKind.ATTRIBUTED_CLICK).counts().matched()
+                + measured.of(OutputKind.LOG_RECORD).counts().matched();
         return new ModeResult(
                 mode,
-                attribution,
-                correlation,
-                sentCount.get(),
-                sentCount.get() / seconds,
-                clickCount.get(),
-                received.get(),
-                duplicates.get(),
-                ackCount.get(),
-                logReceived.get(),
-                (received.get() + logReceived.get()) / seconds,
-                Duration.ofNanos(end - start));
+                measured.of(OutputKind.ATTRIBUTED_CLICK).latencyMicros(),
+                measured.of(OutputKind.LOG_RECORD).latencyMicros(),
+                sent,
+                measured.achievedRate(),
+                clicks.expected(),
+                clicks.matched(),
+                clicks.duplicates(),
+                logRecords.expected(),
+                logRecords.matched(),
+                seconds > 0 ? measuredOutputs / seconds : 0,
+                measured.sendSpan());
     }
 
-    private record Scheduled(long dueNanos, Click click, AdAck ack) {}
+    /** One run of the load generator against the service: generated, paced, drained and checked by the oracle. */
+    private LoadRun.Outcome send(
+            EmbeddedKafkaCluster kafka, AppConfig config, TopicNames topics, String label, WorkloadConfig workload)
+            throws InterruptedException {
+        LoadRun.Settings run = new LoadRun.Settings(
+                kafka.bootstrapServers(),
+                topics,
+                label,
+                LoadRun.Outputs.SERVICE,
+                config.attributionWindow(),
+                config.watermarkDelay(),
+                1.0,
+                DRAIN,
+                SETTLE,
+                BEHIND_TOLERANCE,
+                settings.progress(),
+                Map.of(),
+                workload.idPrefix());
+        List<Event> events = WorkloadGenerator.generate(workload, System.currentTimeMillis());
+        return LoadRun.run(
+                LoadRun.attribution(events, run), workload.rate(), run, Map.of(), LoadRun.WindowListener.NONE);
+    }
 
-    private static AdRequest request(String tx, long wall) {
-        return AdRequest.newBuilder()
-                .setTransactionId(tx)
-                .setAdId("ad-" + (tx.hashCode() & 511))
-                .setCampaignId("campaign-1")
-                .setBid(0.5)
-                .setUser(User.newBuilder()
-                        .setUserId("user-" + tx)
-                        .setGeo(Geo.newBuilder()
-                                .setCountry("US")
-                                .setCity("Austin")
-                                .build())
-                        .build())
-                .setDevice(Device.newBuilder()
-                        .setOs("android-tv")
-                        .setModel("shield")
-                        .build())
-                .setRequestTime(Instant.ofEpochMilli(wall))
-                .build();
+    private static Matcher.KindCounts total(List<LoadRun.Outcome> runs, OutputKind kind) {
+        long expected = 0;
+        long matched = 0;
+        long duplicates = 0;
+        for (LoadRun.Outcome r : runs) {
+            Matcher.KindCounts c = r.of(kind).counts();
+            expected += c.expected();
+            matched += c.matched();
+            duplicates += c.duplicates();
+        }
+        return new Matcher.KindCounts(expected, matched, duplicates);
     }
 
     private static String ms(Histogram h, double percentile) {

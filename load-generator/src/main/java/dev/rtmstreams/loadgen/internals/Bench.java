@@ -1,6 +1,10 @@
 package dev.rtmstreams.loadgen.internals;
 
-import dev.rtmstreams.loadgen.WorkloadConfig;
+import dev.rtmstreams.adattribution.workload.LoadRun;
+import dev.rtmstreams.adattribution.workload.RunSpec;
+import dev.rtmstreams.adattribution.workload.TopicNames;
+import dev.rtmstreams.adattribution.workload.WorkloadConfig;
+import dev.rtmstreams.adattribution.workload.WorkloadGenerator;
 import dev.rtmstreams.testkit.ChildJvm;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;
@@ -746,12 +750,12 @@ public final class Bench {
             LatencyWorkload.Topics rowTopics,
             Duration duration,
             boolean warmup) {
-        WorkloadConfig.Builder b =
-                o.workload().toBuilder().idPrefix(settings.idPrefix()).duration(duration);
-        if (warmup) {
-            b.lateFraction(0);
-        }
-        WorkloadConfig w = b.build();
+        WorkloadConfig w = warmup
+                ? o.workload().warmup(duration, settings.idPrefix())
+                : o.workload().toBuilder()
+                        .idPrefix(settings.idPrefix())
+                        .duration(duration)
+                        .build();
         if (!o.benchWorkload().isPublished()) {
             return new Plan(
                     LoadRun.attribution(WorkloadGenerator.generate(w, System.currentTimeMillis()), settings),

@@ -1,5 +1,6 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.testkit.LatencyRecorder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

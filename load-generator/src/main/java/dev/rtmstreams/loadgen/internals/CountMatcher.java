@@ -1,5 +1,9 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.workload.Expected;
+import dev.rtmstreams.adattribution.workload.Matcher;
+import dev.rtmstreams.adattribution.workload.Observed;
+import dev.rtmstreams.adattribution.workload.OutputKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -117,6 +121,12 @@ public final class CountMatcher implements Matcher {
     @Override
     public long expected() {
         return groups.size();
+    }
+
+    /** Every output of this oracle is a {@link OutputKind#COUNT}. */
+    @Override
+    public KindCounts counts(OutputKind kind) {
+        return kind == OutputKind.COUNT ? new KindCounts(expected(), matched(), duplicates()) : new KindCounts(0, 0, 0);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.workload.TopicNames;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -124,7 +124,7 @@ public final class FindMax {
     /**
      * Judges a run report against the three criteria.
      *
-     * @param report a {@link LoadRun} report (kept_up, max_send_lag_ms, missing, expected, per_second)
+     * @param report a LoadRun report (kept_up, max_send_lag_ms, missing, expected, per_second)
      * @return the verdict
      */
     @SuppressWarnings("unchecked")

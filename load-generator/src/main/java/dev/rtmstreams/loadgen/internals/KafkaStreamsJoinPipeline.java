@@ -5,6 +5,7 @@ import dev.rtmstreams.adattribution.avro.Click;
 import dev.rtmstreams.adattribution.avro.Impression;
 import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
 import dev.rtmstreams.adattribution.model.AvroSerde;
+import dev.rtmstreams.adattribution.workload.TopicNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

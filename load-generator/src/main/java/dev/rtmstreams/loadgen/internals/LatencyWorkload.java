@@ -1,5 +1,11 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.workload.Expected;
+import dev.rtmstreams.adattribution.workload.Matcher;
+import dev.rtmstreams.adattribution.workload.Observed;
+import dev.rtmstreams.adattribution.workload.OutputKind;
+import dev.rtmstreams.adattribution.workload.OutputMatcher;
+import dev.rtmstreams.adattribution.workload.RunSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.rtmstreams.loadgen.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.rtmstreams.loadgen.WorkloadConfig;
+import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -3,6 +3,9 @@ package dev.rtmstreams.loadgen.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rtmstreams.adattribution.workload.Expected;
+import dev.rtmstreams.adattribution.workload.Matcher;
+import dev.rtmstreams.adattribution.workload.RunSpec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

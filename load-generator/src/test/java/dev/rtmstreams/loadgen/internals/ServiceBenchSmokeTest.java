@@ -2,7 +2,7 @@ package dev.rtmstreams.loadgen.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rtmstreams.loadgen.WorkloadConfig;
+import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

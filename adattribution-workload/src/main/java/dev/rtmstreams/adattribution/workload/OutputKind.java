@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 /** The kinds of output record the oracle predicts. */
 public enum OutputKind {

@@ -1,6 +1,5 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
-import dev.rtmstreams.loadgen.WorkloadConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;

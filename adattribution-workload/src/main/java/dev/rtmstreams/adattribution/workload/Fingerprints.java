@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 /** The canonical content strings compared between expected and observed outputs. */
 public final class Fingerprints {

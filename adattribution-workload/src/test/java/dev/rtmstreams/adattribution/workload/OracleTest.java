@@ -1,8 +1,7 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rtmstreams.loadgen.WorkloadConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

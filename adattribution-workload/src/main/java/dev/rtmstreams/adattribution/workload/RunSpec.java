@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 import java.util.List;
 import java.util.Map;
@@ -8,8 +8,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * What one measured run ({@link LoadRun}) sends, reads and checks: the inputs with their schedule, the output topics,
  * how an output record is decoded, and the oracle that checks it. The ad-attribution workload ({@link
- * LoadRun#attribution}) and the published latency workloads ({@link LatencyWorkload}) are two implementations; the
- * sending, pacing, draining, latency and report code is shared.
+ * LoadRun#attribution}) and the load generator's published latency workloads are two implementations; the sending,
+ * pacing, draining, latency and report code is shared.
  */
 public interface RunSpec {
 

@@ -1,10 +1,11 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 import java.util.List;
 
 /**
  * Checks observed outputs against an oracle, one at a time as they arrive, and counts what it saw. {@link
- * OutputMatcher} expects an exact multiset of outputs; {@link CountMatcher} checks the updates of a running count.
+ * OutputMatcher} expects an exact multiset of outputs; the load generator's count matcher checks the updates of a
+ * running count.
  *
  * <p>{@link #accept} is called from one thread; the count getters may be read from other threads.
  */
@@ -18,6 +19,15 @@ public interface Matcher {
      *     is measured from), or null if it was a duplicate or unexpected
      */
     Expected accept(Observed o);
+
+    /**
+     * The figures of one output kind.
+     *
+     * @param expected outputs of the kind the oracle expects
+     * @param matched outputs of the kind that matched an expected one
+     * @param duplicates outputs of the kind beyond the expected multiplicity
+     */
+    record KindCounts(long expected, long matched, long duplicates) {}
 
     /** @return the number of expected outputs */
     long expected();
@@ -53,4 +63,12 @@ public interface Matcher {
 
     /** @return up to 20 descriptions of duplicated outputs */
     List<String> duplicateSamples();
+
+    /**
+     * Returns the figures of one output kind (the demo reports click attribution and request/ack correlation apart).
+     *
+     * @param kind an output kind; not null
+     * @return its expected, matched and duplicated outputs; zeros for a kind this oracle does not expect
+     */
+    KindCounts counts(OutputKind kind);
 }

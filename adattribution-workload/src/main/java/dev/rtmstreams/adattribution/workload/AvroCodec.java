@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 import dev.rtmstreams.adattribution.avro.AdAck;
 import dev.rtmstreams.adattribution.avro.AdRequest;

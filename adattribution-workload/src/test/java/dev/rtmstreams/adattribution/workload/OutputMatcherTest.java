@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,5 +49,21 @@ class OutputMatcherTest {
         assertThat(m.accept(o)).isNull();
         assertThat(m.duplicates()).isEqualTo(1);
         assertThat(m.missing()).isZero();
+    }
+
+    @Test
+    void shouldCountExpectedMatchedAndDuplicatedOutputsPerKindWhenKindsAreMixed() {
+        Expected click = expected("a", "fa", 1);
+        Expected log = new Expected(OutputKind.LOG_RECORD, "t1", "t1|ok|5", "fl", 2);
+        Expected otherLog = new Expected(OutputKind.LOG_RECORD, "t2", "t2|ok|6", "fl2", 3);
+        OutputMatcher m = new OutputMatcher(List.of(click, log, otherLog));
+        m.accept(observed("a", "k-a", "fa"));
+        m.accept(observed("a", "k-a", "fa")); // duplicate click
+        m.accept(new Observed(OutputKind.LOG_RECORD, "t1", "t1|ok|5", "fl", 0));
+        m.accept(new Observed(OutputKind.LOG_RECORD, "t9", "t9|ok|5", "fl", 0)); // unexpected: in no kind's figures
+
+        assertThat(m.counts(OutputKind.ATTRIBUTED_CLICK)).isEqualTo(new Matcher.KindCounts(1, 1, 1));
+        assertThat(m.counts(OutputKind.LOG_RECORD)).isEqualTo(new Matcher.KindCounts(2, 1, 0));
+        assertThat(m.counts(OutputKind.ECHO)).isEqualTo(new Matcher.KindCounts(0, 0, 0));
     }
 }

@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 /** The four input record kinds; each goes to its own topic. */
 public enum EventKind {

@@ -1,8 +1,7 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rtmstreams.loadgen.WorkloadConfig;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -93,21 +92,5 @@ class WorkloadGeneratorTest {
             }
         }
         assertThat(clicksBeforeFirstLate).isGreaterThanOrEqualTo(c.lateWarmupClicks());
-    }
-
-    @Test
-    void shouldUseEveryEventExactlyOnceWhenRoundTrippingThroughTheEventFile(
-            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        List<Event> events = WorkloadGenerator.generate(
-                WorkloadConfig.builder()
-                        .rate(500)
-                        .duration(Duration.ofSeconds(4))
-                        .build(),
-                START);
-        java.nio.file.Path file = dir.resolve("events.jsonl.gz");
-        EventFile.write(file, Map.of("rate", 500.0, "start_time", START), events);
-        EventFile.Contents back = EventFile.read(file);
-        assertThat(back.events()).isEqualTo(events);
-        assertThat(back.header()).containsEntry("format", EventFile.FORMAT).containsEntry("events", 2000);
     }
 }

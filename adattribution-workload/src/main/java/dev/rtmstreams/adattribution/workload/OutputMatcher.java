@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Matches observed outputs against the expected ones, one at a time as they arrive.
@@ -31,6 +32,10 @@ public final class OutputMatcher implements Matcher {
     private volatile long mismatched;
     private final List<String> unexpectedSamples = new ArrayList<>();
     private final List<String> duplicateSamples = new ArrayList<>();
+    // per OutputKind ordinal
+    private final AtomicLongArray expectedByKind = new AtomicLongArray(OutputKind.values().length);
+    private final AtomicLongArray matchedByKind = new AtomicLongArray(OutputKind.values().length);
+    private final AtomicLongArray duplicatesByKind = new AtomicLongArray(OutputKind.values().length);
 
     /**
      * Creates a matcher.
@@ -42,6 +47,7 @@ public final class OutputMatcher implements Matcher {
             remaining
                     .computeIfAbsent(slot(e.kind(), e.identity()), k -> new ArrayDeque<>())
                     .add(e);
+            expectedByKind.incrementAndGet(e.kind().ordinal());
         }
         this.expectedCount = expected.size();
     }
@@ -67,6 +73,7 @@ public final class OutputMatcher implements Matcher {
         }
         if (queue.isEmpty()) {
             duplicates++;
+            duplicatesByKind.incrementAndGet(o.kind().ordinal());
             sample(duplicateSamples, o.kind() + " " + o.identity());
             return null;
         }
@@ -74,6 +81,7 @@ public final class OutputMatcher implements Matcher {
             if (e.fingerprint().equals(o.fingerprint()) && e.key().equals(o.key())) {
                 queue.remove(e);
                 matched++;
+                matchedByKind.incrementAndGet(e.kind().ordinal());
                 return e;
             }
         }
@@ -96,6 +104,12 @@ public final class OutputMatcher implements Matcher {
     @Override
     public long expected() {
         return expectedCount;
+    }
+
+    @Override
+    public KindCounts counts(OutputKind kind) {
+        int k = kind.ordinal();
+        return new KindCounts(expectedByKind.get(k), matchedByKind.get(k), duplicatesByKind.get(k));
     }
 
     /** @return outputs observed so far */

@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 /** Why the generator produced an event; informational (statistics, debugging), not used by the oracle. */
 public enum EventTag {

@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 import dev.rtmstreams.adattribution.model.AvroWire;
 import dev.rtmstreams.testkit.LatencyRecorder;
@@ -6,6 +6,7 @@ import dev.rtmstreams.testkit.Pacer;
 import dev.rtmstreams.testkit.ProgressBar;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
+import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -32,7 +34,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One measured run against a cluster: computes the expected outputs, starts a consumer on the
  * output topics (positioned at their end), sends the events on schedule, drains, and returns the
- * report (a JSON-ready map).
+ * report (a JSON-ready map) or, from {@link #run}, an {@link Outcome} that also carries the figures per output kind.
+ * Used by the load generator's commands and bench, and by the service's demo.
  *
  * <p>Latency of an output = the consumer's receive time (right after {@code poll} returns) minus the
  * time the generator called {@code send} for the input event that completed the match, both on
@@ -160,6 +163,42 @@ public final class LoadRun {
          */
         void windowEnd();
     }
+
+    /**
+     * What a run found: the report and the figures a caller reads without going through the report's keys.
+     *
+     * @param report the JSON-ready report, as {@link #execute} returns it
+     * @param sent inputs sent
+     * @param achievedRate inputs per second achieved
+     * @param sendSpan from the first send to the last
+     * @param outputs per output kind: the oracle's counts and the latency distribution of the matched outputs
+     */
+    public record Outcome(
+            Map<String, Object> report,
+            long sent,
+            double achievedRate,
+            Duration sendSpan,
+            Map<OutputKind, KindOutcome> outputs) {
+
+        /**
+         * Returns the figures of one output kind.
+         *
+         * @param kind an output kind; not null
+         * @return its figures; zeros and an empty distribution for a kind the run does not expect
+         */
+        public KindOutcome of(OutputKind kind) {
+            return outputs.get(kind);
+        }
+    }
+
+    /**
+     * The outputs of one kind in a run.
+     *
+     * @param counts expected, matched and duplicated outputs
+     * @param latencyMicros end-to-end latency of the matched outputs in microseconds (send of the input that
+     *     completed the match to receipt of the output); do not modify
+     */
+    public record KindOutcome(Matcher.KindCounts counts, Histogram latencyMicros) {}
 
     private LoadRun() {}
 
@@ -300,6 +339,24 @@ public final class LoadRun {
     public static Map<String, Object> execute(
             RunSpec spec, double targetRate, Settings settings, Map<String, Object> extra, WindowListener window)
             throws InterruptedException {
+        return run(spec, targetRate, settings, extra, window).report();
+    }
+
+    /**
+     * Executes a run of any workload, like {@link #execute(RunSpec, double, Settings, Map, WindowListener)}, and
+     * returns the report with the figures per output kind.
+     *
+     * @param spec the inputs, outputs and oracle
+     * @param targetRate the nominal rate in inputs/s (for the report)
+     * @param settings how to run (see {@link #execute(RunSpec, double, Settings, Map, WindowListener)})
+     * @param extra extra report fields (workload description)
+     * @param window told when sending starts and when all outputs arrived or the drain ended
+     * @return what the run found
+     * @throws InterruptedException if interrupted while draining
+     */
+    public static Outcome run(
+            RunSpec spec, double targetRate, Settings settings, Map<String, Object> extra, WindowListener window)
+            throws InterruptedException {
         Matcher matcher = spec.matcher();
         AtomicLongArray sendNanos = new AtomicLongArray(spec.size());
         AtomicLong sent = new AtomicLong();
@@ -313,6 +370,10 @@ public final class LoadRun {
 
         long startNanos = System.nanoTime() + 200_000_000L;
         LatencyRecorder recorder = new LatencyRecorder(startNanos);
+        Map<OutputKind, Histogram> latencyByKind = new EnumMap<>(OutputKind.class);
+        for (OutputKind kind : OutputKind.values()) {
+            latencyByKind.put(kind, LatencyRecorder.newHistogram());
+        }
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(settings));
         List<TopicPartition> partitions = new ArrayList<>();
         for (String topic : outputTopics) {
@@ -359,6 +420,7 @@ public final class LoadRun {
                                     long sentAt = sendNanos.get((int) match.completingSeq());
                                     if (sentAt != 0) {
                                         recorder.record(received, received - sentAt);
+                                        LatencyRecorder.recordNanos(latencyByKind.get(match.kind()), received - sentAt);
                                     }
                                 }
                             }
@@ -482,7 +544,9 @@ public final class LoadRun {
             report.put("first_send_error", firstSendError.get().toString());
         }
         report.putAll(extra);
-        return report;
+        Map<OutputKind, KindOutcome> byKind = new EnumMap<>(OutputKind.class);
+        latencyByKind.forEach((kind, h) -> byKind.put(kind, new KindOutcome(matcher.counts(kind), h)));
+        return new Outcome(report, paced.sent(), achieved, Duration.ofNanos(paced.elapsedNanos()), Map.copyOf(byKind));
     }
 
     private static List<Map<String, Object>> perSecond(

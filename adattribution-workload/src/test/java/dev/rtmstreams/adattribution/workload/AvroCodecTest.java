@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,6 @@ import dev.rtmstreams.adattribution.avro.Click;
 import dev.rtmstreams.adattribution.model.AvroWire;
 import dev.rtmstreams.adattribution.model.ConfluentAvroSerde;
 import dev.rtmstreams.adattribution.model.SchemaRegistryClient;
-import dev.rtmstreams.loadgen.WorkloadConfig;
 import dev.rtmstreams.testkit.SchemaRegistryStandIn;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen;
+package dev.rtmstreams.adattribution.workload;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

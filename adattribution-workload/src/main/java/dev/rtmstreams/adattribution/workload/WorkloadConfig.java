@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen;
+package dev.rtmstreams.adattribution.workload;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -182,6 +182,20 @@ public final class WorkloadConfig {
     /** @return the maximum send distance between partners */
     public Duration partnerSendLag() {
         return partnerSendLag;
+    }
+
+    /**
+     * Returns the warm-up before a measured run of this workload (the bench's and the demo's): the same mix at the same
+     * rate for {@code duration}, without late events, its ids starting with {@code idPrefix} so that the measured run
+     * (another prefix) counts its outputs as foreign.
+     *
+     * @param duration the warm-up's length; positive
+     * @param idPrefix the warm-up's id prefix; not null
+     * @return the warm-up's configuration
+     * @throws IllegalArgumentException if the duration is not positive
+     */
+    public WorkloadConfig warmup(Duration duration, String idPrefix) {
+        return toBuilder().duration(duration).idPrefix(idPrefix).lateFraction(0).build();
     }
 
     /**
