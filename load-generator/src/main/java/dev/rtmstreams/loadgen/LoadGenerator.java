@@ -30,13 +30,20 @@ public final class LoadGenerator {
      * @param args command-line arguments
      */
     public static void main(String[] args) {
-        // Without it every output of the service is "undecodable" when the jar is started with plain java -jar: the
-        // oracle then reports all outputs missing and unexpected. Set before any Avro class is loaded; a value given
-        // with -D wins.
+        trustAvroPackages();
+        System.exit(execute(args));
+    }
+
+    /**
+     * Lets Avro decode the project's generated classes ({@code org.apache.avro.SERIALIZABLE_PACKAGES}). Without it
+     * every output of the service is "undecodable" when a jar that checks outputs is started with plain
+     * {@code java -jar}: the oracle then reports all outputs missing and unexpected. Call before any Avro class is
+     * loaded (first thing in {@code main}); a value given with {@code -D} wins.
+     */
+    public static void trustAvroPackages() {
         if (System.getProperty(AVRO_SERIALIZABLE_PACKAGES) == null) {
             System.setProperty(AVRO_SERIALIZABLE_PACKAGES, "dev.rtmstreams");
         }
-        System.exit(execute(args));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.rtmstreams.reliability;
 
 import dev.rtmstreams.adattribution.model.KafkaAccessException;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
+import dev.rtmstreams.loadgen.LoadGenerator;
 import dev.rtmstreams.reliability.internals.Scenario;
 import dev.rtmstreams.reliability.internals.ScenarioRunner;
 import java.nio.file.Path;
@@ -42,6 +43,8 @@ public final class Chaos {
      * @param args command-line arguments
      */
     public static void main(String[] args) {
+        // the runner decodes the service's outputs in this JVM (the load generator's oracle)
+        LoadGenerator.trustAvroPackages();
         System.exit(execute(args));
     }
 

@@ -21,6 +21,8 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
+import org.apache.kafka.streams.errors.TaskMigratedException;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
@@ -329,8 +331,17 @@ final class OperatorRuntime<K, I, O> {
      * Spark's {@code withStatefulProcessorErrorHandling}: an error that already has an error code passes through;
      * any other exception from user code is wrapped as {@code TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR}.
      */
-    private static RuntimeException userFunctionError(String function, RuntimeException e) {
-        return e instanceof RtmException ? e : new StateErrors.UserFunctionException(function, e);
+    /**
+     * Wraps what a user function threw, except our own errors and Kafka Streams' task-level signals: a state write
+     * inside the function may surface a {@link TaskCorruptedException} (e.g. the exactly-once producer timed out while
+     * the broker was down) or a {@link TaskMigratedException}, which Kafka Streams handles by re-initializing or
+     * migrating the task; wrapped, they would shut the client down instead.
+     */
+    static RuntimeException userFunctionError(String function, RuntimeException e) {
+        if (e instanceof RtmException || e instanceof TaskCorruptedException || e instanceof TaskMigratedException) {
+            return e;
+        }
+        return new StateErrors.UserFunctionException(function, e);
     }
 
     // ---------------------------------------------------------------- initial state

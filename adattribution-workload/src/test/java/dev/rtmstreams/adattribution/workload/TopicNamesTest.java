@@ -1,4 +1,4 @@
-package dev.rtmstreams.loadgen.internals;
+package dev.rtmstreams.adattribution.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
