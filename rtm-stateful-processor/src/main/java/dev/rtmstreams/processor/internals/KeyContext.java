@@ -23,8 +23,22 @@ final class KeyContext {
     private byte[] keySuffix;
     private long processingTime;
 
+    /**
+     * Every TTL index entry is at this expiry or later (see {@link TtlCleaner}): lowered by {@link #indexTtl}, raised by
+     * the cleaner after a pass, so that its scan does not step over the tombstones of entries it already removed.
+     */
+    long ttlScanFrom = Long.MIN_VALUE;
+
     KeyContext(KeyValueStore<Bytes, byte[]> store) {
         this.store = store;
+    }
+
+    /** Writes the TTL index entry {@code [TTL][expiry][primaryKey]} of a state value that expires at {@code expiry}. */
+    void indexTtl(long expiry, byte[] primaryKey) {
+        store.put(Bytes.wrap(Layout.ttlKey(expiry, primaryKey)), Layout.EMPTY);
+        if (expiry < ttlScanFrom) {
+            ttlScanFrom = expiry;
+        }
     }
 
     /** Makes {@code keyBytes} the current grouping key, with processing time {@code processingTime}. */

@@ -120,7 +120,7 @@ final class ListStateImpl<T> implements ListState<T>, StateVariable {
     private void write(Bytes k, List<byte[]> records, long expiry) {
         keys.store.put(k, join(records));
         if (ttlMs > 0) {
-            keys.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
+            keys.indexTtl(expiry, k.get());
         }
     }
 

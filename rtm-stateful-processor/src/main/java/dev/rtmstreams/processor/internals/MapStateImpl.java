@@ -102,7 +102,7 @@ final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
         if (ttlMs > 0) {
             long expiry = now() + ttlMs;
             keys.store.put(k, ValueCodec.encode(payload, expiry));
-            keys.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
+            keys.indexTtl(expiry, k.get());
         } else {
             keys.store.put(k, ValueCodec.encode(payload, Long.MAX_VALUE));
         }

@@ -106,7 +106,7 @@ final class OperatorRuntime<K, I, O> {
         }
         // the per-key timer index is not changelogged when the store has the innermost layer (rebuilt in loadMeta)
         timers = new TimerService(store, layer != null ? layer : store, MAX_TIMERS_PER_PASS);
-        ttl = new TtlCleaner(store, config.ttlCleanupBatch());
+        ttl = new TtlCleaner(keys, config.ttlCleanupBatch());
         buffer = new MicroBatchBuffer(store);
         long now = context.currentSystemTimeMs();
         lastInputWallClock = now;

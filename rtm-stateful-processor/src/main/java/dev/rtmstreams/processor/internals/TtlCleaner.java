@@ -15,11 +15,19 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class TtlCleaner {
 
+    private final KeyContext keys;
     private final KeyValueStore<Bytes, byte[]> store;
     private final int batch;
 
-    TtlCleaner(KeyValueStore<Bytes, byte[]> store, int batch) {
-        this.store = store;
+    /**
+     * @param keys the operator's key context: its store holds the index, and {@link KeyContext#ttlScanFrom} bounds the
+     *     scan from below (entries are removed in expiry order, and RocksDB would otherwise step over the tombstones
+     *     of every entry removed so far on each pass)
+     * @param batch the most index entries one pass handles
+     */
+    TtlCleaner(KeyContext keys, int batch) {
+        this.keys = keys;
+        this.store = keys.store;
         this.batch = batch;
     }
 
@@ -30,14 +38,17 @@ final class TtlCleaner {
      */
     int cleanup(long now, Map<String, StateVariable> variables) {
         List<byte[]> index = new ArrayList<>();
+        boolean complete;
         try (KeyValueIterator<Bytes, byte[]> it = store.range(
-                Bytes.wrap(Layout.timeSectionStart(Layout.TTL)), Bytes.wrap(Layout.timeSectionEnd(Layout.TTL, now)))) {
+                Bytes.wrap(Layout.timeSectionStart(Layout.TTL, keys.ttlScanFrom)),
+                Bytes.wrap(Layout.timeSectionEnd(Layout.TTL, now)))) {
             while (it.hasNext() && index.size() < batch) {
                 byte[] k = it.next().key.get();
                 if (Layout.timeOf(k) <= now) {
                     index.add(k);
                 }
             }
+            complete = !it.hasNext();
         }
         int removed = 0;
         for (byte[] k : index) {
@@ -48,6 +59,12 @@ final class TtlCleaner {
             }
             store.delete(Bytes.wrap(k));
         }
+        // what stays indexed expires after now (a complete pass) or at the last handled expiry or later; entries
+        // written meanwhile lower the bound in KeyContext#indexTtl
+        long from = complete
+                ? (now == Long.MAX_VALUE ? now : now + 1)
+                : index.isEmpty() ? keys.ttlScanFrom : Layout.timeOf(index.get(index.size() - 1));
+        keys.ttlScanFrom = Math.max(keys.ttlScanFrom, from);
         return removed;
     }
 }

@@ -80,7 +80,7 @@ final class ValueStateImpl<T> implements ValueState<T>, StateVariable {
         if (ttlMs > 0) {
             long expiry = keys.processingTime() + ttlMs;
             keys.store.put(k, ValueCodec.encode(payload, expiry));
-            keys.store.put(Bytes.wrap(Layout.ttlKey(expiry, k.get())), Layout.EMPTY);
+            keys.indexTtl(expiry, k.get());
         } else {
             keys.store.put(k, ValueCodec.encode(payload, Long.MAX_VALUE));
         }
