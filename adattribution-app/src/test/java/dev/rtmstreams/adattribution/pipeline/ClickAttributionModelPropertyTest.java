@@ -7,9 +7,11 @@ import dev.rtmstreams.join.IntervalJoin;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -87,6 +89,17 @@ class ClickAttributionModelPropertyTest {
 
         Path dir = Files.createTempDirectory("attribution-model");
         try (DriverFixture f = new DriverFixture(DriverFixture.defaults(), "real-time", dir)) {
+            check(f, events, expected, late);
+        } finally {
+            // one directory per try: delete it, or every run of the property leaves a hundred behind in the temp dir
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static void check(DriverFixture f, List<Ev> events, Set<String> expected, long late) {
+        {
             for (Ev e : events) {
                 if (e.impression()) {
                     f.impressions.pipeInput(
