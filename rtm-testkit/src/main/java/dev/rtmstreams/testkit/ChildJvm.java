@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -276,6 +277,21 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
+     * Waits for the process to exit by itself (sends no signal), e.g. a program expected to stop on an error.
+     *
+     * @param timeout the longest wait; positive
+     * @return the exit code, or empty when the process still runs after the timeout
+     * @throws IllegalArgumentException when the timeout is not positive
+     * @throws IllegalStateException when not started
+     * @throws InterruptedException when interrupted
+     */
+    public OptionalInt awaitExit(Duration timeout) throws InterruptedException {
+        requirePositive(timeout);
+        Process p = process();
+        return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? OptionalInt.of(p.exitValue()) : OptionalInt.empty();
+    }
+
+    /**
      * Kills the process with SIGKILL ({@code kill -9}: no shutdown hook, no commit, no flush) and waits for it.
      *
      * @return the exit code (137 on Linux)
@@ -382,7 +398,8 @@ public final class ChildJvm implements AutoCloseable {
      *
      * <ul>
      *   <li>{@link #health(int)}: {@code GET http://localhost:PORT/health} answers 200 (optionally with a body
-     *       containing a text, {@link #withBodyContaining(String)});
+     *       containing a text, {@link #withBodyContaining(String)}; {@link #streamsRunning(int)}: with Kafka Streams
+     *       {@code RUNNING});
      *   <li>{@link #outputLine(String)}: a line of its output (stdout or stderr) contains a text;
      *   <li>{@link #check(String, BooleanSupplier)}: a check of the caller's (e.g. a Kafka broker answering a
      *       request) returns true;
@@ -390,6 +407,9 @@ public final class ChildJvm implements AutoCloseable {
      * </ul>
      */
     public static final class Readiness {
+
+        /** The text of a {@code /health} body once Kafka Streams is {@code RUNNING}; see {@link #streamsRunning}. */
+        public static final String STREAMS_RUNNING = "\"state\":\"RUNNING\"";
 
         private enum Kind {
             STARTED,
@@ -460,6 +480,19 @@ public final class ChildJvm implements AutoCloseable {
          */
         public static Readiness health(int port) {
             return http(port, "/health");
+        }
+
+        /**
+         * The readiness of a Kafka Streams service: {@code GET /health} answers 200 with {@value #STREAMS_RUNNING} in
+         * its body, as rtm-topology's {@code PrometheusEndpoint} and the ad-attribution service answer once Kafka
+         * Streams is {@code RUNNING} (their 200 alone also means {@code REBALANCING}).
+         *
+         * @param port the child's HTTP port on localhost, 1-65535
+         * @return the check
+         * @throws IllegalArgumentException when the port is out of range
+         */
+        public static Readiness streamsRunning(int port) {
+            return health(port).withBodyContaining(STREAMS_RUNNING);
         }
 
         /**

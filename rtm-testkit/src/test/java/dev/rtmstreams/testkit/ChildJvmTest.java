@@ -57,6 +57,21 @@ class ChildJvmTest {
     }
 
     @Test
+    void shouldBeReadyWhenHealthSaysKafkaStreamsIsRunning(@TempDir Path dir) throws Exception {
+        int port = ChildJvm.freePort();
+        ChildJvm.Readiness running = ChildJvm.Readiness.streamsRunning(port);
+        assertThat(running)
+                .hasToString("GET http://localhost:" + port + "/health answers 200 with '\"state\":\"RUNNING\"'");
+        assertThat(running.port()).isEqualTo(port);
+        try (ChildJvm jvm = child(dir, "health", Integer.toString(port), "500")
+                .readiness(running)
+                .build()
+                .start()) {
+            assertThat(jvm.awaitReady(Duration.ofSeconds(30))).isGreaterThanOrEqualTo(Duration.ofMillis(500));
+        }
+    }
+
+    @Test
     void shouldBeReadyOnAWholeOutputLineAndDieWhenKilled(@TempDir Path dir) throws Exception {
         try (ChildJvm jvm = child(dir, "line", "CHILD READY", "300")
                 .readiness(ChildJvm.Readiness.outputLine("partial CHILD READY"))
@@ -156,6 +171,20 @@ class ChildJvmTest {
         assertThatThrownBy(() -> ChildJvm.Readiness.check(" ", () -> true))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("readiness description must not be blank");
+    }
+
+    @Test
+    void shouldReportTheExitCodeOfAChildThatStopsByItselfWithoutSignallingIt(@TempDir Path dir) throws Exception {
+        try (ChildJvm jvm = child(dir, "silent").build().start()) {
+            assertThat(jvm.awaitExit(Duration.ofMillis(300))).isEmpty();
+            assertThat(jvm.isAlive()).isTrue();
+        }
+        try (ChildJvm jvm = child(dir, "exit", "7").build().start()) {
+            assertThat(jvm.awaitExit(Duration.ofSeconds(30))).hasValue(7);
+            assertThatThrownBy(() -> jvm.awaitExit(Duration.ZERO))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("timeout must be positive: PT0S");
+        }
     }
 
     @Test
