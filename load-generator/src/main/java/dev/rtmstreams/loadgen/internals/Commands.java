@@ -346,16 +346,7 @@ public final class Commands {
         }
 
         TopicNames topics() {
-            TopicNames d = TopicNames.DEFAULTS;
-            String p = topicPrefix;
-            return new TopicNames(
-                    p + d.impressions(),
-                    p + d.clicks(),
-                    p + d.requests(),
-                    p + d.acks(),
-                    p + d.attributedClicks(),
-                    p + d.logRecords(),
-                    p + d.echo());
+            return TopicNames.DEFAULTS.withPrefix(topicPrefix);
         }
 
         LoadRun.Outputs outputKind() {
