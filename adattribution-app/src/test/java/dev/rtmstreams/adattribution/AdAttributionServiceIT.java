@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -96,28 +95,30 @@ class AdAttributionServiceIT {
             @TempDir Path dir) throws Exception {
         int port = ChildJvm.freePort();
         Path log = dir.resolve("service.log");
-        List<String> cmd = ServiceLauncher.javaCommand();
-        cmd.addAll(List.of(
-                "run",
-                "--bootstrap-servers",
-                kafka.bootstrapServers(),
-                "--application-id",
-                "adattribution-it",
-                "--state-dir",
-                dir.resolve("state").toString(),
-                "--create-topics",
-                "--checkpoint-interval",
-                "PT1S",
-                "--http-port",
-                Integer.toString(port)));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().put("RTM_CORRELATION_WINDOW", "PT5M"); // from the environment, as a container would
-        Process service = pb.start();
+        ChildJvm service = ServiceLauncher.service()
+                .args(List.of(
+                        "run",
+                        "--bootstrap-servers",
+                        kafka.bootstrapServers(),
+                        "--application-id",
+                        "adattribution-it",
+                        "--state-dir",
+                        dir.resolve("state").toString(),
+                        "--create-topics",
+                        "--checkpoint-interval",
+                        "PT1S",
+                        "--http-port",
+                        Integer.toString(port)))
+                .environment("RTM_CORRELATION_WINDOW", "PT5M") // from the environment, as a container would
+                .logFile(log)
+                .readiness(ChildJvm.Readiness.health(port))
+                .build()
+                .start();
         try {
             HttpClient http = HttpClient.newBuilder()
                     .connectTimeout(Duration.ofSeconds(2))
                     .build();
-            ServiceLauncher.awaitHealthy(http, "localhost", port, service, log);
+            service.awaitReady(ServiceLauncher.READY_TIMEOUT);
 
             long t0 = System.currentTimeMillis();
             long min = 60_000;
@@ -217,19 +218,12 @@ class AdAttributionServiceIT {
             assertThat(get(http, port, "/state/no-such-operator/tx-3").body())
                     .contains("unknown operator no-such-operator");
         } finally {
-            service.destroy(); // SIGTERM: graceful shutdown
-            boolean exited = service.waitFor(60, TimeUnit.SECONDS);
-            if (!exited) {
-                service.destroyForcibly();
-            }
-            assertThat(exited)
-                    .as("service exits after SIGTERM; log:%n%s", ServiceLauncher.tail(log))
-                    .isTrue();
+            service.stop(); // SIGTERM: graceful shutdown (SIGKILL after 60 s)
         }
-        assertThat(Files.readString(log)).contains("event=closed clean=true", "event=exit status=0");
-        assertThat(service.exitValue())
-                .as("exit status after a clean SIGTERM shutdown")
+        assertThat(service.stop())
+                .as("exit status after a clean SIGTERM shutdown; log:%n%s", service.tail(60))
                 .isZero();
+        assertThat(Files.readString(log)).contains("event=closed clean=true", "event=exit status=0");
 
         // offline, after the service stopped: the same JSON from the changelog topic and from the state directory
         assertThat(stateRead("--bootstrap-servers", kafka.bootstrapServers())).containsExactly(liveTx3);

@@ -11,7 +11,6 @@ import dev.rtmstreams.testkit.ChildJvm;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;
 import dev.rtmstreams.testkit.TestRecords;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -130,17 +130,20 @@ class KafkaSecurityIT {
         Path log = dir.resolve("service.log");
         String impression = "imp-" + guarantee;
         String click = "c-" + guarantee;
-        Process service = launch(
-                dir,
-                log,
-                SERVICE_USER,
-                SERVICE_PASSWORD,
-                "--processing-guarantee",
-                guarantee,
-                "--http-port",
-                Integer.toString(port));
+        ChildJvm service = launch(
+                        dir,
+                        log,
+                        SERVICE_USER,
+                        SERVICE_PASSWORD,
+                        "--processing-guarantee",
+                        guarantee,
+                        "--http-port",
+                        Integer.toString(port))
+                .readiness(ChildJvm.Readiness.health(port))
+                .build()
+                .start();
         try {
-            ServiceLauncher.awaitHealthy(HttpClient.newHttpClient(), "127.0.0.1", port, service, log);
+            service.awaitReady(ServiceLauncher.READY_TIMEOUT);
             long t0 = System.currentTimeMillis();
             TestRecords.produce(
                     broker,
@@ -175,16 +178,11 @@ class KafkaSecurityIT {
                     attributed.add(a.getImpressionId() + "/" + a.getClickId());
                 }
             }
-            assertThat(attributed).as("log:%n%s", ServiceLauncher.tail(log)).contains(impression + "/" + click);
+            assertThat(attributed).as("log:%n%s", service.tail(60)).contains(impression + "/" + click);
         } finally {
-            service.destroy(); // SIGTERM: graceful shutdown
-            if (!service.waitFor(60, TimeUnit.SECONDS)) {
-                service.destroyForcibly();
-            }
+            service.stop(); // SIGTERM: graceful shutdown (SIGKILL after 60 s)
         }
-        assertThat(service.exitValue())
-                .as("log:%n%s", ServiceLauncher.tail(log))
-                .isZero();
+        assertThat(service.stop()).as("log:%n%s", service.tail(60)).isZero();
         String text = Files.readString(log, StandardCharsets.UTF_8);
         assertThat(text)
                 .as("the start-up config line, with the secrets hidden")
@@ -196,8 +194,7 @@ class KafkaSecurityIT {
     void shouldExitNonZeroNamingThePrincipalWhenThePasswordIsWrong(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("service.log");
         String wrong = "wrong-Pa55-0c8e";
-        Process service = launch(dir, log, SERVICE_USER, wrong, "--http-port", "-1");
-        int exit = awaitExit(service, log);
+        int exit = awaitExit(launch(dir, log, SERVICE_USER, wrong, "--http-port", "-1"));
 
         assertThat(exit).isNotZero();
         assertThat(Files.readString(log, StandardCharsets.UTF_8))
@@ -209,8 +206,7 @@ class KafkaSecurityIT {
     @Test
     void shouldExitNonZeroNamingTheTopicWhenAnAclIsMissing(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("service.log");
-        Process service = launch(dir, log, NO_CLICKS_USER, NO_CLICKS_PASSWORD, "--http-port", "-1");
-        int exit = awaitExit(service, log);
+        int exit = awaitExit(launch(dir, log, NO_CLICKS_USER, NO_CLICKS_PASSWORD, "--http-port", "-1"));
 
         assertThat(exit).isNotZero();
         assertThat(Files.readString(log, StandardCharsets.UTF_8))
@@ -222,8 +218,7 @@ class KafkaSecurityIT {
     @Test
     void shouldExitNonZeroNamingTheGroupWhenKafkaStreamsIsRefusedItsGroup(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("service.log");
-        Process service = launch(dir, log, NO_GROUP_USER, NO_GROUP_PASSWORD, "--http-port", "-1");
-        int exit = awaitExit(service, log);
+        int exit = awaitExit(launch(dir, log, NO_GROUP_USER, NO_GROUP_PASSWORD, "--http-port", "-1"));
 
         assertThat(exit).isNotZero();
         assertThat(Files.readString(log, StandardCharsets.UTF_8))
@@ -235,8 +230,10 @@ class KafkaSecurityIT {
     /**
      * Runs the service as {@code user}: the non-secret client settings in its config file ({@code kafka.*} keys),
      * the secrets in {@code RTM_KAFKA_*} environment variables, as a container would get them.
+     *
+     * @return the child, to add a readiness check to, build and start
      */
-    private static Process launch(Path dir, Path log, String user, String password, String... extraArgs)
+    private static ChildJvm.Builder launch(Path dir, Path log, String user, String password, String... extraArgs)
             throws Exception {
         Map<String, String> security = broker.clientSecurityConfig(user, password);
         Map<String, String> env = new LinkedHashMap<>();
@@ -255,8 +252,7 @@ class KafkaSecurityIT {
         assertThat(env).containsKeys("RTM_KAFKA_SASL_JAAS_CONFIG", "RTM_KAFKA_SSL_TRUSTSTORE_PASSWORD");
         Path config = dir.resolve("service.properties");
         Files.writeString(config, file.toString(), StandardCharsets.UTF_8);
-        List<String> cmd = ServiceLauncher.javaCommand();
-        cmd.addAll(List.of(
+        List<String> args = new ArrayList<>(List.of(
                 "run",
                 "--config",
                 config.toString(),
@@ -268,21 +264,20 @@ class KafkaSecurityIT {
                 "PT1S",
                 "--http-bind-address",
                 "127.0.0.1"));
-        cmd.addAll(List.of(extraArgs));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().putAll(env);
-        return pb.start();
+        args.addAll(List.of(extraArgs));
+        return ServiceLauncher.service().args(args).environment(env).logFile(log);
     }
 
-    private static int awaitExit(Process service, Path log) throws InterruptedException {
-        boolean exited = service.waitFor(EXIT_BOUND.toSeconds(), TimeUnit.SECONDS);
-        if (!exited) {
-            service.destroyForcibly();
+    private static int awaitExit(ChildJvm.Builder service) throws InterruptedException {
+        ChildJvm jvm = service.build().start();
+        OptionalInt exit = jvm.awaitExit(EXIT_BOUND);
+        if (exit.isEmpty()) {
+            jvm.kill();
         }
-        assertThat(exited)
-                .as("the service stops by itself within %s; log:%n%s", EXIT_BOUND, ServiceLauncher.tail(log))
-                .isTrue();
-        return service.exitValue();
+        assertThat(exit)
+                .as("the service stops by itself within %s; log:%n%s", EXIT_BOUND, jvm.tail(60))
+                .isPresent();
+        return exit.getAsInt();
     }
 
     private static void assertNoSecretIn(Path log, String password) throws Exception {

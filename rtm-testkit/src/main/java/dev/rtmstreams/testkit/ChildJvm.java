@@ -14,7 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>One instance runs one process once; to run the program again (a restart after a crash), build another
- * (e.g. with another log file). The log file is truncated at start.
+ * (e.g. with another log file). The log file is truncated at start, unless {@link Builder#appendToLog(boolean)} keeps
+ * the output of earlier runs. {@link Builder#argFile(Path)} hands the command to {@code java} in an argument file.
  *
  * <p>Thread-safety: all methods may be called from any thread.
  */
@@ -50,6 +53,9 @@ public final class ChildJvm implements AutoCloseable {
 
     private final String name;
     private final List<String> command;
+    private final Path argFile;
+    private final List<String> argFileArgs;
+    private final boolean appendToLog;
     private final Map<String, String> environment;
     private final Path workingDir;
     private final Path logFile;
@@ -60,9 +66,12 @@ public final class ChildJvm implements AutoCloseable {
     private long logScanOffset;
     private String partialLine = "";
 
-    private ChildJvm(Builder b, String name, List<String> command, Path logFile) {
+    private ChildJvm(Builder b, String name, List<String> command, List<String> argFileArgs, Path logFile) {
         this.name = name;
         this.command = List.copyOf(command);
+        this.argFile = b.argFile;
+        this.argFileArgs = List.copyOf(argFileArgs);
+        this.appendToLog = b.appendToLog;
         this.environment = Map.copyOf(b.environment);
         this.workingDir = b.workingDir;
         this.logFile = logFile;
@@ -93,11 +102,13 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Launches the process (does not wait for readiness).
+     * Launches the process (does not wait for readiness), after writing the {@link Builder#argFile(Path)} when one
+     * is set.
      *
      * @return this, for chaining
      * @throws IllegalStateException when already started
-     * @throws UncheckedIOException when the process cannot be started (the message names the command)
+     * @throws UncheckedIOException when the argument file cannot be written or the process cannot be started (the
+     *     message names the command)
      */
     public synchronized ChildJvm start() {
         if (process != null) {
@@ -105,9 +116,18 @@ public final class ChildJvm implements AutoCloseable {
         }
         try {
             Files.createDirectories(logFile.toAbsolutePath().getParent());
+            if (argFile != null) {
+                writeArgFile(argFile, argFileArgs);
+            }
+            if (appendToLog && Files.exists(logFile)) {
+                logScanOffset = Files.size(logFile); // an output line readiness reads this run's output only
+            }
             ProcessBuilder pb = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.to(logFile.toFile()));
+                    .redirectOutput(
+                            appendToLog
+                                    ? ProcessBuilder.Redirect.appendTo(logFile.toFile())
+                                    : ProcessBuilder.Redirect.to(logFile.toFile()));
             if (workingDir != null) {
                 pb.directory(workingDir.toFile());
             }
@@ -118,6 +138,16 @@ public final class ChildJvm implements AutoCloseable {
             throw new UncheckedIOException("cannot start " + name + ": " + commandLine(), e);
         }
         return this;
+    }
+
+    /** Writes a java {@code @argfile}: one argument a line, quoted, backslashes and quotes escaped. */
+    private static void writeArgFile(Path file, List<String> args) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (String arg : args) {
+            lines.add('"' + arg.replace("\\", "\\\\").replace("\"", "\\\"") + '"');
+        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.write(file, lines, StandardCharsets.UTF_8);
     }
 
     /**
@@ -131,10 +161,7 @@ public final class ChildJvm implements AutoCloseable {
      * @throws InterruptedException when interrupted
      */
     public Duration awaitReady(Duration timeout) throws InterruptedException {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be positive: " + timeout);
-        }
+        requirePositive(timeout);
         Process p = process();
         long t0 = System.nanoTime();
         long deadline = t0 + timeout.toNanos();
@@ -163,6 +190,8 @@ public final class ChildJvm implements AutoCloseable {
             case HTTP:
                 String body = httpGetOk(readiness.port, readiness.path);
                 return body != null && body.contains(readiness.text);
+            case CHECK:
+                return readiness.check.getAsBoolean();
             default:
                 throw new AssertionError(readiness.kind);
         }
@@ -248,6 +277,21 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
+     * Waits for the process to exit by itself (sends no signal), e.g. a program expected to stop on an error.
+     *
+     * @param timeout the longest wait; positive
+     * @return the exit code, or empty when the process still runs after the timeout
+     * @throws IllegalArgumentException when the timeout is not positive
+     * @throws IllegalStateException when not started
+     * @throws InterruptedException when interrupted
+     */
+    public OptionalInt awaitExit(Duration timeout) throws InterruptedException {
+        requirePositive(timeout);
+        Process p = process();
+        return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? OptionalInt.of(p.exitValue()) : OptionalInt.empty();
+    }
+
+    /**
      * Kills the process with SIGKILL ({@code kill -9}: no shutdown hook, no commit, no flush) and waits for it.
      *
      * @return the exit code (137 on Linux)
@@ -283,7 +327,10 @@ public final class ChildJvm implements AutoCloseable {
         return name;
     }
 
-    /** @return the full command line, {@code java} first (immutable) */
+    /**
+     * @return the full command line, {@code java} first (immutable); with an {@link Builder#argFile(Path)}
+     *     {@code java @FILE}
+     */
     public List<String> command() {
         return command;
     }
@@ -328,6 +375,13 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    private static void requirePositive(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+    }
+
     private synchronized Process process() {
         if (process == null) {
             throw new IllegalStateException(name + " is not started");
@@ -344,34 +398,66 @@ public final class ChildJvm implements AutoCloseable {
      *
      * <ul>
      *   <li>{@link #health(int)}: {@code GET http://localhost:PORT/health} answers 200 (optionally with a body
-     *       containing a text, {@link #withBodyContaining(String)});
+     *       containing a text, {@link #withBodyContaining(String)}; {@link #streamsRunning(int)}: with Kafka Streams
+     *       {@code RUNNING});
      *   <li>{@link #outputLine(String)}: a line of its output (stdout or stderr) contains a text;
+     *   <li>{@link #check(String, BooleanSupplier)}: a check of the caller's (e.g. a Kafka broker answering a
+     *       request) returns true;
      *   <li>{@link #started()}: as soon as the process is started.
      * </ul>
      */
     public static final class Readiness {
 
+        /** The text of a {@code /health} body once Kafka Streams is {@code RUNNING}; see {@link #streamsRunning}. */
+        public static final String STREAMS_RUNNING = "\"state\":\"RUNNING\"";
+
         private enum Kind {
             STARTED,
             OUTPUT_LINE,
-            HTTP
+            HTTP,
+            CHECK
         }
 
         private final Kind kind;
         private final int port;
         private final String path;
         private final String text;
+        private final BooleanSupplier check;
 
         private Readiness(Kind kind, int port, String path, String text) {
+            this(kind, port, path, text, null);
+        }
+
+        private Readiness(Kind kind, int port, String path, String text, BooleanSupplier check) {
             this.kind = kind;
             this.port = port;
             this.path = path;
             this.text = text;
+            this.check = check;
         }
 
         /** @return ready as soon as the process is started */
         public static Readiness started() {
             return new Readiness(Kind.STARTED, 0, null, "");
+        }
+
+        /**
+         * A check of the caller's, called from {@link ChildJvm#awaitReady(Duration)}'s thread every 100 ms while the
+         * child runs, until it returns true.
+         *
+         * @param description what the check waits for, for error messages (e.g. {@code broker at localhost:9092
+         *     answers describe-cluster}); not blank
+         * @param ready returns true once the child is ready; it should return false (not throw) while it is not
+         * @return the check
+         * @throws IllegalArgumentException when the description is blank
+         */
+        public static Readiness check(String description, BooleanSupplier ready) {
+            Objects.requireNonNull(description, "description");
+            Objects.requireNonNull(ready, "ready");
+            if (description.isBlank()) {
+                throw new IllegalArgumentException("readiness description must not be blank");
+            }
+            return new Readiness(Kind.CHECK, 0, null, description, ready);
         }
 
         /**
@@ -394,6 +480,19 @@ public final class ChildJvm implements AutoCloseable {
          */
         public static Readiness health(int port) {
             return http(port, "/health");
+        }
+
+        /**
+         * The readiness of a Kafka Streams service: {@code GET /health} answers 200 with {@value #STREAMS_RUNNING} in
+         * its body, as rtm-topology's {@code PrometheusEndpoint} and the ad-attribution service answer once Kafka
+         * Streams is {@code RUNNING} (their 200 alone also means {@code REBALANCING}).
+         *
+         * @param port the child's HTTP port on localhost, 1-65535
+         * @return the check
+         * @throws IllegalArgumentException when the port is out of range
+         */
+        public static Readiness streamsRunning(int port) {
+            return health(port).withBodyContaining(STREAMS_RUNNING);
         }
 
         /**
@@ -438,6 +537,8 @@ public final class ChildJvm implements AutoCloseable {
                     return "started";
                 case OUTPUT_LINE:
                     return "output line containing '" + text + "'";
+                case CHECK:
+                    return text;
                 default:
                     return "GET http://localhost:" + port + path + " answers 200"
                             + (text.isEmpty() ? "" : " with '" + text + "'");
@@ -460,6 +561,8 @@ public final class ChildJvm implements AutoCloseable {
         private final Map<String, String> environment = new LinkedHashMap<>();
         private Path workingDir;
         private Path logFile;
+        private boolean appendToLog;
+        private Path argFile;
         private Readiness readiness = Readiness.started();
         private Duration stopTimeout = Duration.ofSeconds(30);
         private Path javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -570,6 +673,28 @@ public final class ChildJvm implements AutoCloseable {
         }
 
         /**
+         * @param append true: the child's output is appended to the log file (e.g. one file across restarts, each
+         *     run a new {@link ChildJvm}; {@link Readiness#outputLine(String)} reads this run's output only); default
+         *     false: the file is truncated at start
+         * @return this
+         */
+        public Builder appendToLog(boolean append) {
+            this.appendToLog = append;
+            return this;
+        }
+
+        /**
+         * @param file a java argument file ({@code java @FILE}) that {@link ChildJvm#start()} writes the JVM options,
+         *     class path or jar, main class and arguments into (parents created), so that a long class path stays
+         *     clear of the command line's length limit; default none: all on the command line
+         * @return this
+         */
+        public Builder argFile(Path file) {
+            this.argFile = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
          * @param check when the child counts as ready; default {@link Readiness#started()}
          * @return this
          */
@@ -618,18 +743,23 @@ public final class ChildJvm implements AutoCloseable {
             if (stopTimeout.isNegative() || stopTimeout.isZero()) {
                 throw new IllegalArgumentException("stopTimeout must be positive: " + stopTimeout);
             }
+            List<String> javaArgs = new ArrayList<>(jvmOptions);
+            if (jar != null) {
+                javaArgs.add("-jar");
+                javaArgs.add(jar.toAbsolutePath().toString());
+            } else {
+                javaArgs.add("-cp");
+                javaArgs.add(classpath);
+                javaArgs.add(mainClass);
+            }
+            javaArgs.addAll(args);
             List<String> cmd = new ArrayList<>();
             cmd.add(javaExecutable.toString());
-            cmd.addAll(jvmOptions);
-            if (jar != null) {
-                cmd.add("-jar");
-                cmd.add(jar.toAbsolutePath().toString());
+            if (argFile != null) {
+                cmd.add("@" + argFile.toAbsolutePath());
             } else {
-                cmd.add("-cp");
-                cmd.add(classpath);
-                cmd.add(mainClass);
+                cmd.addAll(javaArgs);
             }
-            cmd.addAll(args);
             String label = name != null ? name : jar != null ? String.valueOf(jar.getFileName()) : mainClass;
             Path log = logFile;
             if (log == null) {
@@ -639,7 +769,7 @@ public final class ChildJvm implements AutoCloseable {
                     throw new UncheckedIOException("cannot create a temporary log file", e);
                 }
             }
-            return new ChildJvm(this, label, cmd, log.toAbsolutePath());
+            return new ChildJvm(this, label, cmd, argFile != null ? javaArgs : List.of(), log.toAbsolutePath());
         }
     }
 }

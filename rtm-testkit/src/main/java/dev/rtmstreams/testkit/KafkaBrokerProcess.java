@@ -6,6 +6,7 @@ import dev.rtmstreams.testkit.internals.Ports;
 import dev.rtmstreams.testkit.internals.SaslSslConfigs;
 import dev.rtmstreams.testkit.internals.SelfSignedTls;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,7 +72,9 @@ public final class KafkaBrokerProcess implements KafkaCluster {
     private final Optional<BrokerSecurity> security;
     private final Optional<SelfSignedTls> tls;
 
-    private Process process;
+    /** The broker JVM of the last start; read without the lock by the shutdown hook. */
+    private volatile ChildJvm jvm;
+
     private Duration lastStartupTime;
     private boolean closed;
     private Thread shutdownHook;
@@ -116,7 +119,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
             throw new IllegalStateException("broker process is closed; build a new one");
         }
         if (isRunning()) {
-            throw new IllegalStateException("broker process is already running: pid " + process.pid());
+            throw new IllegalStateException("broker process is already running: pid " + jvm.pid());
         }
         long t0 = System.nanoTime();
         try {
@@ -126,16 +129,23 @@ public final class KafkaBrokerProcess implements KafkaCluster {
             overrides.putAll(brokerProperties);
             Path config = BrokerProcessFiles.writeConfig(logDir, port, controllerPort, overrides);
             BrokerProcessFiles.writeLogConfigs(logDir, logLevel);
-            List<String> args = new ArrayList<>(List.of(config.toString()));
+            List<String> args =
+                    new ArrayList<>(List.of(Long.toString(ProcessHandle.current().pid()), config.toString()));
             if (!BrokerProcessFiles.isFormatted(logDir)) {
                 args.add(Uuid.randomUuid().toString());
             }
-            process = launch(args);
-            installShutdownHook();
-            awaitReady(t0 + startTimeout.toNanos());
-        } catch (IOException e) {
+            try (Admin admin = Admin.create(readinessClientConfig())) {
+                jvm = launch(args, admin);
+                installShutdownHook();
+                jvm.awaitReady(startTimeout);
+            }
+        } catch (IOException | UncheckedIOException e) {
             killQuietly();
             throw new IllegalStateException("could not start the broker process in " + logDir + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            killQuietly();
+            throw new IllegalStateException("interrupted while waiting for the broker", e);
         } catch (RuntimeException e) {
             killQuietly();
             throw e;
@@ -143,63 +153,59 @@ public final class KafkaBrokerProcess implements KafkaCluster {
         lastStartupTime = Duration.ofNanos(System.nanoTime() - t0);
         LOG.info(
                 "Kafka broker process pid {} ready at {} in {} ms (log dir {})",
-                process.pid(),
+                jvm.pid(),
                 bootstrapServers(),
                 lastStartupTime.toMillis(),
                 logDir);
         return this;
     }
 
-    private Process launch(List<String> mainArgs) throws IOException {
-        List<String> jvmArgs = new ArrayList<>(jvmOptions);
-        jvmArgs.add("-Dlogback.configurationFile=" + BrokerProcessFiles.logbackConfig(logDir));
-        jvmArgs.add("-Dlog4j2.configurationFile=" + BrokerProcessFiles.log4j2Config(logDir));
-        jvmArgs.add("-Dkafka.logs.dir=" + logDir.resolve("logs"));
-        jvmArgs.add("-cp");
-        jvmArgs.add(classpath);
-        jvmArgs.add(MAIN);
-        jvmArgs.add(Long.toString(ProcessHandle.current().pid()));
-        jvmArgs.addAll(mainArgs);
-        // an argument file keeps long classpaths clear of the per-argument length limit
-        Path argFile = BrokerProcessFiles.writeArgFile(logDir, jvmArgs);
-        Path out = BrokerProcessFiles.output(logDir);
-        return new ProcessBuilder(javaExecutable.toString(), "@" + argFile)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile()))
+    /**
+     * Starts {@code BrokerMain} in a child JVM, its command in {@code <logDir>/jvm.args} (a long class path stays
+     * clear of the per-argument length limit), its output appended to {@code broker.out}; ready when the broker
+     * lists a node on describe-cluster.
+     */
+    private ChildJvm launch(List<String> mainArgs, Admin admin) {
+        return ChildJvm.builder()
+                .name("Kafka broker " + bootstrapServers())
+                .javaExecutable(javaExecutable)
+                .jvmOptions(jvmOptions)
+                .jvmOption("-Dlogback.configurationFile=" + BrokerProcessFiles.logbackConfig(logDir))
+                .jvmOption("-Dlog4j2.configurationFile=" + BrokerProcessFiles.log4j2Config(logDir))
+                .jvmOption("-Dkafka.logs.dir=" + logDir.resolve("logs"))
+                .classpath(classpath)
+                .mainClass(MAIN)
+                .args(mainArgs)
+                .argFile(logDir.resolve("jvm.args"))
+                .logFile(BrokerProcessFiles.output(logDir))
+                .appendToLog(true)
+                .stopTimeout(stopTimeout)
+                .readiness(ChildJvm.Readiness.check(
+                        "broker at " + bootstrapServers() + " answers describe-cluster", () -> hasNodes(admin)))
+                .build()
                 .start();
     }
 
-    private void awaitReady(long deadlineNanos) {
+    private Map<String, Object> readinessClientConfig() {
         Map<String, Object> config = clientConfig();
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2_000);
         config.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
         config.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
-        try (Admin admin = Admin.create(config)) {
-            while (true) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException(
-                            "broker process exited with code " + process.exitValue() + " during start: " + tail());
-                }
-                try {
-                    if (!admin.describeCluster(new DescribeClusterOptions().timeoutMs(1_000))
-                            .nodes()
-                            .get(2, TimeUnit.SECONDS)
-                            .isEmpty()) {
-                        return;
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while waiting for the broker", e);
-                } catch (Exception e) {
-                    // not ready yet
-                }
-                if (System.nanoTime() > deadlineNanos) {
-                    throw new IllegalStateException(
-                            "broker at " + bootstrapServers() + " not ready within " + startTimeout + ": " + tail());
-                }
-                sleep(100);
-            }
+        return config;
+    }
+
+    private static boolean hasNodes(Admin admin) {
+        try {
+            return !admin.describeCluster(new DescribeClusterOptions().timeoutMs(1_000))
+                    .nodes()
+                    .get(2, TimeUnit.SECONDS)
+                    .isEmpty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // ChildJvm's next sleep ends the wait
+            return false;
+        } catch (Exception e) {
+            return false; // not ready yet
         }
     }
 
@@ -212,11 +218,10 @@ public final class KafkaBrokerProcess implements KafkaCluster {
     public synchronized Duration stop() {
         long t0 = System.nanoTime();
         if (isRunning()) {
-            process.destroy();
-            if (!waitForExit(stopTimeout)) {
-                LOG.warn("Kafka broker pid {} did not stop within {}; killing it", process.pid(), stopTimeout);
-                process.destroyForcibly();
-                waitForExit(stopTimeout);
+            try {
+                jvm.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
         return Duration.ofNanos(System.nanoTime() - t0);
@@ -228,24 +233,19 @@ public final class KafkaBrokerProcess implements KafkaCluster {
      */
     public synchronized void kill() {
         if (isRunning()) {
-            process.destroyForcibly();
-            waitForExit(stopTimeout);
+            try {
+                jvm.kill();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
     private void killQuietly() {
-        if (process != null && process.isAlive()) {
-            process.destroyForcibly();
-            waitForExit(Duration.ofSeconds(10));
-        }
-    }
-
-    private boolean waitForExit(Duration timeout) {
         try {
-            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !process.isAlive();
+            kill();
+        } catch (RuntimeException e) {
+            LOG.warn("could not kill the broker process: {}", e.toString());
         }
     }
 
@@ -255,7 +255,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
      * @return true if the child process is alive
      */
     public synchronized boolean isRunning() {
-        return process != null && process.isAlive();
+        return jvm != null && jvm.isAlive();
     }
 
     /**
@@ -360,7 +360,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
      * @return the pid, or empty when not running
      */
     public synchronized Optional<Long> pid() {
-        return isRunning() ? Optional.of(process.pid()) : Optional.empty();
+        return isRunning() ? Optional.of(jvm.pid()) : Optional.empty();
     }
 
     /**
@@ -403,9 +403,9 @@ public final class KafkaBrokerProcess implements KafkaCluster {
     }
 
     private void killQuietlyUnsynchronized() {
-        Process p = process;
-        if (p != null) {
-            p.destroyForcibly();
+        ChildJvm j = jvm;
+        if (j != null && j.isAlive()) {
+            ProcessHandle.of(j.pid()).ifPresent(ProcessHandle::destroyForcibly);
         }
     }
 
@@ -417,19 +417,6 @@ public final class KafkaBrokerProcess implements KafkaCluster {
                 // JVM already shutting down
             }
             shutdownHook = null;
-        }
-    }
-
-    private String tail() {
-        return BrokerProcessFiles.tail(BrokerProcessFiles.output(logDir), 30);
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,6 +57,21 @@ class ChildJvmTest {
     }
 
     @Test
+    void shouldBeReadyWhenHealthSaysKafkaStreamsIsRunning(@TempDir Path dir) throws Exception {
+        int port = ChildJvm.freePort();
+        ChildJvm.Readiness running = ChildJvm.Readiness.streamsRunning(port);
+        assertThat(running)
+                .hasToString("GET http://localhost:" + port + "/health answers 200 with '\"state\":\"RUNNING\"'");
+        assertThat(running.port()).isEqualTo(port);
+        try (ChildJvm jvm = child(dir, "health", Integer.toString(port), "500")
+                .readiness(running)
+                .build()
+                .start()) {
+            assertThat(jvm.awaitReady(Duration.ofSeconds(30))).isGreaterThanOrEqualTo(Duration.ofMillis(500));
+        }
+    }
+
+    @Test
     void shouldBeReadyOnAWholeOutputLineAndDieWhenKilled(@TempDir Path dir) throws Exception {
         try (ChildJvm jvm = child(dir, "line", "CHILD READY", "300")
                 .readiness(ChildJvm.Readiness.outputLine("partial CHILD READY"))
@@ -96,6 +112,78 @@ class ChildJvmTest {
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("exited with 7 before it was ready");
             assertThat(jvm.stop()).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void shouldRunFromAnArgFileAndAppendEachRunToTheSameLog(@TempDir Path dir) throws Exception {
+        Path argFile = dir.resolve("args").resolve("jvm.args");
+        Path log = dir.resolve("shared.log");
+        for (int run = 1; run <= 2; run++) {
+            String line = "RUN " + run + " with \"quotes\" and a \\ backslash";
+            try (ChildJvm jvm = child(dir, "line", line, "0")
+                    .logFile(log)
+                    .appendToLog(true)
+                    .argFile(argFile)
+                    .readiness(ChildJvm.Readiness.outputLine(line))
+                    .build()
+                    .start()) {
+                assertThat(jvm.command()).hasSize(2).endsWith("@" + argFile.toAbsolutePath());
+                jvm.awaitReady(Duration.ofSeconds(30));
+            }
+        }
+        assertThat(Files.readString(log))
+                .contains(
+                        "partial RUN 1 with \"quotes\" and a \\ backslash",
+                        "partial RUN 2 with \"quotes\" and a \\ backslash");
+        assertThat(Files.readAllLines(argFile)).contains("\"" + ChildJvmTestMain.class.getName() + "\"");
+        // a run appending to the log is ready on its own output only, not on an earlier run's
+        try (ChildJvm jvm = child(dir, "silent")
+                .logFile(log)
+                .appendToLog(true)
+                .readiness(ChildJvm.Readiness.outputLine("RUN 1"))
+                .build()
+                .start()) {
+            assertThatThrownBy(() -> jvm.awaitReady(Duration.ofSeconds(1)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("not ready (output line containing 'RUN 1')");
+        }
+    }
+
+    @Test
+    void shouldBeReadyWhenTheCallersCheckSaysSo(@TempDir Path dir) throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        try (ChildJvm jvm = child(dir, "silent")
+                .readiness(ChildJvm.Readiness.check("the third call", () -> calls.incrementAndGet() >= 3))
+                .build()
+                .start()) {
+            jvm.awaitReady(Duration.ofSeconds(30));
+            assertThat(calls).hasValue(3);
+        }
+        try (ChildJvm jvm = child(dir, "silent")
+                .readiness(ChildJvm.Readiness.check("never", () -> false))
+                .build()
+                .start()) {
+            assertThatThrownBy(() -> jvm.awaitReady(Duration.ofSeconds(1)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("not ready (never) within PT1S");
+        }
+        assertThatThrownBy(() -> ChildJvm.Readiness.check(" ", () -> true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("readiness description must not be blank");
+    }
+
+    @Test
+    void shouldReportTheExitCodeOfAChildThatStopsByItselfWithoutSignallingIt(@TempDir Path dir) throws Exception {
+        try (ChildJvm jvm = child(dir, "silent").build().start()) {
+            assertThat(jvm.awaitExit(Duration.ofMillis(300))).isEmpty();
+            assertThat(jvm.isAlive()).isTrue();
+        }
+        try (ChildJvm jvm = child(dir, "exit", "7").build().start()) {
+            assertThat(jvm.awaitExit(Duration.ofSeconds(30))).hasValue(7);
+            assertThatThrownBy(() -> jvm.awaitExit(Duration.ZERO))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("timeout must be positive: PT0S");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.rtmstreams.adattribution.model;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * The topic names one ad-attribution service instance reads and writes, and the command-line options that hand them
@@ -63,14 +64,39 @@ public record ServiceTopics(
      */
     public ServiceTopics withPrefix(String prefix) {
         Objects.requireNonNull(prefix, "prefix");
+        return renamed(name -> prefix + name);
+    }
+
+    /**
+     * Returns these names with a suffix appended to each.
+     *
+     * @param suffix the suffix, e.g. {@code -n1real-time}; not null
+     * @return the new names
+     */
+    public ServiceTopics withSuffix(String suffix) {
+        Objects.requireNonNull(suffix, "suffix");
+        return renamed(name -> name + suffix);
+    }
+
+    /**
+     * Returns these names with another dead-letter topic.
+     *
+     * @param dlqTopic the dead-letter topic; not null
+     * @return the new names
+     */
+    public ServiceTopics withDlq(String dlqTopic) {
+        return new ServiceTopics(impressions, clicks, requests, acks, attributedClicks, logRecords, dlqTopic);
+    }
+
+    private ServiceTopics renamed(UnaryOperator<String> rename) {
         return new ServiceTopics(
-                prefix + impressions,
-                prefix + clicks,
-                prefix + requests,
-                prefix + acks,
-                prefix + attributedClicks,
-                prefix + logRecords,
-                prefix + dlq);
+                rename.apply(impressions),
+                rename.apply(clicks),
+                rename.apply(requests),
+                rename.apply(acks),
+                rename.apply(attributedClicks),
+                rename.apply(logRecords),
+                rename.apply(dlq));
     }
 
     /** @return the input topics: impressions, clicks, requests, acks */

@@ -28,6 +28,21 @@ class ServiceTopicsTest {
     }
 
     @Test
+    void shouldAppendTheSuffixToEveryTopicAndReplaceOnlyTheDlqWhenAsked() {
+        ServiceTopics t = ServiceTopics.DEFAULTS.withSuffix("-1");
+
+        assertThat(t.all())
+                .containsExactlyElementsOf(ServiceTopics.DEFAULTS.all().stream()
+                        .map(name -> name + "-1")
+                        .toList())
+                .contains("ad-impressions-1", "adattribution-dlq-1");
+        ServiceTopics dead = t.withDlq("dead");
+        assertThat(dead.dlq()).isEqualTo("dead");
+        assertThat(dead.withDlq(t.dlq())).isEqualTo(t);
+        assertThatThrownBy(() -> t.withDlq(null)).isInstanceOf(NullPointerException.class).hasMessage("dlq");
+    }
+
+    @Test
     void shouldListInputsAndEveryTopicWhenAsked() {
         ServiceTopics t = ServiceTopics.DEFAULTS;
 

@@ -1,77 +1,75 @@
 package dev.rtmstreams.adattribution.workload;
 
-import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.ServiceTopics;
 import java.util.Objects;
 
 /**
- * The topics of a run.
+ * The topics of a run: those of the service ({@link ServiceTopics}) and the output of the echo pass-through.
  *
- * @param impressions input impressions
- * @param clicks input clicks
- * @param requests input ad requests
- * @param acks input acks
- * @param attributedClicks output of the click attribution
- * @param logRecords output of the request/ack correlation
+ * @param serviceTopics the topics of a service instance, whose command-line options {@link ServiceTopics#serviceArgs()}
+ *     assembles; its dead-letter topic is the service's default in {@link #DEFAULTS}, and {@link #withPrefix} and
+ *     {@link #withSuffix} keep it: runs of the load generator send no undecodable input
  * @param echo output of the echo pass-through
  */
-public record TopicNames(
-        String impressions,
-        String clicks,
-        String requests,
-        String acks,
-        String attributedClicks,
-        String logRecords,
-        String echo) {
+public record TopicNames(ServiceTopics serviceTopics, String echo) {
 
     /** The service's default topic names. */
-    public static final TopicNames DEFAULTS = new TopicNames(
-            AdAttributionTopics.IMPRESSIONS,
-            AdAttributionTopics.CLICKS,
-            AdAttributionTopics.REQUESTS,
-            AdAttributionTopics.ACKS,
-            AdAttributionTopics.ATTRIBUTED_CLICKS,
-            AdAttributionTopics.LOG_RECORDS,
-            "attributed-clicks-echo");
+    public static final TopicNames DEFAULTS = new TopicNames(ServiceTopics.DEFAULTS, "attributed-clicks-echo");
 
     /** Validates non-null names. */
     public TopicNames {
-        Objects.requireNonNull(impressions, "impressions");
-        Objects.requireNonNull(clicks, "clicks");
-        Objects.requireNonNull(requests, "requests");
-        Objects.requireNonNull(acks, "acks");
-        Objects.requireNonNull(attributedClicks, "attributedClicks");
-        Objects.requireNonNull(logRecords, "logRecords");
+        Objects.requireNonNull(serviceTopics, "serviceTopics");
         Objects.requireNonNull(echo, "echo");
     }
 
     /**
-     * Returns these names with a suffix appended to each.
+     * Returns these names with a suffix appended to each, the dead-letter topic kept.
      *
      * @param suffix the suffix; not null
      * @return the new names
      */
     public TopicNames withSuffix(String suffix) {
-        return new TopicNames(
-                impressions + suffix,
-                clicks + suffix,
-                requests + suffix,
-                acks + suffix,
-                attributedClicks + suffix,
-                logRecords + suffix,
-                echo + suffix);
+        return new TopicNames(serviceTopics.withSuffix(suffix).withDlq(serviceTopics.dlq()), echo + suffix);
     }
 
     /**
-     * Returns these names as the topics of a service instance, whose command-line options
-     * {@link ServiceTopics#serviceArgs()} assembles. The dead-letter topic is the service's default: runs of the load
-     * generator send no undecodable input.
+     * Returns these names with a prefix put before each, the dead-letter topic kept.
      *
-     * @return the service's topics
+     * @param prefix the prefix; not null
+     * @return the new names
      */
-    public ServiceTopics serviceTopics() {
-        return new ServiceTopics(
-                impressions, clicks, requests, acks, attributedClicks, logRecords, AdAttributionTopics.DLQ);
+    public TopicNames withPrefix(String prefix) {
+        return new TopicNames(serviceTopics.withPrefix(prefix).withDlq(serviceTopics.dlq()), prefix + echo);
+    }
+
+    /** @return input impressions */
+    public String impressions() {
+        return serviceTopics.impressions();
+    }
+
+    /** @return input clicks */
+    public String clicks() {
+        return serviceTopics.clicks();
+    }
+
+    /** @return input ad requests */
+    public String requests() {
+        return serviceTopics.requests();
+    }
+
+    /** @return input acks */
+    public String acks() {
+        return serviceTopics.acks();
+    }
+
+    /** @return output of the click attribution */
+    public String attributedClicks() {
+        return serviceTopics.attributedClicks();
+    }
+
+    /** @return output of the request/ack correlation */
+    public String logRecords() {
+        return serviceTopics.logRecords();
     }
 
     /**
@@ -83,13 +81,13 @@ public record TopicNames(
     public String inputTopic(EventKind kind) {
         switch (kind) {
             case IMPRESSION:
-                return impressions;
+                return impressions();
             case CLICK:
-                return clicks;
+                return clicks();
             case REQUEST:
-                return requests;
+                return requests();
             default:
-                return acks;
+                return acks();
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.rtmstreams.adattribution.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TopicNamesTest {
@@ -27,5 +28,28 @@ class TopicNamesTest {
                         "ad-log-records-n1real-time",
                         "--dlq-topic",
                         AdAttributionTopics.DLQ);
+    }
+
+    @Test
+    void shouldPutThePrefixBeforeEveryTopicButTheDlqAndReadThroughToTheServiceTopics() {
+        TopicNames topics = TopicNames.DEFAULTS.withPrefix("p.");
+
+        assertThat(topics.echo()).isEqualTo("p.attributed-clicks-echo");
+        assertThat(topics.serviceTopics().dlq()).isEqualTo(AdAttributionTopics.DLQ);
+        assertThat(List.of(
+                        topics.impressions(),
+                        topics.clicks(),
+                        topics.requests(),
+                        topics.acks(),
+                        topics.attributedClicks(),
+                        topics.logRecords()))
+                .containsExactly(
+                        "p.ad-impressions",
+                        "p.ad-clicks",
+                        "p.ad-requests",
+                        "p.ad-acks",
+                        "p.attributed-clicks",
+                        "p.ad-log-records");
+        assertThat(topics.inputTopic(EventKind.REQUEST)).isEqualTo("p.ad-requests");
     }
 }

@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -347,16 +346,7 @@ public final class Commands {
         }
 
         TopicNames topics() {
-            TopicNames d = TopicNames.DEFAULTS;
-            String p = topicPrefix;
-            return new TopicNames(
-                    p + d.impressions(),
-                    p + d.clicks(),
-                    p + d.requests(),
-                    p + d.acks(),
-                    p + d.attributedClicks(),
-                    p + d.logRecords(),
-                    p + d.echo());
+            return TopicNames.DEFAULTS.withPrefix(topicPrefix);
         }
 
         LoadRun.Outputs outputKind() {
@@ -744,27 +734,28 @@ public final class Commands {
             FindMax.Settings fm =
                     findMax ? new FindMax.Settings(findMaxStart, findMaxFactor, findMaxLimit, findMaxResolution) : null;
             BenchWorkload bw = BenchWorkload.parse(benchWorkload);
-            Bench.Options o = new Bench.Options(
-                    workload.build(0.0, bw.isPublished() ? BenchWorkload.PUBLISHED_RATE : 1000),
-                    Bench.resolveModes(modes, vs, bw),
-                    Optional.ofNullable(bootstrapServers),
-                    kind,
-                    reportDir,
-                    appJar,
-                    appJvmOptions != null ? appJvmOptions : List.of("-Xmx1g"),
-                    appArgs,
-                    partitions,
-                    warmup,
-                    drain,
-                    readyTimeout,
-                    !noProgress,
-                    streamThreads,
-                    !peersInProcess,
-                    rates,
-                    vs,
-                    bw,
-                    examplesJar,
-                    rowBytes);
+            Bench.Options o = Bench.Options.builder()
+                    .workload(workload.build(0.0, bw.isPublished() ? BenchWorkload.PUBLISHED_RATE : 1000))
+                    .modes(Bench.resolveModes(modes, vs, bw))
+                    .bootstrapServers(bootstrapServers)
+                    .broker(kind)
+                    .reportDir(reportDir)
+                    .appJar(appJar)
+                    .appJvmOptions(appJvmOptions != null ? appJvmOptions : List.of("-Xmx1g"))
+                    .appArgs(appArgs)
+                    .partitions(partitions)
+                    .warmup(warmup)
+                    .drain(drain)
+                    .readyTimeout(readyTimeout)
+                    .progress(!noProgress)
+                    .streamThreads(streamThreads)
+                    .peersInChildJvm(!peersInProcess)
+                    .rates(rates)
+                    .variants(vs)
+                    .benchWorkload(bw)
+                    .examplesJar(examplesJar)
+                    .rowBytes(rowBytes)
+                    .build();
             if (fm != null) {
                 List<FindMax.Result> results = Bench.findMax(o, fm);
                 return results.stream().allMatch(r -> r.maxSustainedRate() != null) ? 0 : 1;

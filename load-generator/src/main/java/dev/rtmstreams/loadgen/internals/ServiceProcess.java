@@ -13,8 +13,6 @@ import java.util.List;
  */
 public final class ServiceProcess {
 
-    /** The /health body once Kafka Streams is RUNNING (a 200 alone also means REBALANCING). */
-    static final String HEALTH_RUNNING = "\"state\":\"RUNNING\"";
     /** Printed by {@code load-generator peer} once its pipeline runs. */
     static final String PEER_READY = "PEER READY";
     /** Printed by an rtm-examples program with {@code --serve} once it runs. */
@@ -74,7 +72,7 @@ public final class ServiceProcess {
         args.addAll(extraArgs);
         return child(name, jvmOptions, args, logFile)
                 .jar(appJar)
-                .readiness(ChildJvm.Readiness.health(httpPort).withBodyContaining(HEALTH_RUNNING))
+                .readiness(ChildJvm.Readiness.streamsRunning(httpPort))
                 .build()
                 .start();
     }

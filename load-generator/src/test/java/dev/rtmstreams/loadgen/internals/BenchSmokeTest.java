@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,23 +26,14 @@ class BenchSmokeTest {
                 .lateFraction(0.02)
                 .duplicateFraction(0.05)
                 .build();
-        Bench.Options options = new Bench.Options(
-                workload,
-                List.of("echo", "kafka-streams-join"),
-                Optional.empty(),
-                Bench.BrokerKind.IN_PROCESS,
-                dir,
-                Path.of("none.jar"),
-                List.of(),
-                List.of(),
-                2,
-                Duration.ZERO,
-                Duration.ofSeconds(30),
-                Duration.ofSeconds(60),
-                false,
-                1,
-                false,
-                List.of());
+        Bench.Options options = InProcessBench.options(workload, dir)
+                .modes(List.of("echo", "kafka-streams-join"))
+                .appJar(Path.of("none.jar"))
+                .appJvmOptions(List.of())
+                .partitions(2)
+                .drain(Duration.ofSeconds(30))
+                .readyTimeout(Duration.ofSeconds(60))
+                .build();
 
         List<Map<String, Object>> reports = Bench.run(options);
 

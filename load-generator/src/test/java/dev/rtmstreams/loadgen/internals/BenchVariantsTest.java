@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class BenchVariantsTest {
@@ -70,44 +69,20 @@ class BenchVariantsTest {
                 .build();
         Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=n.jar"), List.of());
 
-        Bench.Options o = new Bench.Options(
-                w,
-                List.of("real-time-new", "micro-batch-asap"),
-                Optional.empty(),
-                Bench.BrokerKind.IN_PROCESS,
-                Path.of("r"),
-                Path.of("a.jar"),
-                List.of(),
-                List.of(),
-                1,
-                Duration.ZERO,
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(1),
-                false,
-                1,
-                false,
-                List.of(),
-                v);
+        Bench.Options o = Bench.Options.builder()
+                .workload(w)
+                .reportDir(Path.of("r"))
+                .modes(List.of("real-time-new", "micro-batch-asap"))
+                .variants(v)
+                .build();
 
         assertThat(o.atRate(500).variants()).containsKey("new");
         assertThat(o.atRate(500).workload().rate()).isEqualTo(500);
-        assertThatThrownBy(() -> new Bench.Options(
-                        w,
-                        List.of("real-time-new"),
-                        Optional.empty(),
-                        Bench.BrokerKind.IN_PROCESS,
-                        Path.of("r"),
-                        Path.of("a.jar"),
-                        List.of(),
-                        List.of(),
-                        1,
-                        Duration.ZERO,
-                        Duration.ofSeconds(1),
-                        Duration.ofSeconds(1),
-                        false,
-                        1,
-                        false,
-                        List.of()))
+        assertThatThrownBy(() -> Bench.Options.builder()
+                        .workload(w)
+                        .reportDir(Path.of("r"))
+                        .modes(List.of("real-time-new"))
+                        .build())
                 .hasMessageContaining("unknown mode 'real-time-new'");
     }
 }

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -21,28 +20,20 @@ class BenchWorkloadOptionsTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
-    private static Bench.Options attribution(List<String> modes, Map<String, Bench.Variant> variants) {
-        return new Bench.Options(
-                WorkloadConfig.builder()
-                        .rate(100)
-                        .duration(Duration.ofSeconds(1))
-                        .build(),
-                modes,
-                Optional.empty(),
-                Bench.BrokerKind.IN_PROCESS,
-                Path.of("r"),
-                Path.of("a.jar"),
-                List.of(),
-                List.of(),
-                1,
-                Duration.ZERO,
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(1),
-                false,
-                1,
-                false,
-                List.of(),
-                variants);
+    private static Bench.Options.Builder attribution(List<String> modes, Map<String, Bench.Variant> variants) {
+        WorkloadConfig workload =
+                WorkloadConfig.builder().rate(100).duration(Duration.ofSeconds(1)).build();
+        return InProcessBench.options(workload, Path.of("r"))
+                .modes(modes)
+                .appJar(Path.of("a.jar"))
+                .appJvmOptions(List.of())
+                .partitions(1)
+                .variants(variants);
+    }
+
+    private static Bench.Options.Builder published(
+            Bench.Options.Builder options, BenchWorkload workload, int rowBytes) {
+        return options.benchWorkload(workload).examplesJar(Path.of("e.jar")).rowBytes(rowBytes);
     }
 
     private int run(String... args) {
@@ -67,26 +58,32 @@ class BenchWorkloadOptionsTest {
                 .containsExactly("echo", "real-time", "micro-batch");
         assertThat(Bench.resolveModes(null, Map.of(), BenchWorkload.ATTRIBUTION))
                 .isEqualTo(Bench.DEFAULT_MODES);
-        Bench.Options o = attribution(List.of("echo", "real-time", "micro-batch-asap"), Map.of())
-                .withBenchWorkload(BenchWorkload.AGGREGATION, Path.of("e.jar"), 100);
+        Bench.Options o = published(
+                        attribution(List.of("echo", "real-time", "micro-batch-asap"), Map.of()),
+                        BenchWorkload.AGGREGATION,
+                        100)
+                .build();
         assertThat(o.atRate(10_000).benchWorkload()).isEqualTo(BenchWorkload.AGGREGATION);
         assertThat(o.atRate(10_000).rowBytes()).isEqualTo(100);
     }
 
     @Test
     void shouldRejectTheKafkaStreamsJoinVariantsAndBadRowSizesForAPublishedWorkloadNamingThem() {
-        assertThatThrownBy(() -> attribution(List.of("echo", "kafka-streams-join"), Map.of())
-                        .withBenchWorkload(BenchWorkload.STATELESS, Path.of("e.jar"), 1200))
+        assertThatThrownBy(() -> published(
+                                attribution(List.of("echo", "kafka-streams-join"), Map.of()),
+                                BenchWorkload.STATELESS,
+                                1200)
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("mode 'kafka-streams-join'")
                 .hasMessageContaining("workload 'stateless'")
                 .hasMessageContaining("echo,real-time,micro-batch,micro-batch-asap");
         Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=n.jar"), List.of());
-        assertThatThrownBy(() -> attribution(List.of("echo"), v)
-                        .withBenchWorkload(BenchWorkload.AGGREGATION, Path.of("e.jar"), 1200))
+        assertThatThrownBy(() -> published(attribution(List.of("echo"), v), BenchWorkload.AGGREGATION, 1200)
+                        .build())
                 .hasMessageContaining("workload 'aggregation' takes none, got new");
-        assertThatThrownBy(() -> attribution(List.of("echo"), Map.of())
-                        .withBenchWorkload(BenchWorkload.STATELESS, Path.of("e.jar"), 0))
+        assertThatThrownBy(() -> published(attribution(List.of("echo"), Map.of()), BenchWorkload.STATELESS, 0)
+                        .build())
                 .hasMessageContaining("rowBytes must be in 1..1000000: 0");
     }
 
@@ -128,27 +125,14 @@ class BenchWorkloadOptionsTest {
 
     @Test
     void shouldLaunchTheMatchingExampleAgainstTheBenchTopicsWithTheTableForTheJoin(@TempDir Path dir) throws Exception {
-        Bench.Options o = new Bench.Options(
-                        WorkloadConfig.builder()
-                                .rate(100)
-                                .duration(Duration.ofSeconds(1))
-                                .build(),
-                        List.of("micro-batch-asap"),
-                        Optional.empty(),
-                        Bench.BrokerKind.IN_PROCESS,
-                        dir,
-                        Path.of("a.jar"),
-                        List.of(),
-                        List.of("--kafka", "producer.linger.ms=0"),
-                        1,
-                        Duration.ZERO,
-                        Duration.ofSeconds(1),
-                        Duration.ofSeconds(1),
-                        false,
-                        3,
-                        false,
-                        List.of())
-                .withBenchWorkload(BenchWorkload.STREAM_STATIC_JOIN, Path.of("e.jar"), 1200);
+        Bench.Options o = published(
+                        attribution(List.of("micro-batch-asap"), Map.of())
+                                .reportDir(dir)
+                                .appArgs(List.of("--kafka", "producer.linger.ms=0"))
+                                .streamThreads(3),
+                        BenchWorkload.STREAM_STATIC_JOIN,
+                        1200)
+                .build();
 
         List<String> args = Bench.exampleArgs(o, "micro-batch-asap", "b:1", LatencyWorkload.Topics.DEFAULTS);
 

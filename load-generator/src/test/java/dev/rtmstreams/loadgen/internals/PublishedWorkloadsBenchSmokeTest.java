@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,24 +35,17 @@ class PublishedWorkloadsBenchSmokeTest {
                 .rate(500)
                 .duration(Duration.ofSeconds(seconds))
                 .build();
-        Bench.Options options = new Bench.Options(
-                        rows,
-                        modes,
-                        Optional.empty(),
-                        Bench.BrokerKind.IN_PROCESS,
-                        dir,
-                        Path.of("none.jar"),
-                        List.of("-Xmx384m"),
-                        List.of(),
-                        2,
-                        Duration.ZERO,
-                        Duration.ofSeconds(20),
-                        Duration.ofSeconds(90),
-                        false,
-                        1,
-                        false,
-                        List.of())
-                .withBenchWorkload(workload, EXAMPLES_JAR, 200);
+        Bench.Options options = InProcessBench.options(rows, dir)
+                .modes(modes)
+                .appJar(Path.of("none.jar"))
+                .appJvmOptions(List.of("-Xmx384m"))
+                .partitions(2)
+                .drain(Duration.ofSeconds(20))
+                .readyTimeout(Duration.ofSeconds(90))
+                .benchWorkload(workload)
+                .examplesJar(EXAMPLES_JAR)
+                .rowBytes(200)
+                .build();
         return Bench.run(options);
     }
 

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,23 +34,14 @@ class ServiceBenchSmokeTest {
                 .lateFraction(0.02)
                 .duplicateFraction(0.05)
                 .build();
-        Bench.Options options = new Bench.Options(
-                workload,
-                List.of("real-time"),
-                Optional.empty(),
-                Bench.BrokerKind.IN_PROCESS,
-                dir,
-                APP_JAR,
-                List.of("-Xmx512m"),
-                List.of(),
-                2,
-                Duration.ZERO,
-                Duration.ofSeconds(30),
-                Duration.ofSeconds(120),
-                false,
-                1,
-                false,
-                List.of());
+        Bench.Options options = InProcessBench.options(workload, dir)
+                .modes(List.of("real-time"))
+                .appJar(APP_JAR)
+                .appJvmOptions(List.of("-Xmx512m"))
+                .partitions(2)
+                .drain(Duration.ofSeconds(30))
+                .readyTimeout(Duration.ofSeconds(120))
+                .build();
 
         Map<String, Object> r = Bench.run(options).get(0);
 

@@ -23,9 +23,6 @@ import java.util.stream.Stream;
  */
 public final class ServiceInstance implements AutoCloseable {
 
-    /** The body text of {@code /health} once Kafka Streams is RUNNING (200 alone also means REBALANCING). */
-    private static final String RUNNING = "\"state\":\"RUNNING\"";
-
     private final String name;
     private final Path appJar;
     private final List<String> jvmOptions;
@@ -126,7 +123,7 @@ public final class ServiceInstance implements AutoCloseable {
                 .args(args)
                 .environment(environment)
                 .logFile(logFile())
-                .readiness(ChildJvm.Readiness.health(httpPort).withBodyContaining(RUNNING))
+                .readiness(ChildJvm.Readiness.streamsRunning(httpPort))
                 .build()
                 .start();
     }

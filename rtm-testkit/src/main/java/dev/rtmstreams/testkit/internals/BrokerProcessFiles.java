@@ -1,13 +1,10 @@
 package dev.rtmstreams.testkit.internals;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -99,30 +96,5 @@ public final class BrokerProcessFiles {
         rootLogger.level = LEVEL
         rootLogger.appenderRef.out.ref = OUT
         """.replace("LEVEL", upper), StandardCharsets.UTF_8);
-    }
-
-    /** Writes a java {@code @argfile} with one quoted argument per line. */
-    public static Path writeArgFile(Path logDir, List<String> args) throws IOException {
-        List<String> lines = new ArrayList<>();
-        for (String arg : args) {
-            lines.add('"' + arg.replace("\\", "\\\\").replace("\"", "\\\"") + '"');
-        }
-        Path file = logDir.resolve("jvm.args");
-        Files.write(file, lines, StandardCharsets.UTF_8);
-        return file;
-    }
-
-    /** Returns the last {@code lines} lines of a file, or a note when it cannot be read. */
-    public static String tail(Path file, int lines) {
-        try {
-            if (!Files.exists(file)) {
-                return "(no output in " + file + ")";
-            }
-            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
-            return "last lines of " + file + ":\n"
-                    + String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException | UncheckedIOException e) {
-            return "(cannot read " + file + ": " + e + ")";
-        }
     }
 }

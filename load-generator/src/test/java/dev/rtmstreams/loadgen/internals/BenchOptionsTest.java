@@ -1,0 +1,101 @@
+package dev.rtmstreams.loadgen.internals;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rtmstreams.adattribution.workload.WorkloadConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@link Bench.Options}' builder: its defaults, copies and the messages naming a bad value. */
+class BenchOptionsTest {
+
+    private static final WorkloadConfig WORKLOAD =
+            WorkloadConfig.builder().rate(100).duration(Duration.ofSeconds(1)).build();
+
+    private static Bench.Options.Builder minimal() {
+        return Bench.Options.builder().workload(WORKLOAD).reportDir(Path.of("r"));
+    }
+
+    @Test
+    void shouldDefaultToTheBenchCommandsDefaults() {
+        Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=n.jar"), List.of());
+
+        Bench.Options o = minimal().build();
+
+        assertThat(o.workload()).isSameAs(WORKLOAD);
+        assertThat(o.reportDir()).isEqualTo(Path.of("r"));
+        assertThat(o.modes()).isEqualTo(Bench.DEFAULT_MODES);
+        assertThat(o.bootstrapServers()).isEmpty();
+        assertThat(o.broker()).isEqualTo(Bench.BrokerKind.CHILD_PROCESS);
+        assertThat(o.appJar()).isEqualTo(Bench.DEFAULT_APP_JAR);
+        assertThat(o.appJvmOptions()).containsExactly("-Xmx1g");
+        assertThat(o.appArgs()).isEmpty();
+        assertThat(o.partitions()).isEqualTo(2);
+        assertThat(o.warmup()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.drain()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(o.readyTimeout()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(o.progress()).isTrue();
+        assertThat(o.streamThreads()).isEqualTo(2);
+        assertThat(o.peersInChildJvm()).isTrue();
+        assertThat(o.rates()).isEmpty();
+        assertThat(o.variants()).isEmpty();
+        assertThat(o.benchWorkload()).isEqualTo(BenchWorkload.ATTRIBUTION);
+        assertThat(o.examplesJar()).isEqualTo(Bench.DEFAULT_EXAMPLES_JAR);
+        assertThat(o.rowBytes()).isEqualTo(LatencyWorkload.DEFAULT_ROW_BYTES);
+        // the default modes follow the bench workload and the variants, like the command line's
+        assertThat(minimal().variants(v).build().modes()).endsWith("real-time-new");
+        assertThat(minimal().benchWorkload(BenchWorkload.STATELESS).build().modes())
+                .isEqualTo(BenchWorkload.STATELESS.defaultModes());
+    }
+
+    @Test
+    void shouldCopyEveryValueIntoAnotherBuilderAndStayImmutable() {
+        List<String> modes = new ArrayList<>(List.of("echo"));
+        Bench.Options o = minimal()
+                .modes(modes)
+                .bootstrapServers("b:1")
+                .appArgs(List.of("--x"))
+                .rates(List.of(10.0, 20.0))
+                .rowBytes(7)
+                .build();
+        modes.add("real-time");
+
+        Bench.Options copy = o.toBuilder().build();
+        Bench.Options slower = o.atRate(5);
+
+        assertThat(o.modes()).containsExactly("echo");
+        assertThatThrownBy(() -> o.modes().add("x")).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(copy.modes()).containsExactly("echo");
+        assertThat(copy.bootstrapServers()).contains("b:1");
+        assertThat(copy.appArgs()).containsExactly("--x");
+        assertThat(copy.rates()).containsExactly(10.0, 20.0);
+        assertThat(copy.rowBytes()).isEqualTo(7);
+        assertThat(slower.workload().rate()).isEqualTo(5);
+        assertThat(slower.rates()).isEmpty();
+        assertThat(slower.bootstrapServers()).contains("b:1");
+    }
+
+    @Test
+    void shouldRejectABadValueNamingIt() {
+        assertThatThrownBy(() -> Bench.Options.builder().reportDir(Path.of("r")).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("workload is required");
+        assertThatThrownBy(() -> Bench.Options.builder().workload(WORKLOAD).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("reportDir is required");
+        assertThatThrownBy(() -> minimal().modes(List.of()).build()).hasMessage("modes must not be empty");
+        assertThatThrownBy(() -> minimal().modes(List.of("warp")).build())
+                .hasMessageStartingWith("unknown mode 'warp'; known: echo,");
+        assertThatThrownBy(() -> minimal().streamThreads(0).build()).hasMessage("streamThreads must be positive: 0");
+        assertThatThrownBy(() -> minimal().partitions(-1).build()).hasMessage("partitions must be positive: -1");
+        assertThatThrownBy(() -> minimal().rates(List.of(5.0, 0.0)).build()).hasMessage("rates must be positive: 0.0");
+        assertThatThrownBy(() -> minimal().rowBytes(1_000_001).build())
+                .hasMessage("rowBytes must be in 1..1000000: 1000001");
+        assertThatThrownBy(() -> minimal().warmup(null)).isInstanceOf(NullPointerException.class).hasMessage("warmup");
+    }
+}
