@@ -288,7 +288,9 @@ public final class ChildJvm implements AutoCloseable {
     public OptionalInt awaitExit(Duration timeout) throws InterruptedException {
         requirePositive(timeout);
         Process p = process();
-        return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? OptionalInt.of(p.exitValue()) : OptionalInt.empty();
+        return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                ? OptionalInt.of(p.exitValue())
+                : OptionalInt.empty();
     }
 
     /**

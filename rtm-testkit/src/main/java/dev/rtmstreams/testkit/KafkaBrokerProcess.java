@@ -129,8 +129,8 @@ public final class KafkaBrokerProcess implements KafkaCluster {
             overrides.putAll(brokerProperties);
             Path config = BrokerProcessFiles.writeConfig(logDir, port, controllerPort, overrides);
             BrokerProcessFiles.writeLogConfigs(logDir, logLevel);
-            List<String> args =
-                    new ArrayList<>(List.of(Long.toString(ProcessHandle.current().pid()), config.toString()));
+            List<String> args = new ArrayList<>(
+                    List.of(Long.toString(ProcessHandle.current().pid()), config.toString()));
             if (!BrokerProcessFiles.isFormatted(logDir)) {
                 args.add(Uuid.randomUuid().toString());
             }

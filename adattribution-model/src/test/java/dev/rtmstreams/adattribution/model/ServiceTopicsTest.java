@@ -39,7 +39,9 @@ class ServiceTopicsTest {
         ServiceTopics dead = t.withDlq("dead");
         assertThat(dead.dlq()).isEqualTo("dead");
         assertThat(dead.withDlq(t.dlq())).isEqualTo(t);
-        assertThatThrownBy(() -> t.withDlq(null)).isInstanceOf(NullPointerException.class).hasMessage("dlq");
+        assertThatThrownBy(() -> t.withDlq(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("dlq");
     }
 
     @Test

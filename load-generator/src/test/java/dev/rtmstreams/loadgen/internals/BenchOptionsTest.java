@@ -96,6 +96,8 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> minimal().rates(List.of(5.0, 0.0)).build()).hasMessage("rates must be positive: 0.0");
         assertThatThrownBy(() -> minimal().rowBytes(1_000_001).build())
                 .hasMessage("rowBytes must be in 1..1000000: 1000001");
-        assertThatThrownBy(() -> minimal().warmup(null)).isInstanceOf(NullPointerException.class).hasMessage("warmup");
+        assertThatThrownBy(() -> minimal().warmup(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("warmup");
     }
 }

@@ -21,8 +21,10 @@ class BenchWorkloadOptionsTest {
     private final StringWriter err = new StringWriter();
 
     private static Bench.Options.Builder attribution(List<String> modes, Map<String, Bench.Variant> variants) {
-        WorkloadConfig workload =
-                WorkloadConfig.builder().rate(100).duration(Duration.ofSeconds(1)).build();
+        WorkloadConfig workload = WorkloadConfig.builder()
+                .rate(100)
+                .duration(Duration.ofSeconds(1))
+                .build();
         return InProcessBench.options(workload, Path.of("r"))
                 .modes(modes)
                 .appJar(Path.of("a.jar"))
