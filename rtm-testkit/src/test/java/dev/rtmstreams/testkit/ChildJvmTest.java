@@ -125,7 +125,8 @@ class ChildJvmTest {
                     .logFile(log)
                     .appendToLog(true)
                     .argFile(argFile)
-                    .readiness(ChildJvm.Readiness.outputLine(line))
+                    // the child echoes its arguments first; ready once it printed the line itself
+                    .readiness(ChildJvm.Readiness.outputLine("partial " + line))
                     .build()
                     .start()) {
                 assertThat(jvm.command()).hasSize(2).endsWith("@" + argFile.toAbsolutePath());
