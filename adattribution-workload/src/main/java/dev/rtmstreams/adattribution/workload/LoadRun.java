@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -154,7 +155,7 @@ public final class LoadRun {
             public void windowEnd() {}
         };
 
-        /** The first event is about to be sent. */
+        /** The first measured event is about to be sent (the first event, or the first after the warm-up). */
         void windowStart();
 
         /**
@@ -357,6 +358,40 @@ public final class LoadRun {
     public static Outcome run(
             RunSpec spec, double targetRate, Settings settings, Map<String, Object> extra, WindowListener window)
             throws InterruptedException {
+        return run(spec, targetRate, settings, extra, window, 0);
+    }
+
+    /**
+     * Executes a run whose first inputs are a warm-up: inputs {@code 0 .. firstMeasured - 1} are sent first, by the
+     * same producer and on the same schedule, and the measured inputs follow without a pause, so the system under
+     * test goes from warm-up to measurement in steady state (as a run with its first minutes left out). Every output
+     * is checked by the oracle (warm-up included: {@code expected}, {@code missing} and the other counts cover the
+     * whole run), but latency (overall, per second, per kind), {@code events_sent}, the achieved rate, the send lag and
+     * {@code window} cover only the measured inputs; the report adds {@code warmup_events_sent},
+     * {@code warmup_kept_up} and {@code warmup_max_send_lag_ms} when there is a warm-up.
+     *
+     * @param spec the inputs, outputs and oracle
+     * @param targetRate the nominal rate in inputs/s (for the report)
+     * @param settings how to run (see {@link #execute(RunSpec, double, Settings, Map, WindowListener)})
+     * @param extra extra report fields (workload description)
+     * @param window told when the first measured input is sent and when all outputs arrived or the drain ended
+     * @param firstMeasured index of the first measured input; 0 = no warm-up; below {@code spec.size()} unless the
+     *     spec is empty
+     * @return what the run found
+     * @throws IllegalArgumentException if {@code firstMeasured} is out of range
+     * @throws InterruptedException if interrupted while draining
+     */
+    public static Outcome run(
+            RunSpec spec,
+            double targetRate,
+            Settings settings,
+            Map<String, Object> extra,
+            WindowListener window,
+            int firstMeasured)
+            throws InterruptedException {
+        if (firstMeasured < 0 || (firstMeasured > 0 && firstMeasured >= spec.size())) {
+            throw new IllegalArgumentException("firstMeasured must be in [0, " + spec.size() + "): " + firstMeasured);
+        }
         Matcher matcher = spec.matcher();
         AtomicLongArray sendNanos = new AtomicLongArray(spec.size());
         AtomicLong sent = new AtomicLong();
@@ -368,8 +403,11 @@ public final class LoadRun {
         AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
         List<String> outputTopics = spec.outputTopics();
 
+        double speed = settings.speed();
         long startNanos = System.nanoTime() + 200_000_000L;
-        LatencyRecorder recorder = new LatencyRecorder(startNanos);
+        long measuredOffsetMicros = firstMeasured == 0 ? 0 : spec.offsetMicros(firstMeasured);
+        long windowStartNanos = startNanos + (long) (measuredOffsetMicros * 1000.0 / speed);
+        LatencyRecorder recorder = new LatencyRecorder(windowStartNanos);
         Map<OutputKind, Histogram> latencyByKind = new EnumMap<>(OutputKind.class);
         for (OutputKind kind : OutputKind.values()) {
             latencyByKind.put(kind, LatencyRecorder.newHistogram());
@@ -418,7 +456,7 @@ public final class LoadRun {
                                 Expected match = matcher.accept(o);
                                 if (match != null) {
                                     long sentAt = sendNanos.get((int) match.completingSeq());
-                                    if (sentAt != 0) {
+                                    if (sentAt != 0 && match.completingSeq() >= firstMeasured) {
                                         recorder.record(received, received - sentAt);
                                         LatencyRecorder.recordNanos(latencyByKind.get(match.kind()), received - sentAt);
                                     }
@@ -446,29 +484,37 @@ public final class LoadRun {
                         matcher.expected(),
                         recorder.lastSecondP99Millis()),
                 settings.progress());
+        Pacer.Result warm = null;
         Pacer.Result paced;
         long sendEndNanos;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(settings))) {
             while (System.nanoTime() < startNanos) {
                 Thread.sleep(1);
             }
-            window.windowStart();
-            double speed = settings.speed();
             Pacer pacer = new Pacer(Pacer.Ticker.SYSTEM, settings.behindTolerance(), Duration.ofMillis(1));
+            Pacer.Sink sink = (i, now) -> {
+                sendNanos.set((int) i, System.nanoTime());
+                producer.send(spec.record((int) i), (md, ex) -> {
+                    if (ex != null) {
+                        sendErrors.incrementAndGet();
+                        firstSendError.compareAndSet(null, ex);
+                    }
+                });
+                sent.incrementAndGet();
+            };
+            BooleanSupplier interrupted = () -> Thread.currentThread().isInterrupted();
+            if (firstMeasured > 0) {
+                warm = pacer.run(
+                        firstMeasured, i -> (long) (spec.offsetMicros((int) i) * 1000.0 / speed), sink, interrupted);
+            }
+            // the measured inputs continue the warm-up's schedule from where it ended
+            window.windowStart();
             paced = pacer.run(
-                    total,
-                    i -> (long) (spec.offsetMicros((int) i) * 1000.0 / speed),
-                    (i, now) -> {
-                        sendNanos.set((int) i, System.nanoTime());
-                        producer.send(spec.record((int) i), (md, ex) -> {
-                            if (ex != null) {
-                                sendErrors.incrementAndGet();
-                                firstSendError.compareAndSet(null, ex);
-                            }
-                        });
-                        sent.incrementAndGet();
-                    },
-                    () -> Thread.currentThread().isInterrupted());
+                    total - firstMeasured,
+                    j -> (long)
+                            ((spec.offsetMicros((int) (firstMeasured + j)) - measuredOffsetMicros) * 1000.0 / speed),
+                    (j, now) -> sink.send(firstMeasured + j, now),
+                    interrupted);
             producer.flush();
             sendEndNanos = System.nanoTime();
         }
@@ -502,7 +548,7 @@ public final class LoadRun {
         bar.close();
 
         double spanSeconds = Math.max(paced.elapsedNanos(), (long)
-                        (total == 0 ? 0 : spec.offsetMicros((int) total - 1) * 1000.0 / settings.speed()))
+                        (total == 0 ? 0 : (spec.offsetMicros((int) total - 1) - measuredOffsetMicros) * 1000.0 / speed))
                 / 1e9;
         double achieved = spanSeconds > 0 ? paced.sent() / Math.max(spanSeconds, (paced.sent() - 1) / targetRate) : 0;
         Map<String, Object> report = new LinkedHashMap<>();
@@ -513,6 +559,11 @@ public final class LoadRun {
         report.put("send_errors", sendErrors.get());
         report.put("kept_up", !paced.fellBehind());
         report.put("max_send_lag_ms", LatencyRecorder.round(paced.maxLagNanos() / 1e6));
+        if (warm != null) {
+            report.put("warmup_events_sent", warm.sent());
+            report.put("warmup_kept_up", !warm.fellBehind());
+            report.put("warmup_max_send_lag_ms", LatencyRecorder.round(warm.maxLagNanos() / 1e6));
+        }
         report.put("expected", matcher.expected());
         report.put("observed", matcher.observed() + undecodable.get());
         report.put("matched", matcher.matched());
@@ -534,7 +585,7 @@ public final class LoadRun {
             curve.add(pt);
         }
         report.put("latency_percentiles", curve);
-        report.put("per_second", perSecond(recorder, sendNanos, startNanos));
+        report.put("per_second", perSecond(recorder, sendNanos, firstMeasured, windowStartNanos));
         Map<String, Object> samples = new LinkedHashMap<>();
         samples.put("missing", matcher.missingSamples(20));
         samples.put("unexpected", matcher.unexpectedSamples());
@@ -550,10 +601,10 @@ public final class LoadRun {
     }
 
     private static List<Map<String, Object>> perSecond(
-            LatencyRecorder recorder, AtomicLongArray sendNanos, long startNanos) {
+            LatencyRecorder recorder, AtomicLongArray sendNanos, int firstMeasured, long startNanos) {
         Map<Integer, Long> sentBySecond = new HashMap<>();
         int maxSecond = 0;
-        for (int i = 0; i < sendNanos.length(); i++) {
+        for (int i = firstMeasured; i < sendNanos.length(); i++) {
             long t = sendNanos.get(i);
             if (t == 0) {
                 continue;

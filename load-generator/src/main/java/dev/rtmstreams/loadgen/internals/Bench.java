@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The benchmark: the same seeded workload against each mode in turn, each on a fresh broker
- * (unless a cluster is given), with a warm-up, a measured run, a drain, and one report per mode
- * plus a combined picture and a console table.
+ * (unless a cluster is given), with a warm-up and a measured run sent as one continuous stream, a drain, and one
+ * report per mode plus a combined picture and a console table. The warm-up's outputs are checked like the others; its
+ * latency and cost are left out.
  *
  * <p>Modes: {@code echo} (pass-through floor, {@link EchoPipeline}), {@code kafka-streams-join}
  * ({@link KafkaStreamsJoinPipeline}), {@code real-time} and {@code micro-batch} (the service in a
@@ -361,7 +362,7 @@ public final class Bench {
             return partitions;
         }
 
-        /** @return warm-up run length at the same rate (0 to skip) */
+        /** @return warm-up length at the same rate, sent just before the measured run (0 to skip) */
         public Duration warmup() {
             return warmup;
         }
@@ -529,7 +530,8 @@ public final class Bench {
             }
 
             /**
-             * @param warmup warm-up run length at the same rate (0 to skip); default 10 s
+             * @param warmup warm-up length at the same rate, sent just before the measured run (0 to skip); default
+             *     10 s
              * @return this builder
              */
             public Builder warmup(Duration warmup) {
@@ -896,32 +898,23 @@ public final class Bench {
             }
             LOG.info("{} ready in {} ms", mode, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
             String prefix = nonce + o.workload().idPrefix();
-            if (!o.warmup().isZero()) {
-                // the warm-up waits (idle timeout = ready timeout) until the system has really produced its outputs,
-                // so the measured run starts on a system that processes input and has no backlog
-                LoadRun.Settings ws =
-                        settings(o, bootstrap, topics, mode + "-warmup", outputs, "w" + prefix, o.readyTimeout());
-                Plan warm = plan(o, mode, ws, rowTopics, o.warmup(), true);
-                Map<String, Object> wr =
-                        LoadRun.execute(warm.spec(), warm.rate(), ws, Map.of(), LoadRun.WindowListener.NONE);
-                System.err.printf(
-                        Locale.ROOT,
-                        "   warm-up: %s outputs of %s, missing %s%n",
-                        wr.get("matched"),
-                        wr.get("expected"),
-                        wr.get("missing"));
-            }
             LoadRun.Settings ms = settings(o, bootstrap, topics, mode, outputs, prefix, o.drain());
-            Plan main = plan(o, mode, ms, rowTopics, o.workload().duration(), false);
+            // one continuous run: the warm-up's inputs first, then the measured ones on the same schedule, producer
+            // and consumer, so the measured window starts in steady state (no pause, no new clients, no cold path)
+            Plan plan = plan(o, mode, ms, rowTopics);
             Map<String, Object> extra = new LinkedHashMap<>();
-            extra.put("workload", main.description());
+            extra.put("workload", plan.description());
             Map<String, Object> env = environment(o, bootstrap);
             env.put("load_average_1m_at_bench_start", benchLoad);
             env.put("load_average_1m_at_mode_start", modeLoad.isPresent() ? modeLoad.getAsDouble() : null);
             extra.put("environment", env);
+            // Generating the plan leaves this JVM's heap full of young objects that survive; collect them now, while
+            // the system under test is idle, rather than in a long young pause that stalls the pacer inside the window
+            System.gc();
             CostMeter meter = new CostMeter(sutPid, brokerPid);
             meter.beforeRun();
-            Map<String, Object> report = LoadRun.execute(main.spec(), main.rate(), ms, extra, meter);
+            Map<String, Object> report = LoadRun.run(plan.spec(), plan.rate(), ms, extra, meter, plan.firstMeasured())
+                    .report();
             meter.afterRun();
             report.put("cost", meter.report(((Number) report.get("events_sent")).longValue()));
             return report;
@@ -942,44 +935,62 @@ public final class Bench {
     /**
      * What one run of a mode sends and checks.
      *
-     * @param spec inputs, outputs and oracle
+     * @param spec inputs (warm-up, then measured), outputs and oracle
      * @param rate inputs per second
-     * @param description the workload for the report
+     * @param description the measured part of the workload, for the report
+     * @param firstMeasured index of the first input after the warm-up
      */
-    private record Plan(RunSpec spec, double rate, Map<String, Object> description) {}
+    private record Plan(RunSpec spec, double rate, Map<String, Object> description, int firstMeasured) {}
 
     /**
-     * Generates the inputs of the warm-up or the measured run of a mode (ids start with the settings' prefix; the
-     * warm-up of the attribution workload has no late events).
+     * Generates the inputs of a mode's run: the warm-up and the measured run as one workload (ids start with the
+     * settings' prefix), the measured part starting at the first input scheduled at or after the warm-up's length.
      */
-    private static Plan plan(
-            Options o,
-            String mode,
-            LoadRun.Settings settings,
-            LatencyWorkload.Topics rowTopics,
-            Duration duration,
-            boolean warmup) {
-        WorkloadConfig w = warmup
-                ? o.workload().warmup(duration, settings.idPrefix())
-                : o.workload().toBuilder()
-                        .idPrefix(settings.idPrefix())
-                        .duration(duration)
-                        .build();
+    private static Plan plan(Options o, String mode, LoadRun.Settings settings, LatencyWorkload.Topics rowTopics) {
+        Duration total = o.warmup().plus(o.workload().duration());
+        WorkloadConfig measured =
+                o.workload().toBuilder().idPrefix(settings.idPrefix()).build();
+        WorkloadConfig w = measured.toBuilder().duration(total).build();
+        RunSpec spec;
+        Map<String, Object> description;
         if (!o.benchWorkload().isPublished()) {
-            return new Plan(
-                    LoadRun.attribution(WorkloadGenerator.generate(w, System.currentTimeMillis()), settings),
+            spec = LoadRun.attribution(WorkloadGenerator.generate(w, System.currentTimeMillis()), settings);
+            description = workloadDescription(measured);
+        } else {
+            LatencyWorkload rows = new LatencyWorkload(
+                    o.benchWorkload(),
+                    w.seed(),
                     w.rate(),
-                    workloadDescription(w));
+                    total,
+                    settings.idPrefix(),
+                    o.rowBytes(),
+                    System.currentTimeMillis());
+            spec = rows.spec(rowTopics, mode.equals("echo"));
+            description = rows.describe(w.seed());
         }
-        LatencyWorkload rows = new LatencyWorkload(
-                o.benchWorkload(),
-                w.seed(),
-                w.rate(),
-                duration,
-                settings.idPrefix(),
-                o.rowBytes(),
-                System.currentTimeMillis());
-        return new Plan(rows.spec(rowTopics, mode.equals("echo")), w.rate(), rows.describe(w.seed()));
+        return new Plan(spec, w.rate(), description, firstMeasured(spec, o.warmup()));
+    }
+
+    /**
+     * @return the index of the first input scheduled at or after {@code warmup} (0 without a warm-up)
+     * @throws IllegalArgumentException if the warm-up covers every input
+     */
+    static int firstMeasured(RunSpec spec, Duration warmup) {
+        long micros = warmup.toNanos() / 1000;
+        int lo = 0;
+        int hi = spec.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (spec.offsetMicros(mid) < micros) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if (lo >= spec.size() && lo > 0) {
+            throw new IllegalArgumentException("the warm-up (" + warmup + ") covers every input of the run");
+        }
+        return lo;
     }
 
     /**

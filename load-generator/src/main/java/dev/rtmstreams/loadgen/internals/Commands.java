@@ -669,7 +669,9 @@ public final class Commands {
 
         @Option(
                 names = "--warmup",
-                description = "Warm-up before each measured run. Default: ${DEFAULT-VALUE}.",
+                description = "Warm-up at the same rate, sent just before the measured run and without a pause "
+                        + "(one continuous stream); its outputs are checked but left out of latency and cost. "
+                        + "Default: ${DEFAULT-VALUE}.",
                 defaultValue = "PT10S")
         Duration warmup;
 

@@ -3,6 +3,8 @@ package dev.rtmstreams.loadgen.internals;
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.testkit.LatencyRecorder;
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +57,8 @@ public final class CostMeter implements LoadRun.WindowListener {
     private long sutCpuEnd = -1;
     private long brokerCpuStart = -1;
     private long brokerCpuEnd = -1;
+    private long ownGcStart;
+    private long ownGcEnd;
 
     /**
      * Cumulative stop-the-world GC times of a JVM by collector, in milliseconds.
@@ -108,6 +112,7 @@ public final class CostMeter implements LoadRun.WindowListener {
         startNanos = System.nanoTime();
         sutCpuStart = sutPid == null ? -1 : cpuMillis(sutPid).orElse(-1);
         brokerCpuStart = brokerPid == null ? -1 : cpuMillis(brokerPid).orElse(-1);
+        ownGcStart = ownGcMillis();
     }
 
     @Override
@@ -115,6 +120,19 @@ public final class CostMeter implements LoadRun.WindowListener {
         endNanos = System.nanoTime();
         sutCpuEnd = sutPid == null ? -1 : cpuMillis(sutPid).orElse(-1);
         brokerCpuEnd = brokerPid == null ? -1 : cpuMillis(brokerPid).orElse(-1);
+        ownGcEnd = ownGcMillis();
+    }
+
+    /**
+     * Collection time of this JVM (the generator, pacer and output consumer) so far: a pause here delays sends and
+     * receipts, so the report shows how much of it fell inside the window.
+     */
+    private static long ownGcMillis() {
+        long sum = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            sum += Math.max(0, gc.getCollectionTime());
+        }
+        return sum;
     }
 
     /**
@@ -122,8 +140,8 @@ public final class CostMeter implements LoadRun.WindowListener {
      *
      * @param events input events sent in the measured run
      * @return window_ms, events, sut_cpu_ms, broker_cpu_ms, sut_cpu_us_per_event, broker_cpu_us_per_event,
-     *     gc_pause_ms (null where unknown), plus gc_pause_ms_by_collector, sut_pid, broker_pid and
-     *     clock_ticks_per_s
+     *     gc_pause_ms (null where unknown), plus gc_pause_ms_by_collector, loadgen_gc_ms (this JVM's own
+     *     collection time in the window), sut_pid, broker_pid and clock_ticks_per_s
      */
     public Map<String, Object> report(long events) {
         Long sutCpu = sutCpuStart >= 0 && sutCpuEnd >= 0 ? sutCpuEnd - sutCpuStart : null;
@@ -143,6 +161,7 @@ public final class CostMeter implements LoadRun.WindowListener {
                         : LatencyRecorder.round(
                                 gc.values().stream().mapToDouble(d -> d).sum()));
         m.put("gc_pause_ms_by_collector", gc);
+        m.put("loadgen_gc_ms", endNanos > startNanos ? ownGcEnd - ownGcStart : null);
         m.put("sut_pid", sutPid);
         m.put("broker_pid", brokerPid);
         m.put("clock_ticks_per_s", clockTicksPerSecond());

@@ -70,4 +70,49 @@ class BenchSmokeTest {
         assertThat(dir.resolve("report-echo.json")).exists();
         assertThat(dir.resolve("report-kafka-streams-join.json")).exists();
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldSendTheWarmUpAndTheMeasuredRunAsOneStreamAndMeasureOnlyTheMeasuredPart(@TempDir Path dir)
+            throws Exception {
+        WorkloadConfig workload = WorkloadConfig.builder()
+                .seed(12)
+                .rate(400)
+                .duration(Duration.ofSeconds(3))
+                .requestShare(0)
+                .lateWarmupClicks(20)
+                .lateFraction(0.02)
+                .build();
+        Bench.Options options = InProcessBench.options(workload, dir)
+                .warmup(Duration.ofSeconds(3))
+                .modes(List.of("echo"))
+                .appJar(Path.of("none.jar"))
+                .appJvmOptions(List.of())
+                .drain(Duration.ofSeconds(30))
+                .readyTimeout(Duration.ofSeconds(60))
+                .build();
+
+        Map<String, Object> r = Bench.run(options).get(0);
+
+        // 400 inputs/s: slots 0..1199 are scheduled before 3 s (the warm-up), 1200..2399 after
+        assertThat(r)
+                .containsEntry("warmup_events_sent", 1200L)
+                .containsEntry("events_sent", 1200L)
+                .containsEntry("missing", 0L)
+                .containsEntry("duplicates", 0L)
+                .containsEntry("unexpected", 0L);
+        assertThat(((Map<String, Object>) r.get("cost")).get("events")).isEqualTo(1200L);
+        // the oracle checks every output, the latency covers those completed by a measured input only
+        long expected = (Long) r.get("expected");
+        long measured = (Long) ((Map<String, Object>) r.get("latency_ms")).get("count");
+        assertThat(measured).isPositive().isLessThan(expected);
+        assertThat(measured).isGreaterThan(expected / 3);
+        // per-second figures start at the measured window: three seconds of sends (plus the drain's tail)
+        List<Map<String, Object>> perSecond = (List<Map<String, Object>>) r.get("per_second");
+        long sentPerSecond = perSecond.stream()
+                .mapToLong(m -> ((Number) m.get("sent")).longValue())
+                .sum();
+        assertThat(sentPerSecond).isEqualTo(1200L);
+        assertThat(perSecond.size()).isBetween(3, 5);
+    }
 }
