@@ -27,20 +27,20 @@ import org.slf4j.LoggerFactory;
  * {@code /proc/<pid>/stat}: utime + stime, all threads, in clock ticks of {@code getconf CLK_TCK}), and GC pause
  * time of the system-under-test JVM.
  *
- * <p>GC pauses come from the JVM's hsperfdata counters, read with {@code $JAVA_HOME/bin/jstat} (which maps the
- * counter file and does not run code in the target JVM): {@code jstat -J-Djstat.showUnsupported=true -snap <pid>}
- * lists every collector counter with its name; the pause time is the sum of the {@code sun.gc.collector.N.time}
- * of the stop-the-world collectors. For G1 (verified on JDK 17) these are "G1 young collection pauses" (jstat -gc
- * YGCT), "G1 full collection pauses" (FGCT) and "G1 concurrent cycle pauses" (CGCT: the remark and cleanup
- * pauses of concurrent cycles); for Serial and Parallel GC collectors 0 and 1 (young and full); for ZGC and
- * Shenandoah only the collectors named "... pauses" (their cycles run concurrently). When {@code -snap} fails, the
- * fallback is {@code jstat -gc <pid>}: YGCT + FGCT.
+ * <p>GC pauses come from the JVM's hsperfdata counters, the memory-mapped file {@code jstat} reads: the pause time
+ * is the sum of the {@code sun.gc.collector.N.time} of the stop-the-world collectors. For G1 (verified on JDK 17)
+ * these are "G1 young collection pauses" (jstat -gc YGCT), "G1 full collection pauses" (FGCT) and "G1 concurrent
+ * cycle pauses" (CGCT: the remark and cleanup pauses of concurrent cycles); for Serial and Parallel GC collectors 0
+ * and 1 (young and full); for ZGC and Shenandoah only the collectors named "... pauses" (their cycles run
+ * concurrently).
  *
- * <p>CPU is sampled exactly at the window's ends ({@link #windowStart()}, {@link #windowEnd()}: a file read). GC
- * is sampled with jstat (it starts a JVM, about half a second) just before the run starts and just after it ended
- * ({@link #beforeRun()}, {@link #afterRun()}), so that jstat itself does not run inside the window; the few
- * hundred idle milliseconds around the window add no GC. A process that is in this JVM or not on Linux reports
- * null.
+ * <p>CPU and GC are sampled exactly at the window's ends ({@link #windowStart()}, {@link #windowEnd()}): a file
+ * read each ({@code /proc/<pid>/stat}, the hsperfdata file through {@link HsPerfData}). When the hsperfdata file
+ * cannot be read (another tmp directory, {@code -XX:-UsePerfData}), GC falls back to {@code jstat -snap} (else
+ * {@code jstat -gc}: YGCT + FGCT) run just before and just after the run ({@link #beforeRun()},
+ * {@link #afterRun()}), because jstat starts a JVM (about half a second of CPU) that must not run inside the window;
+ * the GC figure then covers the warm-up too, and the report says so ({@code gc_pause_scope}: {@code window} or
+ * {@code run}). A process that is in this JVM or not on Linux reports null.
  */
 public final class CostMeter implements LoadRun.WindowListener {
 
@@ -57,6 +57,7 @@ public final class CostMeter implements LoadRun.WindowListener {
     private long sutCpuEnd = -1;
     private long brokerCpuStart = -1;
     private long brokerCpuEnd = -1;
+    private boolean gcInWindow;
     private long ownGcStart;
     private long ownGcEnd;
 
@@ -97,14 +98,26 @@ public final class CostMeter implements LoadRun.WindowListener {
         this.brokerPid = brokerPid;
     }
 
-    /** Samples the SUT's GC counters (call right before the measured run). */
+    /**
+     * Call right before the run (warm-up included). When the SUT's counters can be read from its hsperfdata file,
+     * its GC pauses are sampled at the window's ends; otherwise they are read with jstat here and in
+     * {@link #afterRun()} (jstat starts a JVM, which must not run inside the window), and cover the whole run.
+     */
     public void beforeRun() {
-        gcBefore = sutPid == null ? null : gcTimes(sutPid).orElse(null);
+        if (sutPid == null) {
+            return;
+        }
+        gcInWindow = perfGcTimes(sutPid).isPresent();
+        if (!gcInWindow) {
+            gcBefore = gcTimes(sutPid).orElse(null);
+        }
     }
 
-    /** Samples the SUT's GC counters (call right after the measured run). */
+    /** Call right after the run: reads the SUT's GC counters with jstat when they are not sampled in the window. */
     public void afterRun() {
-        gcAfter = sutPid == null ? null : gcTimes(sutPid).orElse(null);
+        if (sutPid != null && !gcInWindow) {
+            gcAfter = gcTimes(sutPid).orElse(null);
+        }
     }
 
     @Override
@@ -113,6 +126,9 @@ public final class CostMeter implements LoadRun.WindowListener {
         sutCpuStart = sutPid == null ? -1 : cpuMillis(sutPid).orElse(-1);
         brokerCpuStart = brokerPid == null ? -1 : cpuMillis(brokerPid).orElse(-1);
         ownGcStart = ownGcMillis();
+        if (gcInWindow) {
+            gcBefore = perfGcTimes(sutPid).orElse(null);
+        }
     }
 
     @Override
@@ -121,6 +137,9 @@ public final class CostMeter implements LoadRun.WindowListener {
         sutCpuEnd = sutPid == null ? -1 : cpuMillis(sutPid).orElse(-1);
         brokerCpuEnd = brokerPid == null ? -1 : cpuMillis(brokerPid).orElse(-1);
         ownGcEnd = ownGcMillis();
+        if (gcInWindow) {
+            gcAfter = perfGcTimes(sutPid).orElse(null);
+        }
     }
 
     /**
@@ -161,6 +180,7 @@ public final class CostMeter implements LoadRun.WindowListener {
                         : LatencyRecorder.round(
                                 gc.values().stream().mapToDouble(d -> d).sum()));
         m.put("gc_pause_ms_by_collector", gc);
+        m.put("gc_pause_scope", sutPid == null ? null : gcInWindow ? "window" : "run");
         m.put("loadgen_gc_ms", endNanos > startNanos ? ownGcEnd - ownGcStart : null);
         m.put("sut_pid", sutPid);
         m.put("broker_pid", brokerPid);
@@ -278,6 +298,27 @@ public final class CostMeter implements LoadRun.WindowListener {
      * @return pause milliseconds by collector name
      * @throws IllegalArgumentException when no collector or no frequency is found
      */
+    /**
+     * Reads a JVM's cumulative GC pause times from its hsperfdata file (no process started).
+     *
+     * @param pid the JVM
+     * @return the times, or empty when its file cannot be read or holds no stop-the-world collector
+     */
+    static Optional<GcTimes> perfGcTimes(long pid) {
+        Optional<Map<String, Object>> counters = HsPerfData.read(pid, Path.of(System.getProperty("java.io.tmpdir")));
+        if (counters.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, String> kv = new HashMap<>();
+        counters.get().forEach((k, v) -> kv.put(k, String.valueOf(v)));
+        try {
+            return Optional.of(pauses(kv));
+        } catch (IllegalArgumentException e) {
+            LOG.debug("no GC counters in the hsperfdata of {}", pid, e);
+            return Optional.empty();
+        }
+    }
+
     static GcTimes parseJstatSnap(String output) {
         Map<String, String> kv = new HashMap<>();
         for (String l : output.split("\\R")) {
@@ -290,9 +331,20 @@ public final class CostMeter implements LoadRun.WindowListener {
                 kv.put(l.substring(0, eq).trim(), v);
             }
         }
+        return pauses(kv);
+    }
+
+    /**
+     * The time of every stop-the-world collector in a JVM's counters (see {@link #parseJstatSnap}).
+     *
+     * @param kv counter name to value
+     * @return pause milliseconds by collector name
+     * @throws IllegalArgumentException when no collector or no frequency is found
+     */
+    private static GcTimes pauses(Map<String, String> kv) {
         String freq = kv.get("sun.os.hrt.frequency");
         if (freq == null) {
-            throw new IllegalArgumentException("no sun.os.hrt.frequency in jstat -snap output");
+            throw new IllegalArgumentException("no sun.os.hrt.frequency in the counters");
         }
         double ticksPerMs = Double.parseDouble(freq) / 1000.0;
         Map<String, Double> pauses = new LinkedHashMap<>();
@@ -307,7 +359,7 @@ public final class CostMeter implements LoadRun.WindowListener {
             }
         }
         if (pauses.isEmpty()) {
-            throw new IllegalArgumentException("no stop-the-world collector in jstat -snap output");
+            throw new IllegalArgumentException("no stop-the-world collector in the counters");
         }
         return new GcTimes(pauses);
     }

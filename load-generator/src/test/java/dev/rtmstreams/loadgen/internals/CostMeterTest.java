@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CostMeterTest {
 
@@ -153,6 +157,71 @@ class CostMeterTest {
         assertThat(t.pauseMs()).isNotEmpty();
         assertThat(t.pauseMs().values()).allSatisfy(v -> assertThat(v).isNotNegative());
         assertThat(t.pauseMs().values().stream().mapToDouble(d -> d).sum()).isPositive();
+    }
+
+    @Test
+    void shouldReadTheSamePauseCountersFromTheHsperfdataFileAsJstatDoes() {
+        Assumptions.assumeTrue(
+                Files.isExecutable(Path.of(System.getProperty("java.home"), "bin", "jstat")), "needs jstat");
+        long pid = ProcessHandle.current().pid();
+        System.gc();
+
+        CostMeter.GcTimes before = CostMeter.perfGcTimes(pid).orElseThrow();
+        CostMeter.GcTimes jstat = CostMeter.gcTimes(pid).orElseThrow();
+        System.gc();
+        CostMeter.GcTimes after = CostMeter.perfGcTimes(pid).orElseThrow();
+
+        // the same collectors; the counters only grow, and jstat read them in between
+        assertThat(before.pauseMs().keySet()).isEqualTo(jstat.pauseMs().keySet());
+        assertThat(before.pauseMs().values().stream().mapToDouble(d -> d).sum()).isPositive();
+        before.pauseMs().forEach((name, ms) -> {
+            assertThat(jstat.pauseMs().get(name)).as(name).isGreaterThanOrEqualTo(ms - 0.001);
+            assertThat(after.pauseMs().get(name))
+                    .as(name)
+                    .isGreaterThanOrEqualTo(jstat.pauseMs().get(name) - 0.001);
+        });
+        assertThat(after.minus(before).values().stream().mapToDouble(d -> d).sum())
+                .isPositive();
+    }
+
+    @Test
+    void shouldFindNoCountersForAProcessWithoutAnHsperfdataFile(@TempDir Path dir) {
+        assertThat(HsPerfData.read(ProcessHandle.current().pid(), dir)).isEmpty();
+        assertThat(CostMeter.perfGcTimes(Long.MAX_VALUE)).isEmpty();
+    }
+
+    @Test
+    void shouldParseLongAndStringEntriesInEitherByteOrder() {
+        for (ByteOrder order : List.of(ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN)) {
+            ByteBuffer b = ByteBuffer.allocate(256).order(order);
+            b.put(0, (byte) 0xca).put(1, (byte) 0xfe).put(2, (byte) 0xc0).put(3, (byte) 0xc0);
+            b.put(4, order == ByteOrder.BIG_ENDIAN ? (byte) 0 : (byte) 1);
+            b.put(7, (byte) 1); // accessible
+            b.putInt(24, 32).putInt(28, 2);
+            // entry 1 at 32: a long named "a.time" = 42
+            b.putInt(32, 40).putInt(36, 20).putInt(40, 0).put(44, (byte) 'J').putInt(48, 32);
+            putCString(b, 52, "a.time");
+            b.putLong(64, 42L);
+            // entry 2 at 72: a string named "a.name" = "G1 young"
+            b.putInt(72, 48).putInt(76, 20).putInt(80, 16).put(84, (byte) 'B').putInt(88, 28);
+            putCString(b, 92, "a.name");
+            putCString(b, 100, "G1 young");
+
+            assertThat(HsPerfData.parse(b))
+                    .as(order.toString())
+                    .containsExactly(Map.entry("a.time", 42L), Map.entry("a.name", "G1 young"));
+        }
+        assertThatThrownBy(() -> HsPerfData.parse(ByteBuffer.allocate(64)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("magic");
+    }
+
+    private static void putCString(ByteBuffer b, int at, String s) {
+        byte[] bytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (int i = 0; i < bytes.length; i++) {
+            b.put(at + i, bytes[i]);
+        }
+        b.put(at + bytes.length, (byte) 0);
     }
 
     @Test
