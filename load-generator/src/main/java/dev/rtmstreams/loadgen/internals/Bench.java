@@ -268,7 +268,7 @@ public final class Bench {
         /**
          * Returns a builder with the {@code bench} command's defaults: the workload's default modes plus every variant,
          * a fresh broker per mode in its own JVM, the service from {@link Bench#DEFAULT_APP_JAR} with {@code -Xmx1g}, 2
-         * partitions, a 10 s warm-up, a 30 s drain, a 120 s ready timeout, the progress bar, 2 stream threads, peers in
+         * partitions, a 3-minute warm-up, a 30 s drain, a 120 s ready timeout, the progress bar, 2 stream threads, peers in
          * their own JVM, no rate sweep, no variants, the {@link BenchWorkload#ATTRIBUTION} workload,
          * {@link Bench#DEFAULT_EXAMPLES_JAR} and {@link LatencyWorkload#DEFAULT_ROW_BYTES}. The workload and the report
          * directory have no default.
@@ -432,7 +432,7 @@ public final class Bench {
             private List<String> appJvmOptions = List.of("-Xmx1g");
             private List<String> appArgs = List.of();
             private int partitions = 2;
-            private Duration warmup = Duration.ofSeconds(10);
+            private Duration warmup = Duration.ofMinutes(3);
             private Duration drain = Duration.ofSeconds(30);
             private Duration readyTimeout = Duration.ofSeconds(120);
             private boolean progress = true;
@@ -531,7 +531,8 @@ public final class Bench {
 
             /**
              * @param warmup warm-up length at the same rate, sent just before the measured run (0 to skip); default
-             *     10 s
+             *     3 minutes: on a 2-core machine the JIT compilers of the broker and of a Kafka Streams JVM are busy
+             *     for about 80 s after start (BENCHMARKS.md), and a window inside that measures the compilers
              * @return this builder
              */
             public Builder warmup(Duration warmup) {

@@ -36,7 +36,7 @@ class BenchOptionsTest {
         assertThat(o.appJvmOptions()).containsExactly("-Xmx1g");
         assertThat(o.appArgs()).isEmpty();
         assertThat(o.partitions()).isEqualTo(2);
-        assertThat(o.warmup()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.warmup()).isEqualTo(Duration.ofMinutes(3));
         assertThat(o.drain()).isEqualTo(Duration.ofSeconds(30));
         assertThat(o.readyTimeout()).isEqualTo(Duration.ofSeconds(120));
         assertThat(o.progress()).isTrue();
