@@ -25,7 +25,10 @@ public final class HeadersLayout {
      * @return {@code headers} encoded alone ({@code [0, 0, 0, 0]} for none)
      */
     public static byte[] encode(Headers headers) {
-        Header[] hs = headers == null ? new Header[0] : headers.toArray();
+        if (headers == null) {
+            return new byte[4]; // a count of 0
+        }
+        Header[] hs = headers.toArray();
         byte[][] names = names(hs);
         byte[] out = new byte[size(hs, names)];
         write(out, 0, hs, names);
