@@ -126,8 +126,9 @@ public final class AdAttributionService implements AutoCloseable {
                     "the service can be started once; it is " + (closed.get() ? "closed" : "started"));
         }
         // one admin client for every check before the start
-        try (Admin admin = Admin.create(adminProperties())) {
-            verifyAccess(admin);
+        Properties adminProperties = adminProperties();
+        try (Admin admin = Admin.create(adminProperties)) {
+            verifyAccess(admin, adminProperties);
             if (config.createTopics()) {
                 createMissingTopics(admin);
             }
@@ -248,14 +249,14 @@ public final class AdAttributionService implements AutoCloseable {
      * by Kafka Streams itself; a refusal there fails the stream thread, which the uncaught-exception handler turns
      * into the same kind of message.
      */
-    private void verifyAccess(Admin admin) {
+    private void verifyAccess(Admin admin, Properties adminProperties) {
         Map<String, AclOperation> needed = new LinkedHashMap<>();
         config.topics().inputs().forEach(t -> needed.put(t, AclOperation.READ));
         for (String topic : config.topics().all()) {
             needed.putIfAbsent(topic, AclOperation.WRITE);
         }
         Map<String, Object> client = new LinkedHashMap<>();
-        adminProperties().forEach((k, v) -> client.put(k.toString(), v));
+        adminProperties.forEach((k, v) -> client.put(k.toString(), v));
         KafkaAccessCheck.verify(admin, client, needed, ADMIN_TIMEOUT);
     }
 

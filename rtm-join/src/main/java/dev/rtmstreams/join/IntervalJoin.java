@@ -6,6 +6,7 @@ import dev.rtmstreams.processor.EventTimeExtractor;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmException;
 import dev.rtmstreams.processor.StoreBackend;
+import dev.rtmstreams.processor.spi.OperatorSensors;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -102,7 +103,7 @@ public final class IntervalJoin<K, L, R> {
      */
     public static final String METRICS_GROUP = "stream-rtm-join-metrics";
     /** Cumulative count of late (dropped) records, per task and side. */
-    public static final String LATE_RECORDS_TOTAL = "late-records-total";
+    public static final String LATE_RECORDS_TOTAL = OperatorSensors.LATE_RECORDS_TOTAL;
     /** Rate of late (dropped) records per second, per task and side. */
     public static final String LATE_RECORDS_RATE = "late-records-rate";
     /** Metric tag holding the join's {@link Builder#name(String) name}. */
@@ -122,7 +123,7 @@ public final class IntervalJoin<K, L, R> {
      */
     public static final String LATE_REASON_TOO_FAR_AHEAD = "EVENT_TIME_TOO_FAR_AHEAD";
     /** Counter of records rejected by the watermark guard, per side (tags as {@value #LATE_RECORDS_TOTAL}). */
-    public static final String FUTURE_RECORDS_TOTAL = "future-records-total";
+    public static final String FUTURE_RECORDS_TOTAL = OperatorSensors.FUTURE_RECORDS_TOTAL;
 
     private final JoinSpec<K, L, R> spec;
 

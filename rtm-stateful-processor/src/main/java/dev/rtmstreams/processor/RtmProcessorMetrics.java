@@ -1,5 +1,6 @@
 package dev.rtmstreams.processor;
 
+import dev.rtmstreams.processor.spi.OperatorSensors;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,20 +45,20 @@ public final class RtmProcessorMetrics {
     /** Metric group of all operator metrics. */
     public static final String GROUP = "stream-rtm-processor-metrics";
     /** Tag: stream thread name (as in Kafka Streams' own thread and task metrics). */
-    public static final String THREAD_ID_TAG = "thread-id";
+    public static final String THREAD_ID_TAG = OperatorSensors.THREAD_ID_TAG;
     /** Tag: Kafka Streams task id, e.g. {@code 0_1}. */
-    public static final String TASK_ID_TAG = "task-id";
+    public static final String TASK_ID_TAG = OperatorSensors.TASK_ID_TAG;
     /** Tag: the operator's name ({@link TransformWithState#name()}). */
     public static final String PROCESSOR_ID_TAG = "rtm-processor-id";
 
     /** Gauge: current event-time watermark of the task in epoch ms (event-time operators only). */
     public static final String WATERMARK = "watermark";
     /** Counter: records dropped as late (event time below the watermark). */
-    public static final String LATE_RECORDS_TOTAL = "late-records-total";
+    public static final String LATE_RECORDS_TOTAL = OperatorSensors.LATE_RECORDS_TOTAL;
     /** Counter: records dropped because their grouping key was null. */
     public static final String NULL_KEY_RECORDS_TOTAL = "null-key-records-total";
     /** Counter: records dropped by the watermark guard (event time too far ahead of the wall clock). */
-    public static final String FUTURE_RECORDS_TOTAL = "future-records-total";
+    public static final String FUTURE_RECORDS_TOTAL = OperatorSensors.FUTURE_RECORDS_TOTAL;
     /** Counter: timers fired ({@code handleExpiredTimer} calls). */
     public static final String TIMERS_FIRED_TOTAL = "timers-fired-total";
     /** Counter: expired values, list elements and map entries physically removed by TTL cleanup. */

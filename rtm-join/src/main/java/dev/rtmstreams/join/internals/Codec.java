@@ -1,12 +1,20 @@
 package dev.rtmstreams.join.internals;
 
+import static dev.rtmstreams.processor.spi.ByteLayout.getInt;
+import static dev.rtmstreams.processor.spi.ByteLayout.getLong;
+import static dev.rtmstreams.processor.spi.ByteLayout.getTime;
+import static dev.rtmstreams.processor.spi.ByteLayout.putInt;
+import static dev.rtmstreams.processor.spi.ByteLayout.putLong;
+import static dev.rtmstreams.processor.spi.ByteLayout.putTime;
+
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.apache.kafka.common.utils.Bytes;
 
 /**
  * Byte layouts of the join's stores. Times are stored big-endian with the sign bit flipped, so the unsigned
- * lexicographic order of RocksDB and of {@link Bytes} equals numeric order.
+ * lexicographic order of RocksDB and of {@link Bytes} equals numeric order ({@link
+ * dev.rtmstreams.processor.spi.ByteLayout#putTime}, as in the operator store).
  *
  * <p>Each side has a changelogged buffer store of rows and a local time-index store (not changelogged, rebuilt from
  * the rows when a task starts), both range-scanned (one RocksDB instance each per side):
@@ -17,7 +25,10 @@ import org.apache.kafka.common.utils.Bytes;
  *   <li>index key (index store): {@code [0x01][eventTime:8][keyLen:int][key bytes][seq:8]}, empty value -
  *       time-ordered, for incremental eviction; written and deleted with its row. (Buffers written before the index
  *       had its own store hold index keys too; the rebuild at task start deletes them.)</li>
- *   <li>meta value: {@code [leftMax:8][rightMax:8][globalWatermark:8][seqHigh:8]}.</li>
+ *   <li>meta value: {@code [leftMax:8][rightMax:8][globalWatermark:8][seqHigh:8]};</li>
+ *   <li>micro-batch pending entry (written by {@code JoinCore}): key {@code [seq:8]}, value
+ *       {@code [side:1][recordTimestamp:8][eventTime:8][keyLen:int][key][headersLen:int][headers][value]}, the headers
+ *       as {@link dev.rtmstreams.processor.spi.HeadersLayout}.</li>
  * </ul>
  */
 final class Codec {
@@ -29,43 +40,13 @@ final class Codec {
 
     private Codec() {}
 
-    static long flip(long t) {
-        return t ^ Long.MIN_VALUE;
-    }
-
-    private static void putLong(byte[] b, int at, long v) {
-        for (int i = 7; i >= 0; i--) {
-            b[at + i] = (byte) v;
-            v >>>= 8;
-        }
-    }
-
-    private static long getLong(byte[] b, int at) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (b[at + i] & 0xFF);
-        }
-        return v;
-    }
-
-    private static void putInt(byte[] b, int at, int v) {
-        b[at] = (byte) (v >>> 24);
-        b[at + 1] = (byte) (v >>> 16);
-        b[at + 2] = (byte) (v >>> 8);
-        b[at + 3] = (byte) v;
-    }
-
-    private static int getInt(byte[] b, int at) {
-        return ((b[at] & 0xFF) << 24) | ((b[at + 1] & 0xFF) << 16) | ((b[at + 2] & 0xFF) << 8) | (b[at + 3] & 0xFF);
-    }
-
     /** @return {@code [0x00][keyLen][key][flip(eventTime)][seq]} */
     static Bytes bufferKey(byte[] key, long eventTime, long seq) {
         byte[] b = new byte[1 + 4 + key.length + 16];
         b[0] = ROW;
         putInt(b, 1, key.length);
         System.arraycopy(key, 0, b, 5, key.length);
-        putLong(b, 5 + key.length, flip(eventTime));
+        putTime(b, 5 + key.length, eventTime);
         putLong(b, 13 + key.length, seq);
         return Bytes.wrap(b);
     }
@@ -75,7 +56,7 @@ final class Codec {
     }
 
     static long bufferKeyTime(byte[] bufferKey) {
-        return flip(getLong(bufferKey, bufferKey.length - 16));
+        return getTime(bufferKey, bufferKey.length - 16);
     }
 
     static byte[] bufferKeyUserKey(byte[] bufferKey) {
@@ -95,7 +76,7 @@ final class Codec {
     }
 
     static long indexKeyTime(byte[] indexKey) {
-        return flip(getLong(indexKey, 1));
+        return getTime(indexKey, 1);
     }
 
     /** @return the row key of an index key */
@@ -124,7 +105,7 @@ final class Codec {
     static Bytes indexLowerBound(long t) {
         byte[] b = new byte[9];
         b[0] = INDEX;
-        putLong(b, 1, flip(t));
+        putTime(b, 1, t);
         return Bytes.wrap(b);
     }
 
@@ -173,54 +154,6 @@ final class Codec {
 
     static byte[] payload(byte[] bufferValue) {
         return Arrays.copyOfRange(bufferValue, 9, bufferValue.length);
-    }
-
-    /**
-     * Encodes record headers for the micro-batch pending store: {@code [count:int]} then per header
-     * {@code [nameLen:int][name UTF-8][valueLen:int, -1 = null][value]}.
-     */
-    static byte[] encodeHeaders(org.apache.kafka.common.header.Headers headers) {
-        if (headers == null) {
-            return new byte[] {0, 0, 0, 0};
-        }
-        org.apache.kafka.common.header.Header[] all = headers.toArray();
-        int size = 4;
-        byte[][] names = new byte[all.length][];
-        for (int i = 0; i < all.length; i++) {
-            names[i] = all[i].key().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            size += 8 + names[i].length + (all[i].value() == null ? 0 : all[i].value().length);
-        }
-        ByteBuffer b = ByteBuffer.allocate(size).putInt(all.length);
-        for (int i = 0; i < all.length; i++) {
-            b.putInt(names[i].length).put(names[i]);
-            byte[] v = all[i].value();
-            if (v == null) {
-                b.putInt(-1);
-            } else {
-                b.putInt(v.length).put(v);
-            }
-        }
-        return b.array();
-    }
-
-    /** @return the headers encoded by {@link #encodeHeaders} */
-    static org.apache.kafka.common.header.Headers decodeHeaders(byte[] encoded) {
-        org.apache.kafka.common.header.internals.RecordHeaders h =
-                new org.apache.kafka.common.header.internals.RecordHeaders();
-        ByteBuffer b = ByteBuffer.wrap(encoded);
-        int n = b.getInt();
-        for (int i = 0; i < n; i++) {
-            byte[] name = new byte[b.getInt()];
-            b.get(name);
-            int len = b.getInt();
-            byte[] v = null;
-            if (len >= 0) {
-                v = new byte[len];
-                b.get(v);
-            }
-            h.add(new String(name, java.nio.charset.StandardCharsets.UTF_8), v);
-        }
-        return h;
     }
 
     static long saturatedAdd(long a, long b) {

@@ -10,6 +10,7 @@ import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.TimerValues;
 import dev.rtmstreams.processor.TtlConfig;
 import dev.rtmstreams.processor.ValueState;
+import dev.rtmstreams.processor.spi.Watermarks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -69,7 +70,7 @@ final class DedupProcessor<K, V, ID> extends StatefulProcessor<K, Stamped<V>, V>
         while (rows.hasNext()) {
             Stamped<V> row = rows.next();
             long rowTime = ttl != null ? 0L : eventTime.extract(key, row.value(), row.timestamp());
-            if (ttl == null && watermark != 0 && rowTime <= watermark) {
+            if (ttl == null && watermark != 0 && Watermarks.isLate(rowTime, watermark)) {
                 // Late (Spark: event time at or below the watermark). The state API drops rows strictly below it and
                 // counts them in its late-records metric; a row exactly at the watermark is dropped here. (0 = no
                 // watermark yet.)

@@ -4,18 +4,19 @@ import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.join.ValueJoiner3;
 import dev.rtmstreams.join.WatermarkPolicy;
+import dev.rtmstreams.processor.spi.ByteLayout;
+import dev.rtmstreams.processor.spi.HeadersLayout;
+import dev.rtmstreams.processor.spi.OperatorSensors;
 import dev.rtmstreams.processor.spi.OperatorStores;
+import dev.rtmstreams.processor.spi.StoreWriteBatch;
+import dev.rtmstreams.processor.spi.Watermarks;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.metrics.Sensor;
-import org.apache.kafka.common.metrics.stats.CumulativeCount;
 import org.apache.kafka.common.metrics.stats.Rate;
 import org.apache.kafka.common.metrics.stats.WindowedCount;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -90,6 +91,8 @@ final class JoinCore<K, L, R, VR> {
     private final Deserializer<R> rightDeserializer;
     /** Late records per side (0 left, 1 right), then records rejected by the watermark guard (2 left, 3 right). */
     private final Sensor[] lateSensors = new Sensor[4];
+    /** Per side (0 left, 1 right): registers the side's {@link #lateSensors} on the first record dropped. */
+    private final OperatorSensors[] sideSensors;
     /** Serde "topics" (the buffer store names), computed once: JoinSpec builds the names on each call. */
     private final String leftTopic;
 
@@ -141,6 +144,7 @@ final class JoinCore<K, L, R, VR> {
         this.rightDeserializer = spec.rightSerde().deserializer();
         this.leftTopic = spec.leftBufferStore();
         this.rightTopic = spec.rightBufferStore();
+        this.sideSensors = new OperatorSensors[] {newSideSensors("left"), newSideSensors("right")};
     }
 
     // ---------------------------------------------------------------- real-time contract
@@ -208,8 +212,7 @@ final class JoinCore<K, L, R, VR> {
         long now = context.currentSystemTimeMs();
         if (now != lastMarked) {
             lastMarked = now;
-            activity.put(
-                    SIDE_KEYS[left ? 0 : 1], ByteBuffer.allocate(8).putLong(now).array());
+            activity.put(SIDE_KEYS[left ? 0 : 1], ByteLayout.longValue(now));
         }
     }
 
@@ -217,10 +220,10 @@ final class JoinCore<K, L, R, VR> {
     private boolean idle(int side, long now) {
         byte[] v = activity.get(SIDE_KEYS[side]);
         if (v == null) {
-            activity.put(SIDE_KEYS[side], ByteBuffer.allocate(8).putLong(now).array());
+            activity.put(SIDE_KEYS[side], ByteLayout.longValue(now));
             return false;
         }
-        return now - ByteBuffer.wrap(v).getLong() > idleTimeoutMs;
+        return now - ByteLayout.getLong(v, 0) > idleTimeoutMs;
     }
 
     // ---------------------------------------------------------------- micro-batch contract
@@ -236,7 +239,7 @@ final class JoinCore<K, L, R, VR> {
             seqAllocated = false;
             meta.put(META_KEY, m.encode());
         }
-        byte[] headerBytes = Codec.encodeHeaders(record.headers());
+        byte[] headerBytes = HeadersLayout.encode(record.headers());
         ByteBuffer b =
                 ByteBuffer.allocate(1 + 8 + 8 + 4 + keyBytes.length + 4 + headerBytes.length + valueBytes.length);
         b.put((byte) (left ? 0 : 1))
@@ -247,7 +250,7 @@ final class JoinCore<K, L, R, VR> {
                 .putInt(headerBytes.length)
                 .put(headerBytes)
                 .put(valueBytes);
-        pending.put(Bytes.wrap(ByteBuffer.allocate(8).putLong(seq).array()), b.array());
+        pending.put(Bytes.wrap(ByteLayout.longValue(seq)), b.array());
         shared.pendingMayHoldInputs = true;
     }
 
@@ -278,7 +281,7 @@ final class JoinCore<K, L, R, VR> {
                 b.get(keyBytes);
                 byte[] headerBytes = new byte[b.getInt()];
                 b.get(headerBytes);
-                Headers headers = Codec.decodeHeaders(headerBytes);
+                Headers headers = HeadersLayout.read(headerBytes, 0);
                 byte[] valueBytes = new byte[b.remaining()];
                 b.get(valueBytes);
                 K key = keyDeserializer.deserialize(topic(left), keyBytes);
@@ -588,44 +591,31 @@ final class JoinCore<K, L, R, VR> {
      */
     private static void rebuildIndex(
             KeyValueStore<Bytes, byte[]> buffer, KeyValueStore<Bytes, byte[]> index, BufferKeyFilter filter) {
-        List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(REBUILD_BATCH);
+        StoreWriteBatch toIndex = new StoreWriteBatch(index, REBUILD_BATCH);
         try (KeyValueIterator<Bytes, byte[]> it = index.all()) {
             while (it.hasNext()) {
-                batch.add(KeyValue.pair(it.next().key, null));
-                batch = flushIfFull(index, batch);
+                toIndex.put(it.next().key, null);
             }
         }
-        index.putAll(batch);
-        batch.clear();
+        toIndex.flush();
         try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.rowsStart(), Codec.rowsEnd())) {
             while (it.hasNext()) {
                 Bytes rowKey = it.next().key;
                 if (Codec.isRowKey(rowKey.get())) {
                     filter.add(Codec.bufferKeyUserKey(rowKey.get()), Codec.bufferKeyTime(rowKey.get()));
-                    batch.add(KeyValue.pair(Codec.indexKeyFromBufferKey(rowKey.get()), EMPTY));
-                    batch = flushIfFull(index, batch);
+                    toIndex.put(Codec.indexKeyFromBufferKey(rowKey.get()), EMPTY);
                 }
             }
         }
-        index.putAll(batch);
-        batch.clear();
+        toIndex.flush();
+        StoreWriteBatch toBuffer = new StoreWriteBatch(buffer, REBUILD_BATCH);
         try (KeyValueIterator<Bytes, byte[]> it =
                 buffer.range(Codec.indexLowerBound(), Codec.indexUpperBound(Long.MAX_VALUE))) {
             while (it.hasNext()) {
-                batch.add(KeyValue.pair(it.next().key, null));
-                batch = flushIfFull(buffer, batch);
+                toBuffer.put(it.next().key, null);
             }
         }
-        buffer.putAll(batch);
-    }
-
-    private static List<KeyValue<Bytes, byte[]>> flushIfFull(
-            KeyValueStore<Bytes, byte[]> store, List<KeyValue<Bytes, byte[]>> batch) {
-        if (batch.size() < REBUILD_BATCH) {
-            return batch;
-        }
-        store.putAll(batch);
-        return new ArrayList<>(REBUILD_BATCH);
+        toBuffer.flush();
     }
 
     /** Sets this side's eviction hint from the oldest index entry (one seek); called at task init. */
@@ -641,9 +631,9 @@ final class JoinCore<K, L, R, VR> {
         lowest[left ? 0 : 1] = min;
     }
 
-    /** Spark's rule for stateful operators ({@code WatermarkSupport}): a row at or below the watermark is late. */
+    /** Spark's rule for stateful operators ({@link Watermarks#isLate}), with {@link Codec#NONE} as "no watermark yet". */
     private static boolean isLate(long eventTime, long watermark) {
-        return watermark != Codec.NONE && eventTime <= watermark;
+        return watermark != Codec.NONE && Watermarks.isLate(eventTime, watermark);
     }
 
     /**
@@ -658,7 +648,8 @@ final class JoinCore<K, L, R, VR> {
     private void late(boolean left, boolean tooFarAhead, K key, byte[] valueBytes, long recordTs, Headers headers) {
         int s = (left ? 0 : 1) + (tooFarAhead ? 2 : 0);
         if (lateSensors[s] == null) {
-            lateSensors[s] = tooFarAhead ? futureSensor(left ? "left" : "right") : lateSensor(left ? "left" : "right");
+            OperatorSensors side = sideSensors[left ? 0 : 1];
+            lateSensors[s] = tooFarAhead ? futureSensor(side) : lateSensor(side);
         }
         lateSensors[s].record();
         if (spec.lateTopic() != null) {
@@ -672,60 +663,40 @@ final class JoinCore<K, L, R, VR> {
         }
     }
 
-    private Sensor futureSensor(String side) {
-        Sensor sensor = context.metrics()
-                .addSensor(
-                        String.join(
-                                ".",
-                                "rtm-join",
-                                Thread.currentThread().getName(),
-                                context.taskId().toString(),
-                                spec.name(),
-                                side,
-                                "future-records"),
-                        Sensor.RecordingLevel.INFO);
-        sensor.add(
-                new MetricName(
-                        IntervalJoin.FUTURE_RECORDS_TOTAL,
-                        IntervalJoin.METRICS_GROUP,
-                        "Records not joined because their event time was too far ahead of the wall clock",
-                        sensorTags(side)),
-                new CumulativeCount());
-        return sensor;
+    private static Sensor futureSensor(OperatorSensors side) {
+        return side.counter(
+                "future-records",
+                IntervalJoin.FUTURE_RECORDS_TOTAL,
+                "Records not joined because their event time was too far ahead of the wall clock");
     }
 
-    private Map<String, String> sensorTags(String side) {
-        Map<String, String> tags = new LinkedHashMap<>();
-        tags.put("thread-id", Thread.currentThread().getName());
-        tags.put("task-id", context.taskId().toString());
-        tags.put(IntervalJoin.JOIN_NAME_TAG, spec.name());
-        tags.put("side", side);
-        return tags;
-    }
-
-    private Sensor lateSensor(String side) {
-        String thread = Thread.currentThread().getName();
-        String task = context.taskId().toString();
-        Map<String, String> tags = sensorTags(side);
-        Sensor sensor = context.metrics()
-                .addSensor(
-                        String.join(".", "rtm-join", thread, task, spec.name(), side, "late-records"),
-                        Sensor.RecordingLevel.INFO);
-        sensor.add(
-                new MetricName(
-                        IntervalJoin.LATE_RECORDS_TOTAL,
-                        IntervalJoin.METRICS_GROUP,
-                        "Total number of late records dropped by the interval join",
-                        tags),
-                new CumulativeCount());
-        sensor.add(
-                new MetricName(
-                        IntervalJoin.LATE_RECORDS_RATE,
-                        IntervalJoin.METRICS_GROUP,
-                        "Late records dropped per second by the interval join",
-                        tags),
+    private static Sensor lateSensor(OperatorSensors side) {
+        Sensor sensor = side.counter(
+                "late-records",
+                IntervalJoin.LATE_RECORDS_TOTAL,
+                "Total number of late records dropped by the interval join");
+        side.also(
+                sensor,
+                IntervalJoin.LATE_RECORDS_RATE,
+                "Late records dropped per second by the interval join",
                 new Rate(new WindowedCount()));
         return sensor;
+    }
+
+    /**
+     * One side's sensors, tagged {@code thread-id, task-id, rtm-join-id, side} and named
+     * {@code rtm-join.<thread>.<task>.<join>.<side>.<sensor>}; a sensor still registered under that name (by the
+     * task's other side processor) is shared, not replaced.
+     */
+    private OperatorSensors newSideSensors(String side) {
+        String thread = Thread.currentThread().getName();
+        String task = context.taskId().toString();
+        return new OperatorSensors(
+                context.metrics(),
+                String.join(".", "rtm-join", thread, task, spec.name(), side) + ".",
+                IntervalJoin.METRICS_GROUP,
+                OperatorSensors.taskTags(thread, task, IntervalJoin.JOIN_NAME_TAG, spec.name(), "side", side),
+                OperatorSensors.Registration.REUSE_EXISTING);
     }
 
     /** Recomputes the global watermark from the side maxima; it never moves backwards. @return true when it moved */
@@ -753,7 +724,7 @@ final class JoinCore<K, L, R, VR> {
         } else {
             candidate = Math.max(lw, rw);
         }
-        if (candidate != Codec.NONE && candidate > m.global) {
+        if (candidate != Codec.NONE && Watermarks.advances(candidate, m.global)) {
             m.global = candidate;
             return true;
         }
@@ -833,10 +804,8 @@ final class JoinCore<K, L, R, VR> {
     }
 
     void close() {
-        for (Sensor s : lateSensors) {
-            if (s != null) {
-                context.metrics().removeSensor(s);
-            }
+        for (OperatorSensors s : sideSensors) {
+            s.close();
         }
     }
 }

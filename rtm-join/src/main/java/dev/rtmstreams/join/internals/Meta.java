@@ -1,8 +1,11 @@
 package dev.rtmstreams.join.internals;
 
-import java.nio.ByteBuffer;
+import dev.rtmstreams.processor.spi.ByteLayout;
 
-/** Mutable view of the join's persisted metadata of one task: max event time per side, global watermark, sequence. */
+/**
+ * Mutable view of the join's persisted metadata of one task: max event time per side, global watermark, sequence
+ * high mark, stored as {@code [leftMax:8][rightMax:8][globalWatermark:8][seqHigh:8]} big-endian (see {@link Codec}).
+ */
 final class Meta {
     long leftMax = Codec.NONE;
     long rightMax = Codec.NONE;
@@ -12,22 +15,21 @@ final class Meta {
     static Meta decode(byte[] bytes) {
         Meta m = new Meta();
         if (bytes != null) {
-            ByteBuffer b = ByteBuffer.wrap(bytes);
-            m.leftMax = b.getLong();
-            m.rightMax = b.getLong();
-            m.global = b.getLong();
-            m.seqHigh = b.getLong();
+            m.leftMax = ByteLayout.getLong(bytes, 0);
+            m.rightMax = ByteLayout.getLong(bytes, 8);
+            m.global = ByteLayout.getLong(bytes, 16);
+            m.seqHigh = ByteLayout.getLong(bytes, 24);
         }
         return m;
     }
 
     byte[] encode() {
-        return ByteBuffer.allocate(32)
-                .putLong(leftMax)
-                .putLong(rightMax)
-                .putLong(global)
-                .putLong(seqHigh)
-                .array();
+        byte[] b = new byte[32];
+        ByteLayout.putLong(b, 0, leftMax);
+        ByteLayout.putLong(b, 8, rightMax);
+        ByteLayout.putLong(b, 16, global);
+        ByteLayout.putLong(b, 24, seqHigh);
+        return b;
     }
 
     long max(boolean left) {

@@ -48,13 +48,13 @@ public final class EntriesStore implements ReadOnlyKeyValueStore<Bytes, byte[]> 
         }
         if (timeIndexed) {
             m.keySet().removeIf(k -> k.get().length > 0 && k.get()[0] == Layout.TIMER_BY_KEY);
-            byte[] from = {Layout.TIMER};
-            byte[] to = {(byte) (Layout.TIMER + 1)};
-            for (Bytes k : List.copyOf(
-                    m.subMap(Bytes.wrap(from), true, Bytes.wrap(to), false).keySet())) {
-                m.put(
-                        Bytes.wrap(Layout.timerByKey(Layout.suffixOfTimeKey(k.get()), Layout.timeOf(k.get()))),
-                        Layout.EMPTY);
+            for (Bytes k : List.copyOf(m.subMap(
+                            Bytes.wrap(Layout.sectionStart(Layout.TIMER)),
+                            true,
+                            Bytes.wrap(Layout.sectionEnd(Layout.TIMER)),
+                            false)
+                    .keySet())) {
+                m.put(Bytes.wrap(Layout.timerByKeyOfTimerKey(k.get())), Layout.EMPTY);
             }
         }
         return new EntriesStore(m);

@@ -1,5 +1,15 @@
 package dev.rtmstreams.processor.internals;
 
+import static dev.rtmstreams.processor.spi.ByteLayout.getInt;
+import static dev.rtmstreams.processor.spi.ByteLayout.getLengthPrefixed;
+import static dev.rtmstreams.processor.spi.ByteLayout.getLong;
+import static dev.rtmstreams.processor.spi.ByteLayout.getTime;
+import static dev.rtmstreams.processor.spi.ByteLayout.putInt;
+import static dev.rtmstreams.processor.spi.ByteLayout.putLengthPrefixed;
+import static dev.rtmstreams.processor.spi.ByteLayout.putLong;
+import static dev.rtmstreams.processor.spi.ByteLayout.putTime;
+
+import dev.rtmstreams.processor.spi.HeadersLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.kafka.common.header.Header;
@@ -124,6 +134,30 @@ final class Layout {
         return out;
     }
 
+    /**
+     * The per-key timer entry of a time-ordered timer entry: the same timer, listed under its key. The per-key index is
+     * not changelogged but derived from the time-ordered one (at task start, and by the state reader from a changelog).
+     *
+     * @param timerKey {@code [TIMER][time][groupingKey]}
+     * @return {@code [TIMER/KEY][keyLen][groupingKey][time]}
+     */
+    static byte[] timerByKeyOfTimerKey(byte[] timerKey) {
+        return timerByKey(suffixOfTimeKey(timerKey), timeOf(timerKey));
+    }
+
+    /** @return {@code [tag]}: the lowest key of the section {@code tag} (every key of it starts with it) */
+    static byte[] sectionStart(byte tag) {
+        return new byte[] {tag};
+    }
+
+    /**
+     * @return {@code [tag + 1]}: the lowest key after the section {@code tag}; a store's {@code range} includes its
+     *     upper bound, so a scan up to it skips keys that do not start with {@code tag}
+     */
+    static byte[] sectionEnd(byte tag) {
+        return new byte[] {(byte) (tag + 1)};
+    }
+
     /** Lower bound of a section whose keys start with a time: {@code [tag][Long.MIN_VALUE]}. */
     static byte[] timeSectionStart(byte tag) {
         return timeSectionStart(tag, Long.MIN_VALUE);
@@ -182,14 +216,10 @@ final class Layout {
      */
     static byte[] encodeBufferEntry(byte[] key, long timestamp, byte[] value, Headers headers) {
         Header[] hs = headers == null ? new Header[0] : headers.toArray();
-        byte[][] names = new byte[hs.length][];
+        byte[][] names = HeadersLayout.names(hs);
         int size = 4 + key.length + 8 + 4 + (value == null ? 0 : value.length);
         if (hs.length > 0) {
-            size += 4;
-            for (int i = 0; i < hs.length; i++) {
-                names[i] = hs[i].key().getBytes(StandardCharsets.UTF_8);
-                size += 8 + names[i].length + (hs[i].value() == null ? 0 : hs[i].value().length);
-            }
+            size += HeadersLayout.size(hs, names);
         }
         byte[] out = new byte[size];
         int p = 0;
@@ -198,14 +228,9 @@ final class Layout {
         p += 4 + key.length;
         putLong(out, p, timestamp);
         p += 8;
-        p = putBytes(out, p, value);
+        p = putLengthPrefixed(out, p, value);
         if (hs.length > 0) {
-            putInt(out, p, hs.length);
-            p += 4;
-            for (int i = 0; i < hs.length; i++) {
-                p = putBytes(out, p, names[i]);
-                p = putBytes(out, p, hs[i].value());
-            }
+            HeadersLayout.write(out, p, hs, names);
         }
         return out;
     }
@@ -215,75 +240,9 @@ final class Layout {
         byte[] key = Arrays.copyOfRange(e, 4, 4 + kl);
         long ts = getLong(e, 4 + kl);
         int p = 12 + kl;
-        int vl = getInt(e, p);
-        byte[] value = vl < 0 ? null : Arrays.copyOfRange(e, p + 4, p + 4 + vl);
-        p += 4 + Math.max(vl, 0);
-        RecordHeaders headers = new RecordHeaders();
-        if (p < e.length) {
-            int n = getInt(e, p);
-            p += 4;
-            for (int i = 0; i < n; i++) {
-                int nl = getInt(e, p);
-                String name = new String(e, p + 4, nl, StandardCharsets.UTF_8);
-                p += 4 + nl;
-                int hl = getInt(e, p);
-                byte[] hv = hl < 0 ? null : Arrays.copyOfRange(e, p + 4, p + 4 + hl);
-                p += 4 + Math.max(hl, 0);
-                headers.add(name, hv);
-            }
-        }
+        byte[] value = getLengthPrefixed(e, p);
+        p += 4 + (value == null ? 0 : value.length);
+        Headers headers = p < e.length ? HeadersLayout.read(e, p) : new RecordHeaders();
         return new BufferEntry(key, ts, value, headers);
-    }
-
-    /** Writes {@code [len i32, -1 = null][bytes]} at {@code off}; @return the offset after it */
-    private static int putBytes(byte[] out, int off, byte[] bytes) {
-        if (bytes == null) {
-            putInt(out, off, -1);
-            return off + 4;
-        }
-        putInt(out, off, bytes.length);
-        System.arraycopy(bytes, 0, out, off + 4, bytes.length);
-        return off + 4 + bytes.length;
-    }
-
-    static void putInt(byte[] b, int off, int v) {
-        b[off] = (byte) (v >>> 24);
-        b[off + 1] = (byte) (v >>> 16);
-        b[off + 2] = (byte) (v >>> 8);
-        b[off + 3] = (byte) v;
-    }
-
-    static int getInt(byte[] b, int off) {
-        return ((b[off] & 0xFF) << 24) | ((b[off + 1] & 0xFF) << 16) | ((b[off + 2] & 0xFF) << 8) | (b[off + 3] & 0xFF);
-    }
-
-    static void putLong(byte[] b, int off, long v) {
-        for (int i = 7; i >= 0; i--) {
-            b[off + i] = (byte) v;
-            v >>>= 8;
-        }
-    }
-
-    static long getLong(byte[] b, int off) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (b[off + i] & 0xFF);
-        }
-        return v;
-    }
-
-    /** Order-preserving encoding of a signed time. */
-    static void putTime(byte[] b, int off, long time) {
-        putLong(b, off, time ^ Long.MIN_VALUE);
-    }
-
-    static long getTime(byte[] b, int off) {
-        return getLong(b, off) ^ Long.MIN_VALUE;
-    }
-
-    static byte[] longValue(long v) {
-        byte[] out = new byte[8];
-        putLong(out, 0, v);
-        return out;
     }
 }

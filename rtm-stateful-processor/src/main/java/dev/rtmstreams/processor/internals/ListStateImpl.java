@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.ListState;
+import dev.rtmstreams.processor.spi.ByteLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -45,8 +46,8 @@ final class ListStateImpl<T> implements ListState<T>, StateVariable {
         }
         int pos = 0;
         while (pos < stored.length) {
-            long expiry = Layout.getLong(stored, pos);
-            int len = Layout.getInt(stored, pos + 8);
+            long expiry = ByteLayout.getLong(stored, pos);
+            int len = ByteLayout.getInt(stored, pos + 8);
             if (!ValueCodec.isExpired(expiry, now)) {
                 out.add(Arrays.copyOfRange(stored, pos, pos + 12 + len));
             }
@@ -57,8 +58,8 @@ final class ListStateImpl<T> implements ListState<T>, StateVariable {
 
     private static byte[] record(byte[] payload, long expiry) {
         byte[] r = new byte[12 + payload.length];
-        Layout.putLong(r, 0, expiry);
-        Layout.putInt(r, 8, payload.length);
+        ByteLayout.putLong(r, 0, expiry);
+        ByteLayout.putInt(r, 8, payload.length);
         System.arraycopy(payload, 0, r, 12, payload.length);
         return r;
     }
@@ -180,7 +181,7 @@ final class ListStateImpl<T> implements ListState<T>, StateVariable {
         int n = 0;
         int pos = 0;
         while (pos < stored.length) {
-            pos += 12 + Layout.getInt(stored, pos + 8);
+            pos += 12 + ByteLayout.getInt(stored, pos + 8);
             n++;
         }
         return n;

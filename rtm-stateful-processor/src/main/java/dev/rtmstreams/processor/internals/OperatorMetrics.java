@@ -1,32 +1,23 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.RtmProcessorMetrics;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import dev.rtmstreams.processor.spi.OperatorSensors;
 import java.util.function.DoubleSupplier;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.MeasurableStat;
-import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.CumulativeCount;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
 import org.apache.kafka.streams.StreamsMetrics;
 
 /**
- * The per-task metrics of one operator (see {@link RtmProcessorMetrics}), registered through Kafka Streams'
- * {@link StreamsMetrics#addSensor} so that they show in {@code KafkaStreams#metrics()}. Counters are sensors with a
- * {@link CumulativeCount}; gauges are sensors whose only stat measures a supplier when read (they are never
- * recorded). Gauges are read by other threads (reporters, {@code KafkaStreams#metrics()} callers): their suppliers
- * read only volatile fields or thread-safe store estimates.
+ * The per-task metrics of one operator (see {@link RtmProcessorMetrics}), registered through
+ * {@link OperatorSensors} (replacing stale sensors) so that they show in {@code KafkaStreams#metrics()}. Gauges are
+ * read by other threads (reporters, {@code KafkaStreams#metrics()} callers): their suppliers read only volatile fields
+ * or thread-safe store estimates.
  */
 final class OperatorMetrics {
 
-    private final StreamsMetrics streamsMetrics;
-    private final String sensorPrefix;
-    private final Map<String, String> tags;
-    private final List<Sensor> sensors = new ArrayList<>();
+    private final OperatorSensors sensors;
 
     final Sensor lateRecords;
     final Sensor nullKeyRecords;
@@ -39,13 +30,12 @@ final class OperatorMetrics {
     final Sensor timerProcessingMs;
 
     OperatorMetrics(StreamsMetrics streamsMetrics, String threadId, String taskId, String operatorName) {
-        this.streamsMetrics = streamsMetrics;
-        this.sensorPrefix = String.join(".", "rtm-processor", threadId, taskId, operatorName) + ".";
-        Map<String, String> t = new LinkedHashMap<>();
-        t.put(RtmProcessorMetrics.THREAD_ID_TAG, threadId);
-        t.put(RtmProcessorMetrics.TASK_ID_TAG, taskId);
-        t.put(RtmProcessorMetrics.PROCESSOR_ID_TAG, operatorName);
-        this.tags = Map.copyOf(t);
+        this.sensors = new OperatorSensors(
+                streamsMetrics,
+                String.join(".", "rtm-processor", threadId, taskId, operatorName) + ".",
+                RtmProcessorMetrics.GROUP,
+                OperatorSensors.taskTags(threadId, taskId, RtmProcessorMetrics.PROCESSOR_ID_TAG, operatorName),
+                OperatorSensors.Registration.REPLACE_STALE);
         lateRecords = counter(
                 RtmProcessorMetrics.LATE_RECORDS_TOTAL, "records dropped as late (event time below the watermark)");
         nullKeyRecords = counter(
@@ -94,64 +84,30 @@ final class OperatorMetrics {
 
     /** Adds a second metric, e.g. under Spark's name, to an existing sensor. */
     private void also(Sensor s, String name, String description, MeasurableStat stat) {
-        s.add(new MetricName(name, RtmProcessorMetrics.GROUP, description, tags), stat);
+        sensors.also(s, name, description, stat);
     }
 
     /**
-     * A new, empty sensor: a sensor of the same name left behind by an earlier incarnation of this task on this
-     * thread (e.g. one that was not closed cleanly) is removed first, so no metric keeps reading a dead runtime.
+     * A counter of events: each {@code record()} adds one. A sensor of the same name left behind by an earlier
+     * incarnation of this task on this thread (e.g. one that was not closed cleanly) is replaced, so no metric keeps
+     * reading a dead runtime.
      */
-    private Sensor freshSensor(String name) {
-        Sensor s = streamsMetrics.addSensor(sensorPrefix + name, Sensor.RecordingLevel.INFO);
-        if (s.hasMetrics()) {
-            streamsMetrics.removeSensor(s);
-            s = streamsMetrics.addSensor(sensorPrefix + name, Sensor.RecordingLevel.INFO);
-        }
-        return s;
-    }
-
-    /** A counter of events: each {@code record()} adds one. */
     private Sensor counter(String name, String description) {
-        Sensor s = freshSensor(name);
-        s.add(new MetricName(name, RtmProcessorMetrics.GROUP, description, tags), new CumulativeCount());
-        sensors.add(s);
-        return s;
+        return sensors.counter(name, name, description);
     }
 
     /** A counter of amounts: each {@code record(n)} adds {@code n}. */
     private Sensor sum(String name, String description) {
-        Sensor s = freshSensor(name);
-        s.add(new MetricName(name, RtmProcessorMetrics.GROUP, description, tags), new CumulativeSum());
-        sensors.add(s);
-        return s;
+        return sensors.sum(name, name, description);
     }
 
     /** Registers a gauge whose value is computed by {@code value} whenever the metric is read. */
     void gauge(String name, String description, DoubleSupplier value) {
-        Sensor s = freshSensor(name);
-        s.add(new MetricName(name, RtmProcessorMetrics.GROUP, description, tags), new MeasurableStat() {
-            @Override
-            public void record(MetricConfig config, double v, long timeMs) {
-                // a gauge is never recorded
-            }
-
-            @Override
-            public double measure(MetricConfig config, long now) {
-                try {
-                    return value.getAsDouble();
-                } catch (RuntimeException e) {
-                    return Double.NaN; // e.g. store closed while a reporter reads
-                }
-            }
-        });
-        sensors.add(s);
+        sensors.gauge(name, name, description, value);
     }
 
     /** Removes every sensor (and its metrics) of this operator's task. */
     void close() {
-        for (Sensor s : sensors) {
-            streamsMetrics.removeSensor(s);
-        }
-        sensors.clear();
+        sensors.close();
     }
 }

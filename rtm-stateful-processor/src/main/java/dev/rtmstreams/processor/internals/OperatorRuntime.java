@@ -7,6 +7,7 @@ import dev.rtmstreams.processor.RtmProcessorMetrics;
 import dev.rtmstreams.processor.StatefulProcessor;
 import dev.rtmstreams.processor.StatefulProcessorWithInitialState;
 import dev.rtmstreams.processor.TimeMode;
+import dev.rtmstreams.processor.spi.ByteLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -151,7 +152,7 @@ final class OperatorRuntime<K, I, O> {
         timers.rebuildKeyIndex();
         watermark.load();
         byte[] b = keys.store.get(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)));
-        batchId = b == null ? 0 : Layout.getLong(b, 0);
+        batchId = b == null ? 0 : ByteLayout.getLong(b, 0);
         if (config.executionMode() == ExecutionMode.MICRO_BATCH) {
             buffer.load();
         }
@@ -400,7 +401,7 @@ final class OperatorRuntime<K, I, O> {
 
     private void incrementBatchId() {
         batchId++;
-        keys.store.put(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)), Layout.longValue(batchId));
+        keys.store.put(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)), ByteLayout.longValue(batchId));
     }
 
     // ---------------------------------------------------------------- timers

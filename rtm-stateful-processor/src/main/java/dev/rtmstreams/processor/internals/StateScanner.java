@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.StateReader;
+import dev.rtmstreams.processor.spi.ByteLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -100,7 +101,7 @@ public final class StateScanner {
     /** @return the persisted watermark, or null */
     public static Long watermark(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
         byte[] wm = store.get(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)));
-        return wm == null ? null : Layout.getLong(wm, 0);
+        return wm == null ? null : ByteLayout.getLong(wm, 0);
     }
 
     /**
@@ -125,7 +126,7 @@ public final class StateScanner {
                 continue; // a variable no longer declared
             }
             int keyAt = 3 + (((k[1] & 0xFF) << 8) | (k[2] & 0xFF));
-            int keyLen = Layout.getInt(k, keyAt);
+            int keyLen = ByteLayout.getInt(k, keyAt);
             byte[] gk = Arrays.copyOfRange(k, keyAt + 4, keyAt + 4 + keyLen);
             byte[] mapKey = kind.equals("MapState") ? Arrays.copyOfRange(k, keyAt + 4 + keyLen, k.length) : null;
             List<Stored> values = kind.equals("ListState") ? listRecords(kv.value) : List.of(single(kv.value));
@@ -141,7 +142,7 @@ public final class StateScanner {
         java.util.Set<Bytes> owners = new java.util.TreeSet<>();
         for (KeyValue<Bytes, byte[]> kv : index) {
             byte[] k = kv.key.get(); // [TIMER/KEY][keyLen][key][time]
-            owners.add(Bytes.wrap(Arrays.copyOfRange(k, 5, 5 + Layout.getInt(k, 1))));
+            owners.add(Bytes.wrap(Arrays.copyOfRange(k, 5, 5 + ByteLayout.getInt(k, 1))));
         }
         return owners;
     }
@@ -160,8 +161,8 @@ public final class StateScanner {
         List<Stored> out = new ArrayList<>();
         int pos = 0;
         while (pos < stored.length) {
-            long expiry = Layout.getLong(stored, pos);
-            int len = Layout.getInt(stored, pos + 8);
+            long expiry = ByteLayout.getLong(stored, pos);
+            int len = ByteLayout.getInt(stored, pos + 8);
             out.add(new Stored(Arrays.copyOfRange(stored, pos + 12, pos + 12 + len), expiry));
             pos += 12 + len;
         }

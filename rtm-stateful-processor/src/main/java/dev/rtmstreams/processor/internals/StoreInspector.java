@@ -1,5 +1,6 @@
 package dev.rtmstreams.processor.internals;
 
+import dev.rtmstreams.processor.spi.ByteLayout;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.kafka.common.utils.Bytes;
@@ -22,6 +23,6 @@ public final class StoreInspector {
     /** @return the persisted watermark, empty when the operator has none */
     public static OptionalLong watermark(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
         byte[] wm = store.get(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)));
-        return wm == null ? OptionalLong.empty() : OptionalLong.of(Layout.getLong(wm, 0));
+        return wm == null ? OptionalLong.empty() : OptionalLong.of(ByteLayout.getLong(wm, 0));
     }
 }

@@ -1,9 +1,10 @@
 package dev.rtmstreams.processor.internals;
 
+import dev.rtmstreams.processor.spi.ByteLayout;
+import dev.rtmstreams.processor.spi.StoreWriteBatch;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -81,42 +82,29 @@ final class TimerService {
         if (keyIndex == store) {
             return;
         }
-        List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(REBUILD_BATCH);
-        byte[] indexStart = {Layout.TIMER_BY_KEY};
-        byte[] indexEnd = {(byte) (Layout.TIMER_BY_KEY + 1)};
-        try (KeyValueIterator<Bytes, byte[]> it = keyIndex.range(Bytes.wrap(indexStart), Bytes.wrap(indexEnd))) {
+        StoreWriteBatch batch = new StoreWriteBatch(keyIndex, REBUILD_BATCH);
+        try (KeyValueIterator<Bytes, byte[]> it = keyIndex.range(
+                Bytes.wrap(Layout.sectionStart(Layout.TIMER_BY_KEY)),
+                Bytes.wrap(Layout.sectionEnd(Layout.TIMER_BY_KEY)))) {
             while (it.hasNext()) {
                 Bytes k = it.next().key;
                 if (k.get()[0] == Layout.TIMER_BY_KEY) {
-                    batch.add(KeyValue.pair(k, null));
-                    batch = writeIfFull(batch);
+                    batch.put(k, null);
                 }
             }
         }
-        keyIndex.putAll(batch);
-        batch.clear();
-        byte[] timeStart = {Layout.TIMER};
-        byte[] timeEnd = {(byte) (Layout.TIMER + 1)};
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(timeStart), Bytes.wrap(timeEnd))) {
+        batch.flush();
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(
+                Bytes.wrap(Layout.sectionStart(Layout.TIMER)), Bytes.wrap(Layout.sectionEnd(Layout.TIMER)))) {
             while (it.hasNext()) {
                 byte[] k = it.next().key.get();
                 if (k[0] != Layout.TIMER) {
                     continue;
                 }
-                batch.add(KeyValue.pair(
-                        Bytes.wrap(Layout.timerByKey(Layout.suffixOfTimeKey(k), Layout.timeOf(k))), Layout.EMPTY));
-                batch = writeIfFull(batch);
+                batch.put(Bytes.wrap(Layout.timerByKeyOfTimerKey(k)), Layout.EMPTY);
             }
         }
-        keyIndex.putAll(batch);
-    }
-
-    private List<KeyValue<Bytes, byte[]>> writeIfFull(List<KeyValue<Bytes, byte[]>> batch) {
-        if (batch.size() < REBUILD_BATCH) {
-            return batch;
-        }
-        keyIndex.putAll(batch);
-        return new ArrayList<>(REBUILD_BATCH);
+        batch.flush();
     }
 
     /** @return whether a timer at {@code time} for {@code key} is pending */
@@ -137,7 +125,7 @@ final class TimerService {
             while (it.hasNext()) {
                 byte[] k = it.next().key.get();
                 if (k.length == prefix.length + 8) {
-                    out.add(Layout.getTime(k, prefix.length));
+                    out.add(ByteLayout.getTime(k, prefix.length));
                 }
             }
         }

@@ -1,5 +1,6 @@
 package dev.rtmstreams.processor.internals;
 
+import dev.rtmstreams.processor.spi.ByteLayout;
 import java.util.Arrays;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -17,13 +18,13 @@ final class ValueCodec {
         }
         byte[] out = new byte[9 + payload.length];
         out[0] = 1;
-        Layout.putLong(out, 1, expiry);
+        ByteLayout.putLong(out, 1, expiry);
         System.arraycopy(payload, 0, out, 9, payload.length);
         return out;
     }
 
     static long expiry(byte[] stored) {
-        return stored[0] == 1 ? Layout.getLong(stored, 1) : Long.MAX_VALUE;
+        return stored[0] == 1 ? ByteLayout.getLong(stored, 1) : Long.MAX_VALUE;
     }
 
     /** Spark's rule: a value is expired once the current time reaches its expiry. */

@@ -1,12 +1,15 @@
 package dev.rtmstreams.processor.internals;
 
+import dev.rtmstreams.processor.spi.ByteLayout;
+import dev.rtmstreams.processor.spi.Watermarks;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The event-time watermark of one operator task: max event time seen minus the allowed delay, never regressing,
  * persisted in the operator store so that it survives restarts; optionally advanced by wall-clock time while input
- * is idle. Rows at or below it are late (Spark's {@code WatermarkSupport}: {@code <=}).
+ * is idle. Rows at or below it are late (Spark's {@code WatermarkSupport}: {@code <=}); the late and never-regress rules
+ * are {@link Watermarks}', shared with the join; the one input, the idle rule and when to persist are this tracker's.
  *
  * <p>By default every advance is written to the (changelogged) store. With {@link #persistBeforeCommit()} it is
  * written only by {@link #persistIfAdvanced()}, which the runtime calls right before each commit of the task, as
@@ -44,7 +47,7 @@ final class WatermarkTracker {
         byte[] wm = store.get(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)));
         if (wm != null) {
             has = true;
-            watermark = Layout.getLong(wm, 0);
+            watermark = ByteLayout.getLong(wm, 0);
             published = watermark;
             maxEventTime = Math.max(maxEventTime, watermark + delayMs);
         }
@@ -85,7 +88,7 @@ final class WatermarkTracker {
 
     /** @return whether a row with {@code eventTime} is late: at or below the watermark */
     boolean isLate(long eventTime) {
-        return has && eventTime <= watermark;
+        return has && Watermarks.isLate(eventTime, watermark);
     }
 
     /** Takes {@code eventTime} of a processed row (or a batch's max) into account. */
@@ -104,7 +107,7 @@ final class WatermarkTracker {
     }
 
     private void advance(long candidate) {
-        if (!has || candidate > watermark) {
+        if (!has || Watermarks.advances(candidate, watermark)) {
             has = true;
             watermark = candidate;
             published = candidate;
@@ -117,6 +120,6 @@ final class WatermarkTracker {
     }
 
     private void write() {
-        store.put(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)), Layout.longValue(watermark));
+        store.put(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)), ByteLayout.longValue(watermark));
     }
 }

@@ -2,6 +2,7 @@ package dev.rtmstreams.processor.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rtmstreams.processor.spi.ByteLayout;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class WatermarkTrackerTest {
         assertThat(store.get(key)).isNull(); // not written on advance
 
         wm.persistIfAdvanced();
-        assertThat(Layout.getLong(store.get(key), 0)).isEqualTo(1900);
+        assertThat(ByteLayout.getLong(store.get(key), 0)).isEqualTo(1900);
 
         store.delete(key);
         wm.persistIfAdvanced(); // no advance since the last write: nothing written

@@ -1,0 +1,21 @@
+/**
+ * The pieces rtm-streams' operators share, published for operators built on this module (its own
+ * {@code TransformWithState}, rtm-join's interval join and deduplication, or a user's operator), as Kafka Streams
+ * separates {@code processor.api} from its {@code internals}: what is here is stable to build on, the
+ * {@code internals} package is not.
+ *
+ * <ul>
+ *   <li>{@link dev.rtmstreams.processor.spi.OperatorStores}: byte-keyed operator stores and their unmetered read view;
+ *   <li>{@link dev.rtmstreams.processor.spi.ConfigValues}: one parser of numeric settings;
+ *   <li>{@link dev.rtmstreams.processor.spi.Watermarks}: Spark's late rule and the never-regress rule;
+ *   <li>{@link dev.rtmstreams.processor.spi.OperatorSensors}: per-task sensors, with the late and future record
+ *       metric names every event-time operator uses;
+ *   <li>{@link dev.rtmstreams.processor.spi.ByteLayout} and {@link dev.rtmstreams.processor.spi.HeadersLayout}: the
+ *       big-endian primitives of every store layout, and stored record headers;
+ *   <li>{@link dev.rtmstreams.processor.spi.StoreWriteBatch}: batched bulk writes, e.g. to rebuild a local index.
+ * </ul>
+ *
+ * <p>Each operator keeps its own policy on top of these: how it marks "no watermark yet", how it derives a watermark
+ * from its inputs, when an input is idle, and its stores' key layout.
+ */
+package dev.rtmstreams.processor.spi;
