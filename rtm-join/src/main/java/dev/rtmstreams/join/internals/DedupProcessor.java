@@ -71,9 +71,9 @@ final class DedupProcessor<K, V, ID> extends StatefulProcessor<K, Stamped<V>, V>
             Stamped<V> row = rows.next();
             long rowTime = ttl != null ? 0L : eventTime.extract(key, row.value(), row.timestamp());
             if (ttl == null && watermark != 0 && Watermarks.isLate(rowTime, watermark)) {
-                // Late (Spark: event time at or below the watermark). The state API drops rows strictly below it and
-                // counts them in its late-records metric; a row exactly at the watermark is dropped here. (0 = no
-                // watermark yet.)
+                // Late (Spark: event time at or below the watermark). The state API already drops such rows, with
+                // the same rule, and counts them in its late-records metric; this check keeps the deduplication
+                // correct on its own. (0 = no watermark yet.)
                 continue;
             }
             ID id = idExtractor == null ? null : idExtractor.extract(key, row.value());
