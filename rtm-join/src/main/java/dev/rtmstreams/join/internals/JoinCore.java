@@ -369,20 +369,12 @@ final class JoinCore<K, L, R, VR> {
         if (matches != null) {
             for (KeyValue<Bytes, byte[]> kv : matches) {
                 byte[] row = kv.value;
-                VR out;
-                if (left) {
-                    out = joiner.apply(key, (L) value, rightDeserializer.deserialize(topic(false), Codec.payload(row)));
-                } else {
-                    out = joiner.apply(key, leftDeserializer.deserialize(topic(true), Codec.payload(row)), (R) value);
-                }
-                context.forward(new Record<K, Object>(key, out, Math.max(recordTs, Codec.recordTs(row)), headers));
+                emitMatch(left, key, value, row, recordTs, headers);
                 if (markOther && !Codec.matched(row)) {
-                    byte[] copy = row.clone();
-                    copy[0] |= Codec.MATCHED;
                     if (toMark == null) {
                         toMark = new ArrayList<>();
                     }
-                    toMark.add(KeyValue.pair(kv.key, copy));
+                    toMark.add(KeyValue.pair(kv.key, matchedCopy(row)));
                 }
             }
         }
@@ -426,10 +418,7 @@ final class JoinCore<K, L, R, VR> {
         if (left) {
             try (KeyValueIterator<Bytes, byte[]> it = other.range(start, end)) {
                 if (it.hasNext()) {
-                    byte[] row = it.next().value;
-                    R first = rightDeserializer.deserialize(topic(false), Codec.payload(row));
-                    VR out = joiner.apply(key, (L) value, first);
-                    context.forward(new Record<K, Object>(key, out, Math.max(recordTs, Codec.recordTs(row)), headers));
+                    emitMatch(true, key, value, it.next().value, recordTs, headers);
                     return false;
                 }
             }
@@ -444,16 +433,30 @@ final class JoinCore<K, L, R, VR> {
                 }
             }
             for (KeyValue<Bytes, byte[]> kv : toMark) {
-                byte[] row = kv.value;
-                L leftValue = leftDeserializer.deserialize(topic(true), Codec.payload(row));
-                VR out = joiner.apply(key, leftValue, (R) value);
-                context.forward(new Record<K, Object>(key, out, Math.max(recordTs, Codec.recordTs(row)), headers));
-                byte[] copy = row.clone();
-                copy[0] |= Codec.MATCHED;
-                leftBuffer.put(kv.key, copy); // a row of the left side: changelogged
+                emitMatch(false, key, value, kv.value, recordTs, headers);
+                leftBuffer.put(kv.key, matchedCopy(kv.value)); // a row of the left side: changelogged
             }
         }
         return insert(left, keyBytes, eventTime, valueBytes, recordTs, (byte) 0, m);
+    }
+
+    /**
+     * Forwards the joined output of the arriving record and one buffered row of the other side, at the later of the
+     * two record timestamps, with the arriving record's headers.
+     */
+    @SuppressWarnings("unchecked")
+    private void emitMatch(boolean left, K key, Object value, byte[] otherRow, long recordTs, Headers headers) {
+        VR out = left
+                ? joiner.apply(key, (L) value, rightDeserializer.deserialize(topic(false), Codec.payload(otherRow)))
+                : joiner.apply(key, leftDeserializer.deserialize(topic(true), Codec.payload(otherRow)), (R) value);
+        context.forward(new Record<K, Object>(key, out, Math.max(recordTs, Codec.recordTs(otherRow)), headers));
+    }
+
+    /** @return a copy of a buffered row with its matched flag set (outer and semi joins) */
+    private static byte[] matchedCopy(byte[] row) {
+        byte[] copy = row.clone();
+        copy[0] |= Codec.MATCHED;
+        return copy;
     }
 
     /** Buffers a row. @return true when {@code m} changed (sequence block allocation) */
