@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongUnaryOperator;
 import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -403,10 +404,12 @@ public final class LoadRun {
         AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
         List<String> outputTopics = spec.outputTopics();
 
+        // input i is due this long after the first input (its offset at the run's speed)
         double speed = settings.speed();
+        LongUnaryOperator dueNanos = i -> (long) (spec.offsetMicros((int) i) * 1000.0 / speed);
         long startNanos = System.nanoTime() + 200_000_000L;
-        long measuredOffsetMicros = firstMeasured == 0 ? 0 : spec.offsetMicros(firstMeasured);
-        long windowStartNanos = startNanos + (long) (measuredOffsetMicros * 1000.0 / speed);
+        long measuredDueNanos = firstMeasured == 0 ? 0 : dueNanos.applyAsLong(firstMeasured);
+        long windowStartNanos = startNanos + measuredDueNanos;
         LatencyRecorder recorder = new LatencyRecorder(windowStartNanos);
         Map<OutputKind, Histogram> latencyByKind = new EnumMap<>(OutputKind.class);
         for (OutputKind kind : OutputKind.values()) {
@@ -504,15 +507,13 @@ public final class LoadRun {
             };
             BooleanSupplier interrupted = () -> Thread.currentThread().isInterrupted();
             if (firstMeasured > 0) {
-                warm = pacer.run(
-                        firstMeasured, i -> (long) (spec.offsetMicros((int) i) * 1000.0 / speed), sink, interrupted);
+                warm = pacer.run(firstMeasured, dueNanos, sink, interrupted);
             }
             // the measured inputs continue the warm-up's schedule from where it ended
             window.windowStart();
             paced = pacer.run(
                     total - firstMeasured,
-                    j -> (long)
-                            ((spec.offsetMicros((int) (firstMeasured + j)) - measuredOffsetMicros) * 1000.0 / speed),
+                    j -> dueNanos.applyAsLong(firstMeasured + j) - measuredDueNanos,
                     (j, now) -> sink.send(firstMeasured + j, now),
                     interrupted);
             producer.flush();
@@ -547,9 +548,9 @@ public final class LoadRun {
         consumerThread.join(5000);
         bar.close();
 
-        double spanSeconds = Math.max(paced.elapsedNanos(), (long)
-                        (total == 0 ? 0 : (spec.offsetMicros((int) total - 1) - measuredOffsetMicros) * 1000.0 / speed))
-                / 1e9;
+        double spanSeconds =
+                Math.max(paced.elapsedNanos(), total == 0 ? 0 : dueNanos.applyAsLong(total - 1) - measuredDueNanos)
+                        / 1e9;
         double achieved = spanSeconds > 0 ? paced.sent() / Math.max(spanSeconds, (paced.sent() - 1) / targetRate) : 0;
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("mode", settings.mode());

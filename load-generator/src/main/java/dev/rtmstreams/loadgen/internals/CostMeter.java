@@ -289,16 +289,6 @@ public final class CostMeter implements LoadRun.WindowListener {
     }
 
     /**
-     * Parses {@code jstat -J-Djstat.showUnsupported=true -snap <pid>} ({@code name=value} lines): the time of every
-     * stop-the-world collector, converted with {@code sun.os.hrt.frequency}. A collector counts as stop-the-world when
-     * its name contains "pause", or when it is collector 0 or 1 and its name says neither "cycle" nor "concurrent"
-     * (Serial: Copy, MarkSweepCompact; Parallel: PSScavenge, PSParallelCompact).
-     *
-     * @param output jstat's output
-     * @return pause milliseconds by collector name
-     * @throws IllegalArgumentException when no collector or no frequency is found
-     */
-    /**
      * Reads a JVM's cumulative GC pause times from its hsperfdata file (no process started).
      *
      * @param pid the JVM
@@ -319,6 +309,16 @@ public final class CostMeter implements LoadRun.WindowListener {
         }
     }
 
+    /**
+     * Parses {@code jstat -J-Djstat.showUnsupported=true -snap <pid>} ({@code name=value} lines): the time of every
+     * stop-the-world collector, converted with {@code sun.os.hrt.frequency}. A collector counts as stop-the-world when
+     * its name contains "pause", or when it is collector 0 or 1 and its name says neither "cycle" nor "concurrent"
+     * (Serial: Copy, MarkSweepCompact; Parallel: PSScavenge, PSParallelCompact).
+     *
+     * @param output jstat's output
+     * @return pause milliseconds by collector name
+     * @throws IllegalArgumentException when no collector or no frequency is found
+     */
     static GcTimes parseJstatSnap(String output) {
         Map<String, String> kv = new HashMap<>();
         for (String l : output.split("\\R")) {
