@@ -547,8 +547,9 @@ public final class Commands {
                         + "(databricks-solutions/latency-benchmarks, 10000 rows/s unless --rate is given) against the "
                         + "rtm-examples program of that name in modes echo, real-time and micro-batch; the table gives "
                         + "each mode's p99 as a multiple of the echo's (p99/echo).",
-                "With --find-max: per mode, the highest rate it sustains (generator kept up; median per-second p50 of the "
-                        + "last third of the run <= 2 x that of the first third + 50 ms; no output missing after the drain), "
+                "With --find-max: per mode, the highest rate it sustains (generator kept up; outputs arrive while inputs "
+                        + "are sent; median per-second p50 of the last third of the run <= 2 x that of the first third "
+                        + "+ 50 ms and <= 1 s, so no backlog from the warm-up is left; no output missing after the drain), "
                         + "found by full runs at rising rates and bisection; writes find-max.json and p99-vs-rate.svg."
             })
     public static final class BenchCommand implements Callable<Integer> {

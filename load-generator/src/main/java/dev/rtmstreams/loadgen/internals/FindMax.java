@@ -15,10 +15,17 @@ import java.util.Map;
  * <p><b>A probe passes</b> when all of these hold (see {@link #judge}):
  * <ol>
  *   <li>the generator kept up with its schedule ({@code kept_up});</li>
+ *   <li>outputs arrive while the inputs are sent: when the measured sending period lasted at least three seconds,
+ *       at least three of its seconds (plus one second for outputs in flight) received outputs. A mode whose outputs
+ *       only arrive after the last input was sent is behind by more than the window;</li>
  *   <li>latency does not grow across the measured window: over the seconds of the sending period (plus one second
  *       for outputs in flight) that received outputs, the median of the per-second p50 latencies of the last third
  *       is at most {@value #GROWTH_FACTOR} x the median of the first third + {@value #GROWTH_SLACK_MS} ms. With fewer
- *       than three such seconds this is not judged;</li>
+ *       than three such seconds (and a sending period shorter than three seconds) this is not judged;</li>
+ *   <li>no standing backlog: that median of the last third is at most {@value #BACKLOG_BOUND_MS} ms. The warm-up and
+ *       the measured window are one continuous stream, so a mode that fell behind while it warmed up (the JIT
+ *       compilers still busy) starts the window with that backlog: if it still holds seconds of it at the end of the
+ *       window, its capacity at this rate has no headroom to drain it, and the rate is not sustained;</li>
  *   <li>every expected output arrived within the drain ({@code missing == 0}).</li>
  * </ol>
  *
@@ -35,6 +42,8 @@ public final class FindMax {
     public static final double GROWTH_FACTOR = 2.0;
     /** Latency growth criterion: allowed absolute growth on top of the ratio, in ms. */
     public static final double GROWTH_SLACK_MS = 50.0;
+    /** Standing backlog criterion: the largest median p50 of the last third of the window, in ms. */
+    public static final double BACKLOG_BOUND_MS = 1000.0;
     /** The smallest default resolution of the bisection, in events/s. */
     public static final double MIN_RESOLUTION = 500.0;
     /** Stepping down from a failing start rate stops below this rate (events/s). */
@@ -122,7 +131,7 @@ public final class FindMax {
     private FindMax() {}
 
     /**
-     * Judges a run report against the three criteria.
+     * Judges a run report against the criteria.
      *
      * @param report a LoadRun report (kept_up, max_send_lag_ms, missing, expected, per_second)
      * @return the verdict
@@ -145,16 +154,19 @@ public final class FindMax {
     }
 
     /**
-     * The latency growth criterion over the per-second entries of a report (t, sent, outputs, p50).
+     * The latency criteria over the per-second entries of a report (t, sent, outputs, p50): outputs arrive while the
+     * inputs are sent, latency does not grow, no standing backlog at the end.
      *
      * @param perSecond the report's per_second list
-     * @return pass, or fail naming both medians
+     * @return pass, or fail naming the failed criteria and their figures
      */
     public static Verdict latencyGrowth(List<Map<String, Object>> perSecond) {
         int lastSending = -1;
+        int sendingSeconds = 0;
         for (Map<String, Object> s : perSecond) {
             if (num(s.get("sent")) > 0) {
                 lastSending = Math.max(lastSending, (int) num(s.get("t")));
+                sendingSeconds++;
             }
         }
         List<Double> p50s = new ArrayList<>();
@@ -164,6 +176,12 @@ public final class FindMax {
             }
         }
         if (p50s.size() < 3) {
+            if (sendingSeconds >= 3) {
+                return new Verdict(
+                        false,
+                        "outputs lag the inputs by more than the window: " + p50s.size() + " of the " + sendingSeconds
+                                + " sending seconds received outputs");
+            }
             return new Verdict(true, "latency growth not judged (" + p50s.size() + " seconds with outputs)");
         }
         int third = p50s.size() / 3;
@@ -178,7 +196,18 @@ public final class FindMax {
                 GROWTH_FACTOR,
                 first,
                 GROWTH_SLACK_MS);
-        return last <= bound ? new Verdict(true, text) : new Verdict(false, "latency grew: " + text);
+        List<String> failures = new ArrayList<>();
+        if (last > bound) {
+            failures.add("latency grew: " + text);
+        }
+        if (last > BACKLOG_BOUND_MS) {
+            failures.add(String.format(
+                    Locale.ROOT,
+                    "standing backlog: median p50 of the last third %.1f ms > %.0f ms",
+                    last,
+                    BACKLOG_BOUND_MS));
+        }
+        return failures.isEmpty() ? new Verdict(true, text) : new Verdict(false, String.join("; ", failures));
     }
 
     static double median(List<Double> values) {

@@ -89,6 +89,50 @@ class FindMaxTest {
     }
 
     @Test
+    void shouldFailWhenOutputsOnlyArriveAfterTheSendingPeriod() {
+        // 20 s of sending without an output; the outputs arrive 27-29 s after the window started (the continuous
+        // stream carried a backlog of ~25 s out of the warm-up)
+        List<Map<String, Object>> ps = perSecond(new double[30]);
+        for (int t = 0; t < ps.size(); t++) {
+            ps.get(t).put("sent", t < 20 ? 100L : 0L);
+            ps.get(t).put("outputs", t >= 27 ? 10L : 0L);
+            ps.get(t).put("p50", t >= 27 ? 25_000.0 : 0.0);
+        }
+
+        FindMax.Verdict v = FindMax.latencyGrowth(ps);
+
+        assertThat(v.pass()).isFalse();
+        assertThat(v.reason())
+                .isEqualTo("outputs lag the inputs by more than the window: 0 of the 20 sending seconds received"
+                        + " outputs");
+    }
+
+    @Test
+    void shouldFailOnAStandingBacklogThatDoesNotGrow() {
+        // flat at ~13 s: no growth, but a queue of seconds carried into the window and never drained
+        FindMax.Verdict flat = FindMax.latencyGrowth(perSecond(12_600, 12_800, 13_100, 13_300, 13_000, 12_900));
+        // a backlog drained within the window passes: it started at 4.4 s and ended at ~20 ms
+        FindMax.Verdict drained = FindMax.latencyGrowth(perSecond(4456, 3883, 1917, 1040, 62, 19, 26, 14, 15));
+        // the bound is inclusive
+        FindMax.Verdict atBound = FindMax.latencyGrowth(perSecond(900, 900, 900, 1000, 1000, 1000));
+
+        assertThat(flat.pass()).isFalse();
+        assertThat(flat.reason()).isEqualTo("standing backlog: median p50 of the last third 12950.0 ms > 1000 ms");
+        assertThat(drained.pass()).isTrue();
+        assertThat(atBound.pass()).isTrue();
+    }
+
+    @Test
+    void shouldNameBothFailuresWhenTheBacklogGrowsPastTheBound() {
+        FindMax.Verdict v = FindMax.latencyGrowth(perSecond(100, 100, 400, 800, 1600, 3200));
+
+        assertThat(v.pass()).isFalse();
+        assertThat(v.reason())
+                .isEqualTo("latency grew: median p50 of the last third 2400.0 ms > 2 x first third 100.0 ms + 50 ms;"
+                        + " standing backlog: median p50 of the last third 2400.0 ms > 1000 ms");
+    }
+
+    @Test
     void shouldIgnoreDrainSecondsAfterTheFirstSecondBeyondTheSendingPeriod() {
         List<Map<String, Object>> ps = perSecond(5, 5, 5, 5, 5, 5, 5000, 5000, 5000);
         for (int t = 5; t < ps.size(); t++) {
