@@ -332,10 +332,12 @@ public final class FindMax {
                 "criterion",
                 String.format(
                         Locale.ROOT,
-                        "kept_up; median per-second p50 of the last third of the sending "
-                                + "period <= %.0f x that of the first third + %.0f ms; missing == 0",
+                        "kept_up; at least 3 sending seconds receive outputs; median per-second p50 of the last "
+                                + "third of the sending period <= %.0f x that of the first third + %.0f ms and <= "
+                                + "%.0f ms; missing == 0",
                         GROWTH_FACTOR,
-                        GROWTH_SLACK_MS));
+                        GROWTH_SLACK_MS,
+                        BACKLOG_BOUND_MS));
         m.put("environment", environment);
         List<Map<String, Object>> modes = new ArrayList<>();
         for (Result r : results) {
