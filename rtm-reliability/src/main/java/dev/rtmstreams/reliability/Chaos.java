@@ -1,7 +1,7 @@
 package dev.rtmstreams.reliability;
 
-import dev.rtmstreams.adattribution.model.KafkaAccessException;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
+import dev.rtmstreams.loadgen.ExitCodes;
 import dev.rtmstreams.loadgen.LoadGenerator;
 import dev.rtmstreams.reliability.internals.Scenario;
 import dev.rtmstreams.reliability.internals.ScenarioRunner;
@@ -65,23 +65,7 @@ public final class Chaos {
      * @return the command line
      */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new ChaosCommand());
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof KafkaAccessException) {
-                // a wrong password or a missing ACL: one line naming the principal, no retry
-                commandLine.getErr().println("error: " + ex.getMessage());
-                return 1;
-            }
-            if (ex instanceof IllegalArgumentException) {
-                commandLine.getErr().println("error: " + ex.getMessage());
-                commandLine.usage(commandLine.getErr());
-                return 2;
-            }
-            commandLine.getErr().println("error: the chaos run broke: " + ex);
-            ex.printStackTrace(commandLine.getErr());
-            return 1;
-        });
-        return cl;
+        return ExitCodes.commandLine(new ChaosCommand(), "the chaos run broke: ");
     }
 
     /** The command's options. */

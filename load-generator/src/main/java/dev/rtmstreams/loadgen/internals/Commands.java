@@ -12,6 +12,7 @@ import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import dev.rtmstreams.adattribution.workload.WorkloadGenerator;
+import dev.rtmstreams.loadgen.ExitCodes;
 import dev.rtmstreams.loadgen.LoadGenerator;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,23 +40,7 @@ public final class Commands {
      * @return the command line
      */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new Top());
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof KafkaAccessException) {
-                // a wrong password or a missing ACL: one line naming the principal, no retry
-                commandLine.getErr().println("error: " + ex.getMessage());
-                return 1;
-            }
-            if (ex instanceof IllegalArgumentException) {
-                commandLine.getErr().println("error: " + ex.getMessage());
-                commandLine.usage(commandLine.getErr());
-                return 2;
-            }
-            commandLine.getErr().println("error: " + ex);
-            ex.printStackTrace(commandLine.getErr());
-            return 1;
-        });
-        return cl;
+        return ExitCodes.commandLine(new Top(), "");
     }
 
     /** The top-level command. */
