@@ -205,18 +205,12 @@ public final class Chaos {
         @Override
         public Integer call() throws Exception {
             Scenario sc = Scenario.parse(scenario);
-            if (checkpointInterval.isNegative() || checkpointInterval.isZero()) {
-                throw new IllegalArgumentException("--checkpoint-interval must be positive: " + checkpointInterval);
-            }
-            if (correlationWindow.isNegative() || correlationWindow.isZero()) {
-                throw new IllegalArgumentException("--correlation-window must be positive: " + correlationWindow);
-            }
+            positive("--checkpoint-interval", checkpointInterval);
+            positive("--correlation-window", correlationWindow);
             if (downtime.isNegative()) {
                 throw new IllegalArgumentException("--downtime must not be negative: " + downtime);
             }
-            if (sampleInterval.isNegative() || sampleInterval.isZero()) {
-                throw new IllegalArgumentException("--sample-interval must be positive: " + sampleInterval);
-            }
+            positive("--sample-interval", sampleInterval);
             KafkaClientSettings.Builder kafka = KafkaClientSettings.builder();
             if (kafkaConfig != null) {
                 kafka.file(kafkaConfig, "");
@@ -246,6 +240,12 @@ public final class Chaos {
                     kafkaClient,
                     System.out);
             return new ScenarioRunner(settings).run().passed() ? 0 : 1;
+        }
+
+        private static void positive(String option, Duration value) {
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(option + " must be positive: " + value);
+            }
         }
     }
 }
