@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -162,49 +163,28 @@ public final class Commands {
                     .rate(rate != null ? rate : defaultRate)
                     .duration(duration)
                     .requestShare(requestShare != null ? requestShare : defaultRequestShare);
-            if (idPrefix != null) {
-                b.idPrefix(idPrefix);
-            }
-            if (clicksPerImpression != null) {
-                b.clicksPerImpression(clicksPerImpression);
-            }
-            if (clickDelay != null) {
-                b.clickDelay(DelayDistribution.parse(clickDelay));
-            }
-            if (outsideWindow != null) {
-                b.outsideWindowFraction(outsideWindow);
-            }
-            if (edge != null) {
-                b.edgeFraction(edge);
-            }
-            if (orphan != null) {
-                b.orphanFraction(orphan);
-            }
-            if (duplicate != null) {
-                b.duplicateFraction(duplicate);
-            }
-            if (outOfOrder != null) {
-                b.outOfOrderFraction(outOfOrder);
-            }
-            if (late != null) {
-                b.lateFraction(late);
-            }
-            if (ackFirst != null) {
-                b.ackFirstFraction(ackFirst);
-            }
-            if (maxAcks != null) {
-                b.maxAcksPerRequest(maxAcks);
-            }
-            if (window != null) {
-                b.attributionWindow(window);
-            }
-            if (watermarkDelay != null) {
-                b.watermarkDelay(watermarkDelay);
-            }
-            if (partnerSendLag != null) {
-                b.partnerSendLag(partnerSendLag);
-            }
+            ifGiven(idPrefix, b::idPrefix);
+            ifGiven(clicksPerImpression, b::clicksPerImpression);
+            ifGiven(clickDelay, v -> b.clickDelay(DelayDistribution.parse(v)));
+            ifGiven(outsideWindow, b::outsideWindowFraction);
+            ifGiven(edge, b::edgeFraction);
+            ifGiven(orphan, b::orphanFraction);
+            ifGiven(duplicate, b::duplicateFraction);
+            ifGiven(outOfOrder, b::outOfOrderFraction);
+            ifGiven(late, b::lateFraction);
+            ifGiven(ackFirst, b::ackFirstFraction);
+            ifGiven(maxAcks, b::maxAcksPerRequest);
+            ifGiven(window, b::attributionWindow);
+            ifGiven(watermarkDelay, b::watermarkDelay);
+            ifGiven(partnerSendLag, b::partnerSendLag);
             return b.build();
+        }
+
+        /** Hands an option to the builder when it was given; the builder keeps its default otherwise. */
+        private static <T> void ifGiven(T option, Consumer<T> setter) {
+            if (option != null) {
+                setter.accept(option);
+            }
         }
     }
 
