@@ -310,6 +310,39 @@ public final class Commands {
                     .build());
         }
 
+        /**
+         * @param bootstrapServers HOST:PORT of the cluster
+         * @param clients the client properties ({@link #clientProperties})
+         * @param window the attribution window the outputs are checked against
+         * @param watermarkDelay the watermark delay the outputs are checked against
+         * @param speed the speed factor of the send schedule
+         * @param idPrefix the prefix of the run's ids
+         * @return the settings of a run with these options
+         */
+        LoadRun.Settings settings(
+                String bootstrapServers,
+                Map<String, Object> clients,
+                Duration window,
+                Duration watermarkDelay,
+                double speed,
+                String idPrefix) {
+            return new LoadRun.Settings(
+                    bootstrapServers,
+                    topics(),
+                    mode,
+                    outputKind(),
+                    window,
+                    watermarkDelay,
+                    speed,
+                    drain,
+                    Duration.ofSeconds(2),
+                    Duration.ofSeconds(1),
+                    !noProgress,
+                    clients,
+                    idPrefix,
+                    wire(System::getenv));
+        }
+
         TopicNames topics() {
             return TopicNames.DEFAULTS.withPrefix(topicPrefix);
         }
@@ -371,21 +404,13 @@ public final class Commands {
         public Integer call() throws Exception {
             WorkloadConfig config = workload.build(0.1);
             Map<String, Object> clients = run.clientProperties(System::getenv);
-            LoadRun.Settings s = new LoadRun.Settings(
+            LoadRun.Settings s = run.settings(
                     bootstrapServers,
-                    run.topics(),
-                    run.mode,
-                    run.outputKind(),
+                    clients,
                     config.attributionWindow(),
                     config.watermarkDelay(),
                     1.0,
-                    run.drain,
-                    Duration.ofSeconds(2),
-                    Duration.ofSeconds(1),
-                    !run.noProgress,
-                    clients,
-                    config.idPrefix(),
-                    run.wire(System::getenv));
+                    config.idPrefix());
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("workload", Bench.workloadDescription(config));
             run.verifyAccess(bootstrapServers, clients);
@@ -473,21 +498,7 @@ public final class Commands {
             Duration delay = Duration.parse(String.valueOf(h.getOrDefault("watermark_delay", "PT5M")));
             String prefix = String.valueOf(h.getOrDefault("id_prefix", ""));
             Map<String, Object> clients = run.clientProperties(System::getenv);
-            LoadRun.Settings s = new LoadRun.Settings(
-                    bootstrapServers,
-                    run.topics(),
-                    run.mode,
-                    run.outputKind(),
-                    window,
-                    delay,
-                    speed,
-                    run.drain,
-                    Duration.ofSeconds(2),
-                    Duration.ofSeconds(1),
-                    !run.noProgress,
-                    clients,
-                    prefix,
-                    run.wire(System::getenv));
+            LoadRun.Settings s = run.settings(bootstrapServers, clients, window, delay, speed, prefix);
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("replay", Map.of("file", file.toString(), "speed", speed));
             extra.put("workload", h);
