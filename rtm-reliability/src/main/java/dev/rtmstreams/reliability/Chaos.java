@@ -1,7 +1,7 @@
 package dev.rtmstreams.reliability;
 
-import dev.rtmstreams.adattribution.model.KafkaAccessException;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
+import dev.rtmstreams.loadgen.ExitCodes;
 import dev.rtmstreams.loadgen.LoadGenerator;
 import dev.rtmstreams.reliability.internals.Scenario;
 import dev.rtmstreams.reliability.internals.ScenarioRunner;
@@ -65,23 +65,7 @@ public final class Chaos {
      * @return the command line
      */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new ChaosCommand());
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof KafkaAccessException) {
-                // a wrong password or a missing ACL: one line naming the principal, no retry
-                commandLine.getErr().println("error: " + ex.getMessage());
-                return 1;
-            }
-            if (ex instanceof IllegalArgumentException) {
-                commandLine.getErr().println("error: " + ex.getMessage());
-                commandLine.usage(commandLine.getErr());
-                return 2;
-            }
-            commandLine.getErr().println("error: the chaos run broke: " + ex);
-            ex.printStackTrace(commandLine.getErr());
-            return 1;
-        });
-        return cl;
+        return ExitCodes.commandLine(new ChaosCommand(), "the chaos run broke: ");
     }
 
     /** The command's options. */
@@ -221,18 +205,12 @@ public final class Chaos {
         @Override
         public Integer call() throws Exception {
             Scenario sc = Scenario.parse(scenario);
-            if (checkpointInterval.isNegative() || checkpointInterval.isZero()) {
-                throw new IllegalArgumentException("--checkpoint-interval must be positive: " + checkpointInterval);
-            }
-            if (correlationWindow.isNegative() || correlationWindow.isZero()) {
-                throw new IllegalArgumentException("--correlation-window must be positive: " + correlationWindow);
-            }
+            positive("--checkpoint-interval", checkpointInterval);
+            positive("--correlation-window", correlationWindow);
             if (downtime.isNegative()) {
                 throw new IllegalArgumentException("--downtime must not be negative: " + downtime);
             }
-            if (sampleInterval.isNegative() || sampleInterval.isZero()) {
-                throw new IllegalArgumentException("--sample-interval must be positive: " + sampleInterval);
-            }
+            positive("--sample-interval", sampleInterval);
             KafkaClientSettings.Builder kafka = KafkaClientSettings.builder();
             if (kafkaConfig != null) {
                 kafka.file(kafkaConfig, "");
@@ -262,6 +240,12 @@ public final class Chaos {
                     kafkaClient,
                     System.out);
             return new ScenarioRunner(settings).run().passed() ? 0 : 1;
+        }
+
+        private static void positive(String option, Duration value) {
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(option + " must be positive: " + value);
+            }
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.rtmstreams.adattribution.demo;
 import dev.rtmstreams.adattribution.AdAttributionService;
 import dev.rtmstreams.adattribution.AppConfig;
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
+import dev.rtmstreams.adattribution.model.AvroWire;
 import dev.rtmstreams.adattribution.workload.Event;
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.Matcher;
@@ -271,7 +272,8 @@ public final class DemoRunner {
                 BEHIND_TOLERANCE,
                 settings.progress(),
                 Map.of(),
-                workload.idPrefix());
+                workload.idPrefix(),
+                AvroWire.singleObject());
         List<Event> events = WorkloadGenerator.generate(workload, System.currentTimeMillis());
         return LoadRun.run(
                 LoadRun.attribution(events, run), workload.rate(), run, Map.of(), LoadRun.WindowListener.NONE);

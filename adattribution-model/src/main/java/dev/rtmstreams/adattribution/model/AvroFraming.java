@@ -2,17 +2,21 @@ package dev.rtmstreams.adattribution.model;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DatumWriter;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificData;
 import org.apache.kafka.common.errors.SerializationException;
 
 /**
  * The framing both wire formats share: a format header, then Avro's binary datum. Keeps one output buffer, encoder
- * and decoder per thread (Avro's are not thread-safe), so a record costs one copy to encode and none to decode.
+ * and decoder per thread (Avro's are not thread-safe), so a record costs one copy to encode and none to decode. Also
+ * the schema rules both formats share: which classes they serve and which writer schemas they can read.
  */
 final class AvroFraming {
 
@@ -41,6 +45,30 @@ final class AvroFraming {
         Buffers b = buffers.get();
         b.decoder = DecoderFactory.get().binaryDecoder(payload, headerLength, payload.length - headerLength, b.decoder);
         return reader.read(null, b.decoder);
+    }
+
+    /**
+     * @return the current schema of an Avro-generated record class
+     * @throws IllegalArgumentException if {@code type} is not an Avro-generated record class
+     */
+    static Schema recordSchema(Class<?> type) {
+        Schema schema;
+        try {
+            schema = SpecificData.getForClass(type).getSchema(type);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("not an Avro-generated record class: " + type.getName(), e);
+        }
+        if (schema.getType() != Schema.Type.RECORD) {
+            throw new IllegalArgumentException("not an Avro-generated record class: " + type.getName());
+        }
+        return schema;
+    }
+
+    /** @return whether datums written with {@code writer} resolve into {@code reader} by Avro's schema resolution */
+    static boolean canRead(Schema reader, Schema writer) {
+        return SchemaCompatibility.checkReaderWriterCompatibility(reader, writer)
+                        .getType()
+                == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE;
     }
 
     private static final class Buffers {

@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.message.BadHeaderException;
 import org.apache.avro.message.BinaryMessageDecoder;
@@ -185,7 +184,7 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
             if (writer == null) {
                 throw error(AvroDecodeException.Reason.UNKNOWN_SCHEMA, topic, hex, payload, null);
             }
-            if (!compatibleByFingerprint.computeIfAbsent(fingerprint, fp -> canRead(writer))) {
+            if (!compatibleByFingerprint.computeIfAbsent(fingerprint, fp -> AvroFraming.canRead(schema, writer))) {
                 throw error(AvroDecodeException.Reason.INCOMPATIBLE_SCHEMA, topic, hex, payload, null);
             }
         }
@@ -208,12 +207,6 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
     /** Formats a fingerprint for an error (only there: formatting per record costs more than the decode's header). */
     private static String hex(long fingerprint) {
         return String.format("%016x", fingerprint);
-    }
-
-    private boolean canRead(Schema writer) {
-        return SchemaCompatibility.checkReaderWriterCompatibility(schema, writer)
-                        .getType()
-                == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE;
     }
 
     private AvroDecodeException error(
@@ -321,15 +314,7 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
          *     schema is not a record of the same full name
          */
         public AvroSerde<T> build() {
-            Schema current;
-            try {
-                current = SpecificData.getForClass(type).getSchema(type);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("not an Avro-generated record class: " + type.getName(), e);
-            }
-            if (current.getType() != Schema.Type.RECORD) {
-                throw new IllegalArgumentException("not an Avro-generated record class: " + type.getName());
-            }
+            Schema current = AvroFraming.recordSchema(type);
             for (Schema writer : writerSchemas) {
                 if (writer.getType() != Schema.Type.RECORD
                         || !writer.getFullName().equals(current.getFullName())) {

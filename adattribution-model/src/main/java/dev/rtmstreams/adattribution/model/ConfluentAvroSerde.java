@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
@@ -89,16 +88,7 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
         if (subject == null || subject.isBlank()) {
             throw new IllegalArgumentException("subject must not be blank: '" + subject + "'");
         }
-        Schema schema;
-        try {
-            schema = SpecificData.getForClass(type).getSchema(type);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("not an Avro-generated record class: " + type.getName(), e);
-        }
-        if (schema.getType() != Schema.Type.RECORD) {
-            throw new IllegalArgumentException("not an Avro-generated record class: " + type.getName());
-        }
-        return new ConfluentAvroSerde<>(type, schema, subject, registry);
+        return new ConfluentAvroSerde<>(type, AvroFraming.recordSchema(type), subject, registry);
     }
 
     /** @return the registry subject the current schema is registered under */
@@ -175,10 +165,7 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
             throw e;
         }
         SpecificDatumReader<T> reader;
-        if (writerSchema.getType() != Schema.Type.RECORD
-                || SchemaCompatibility.checkReaderWriterCompatibility(schema, writerSchema)
-                                .getType()
-                        != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+        if (writerSchema.getType() != Schema.Type.RECORD || !AvroFraming.canRead(schema, writerSchema)) {
             reader = INCOMPATIBLE;
         } else {
             // Avro's resolving reader: fields the writer lacks take the reader's defaults, fields the reader lacks

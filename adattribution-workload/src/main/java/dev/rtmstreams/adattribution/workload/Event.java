@@ -78,20 +78,7 @@ public record Event(
      * @return the copy
      */
     public Event at(long newSeq, long newOffsetMicros) {
-        return new Event(
-                newSeq,
-                newOffsetMicros,
-                kind,
-                id,
-                ref,
-                eventTime,
-                userId,
-                campaignId,
-                adId,
-                publisherId,
-                bidMicros,
-                status,
-                tag);
+        return copy(newSeq, newOffsetMicros, eventTime, tag);
     }
 
     /**
@@ -101,20 +88,7 @@ public record Event(
      * @return the copy
      */
     public Event shifted(long deltaMillis) {
-        return new Event(
-                seq,
-                offsetMicros,
-                kind,
-                id,
-                ref,
-                eventTime + deltaMillis,
-                userId,
-                campaignId,
-                adId,
-                publisherId,
-                bidMicros,
-                status,
-                tag);
+        return copy(seq, offsetMicros, eventTime + deltaMillis, tag);
     }
 
     /**
@@ -124,13 +98,18 @@ public record Event(
      * @return the copy
      */
     public Event tagged(EventTag newTag) {
+        return copy(seq, offsetMicros, eventTime, newTag);
+    }
+
+    /** @return a copy with the given send position, event time and tag, the other fields kept */
+    private Event copy(long newSeq, long newOffsetMicros, long newEventTime, EventTag newTag) {
         return new Event(
-                seq,
-                offsetMicros,
+                newSeq,
+                newOffsetMicros,
                 kind,
                 id,
                 ref,
-                eventTime,
+                newEventTime,
                 userId,
                 campaignId,
                 adId,

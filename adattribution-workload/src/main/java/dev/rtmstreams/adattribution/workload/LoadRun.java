@@ -79,6 +79,8 @@ public final class LoadRun {
      * @param clientOverrides extra producer/consumer properties
      * @param idPrefix outputs whose identity does not start with it belong to another run: counted as
      *     foreign and otherwise ignored (empty: every output counts)
+     * @param wire how the Avro records are framed ({@link AvroWire#singleObject()} unless the service runs with
+     *     a schema registry)
      */
     public record Settings(
             String bootstrapServers,
@@ -95,38 +97,6 @@ public final class LoadRun {
             Map<String, Object> clientOverrides,
             String idPrefix,
             AvroWire wire) {
-        /** Settings of a run in Avro single-object encoding. */
-        public Settings(
-                String bootstrapServers,
-                TopicNames topics,
-                String mode,
-                Outputs outputs,
-                Duration window,
-                Duration watermarkDelay,
-                double speed,
-                Duration drain,
-                Duration settle,
-                Duration behindTolerance,
-                boolean progress,
-                Map<String, Object> clientOverrides,
-                String idPrefix) {
-            this(
-                    bootstrapServers,
-                    topics,
-                    mode,
-                    outputs,
-                    window,
-                    watermarkDelay,
-                    speed,
-                    drain,
-                    settle,
-                    behindTolerance,
-                    progress,
-                    clientOverrides,
-                    idPrefix,
-                    AvroWire.singleObject());
-        }
-
         /** Validates. */
         public Settings {
             Objects.requireNonNull(wire, "wire");

@@ -19,19 +19,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>Not thread-safe for {@link #accept}; the count getters may be read from other threads.
  */
-public final class OutputMatcher implements Matcher {
-
-    private static final int SAMPLE_LIMIT = 20;
+public final class OutputMatcher extends AbstractMatcher {
 
     private final Map<String, Deque<Expected>> remaining = new HashMap<>();
     private final long expectedCount;
-    private volatile long observed;
-    private volatile long matched;
-    private volatile long duplicates;
-    private volatile long unexpected;
-    private volatile long mismatched;
-    private final List<String> unexpectedSamples = new ArrayList<>();
-    private final List<String> duplicateSamples = new ArrayList<>();
     // per OutputKind ordinal
     private final AtomicLongArray expectedByKind = new AtomicLongArray(OutputKind.values().length);
     private final AtomicLongArray matchedByKind = new AtomicLongArray(OutputKind.values().length);
@@ -64,40 +55,28 @@ public final class OutputMatcher implements Matcher {
      */
     @Override
     public Expected accept(Observed o) {
-        observed++;
+        countObserved();
         Deque<Expected> queue = remaining.get(slot(o.kind(), o.identity()));
         if (queue == null) {
-            unexpected++;
-            sample(unexpectedSamples, "not expected: " + o.kind() + " " + o.fingerprint());
+            countUnexpected("not expected: " + o.kind() + " " + o.fingerprint());
             return null;
         }
         if (queue.isEmpty()) {
-            duplicates++;
+            countDuplicate(o.kind() + " " + o.identity());
             duplicatesByKind.incrementAndGet(o.kind().ordinal());
-            sample(duplicateSamples, o.kind() + " " + o.identity());
             return null;
         }
         for (Expected e : queue) {
             if (e.fingerprint().equals(o.fingerprint()) && e.key().equals(o.key())) {
                 queue.remove(e);
-                matched++;
+                countMatched();
                 matchedByKind.incrementAndGet(e.kind().ordinal());
                 return e;
             }
         }
-        unexpected++;
-        mismatched++;
-        sample(
-                unexpectedSamples,
-                "content differs: got key=" + o.key() + " " + o.fingerprint() + " expected key="
-                        + queue.peek().key() + " " + queue.peek().fingerprint());
+        countMismatched("content differs: got key=" + o.key() + " " + o.fingerprint() + " expected key="
+                + queue.peek().key() + " " + queue.peek().fingerprint());
         return null;
-    }
-
-    private static void sample(List<String> samples, String text) {
-        if (samples.size() < SAMPLE_LIMIT) {
-            samples.add(text);
-        }
     }
 
     /** @return the number of expected outputs */
@@ -110,42 +89,6 @@ public final class OutputMatcher implements Matcher {
     public KindCounts counts(OutputKind kind) {
         int k = kind.ordinal();
         return new KindCounts(expectedByKind.get(k), matchedByKind.get(k), duplicatesByKind.get(k));
-    }
-
-    /** @return outputs observed so far */
-    @Override
-    public long observed() {
-        return observed;
-    }
-
-    /** @return observed outputs that matched an expected one */
-    @Override
-    public long matched() {
-        return matched;
-    }
-
-    /** @return expected outputs not (yet) observed */
-    @Override
-    public long missing() {
-        return expectedCount - matched;
-    }
-
-    /** @return observed outputs beyond the expected multiplicity */
-    @Override
-    public long duplicates() {
-        return duplicates;
-    }
-
-    /** @return observed outputs not expected, including those with wrong key or content */
-    @Override
-    public long unexpected() {
-        return unexpected;
-    }
-
-    /** @return observed outputs whose identity was expected but whose key or content differed */
-    @Override
-    public long mismatched() {
-        return mismatched;
     }
 
     /**
@@ -166,17 +109,5 @@ public final class OutputMatcher implements Matcher {
             }
         }
         return out;
-    }
-
-    /** @return up to 20 descriptions of unexpected outputs */
-    @Override
-    public List<String> unexpectedSamples() {
-        return List.copyOf(unexpectedSamples);
-    }
-
-    /** @return up to 20 descriptions of duplicated outputs */
-    @Override
-    public List<String> duplicateSamples() {
-        return List.copyOf(duplicateSamples);
     }
 }

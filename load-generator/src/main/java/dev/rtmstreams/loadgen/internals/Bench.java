@@ -1,5 +1,6 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.model.AvroWire;
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.RunSpec;
 import dev.rtmstreams.adattribution.workload.TopicNames;
@@ -1132,7 +1133,8 @@ public final class Bench {
                 Duration.ofSeconds(1),
                 o.progress(),
                 Map.of(),
-                prefix);
+                prefix,
+                AvroWire.singleObject());
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import dev.rtmstreams.adattribution.workload.WorkloadGenerator;
+import dev.rtmstreams.loadgen.ExitCodes;
 import dev.rtmstreams.loadgen.LoadGenerator;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -39,23 +41,7 @@ public final class Commands {
      * @return the command line
      */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new Top());
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof KafkaAccessException) {
-                // a wrong password or a missing ACL: one line naming the principal, no retry
-                commandLine.getErr().println("error: " + ex.getMessage());
-                return 1;
-            }
-            if (ex instanceof IllegalArgumentException) {
-                commandLine.getErr().println("error: " + ex.getMessage());
-                commandLine.usage(commandLine.getErr());
-                return 2;
-            }
-            commandLine.getErr().println("error: " + ex);
-            ex.printStackTrace(commandLine.getErr());
-            return 1;
-        });
-        return cl;
+        return ExitCodes.commandLine(new Top(), "");
     }
 
     /** The top-level command. */
@@ -177,49 +163,28 @@ public final class Commands {
                     .rate(rate != null ? rate : defaultRate)
                     .duration(duration)
                     .requestShare(requestShare != null ? requestShare : defaultRequestShare);
-            if (idPrefix != null) {
-                b.idPrefix(idPrefix);
-            }
-            if (clicksPerImpression != null) {
-                b.clicksPerImpression(clicksPerImpression);
-            }
-            if (clickDelay != null) {
-                b.clickDelay(DelayDistribution.parse(clickDelay));
-            }
-            if (outsideWindow != null) {
-                b.outsideWindowFraction(outsideWindow);
-            }
-            if (edge != null) {
-                b.edgeFraction(edge);
-            }
-            if (orphan != null) {
-                b.orphanFraction(orphan);
-            }
-            if (duplicate != null) {
-                b.duplicateFraction(duplicate);
-            }
-            if (outOfOrder != null) {
-                b.outOfOrderFraction(outOfOrder);
-            }
-            if (late != null) {
-                b.lateFraction(late);
-            }
-            if (ackFirst != null) {
-                b.ackFirstFraction(ackFirst);
-            }
-            if (maxAcks != null) {
-                b.maxAcksPerRequest(maxAcks);
-            }
-            if (window != null) {
-                b.attributionWindow(window);
-            }
-            if (watermarkDelay != null) {
-                b.watermarkDelay(watermarkDelay);
-            }
-            if (partnerSendLag != null) {
-                b.partnerSendLag(partnerSendLag);
-            }
+            ifGiven(idPrefix, b::idPrefix);
+            ifGiven(clicksPerImpression, b::clicksPerImpression);
+            ifGiven(clickDelay, v -> b.clickDelay(DelayDistribution.parse(v)));
+            ifGiven(outsideWindow, b::outsideWindowFraction);
+            ifGiven(edge, b::edgeFraction);
+            ifGiven(orphan, b::orphanFraction);
+            ifGiven(duplicate, b::duplicateFraction);
+            ifGiven(outOfOrder, b::outOfOrderFraction);
+            ifGiven(late, b::lateFraction);
+            ifGiven(ackFirst, b::ackFirstFraction);
+            ifGiven(maxAcks, b::maxAcksPerRequest);
+            ifGiven(window, b::attributionWindow);
+            ifGiven(watermarkDelay, b::watermarkDelay);
+            ifGiven(partnerSendLag, b::partnerSendLag);
             return b.build();
+        }
+
+        /** Hands an option to the builder when it was given; the builder keeps its default otherwise. */
+        private static <T> void ifGiven(T option, Consumer<T> setter) {
+            if (option != null) {
+                setter.accept(option);
+            }
         }
     }
 
@@ -345,6 +310,39 @@ public final class Commands {
                     .build());
         }
 
+        /**
+         * @param bootstrapServers HOST:PORT of the cluster
+         * @param clients the client properties ({@link #clientProperties})
+         * @param window the attribution window the outputs are checked against
+         * @param watermarkDelay the watermark delay the outputs are checked against
+         * @param speed the speed factor of the send schedule
+         * @param idPrefix the prefix of the run's ids
+         * @return the settings of a run with these options
+         */
+        LoadRun.Settings settings(
+                String bootstrapServers,
+                Map<String, Object> clients,
+                Duration window,
+                Duration watermarkDelay,
+                double speed,
+                String idPrefix) {
+            return new LoadRun.Settings(
+                    bootstrapServers,
+                    topics(),
+                    mode,
+                    outputKind(),
+                    window,
+                    watermarkDelay,
+                    speed,
+                    drain,
+                    Duration.ofSeconds(2),
+                    Duration.ofSeconds(1),
+                    !noProgress,
+                    clients,
+                    idPrefix,
+                    wire(System::getenv));
+        }
+
         TopicNames topics() {
             return TopicNames.DEFAULTS.withPrefix(topicPrefix);
         }
@@ -406,21 +404,13 @@ public final class Commands {
         public Integer call() throws Exception {
             WorkloadConfig config = workload.build(0.1);
             Map<String, Object> clients = run.clientProperties(System::getenv);
-            LoadRun.Settings s = new LoadRun.Settings(
+            LoadRun.Settings s = run.settings(
                     bootstrapServers,
-                    run.topics(),
-                    run.mode,
-                    run.outputKind(),
+                    clients,
                     config.attributionWindow(),
                     config.watermarkDelay(),
                     1.0,
-                    run.drain,
-                    Duration.ofSeconds(2),
-                    Duration.ofSeconds(1),
-                    !run.noProgress,
-                    clients,
-                    config.idPrefix(),
-                    run.wire(System::getenv));
+                    config.idPrefix());
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("workload", Bench.workloadDescription(config));
             run.verifyAccess(bootstrapServers, clients);
@@ -508,21 +498,7 @@ public final class Commands {
             Duration delay = Duration.parse(String.valueOf(h.getOrDefault("watermark_delay", "PT5M")));
             String prefix = String.valueOf(h.getOrDefault("id_prefix", ""));
             Map<String, Object> clients = run.clientProperties(System::getenv);
-            LoadRun.Settings s = new LoadRun.Settings(
-                    bootstrapServers,
-                    run.topics(),
-                    run.mode,
-                    run.outputKind(),
-                    window,
-                    delay,
-                    speed,
-                    run.drain,
-                    Duration.ofSeconds(2),
-                    Duration.ofSeconds(1),
-                    !run.noProgress,
-                    clients,
-                    prefix,
-                    run.wire(System::getenv));
+            LoadRun.Settings s = run.settings(bootstrapServers, clients, window, delay, speed, prefix);
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("replay", Map.of("file", file.toString(), "speed", speed));
             extra.put("workload", h);

@@ -1,7 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.workload.AbstractMatcher;
 import dev.rtmstreams.adattribution.workload.Expected;
-import dev.rtmstreams.adattribution.workload.Matcher;
 import dev.rtmstreams.adattribution.workload.Observed;
 import dev.rtmstreams.adattribution.workload.OutputKind;
 import java.util.ArrayList;
@@ -24,9 +24,7 @@ import java.util.Objects;
  *
  * <p>Not thread-safe for {@link #accept}; the count getters may be read from other threads.
  */
-public final class CountMatcher implements Matcher {
-
-    private static final int SAMPLE_LIMIT = 20;
+public final class CountMatcher extends AbstractMatcher {
 
     /**
      * The inputs of one group.
@@ -48,13 +46,6 @@ public final class CountMatcher implements Matcher {
 
     private final Map<String, Group> groups = new HashMap<>();
     private final Map<String, Long> last = new HashMap<>();
-    private final List<String> unexpectedSamples = new ArrayList<>();
-    private final List<String> duplicateSamples = new ArrayList<>();
-    private volatile long observed;
-    private volatile long matched;
-    private volatile long duplicates;
-    private volatile long unexpected;
-    private volatile long mismatched;
 
     /**
      * Creates a matcher.
@@ -72,11 +63,10 @@ public final class CountMatcher implements Matcher {
 
     @Override
     public Expected accept(Observed o) {
-        observed++;
+        countObserved();
         Group g = groups.get(o.identity());
         if (g == null) {
-            unexpected++;
-            sample(unexpectedSamples, "not expected: count of group " + o.identity() + " = " + o.fingerprint());
+            countUnexpected("not expected: count of group " + o.identity() + " = " + o.fingerprint());
             return null;
         }
         long count;
@@ -95,27 +85,18 @@ public final class CountMatcher implements Matcher {
             problem = "count fell from " + previous + " to " + count;
         }
         if (problem != null) {
-            unexpected++;
-            mismatched++;
-            sample(unexpectedSamples, "group " + g.identity() + ": " + problem);
+            countMismatched("group " + g.identity() + ": " + problem);
             return null;
         }
         if (count == previous) {
-            duplicates++;
-            sample(duplicateSamples, "group " + g.identity() + ": count " + count + " again");
+            countDuplicate("group " + g.identity() + ": count " + count + " again");
             return null;
         }
         last.put(g.identity(), count);
         if (count == g.seqs().length) {
-            matched++;
+            countMatched();
         }
         return new Expected(OutputKind.COUNT, g.key(), g.identity(), Long.toString(count), g.seqs()[(int) count - 1]);
-    }
-
-    private static void sample(List<String> samples, String text) {
-        if (samples.size() < SAMPLE_LIMIT) {
-            samples.add(text);
-        }
     }
 
     @Override
@@ -127,36 +108,6 @@ public final class CountMatcher implements Matcher {
     @Override
     public KindCounts counts(OutputKind kind) {
         return kind == OutputKind.COUNT ? new KindCounts(expected(), matched(), duplicates()) : new KindCounts(0, 0, 0);
-    }
-
-    @Override
-    public long observed() {
-        return observed;
-    }
-
-    @Override
-    public long matched() {
-        return matched;
-    }
-
-    @Override
-    public long missing() {
-        return groups.size() - matched;
-    }
-
-    @Override
-    public long duplicates() {
-        return duplicates;
-    }
-
-    @Override
-    public long unexpected() {
-        return unexpected;
-    }
-
-    @Override
-    public long mismatched() {
-        return mismatched;
     }
 
     @Override
@@ -172,15 +123,5 @@ public final class CountMatcher implements Matcher {
             }
         }
         return out;
-    }
-
-    @Override
-    public List<String> unexpectedSamples() {
-        return List.copyOf(unexpectedSamples);
-    }
-
-    @Override
-    public List<String> duplicateSamples() {
-        return List.copyOf(duplicateSamples);
     }
 }

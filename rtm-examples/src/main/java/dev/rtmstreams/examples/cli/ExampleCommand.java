@@ -2,15 +2,23 @@ package dev.rtmstreams.examples.cli;
 
 import dev.rtmstreams.examples.internals.ExampleRunner;
 import dev.rtmstreams.examples.internals.ExampleSpec;
+import dev.rtmstreams.examples.internals.ExampleSpec.RunTopics;
 import dev.rtmstreams.examples.internals.RunSettings;
 import dev.rtmstreams.topology.Trigger;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
+import org.apache.kafka.streams.Topology;
 import picocli.CommandLine;
 
-/** Base of every example command: parses the shared options, then runs the example with {@link ExampleRunner}. */
+/**
+ * Base of every example command: parses the shared options, then runs the example with {@link ExampleRunner}. The
+ * {@code @Command} attributes below hold for every example (picocli applies a superclass's attributes to its
+ * subclasses; each example's own {@code @Command} adds its name and description).
+ */
+@CommandLine.Command(mixinStandardHelpOptions = true, sortOptions = false)
 abstract class ExampleCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -21,6 +29,21 @@ abstract class ExampleCommand implements Callable<Integer> {
 
     /** @return the example to run, with the command's own options applied */
     abstract ExampleSpec example();
+
+    /**
+     * The spec of an example named after this command that writes Kafka records keeping their source time as their
+     * timestamp.
+     *
+     * @param description one line for the run's header
+     * @param inputs number of input topics (1 or 2)
+     * @param stateful whether the topology keeps state
+     * @param topology builds the topology of a run
+     * @return the spec
+     */
+    ExampleSpec spec(String description, int inputs, boolean stateful, Function<RunTopics, Topology> topology) {
+        return new ExampleSpec(
+                commandSpec.name(), description, inputs, stateful, false, topology, ExampleSpec.RECORD_TIMESTAMP);
+    }
 
     /** @return the rate-source rows per second when {@code --rate} is not given */
     double defaultRate() {

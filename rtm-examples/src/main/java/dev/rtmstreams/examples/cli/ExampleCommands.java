@@ -46,29 +46,20 @@ final class ExampleCommands {
             Rate.class,
             ForeachSinkCommand.class);
 
-    @Command(
-            name = "stateless",
-            mixinStandardHelpOptions = true,
-            sortOptions = false,
-            description = "Kafka source to Kafka sink: every record copied to the output topic.")
+    @Command(name = "stateless", description = "Kafka source to Kafka sink: every record copied to the output topic.")
     static final class Stateless extends ExampleCommand {
         @Override
         ExampleSpec example() {
-            return new ExampleSpec(
-                    "stateless",
+            return spec(
                     "Kafka source to Kafka sink",
                     1,
                     false,
-                    false,
-                    t -> StatelessExample.topology(t.inputs().get(0), t.output()),
-                    ExampleSpec.RECORD_TIMESTAMP);
+                    t -> StatelessExample.topology(t.inputs().get(0), t.output()));
         }
     }
 
     @Command(
             name = "repartition",
-            mixinStandardHelpOptions = true,
-            sortOptions = false,
             description = "Repartition into --shuffle-partitions partitions, then to the output topic; prints the"
                     + " slot sizing with the shuffle tasks.")
     static final class Repartition extends ExampleCommand {
@@ -82,21 +73,16 @@ final class ExampleCommands {
         @Override
         ExampleSpec example() {
             positive(commandSpec.commandLine(), "--shuffle-partitions", shufflePartitions);
-            return new ExampleSpec(
-                    "repartition",
+            return spec(
                     "repartition(" + shufflePartitions + ") between a Kafka source and a Kafka sink",
                     1,
                     false,
-                    false,
-                    t -> RepartitionExample.topology(t.inputs().get(0), t.output(), shufflePartitions),
-                    ExampleSpec.RECORD_TIMESTAMP);
+                    t -> RepartitionExample.topology(t.inputs().get(0), t.output(), shufflePartitions));
         }
     }
 
     @Command(
             name = "stream-static-join",
-            mixinStandardHelpOptions = true,
-            sortOptions = false,
             description = "Join each record (value = join key) with a static table that fits in memory: from a CSV"
                     + " file (--table csv) or a GlobalKTable over a compacted topic (--table topic).")
     static final class StreamStaticJoin extends ExampleCommand {
@@ -155,24 +141,18 @@ final class ExampleCommands {
             Map<String, String> lookup = rows();
             return switch (table) {
                 case "csv" ->
-                    new ExampleSpec(
-                            "stream-static-join",
+                    spec(
                             "stream-static join with a table of " + lookup.size() + " rows from a CSV file",
                             1,
                             false,
-                            false,
-                            t -> StreamStaticJoinExample.topology(t.inputs().get(0), t.output(), lookup),
-                            ExampleSpec.RECORD_TIMESTAMP);
+                            t -> StreamStaticJoinExample.topology(t.inputs().get(0), t.output(), lookup));
                 case "topic" ->
-                    new ExampleSpec(
-                            "stream-static-join",
+                    spec(
                             "stream-static join with a GlobalKTable of " + lookup.size() + " rows (compacted topic)",
                             1,
                             false,
-                            false,
                             t -> StreamStaticJoinExample.topologyWithGlobalTable(
-                                    t.inputs().get(0), t.output(), t.table()),
-                            ExampleSpec.RECORD_TIMESTAMP);
+                                    t.inputs().get(0), t.output(), t.table()));
                 default ->
                     throw new CommandLine.ParameterException(
                             commandSpec.commandLine(),
@@ -181,30 +161,19 @@ final class ExampleCommands {
         }
     }
 
-    @Command(
-            name = "union",
-            mixinStandardHelpOptions = true,
-            sortOptions = false,
-            description = "Union of two input topics into one output topic.")
+    @Command(name = "union", description = "Union of two input topics into one output topic.")
     static final class Union extends ExampleCommand {
         @Override
         ExampleSpec example() {
-            return new ExampleSpec(
-                    "union",
+            return spec(
                     "union of two Kafka topics",
                     2,
                     false,
-                    false,
-                    t -> UnionExample.topology(t.inputs().get(0), t.inputs().get(1), t.output()),
-                    ExampleSpec.RECORD_TIMESTAMP);
+                    t -> UnionExample.topology(t.inputs().get(0), t.inputs().get(1), t.output()));
         }
     }
 
-    @Command(
-            name = "dedup",
-            mixinStandardHelpOptions = true,
-            sortOptions = false,
-            description = "dropDuplicates on (timestamp, value), bounded by a processing-time TTL.")
+    @Command(name = "dedup", description = "dropDuplicates on (timestamp, value), bounded by a processing-time TTL.")
     static final class Dedup extends ExampleCommand {
         @Option(
                 names = "--ttl",
@@ -225,21 +194,16 @@ final class ExampleCommands {
                 throw new CommandLine.ParameterException(
                         commandSpec.commandLine(), "Invalid value for option '--ttl': must be positive: " + ttl);
             }
-            return new ExampleSpec(
-                    "dedup",
+            return spec(
                     "dropDuplicates(timestamp, value) within " + d,
                     1,
                     true,
-                    false,
-                    t -> DedupExample.topology(t.inputs().get(0), t.output(), d),
-                    ExampleSpec.RECORD_TIMESTAMP);
+                    t -> DedupExample.topology(t.inputs().get(0), t.output(), d));
         }
     }
 
     @Command(
             name = "aggregation",
-            mixinStandardHelpOptions = true,
-            sortOptions = false,
             description = "groupBy(timestamp, value).count() in update mode, written as value -> count.")
     static final class Aggregation extends ExampleCommand {
         @Override
@@ -249,21 +213,16 @@ final class ExampleCommands {
 
         @Override
         ExampleSpec example() {
-            return new ExampleSpec(
-                    "aggregation",
+            return spec(
                     "count by (timestamp, value), update mode",
                     1,
                     true,
-                    false,
-                    t -> AggregationExample.topology(t.inputs().get(0), t.output()),
-                    ExampleSpec.RECORD_TIMESTAMP);
+                    t -> AggregationExample.topology(t.inputs().get(0), t.output()));
         }
     }
 
     @Command(
             name = "union-aggregation",
-            mixinStandardHelpOptions = true,
-            sortOptions = false,
             description = "Union of two input topics, then groupBy(timestamp, value).count() in update mode.")
     static final class UnionAggregation extends ExampleCommand {
         @Override
@@ -273,22 +232,17 @@ final class ExampleCommands {
 
         @Override
         ExampleSpec example() {
-            return new ExampleSpec(
-                    "union-aggregation",
+            return spec(
                     "union of two topics, then count by (timestamp, value)",
                     2,
                     true,
-                    false,
                     t -> UnionAggregationExample.topology(
-                            t.inputs().get(0), t.inputs().get(1), t.output()),
-                    ExampleSpec.RECORD_TIMESTAMP);
+                            t.inputs().get(0), t.inputs().get(1), t.output()));
         }
     }
 
     @Command(
             name = "tws-counter",
-            mixinStandardHelpOptions = true,
-            sortOptions = false,
             description = "transformWithState: the page's RTMStatefulProcessor (value, list and map state with a 30 s"
                     + " TTL) counting records per key, source timestamp passed through.")
     static final class TwsCounter extends ExampleCommand {
@@ -307,8 +261,6 @@ final class ExampleCommands {
 
     @Command(
             name = "rate",
-            mixinStandardHelpOptions = true,
-            sortOptions = false,
             description = "The rate source displayed: rows (timestamp, value) per second, printed as they come out.")
     static final class Rate extends ExampleCommand {
         @Option(
@@ -330,21 +282,16 @@ final class ExampleCommands {
 
         @Override
         ExampleSpec example() {
-            return new ExampleSpec(
-                    "rate",
+            return spec(
                     "rate source, displayed",
                     1,
                     false,
-                    false,
-                    t -> StatelessExample.topology(t.inputs().get(0), t.output()),
-                    ExampleSpec.RECORD_TIMESTAMP);
+                    t -> StatelessExample.topology(t.inputs().get(0), t.output()));
         }
     }
 
     @Command(
             name = "foreach-sink",
-            mixinStandardHelpOptions = true,
-            sortOptions = false,
             description = "A custom sink (ForeachSink, Spark's ForeachWriter) upserting every record by key into"
                     + " PostgreSQL, idempotently: a replay leaves one row per key. Without --postgres-url it starts a"
                     + " real PostgreSQL from the jar (nothing to install).")
