@@ -142,9 +142,9 @@ public final class FindMax {
         if (Boolean.FALSE.equals(report.get("kept_up"))) {
             failures.add("generator fell behind (max send lag " + report.get("max_send_lag_ms") + " ms)");
         }
-        Verdict growth = latencyGrowth((List<Map<String, Object>>) report.getOrDefault("per_second", List.of()));
-        if (!growth.pass()) {
-            failures.add(growth.reason());
+        Verdict latency = latencyCriteria((List<Map<String, Object>>) report.getOrDefault("per_second", List.of()));
+        if (!latency.pass()) {
+            failures.add(latency.reason());
         }
         long missing = report.get("missing") instanceof Number n ? n.longValue() : -1;
         if (missing != 0) {
@@ -160,7 +160,7 @@ public final class FindMax {
      * @param perSecond the report's per_second list
      * @return pass, or fail naming the failed criteria and their figures
      */
-    public static Verdict latencyGrowth(List<Map<String, Object>> perSecond) {
+    public static Verdict latencyCriteria(List<Map<String, Object>> perSecond) {
         int lastSending = -1;
         int sendingSeconds = 0;
         for (Map<String, Object> s : perSecond) {

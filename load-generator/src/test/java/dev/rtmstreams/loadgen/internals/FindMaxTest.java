@@ -48,14 +48,14 @@ class FindMaxTest {
     @Test
     void shouldAllowTwiceTheFirstThirdPlusFiftyMillisecondsWhenJudgingGrowth() {
         // first third median 10 ms -> bound 70 ms
-        assertThat(FindMax.latencyGrowth(perSecond(10, 10, 10, 30, 40, 50, 70, 70, 70))
+        assertThat(FindMax.latencyCriteria(perSecond(10, 10, 10, 30, 40, 50, 70, 70, 70))
                         .pass())
                 .isTrue();
-        assertThat(FindMax.latencyGrowth(perSecond(10, 10, 10, 30, 40, 50, 71, 71, 71))
+        assertThat(FindMax.latencyCriteria(perSecond(10, 10, 10, 30, 40, 50, 71, 71, 71))
                         .pass())
                 .isFalse();
         // one slow second in the last third does not move its median
-        assertThat(FindMax.latencyGrowth(perSecond(10, 10, 10, 10, 10, 10, 10, 900, 10))
+        assertThat(FindMax.latencyCriteria(perSecond(10, 10, 10, 10, 10, 10, 10, 900, 10))
                         .pass())
                 .isTrue();
     }
@@ -84,8 +84,8 @@ class FindMaxTest {
 
     @Test
     void shouldNotJudgeGrowthWithFewerThanThreeSecondsOfOutputs() {
-        assertThat(FindMax.latencyGrowth(perSecond(5, 5000)).pass()).isTrue();
-        assertThat(FindMax.latencyGrowth(perSecond(5, 5000)).reason()).contains("not judged");
+        assertThat(FindMax.latencyCriteria(perSecond(5, 5000)).pass()).isTrue();
+        assertThat(FindMax.latencyCriteria(perSecond(5, 5000)).reason()).contains("not judged");
     }
 
     @Test
@@ -99,7 +99,7 @@ class FindMaxTest {
             ps.get(t).put("p50", t >= 27 ? 25_000.0 : 0.0);
         }
 
-        FindMax.Verdict v = FindMax.latencyGrowth(ps);
+        FindMax.Verdict v = FindMax.latencyCriteria(ps);
 
         assertThat(v.pass()).isFalse();
         assertThat(v.reason())
@@ -110,11 +110,11 @@ class FindMaxTest {
     @Test
     void shouldFailOnAStandingBacklogThatDoesNotGrow() {
         // flat at ~13 s: no growth, but a queue of seconds carried into the window and never drained
-        FindMax.Verdict flat = FindMax.latencyGrowth(perSecond(12_600, 12_800, 13_100, 13_300, 13_000, 12_900));
+        FindMax.Verdict flat = FindMax.latencyCriteria(perSecond(12_600, 12_800, 13_100, 13_300, 13_000, 12_900));
         // a backlog drained within the window passes: it started at 4.4 s and ended at ~20 ms
-        FindMax.Verdict drained = FindMax.latencyGrowth(perSecond(4456, 3883, 1917, 1040, 62, 19, 26, 14, 15));
+        FindMax.Verdict drained = FindMax.latencyCriteria(perSecond(4456, 3883, 1917, 1040, 62, 19, 26, 14, 15));
         // the bound is inclusive
-        FindMax.Verdict atBound = FindMax.latencyGrowth(perSecond(900, 900, 900, 1000, 1000, 1000));
+        FindMax.Verdict atBound = FindMax.latencyCriteria(perSecond(900, 900, 900, 1000, 1000, 1000));
 
         assertThat(flat.pass()).isFalse();
         assertThat(flat.reason()).isEqualTo("standing backlog: median p50 of the last third 12950.0 ms > 1000 ms");
@@ -124,7 +124,7 @@ class FindMaxTest {
 
     @Test
     void shouldNameBothFailuresWhenTheBacklogGrowsPastTheBound() {
-        FindMax.Verdict v = FindMax.latencyGrowth(perSecond(100, 100, 400, 800, 1600, 3200));
+        FindMax.Verdict v = FindMax.latencyCriteria(perSecond(100, 100, 400, 800, 1600, 3200));
 
         assertThat(v.pass()).isFalse();
         assertThat(v.reason())
@@ -139,7 +139,7 @@ class FindMaxTest {
             ps.get(t).put("sent", 0L);
         }
         // sending ended in second 4; seconds 0..5 count: 5,5,5,5,5,5 -> flat
-        assertThat(FindMax.latencyGrowth(ps).pass()).isTrue();
+        assertThat(FindMax.latencyCriteria(ps).pass()).isTrue();
     }
 
     @Test
