@@ -1,5 +1,6 @@
 package dev.rtmstreams.topology;
 
+import dev.rtmstreams.topology.internals.BrokerHops;
 import dev.rtmstreams.topology.internals.EpochRuntime;
 import dev.rtmstreams.topology.internals.PartitionCounts;
 import dev.rtmstreams.topology.internals.RtmClientSupplier;
@@ -380,7 +381,8 @@ public final class RtmStreams implements AutoCloseable {
                 p.put(RocksDbBoundedMemory.TOTAL_MEMORY_BYTES_CONFIG, Long.toString(rocksDbMemory));
             }
             List<String> warnings = new ArrayList<>();
-            Properties configured = TriggerConfigurer.apply(p, trigger, exactlyOnce, warnings);
+            Properties configured =
+                    TriggerConfigurer.apply(p, trigger, exactlyOnce, BrokerHops.of(topology.describe()), warnings);
             for (String w : warnings) {
                 LOG.warn("{}: {}", trigger, w);
             }

@@ -40,6 +40,33 @@ class TriggerConfigurerTest {
     }
 
     @Test
+    void shouldShortenTheFetchWaitWhenRecordsCrossTheBrokerMoreThanOnceAndKeepTheUsersValue() {
+        List<String> warnings = new ArrayList<>();
+        Trigger rt = Trigger.realTime(Duration.ofSeconds(5));
+        assertThat(TriggerConfigurer.apply(new Properties(), rt, false, warnings)
+                        .get("consumer.fetch.max.wait.ms"))
+                .isEqualTo("5");
+        assertThat(TriggerConfigurer.apply(new Properties(), rt, false, 1, warnings)
+                        .get("consumer.fetch.max.wait.ms"))
+                .isEqualTo("5");
+        assertThat(TriggerConfigurer.apply(new Properties(), rt, false, 2, warnings)
+                        .get("consumer.fetch.max.wait.ms"))
+                .isEqualTo("1");
+        Properties own = new Properties();
+        own.put("consumer.fetch.max.wait.ms", "5");
+        assertThat(TriggerConfigurer.apply(own, rt, false, 3, warnings).get("consumer.fetch.max.wait.ms"))
+                .isEqualTo("5");
+        assertThat(TriggerConfigurer.apply(
+                                new Properties(), Trigger.microBatch(Duration.ofSeconds(1)), false, 2, warnings)
+                        .get("consumer.fetch.max.wait.ms"))
+                .isNull();
+        assertThat(warnings).isEmpty();
+        assertThatThrownBy(() -> TriggerConfigurer.apply(new Properties(), rt, false, 0, warnings))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("brokerHops must be at least 1: 0");
+    }
+
+    @Test
     void shouldCheckpointEvery100MsAndPunctuateBatchesEveryMillisecondWhenMicroBatchIsAsFastAsPossible() {
         List<String> warnings = new ArrayList<>();
 
