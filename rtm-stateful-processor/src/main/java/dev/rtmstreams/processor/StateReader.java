@@ -189,11 +189,12 @@ public final class StateReader {
     public List<KeyState> readAll() {
         StateScanner.Declaration d = StateScanner.declaration(store);
         Map<Bytes, List<StateScanner.Entry>> byKey = new java.util.TreeMap<>(StateScanner.stateByKey(store, d, null));
-        for (Bytes owner : StateScanner.timerOwners(store)) {
+        Map<Bytes, List<Long>> timers = StateScanner.timersByKey(store);
+        for (Bytes owner : timers.keySet()) {
             byKey.putIfAbsent(owner, List.of());
         }
         List<KeyState> out = new ArrayList<>();
-        byKey.forEach((k, entries) -> out.add(keyState(d, k.get(), entries, StateScanner.timers(store, k.get()))));
+        byKey.forEach((k, entries) -> out.add(keyState(d, k.get(), entries, timers.getOrDefault(k, List.of()))));
         return out;
     }
 

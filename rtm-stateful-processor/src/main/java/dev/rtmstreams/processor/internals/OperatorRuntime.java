@@ -105,7 +105,7 @@ final class OperatorRuntime<K, I, O> {
             watermark.persistBeforeCommit();
             layer.beforeCommit(watermark::persistIfAdvanced);
         }
-        // the per-key timer index is not changelogged when the store has the innermost layer (rebuilt in loadMeta)
+        // the per-key timer index is not changelogged when the store has the innermost layer (reset in loadMeta)
         timers = new TimerService(store, layer != null ? layer : store, MAX_TIMERS_PER_PASS);
         ttl = new TtlCleaner(keys, config.ttlCleanupBatch());
         buffer = new MicroBatchBuffer(store);
@@ -140,7 +140,7 @@ final class OperatorRuntime<K, I, O> {
     }
 
     /**
-     * Loads the persisted watermark, batch id and buffer sequence and rebuilds the per-key timer index on first use
+     * Loads the persisted watermark, batch id and buffer sequence and resets the per-key timer index on first use
      * (not in init), so that a store filled after init (restoration, tests) is honoured.
      */
     private void loadMeta() {
@@ -149,7 +149,7 @@ final class OperatorRuntime<K, I, O> {
         }
         metaLoaded = true;
         checkAndPersistMetadata();
-        timers.rebuildKeyIndex();
+        timers.resetKeyIndex();
         watermark.load();
         byte[] b = keys.store.get(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)));
         batchId = b == null ? 0 : ByteLayout.getLong(b, 0);

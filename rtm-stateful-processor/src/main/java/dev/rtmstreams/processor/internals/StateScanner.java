@@ -47,11 +47,17 @@ public final class StateScanner {
         scan(store, new byte[] {Layout.META}, out);
         if (groupingKey == null) {
             scan(store, new byte[] {Layout.STATE}, out);
-            scan(store, new byte[] {Layout.TIMER_BY_KEY}, out);
+            scan(store, new byte[] {Layout.TIMER}, out);
             return out;
         }
         scanState(store, declaration(store), groupingKey, out);
-        scan(store, Layout.timerByKeyPrefix(groupingKey), out);
+        // the key's entries of the time-ordered timer index (the per-key index is kept only while the processor
+        // lists its timers): a scan of every pending timer
+        TimerService.forEachTimer(store, (time, owner) -> {
+            if (Arrays.equals(owner, groupingKey)) {
+                out.add(KeyValue.pair(Bytes.wrap(Layout.timerKey(time, owner)), Layout.EMPTY));
+            }
+        });
         return out;
     }
 
@@ -135,16 +141,17 @@ public final class StateScanner {
         return out;
     }
 
-    /** @return the grouping keys that have pending timers (from the per-key timer index), in byte order */
-    public static java.util.Set<Bytes> timerOwners(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
-        List<KeyValue<Bytes, byte[]>> index = new ArrayList<>();
-        scan(store, new byte[] {Layout.TIMER_BY_KEY}, index);
-        java.util.Set<Bytes> owners = new java.util.TreeSet<>();
-        for (KeyValue<Bytes, byte[]> kv : index) {
-            byte[] k = kv.key.get(); // [TIMER/KEY][keyLen][key][time]
-            owners.add(Bytes.wrap(Arrays.copyOfRange(k, 5, 5 + ByteLayout.getInt(k, 1))));
-        }
-        return owners;
+    /**
+     * @return every pending timer by serialized grouping key (keys in byte order, times ascending), read from the
+     *     time-ordered timer index in one scan
+     */
+    public static java.util.SortedMap<Bytes, List<Long>> timersByKey(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
+        java.util.SortedMap<Bytes, List<Long>> out = new java.util.TreeMap<>();
+        TimerService.forEachTimer(
+                store,
+                (time, owner) -> out.computeIfAbsent(Bytes.wrap(owner), k -> new ArrayList<>())
+                        .add(time));
+        return out;
     }
 
     /** @return the pending timers of a serialized grouping key */

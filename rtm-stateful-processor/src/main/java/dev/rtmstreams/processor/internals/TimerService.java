@@ -16,9 +16,13 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * so that a pass with nothing due costs no store scan.
  *
  * <p>Only the time-ordered index is changelogged: the per-key index holds the same facts, so it is written to the
- * store underneath the change-logging layer (the operator store's innermost layer) and rebuilt from the time-ordered
- * index once per task incarnation ({@link #rebuildKeyIndex}), after restoration. That halves the changelog records
- * of registering and deleting a timer. A store without that layer keeps both indexes changelogged.
+ * store underneath the change-logging layer (the operator store's innermost layer), dropped once per task
+ * incarnation after restoration ({@link #resetKeyIndex}) and written anew from the time-ordered index the first time
+ * the processor lists its timers ({@link #list(byte[])}); from then on every register and delete keeps it. A
+ * processor that never lists its timers (a deduplication, a timeout per key) so writes one store entry per timer,
+ * not two, and deletes one. A store without that layer keeps both indexes changelogged and always maintained.
+ * Read-only tooling ({@link #list(ReadOnlyKeyValueStore, byte[])}) reads the time-ordered index, which is always
+ * complete.
  */
 final class TimerService {
 
@@ -30,6 +34,8 @@ final class TimerService {
     private final KeyValueStore<Bytes, byte[]> store;
     private final KeyValueStore<Bytes, byte[]> keyIndex;
     private final int maxPerPass;
+    // whether keyIndex holds every pending timer (always when it is the changelogged store itself)
+    private boolean keyIndexLive;
     private long nextTimerHint = Long.MIN_VALUE; // Long.MIN_VALUE: unknown, scan
     // Every pending timer is at this time or later. The scan for due timers starts here, not at the section start:
     // fired timers are deleted in time order, and RocksDB would otherwise step over all their tombstones on every
@@ -41,19 +47,22 @@ final class TimerService {
     /**
      * @param store the operator store (changelogged)
      * @param keyIndex where the per-key index lives: the operator store's innermost layer (not changelogged, rebuilt
-     *     by {@link #rebuildKeyIndex}), or {@code store} itself
+     *     by {@link #resetKeyIndex} and written on first use), or {@code store} itself
      * @param maxPerPass upper bound of timers returned by one {@link #due} call (more are due next pass)
      */
     TimerService(KeyValueStore<Bytes, byte[]> store, KeyValueStore<Bytes, byte[]> keyIndex, int maxPerPass) {
         this.store = store;
         this.keyIndex = keyIndex;
         this.maxPerPass = maxPerPass;
+        this.keyIndexLive = keyIndex == store;
     }
 
     /** Registers a timer at {@code time} for {@code key}; registering it twice keeps one. */
     void register(byte[] key, long time) {
         store.put(Bytes.wrap(Layout.timerKey(time, key)), Layout.EMPTY);
-        keyIndex.put(Bytes.wrap(Layout.timerByKey(key, time)), Layout.EMPTY);
+        if (keyIndexLive) {
+            keyIndex.put(Bytes.wrap(Layout.timerByKey(key, time)), Layout.EMPTY);
+        }
         if (nextTimerHint != Long.MIN_VALUE && time < nextTimerHint) {
             nextTimerHint = time;
         }
@@ -68,20 +77,27 @@ final class TimerService {
     /** Deletes the timer at {@code time} for {@code key}, if any. */
     void delete(byte[] key, long time) {
         store.delete(Bytes.wrap(Layout.timerKey(time, key)));
-        keyIndex.delete(Bytes.wrap(Layout.timerByKey(key, time)));
+        if (keyIndexLive) {
+            keyIndex.delete(Bytes.wrap(Layout.timerByKey(key, time)));
+        }
     }
 
     /**
-     * Rewrites the per-key index from the time-ordered one, when it is not changelogged: called once per task
-     * incarnation, after the store was restored. A restored or migrated task has no per-key entries of timers
-     * registered since the last flush (or any, on a new machine), and a store written by an earlier version may hold
-     * per-key entries restored from its changelog whose timers were deleted since: every entry is removed and written
-     * anew.
+     * Drops the per-key index when it is not changelogged: called once per task incarnation, after the store was
+     * restored. A restored or migrated task has no per-key entries of timers registered since the last flush (or any,
+     * on a new machine), and the store may hold entries of timers deleted since (or written by an earlier version):
+     * every entry is removed, and the index is written anew from the time-ordered one on the first {@link
+     * #list(byte[])}.
      */
-    void rebuildKeyIndex() {
+    void resetKeyIndex() {
         if (keyIndex == store) {
             return;
         }
+        clearKeyIndex();
+        keyIndexLive = false;
+    }
+
+    private void clearKeyIndex() {
         StoreWriteBatch batch = new StoreWriteBatch(keyIndex, REBUILD_BATCH);
         try (KeyValueIterator<Bytes, byte[]> it = keyIndex.range(
                 Bytes.wrap(Layout.sectionStart(Layout.TIMER_BY_KEY)),
@@ -94,6 +110,12 @@ final class TimerService {
             }
         }
         batch.flush();
+    }
+
+    // clears the per-key index and writes it from the time-ordered one; it is maintained from then on
+    private void writeKeyIndex() {
+        clearKeyIndex();
+        StoreWriteBatch batch = new StoreWriteBatch(keyIndex, REBUILD_BATCH);
         try (KeyValueIterator<Bytes, byte[]> it = store.range(
                 Bytes.wrap(Layout.sectionStart(Layout.TIMER)), Bytes.wrap(Layout.sectionEnd(Layout.TIMER)))) {
             while (it.hasNext()) {
@@ -105,6 +127,7 @@ final class TimerService {
             }
         }
         batch.flush();
+        keyIndexLive = true;
     }
 
     /** @return whether a timer at {@code time} for {@code key} is pending */
@@ -112,13 +135,46 @@ final class TimerService {
         return store.get(Bytes.wrap(Layout.timerKey(time, key))) != null;
     }
 
-    /** @return the pending timers of {@code key} in ascending time order */
+    /**
+     * @return the pending timers of {@code key} in ascending time order (from the per-key index, written from the
+     *     time-ordered one on the first call of a task incarnation)
+     */
     List<Long> list(byte[] key) {
-        return list(keyIndex, key);
+        if (!keyIndexLive) {
+            writeKeyIndex();
+        }
+        return listByKey(keyIndex, key);
     }
 
-    /** @return the pending timers of {@code key} in {@code store}, ascending (also for read-only tooling) */
+    /**
+     * For read-only tooling: the pending timers of {@code key} in {@code store}, ascending, from the time-ordered
+     * index (complete whether or not the per-key index is maintained; a scan of every pending timer).
+     */
     static List<Long> list(ReadOnlyKeyValueStore<Bytes, byte[]> store, byte[] key) {
+        List<Long> out = new ArrayList<>();
+        forEachTimer(store, (time, owner) -> {
+            if (java.util.Arrays.equals(owner, key)) {
+                out.add(time);
+            }
+        });
+        return out;
+    }
+
+    /** For read-only tooling: every pending timer of {@code store}, in (time, key) order. */
+    static void forEachTimer(
+            ReadOnlyKeyValueStore<Bytes, byte[]> store, java.util.function.BiConsumer<Long, byte[]> f) {
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(
+                Bytes.wrap(Layout.sectionStart(Layout.TIMER)), Bytes.wrap(Layout.sectionEnd(Layout.TIMER)))) {
+            while (it.hasNext()) {
+                byte[] k = it.next().key.get();
+                if (k[0] == Layout.TIMER) {
+                    f.accept(Layout.timeOf(k), Layout.suffixOfTimeKey(k));
+                }
+            }
+        }
+    }
+
+    private static List<Long> listByKey(ReadOnlyKeyValueStore<Bytes, byte[]> store, byte[] key) {
         byte[] prefix = Layout.timerByKeyPrefix(key);
         List<Long> out = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(Bytes.wrap(prefix), BytesSer.INSTANCE)) {

@@ -71,24 +71,50 @@ class TimerServiceTest {
     }
 
     @Test
-    void shouldKeepThePerKeyIndexOutsideTheStoreAndRebuildItFromTheTimeIndex() {
+    void shouldWriteThePerKeyIndexOutsideTheStoreOnlyOnceTimersAreListedAndRebuildItFromTheTimeIndex() {
         KeyValueStore<Bytes, byte[]> index = TestStores.operatorStore("timer-keys");
         TimerService timers = new TimerService(store, index, 100);
+        timers.resetKeyIndex();
         timers.register(key("a"), 10);
         timers.register(key("a"), 20);
         timers.register(key("b"), 5);
         timers.delete(key("a"), 20);
-        assertThat(TimerService.list(store, key("a"))).isEmpty(); // the store holds the time index only
+        // nothing listed yet: the per-key index is not written
+        assertThat(perKeyEntries(index)).isZero();
+        // tooling reads the time-ordered index of the store, complete either way
+        assertThat(TimerService.list(store, key("a"))).containsExactly(10L);
+        assertThat(TimerService.list(store, key("b"))).containsExactly(5L);
+
+        // the first list writes the index; from then on register and delete keep it
         assertThat(timers.list(key("a"))).containsExactly(10L);
+        assertThat(perKeyEntries(index)).isEqualTo(2);
+        timers.register(key("a"), 30);
+        timers.delete(key("b"), 5);
+        assertThat(timers.list(key("a"))).containsExactly(10L, 30L);
+        assertThat(timers.list(key("b"))).isEmpty();
+        assertThat(perKeyEntries(index)).isEqualTo(2);
 
         // a restored store: the index lost its entries and holds a stale one of a timer deleted since
         index.delete(Bytes.wrap(Layout.timerByKey(key("a"), 10)));
         index.put(Bytes.wrap(Layout.timerByKey(key("z"), 99)), Layout.EMPTY);
         TimerService restored = new TimerService(store, index, 100);
-        restored.rebuildKeyIndex();
+        restored.resetKeyIndex();
+        assertThat(perKeyEntries(index)).isZero();
 
-        assertThat(restored.list(key("a"))).containsExactly(10L);
-        assertThat(restored.list(key("b"))).containsExactly(5L);
+        assertThat(restored.list(key("a"))).containsExactly(10L, 30L);
+        assertThat(restored.list(key("b"))).isEmpty();
         assertThat(restored.list(key("z"))).isEmpty();
+    }
+
+    private static int perKeyEntries(KeyValueStore<Bytes, byte[]> index) {
+        int n = 0;
+        try (var it = index.all()) {
+            while (it.hasNext()) {
+                if (it.next().key.get()[0] == Layout.TIMER_BY_KEY) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 }
