@@ -101,6 +101,42 @@ class IntervalJoinTest {
     }
 
     @Test
+    void shouldHoldRecordTriggeredEvictionUntilTheEvictableRowsSpanAHundredMillisecondsButNotThePunctuator() {
+        // bounds [0, 0] and no watermark delay: a row is evictable once the watermark (min of both sides) passes it
+        Consumer<IntervalJoin.Builder<String, String, String>> cfg = b -> b.lowerBound(Duration.ZERO)
+                .upperBound(Duration.ZERO)
+                .leftWatermarkDelay(Duration.ZERO)
+                .rightWatermarkDelay(Duration.ZERO)
+                .joinType(JoinType.INNER);
+        try (JoinHarness h = new JoinHarness(cfg)) {
+            // one row a millisecond on each side (no matches: other keys); a record-triggered pass every 16 left rows,
+            // at left row n the watermark is n - 2 (the right side is one row behind) and rows up to n - 3 evictable
+            int sent = 0;
+            for (; sent < 111; sent++) {
+                h.left("l" + sent, "L", t(ofMillis(sent)));
+                h.right("r" + sent, "R", t(ofMillis(sent)));
+            }
+            // passes at left rows 16, 32, ... 96 found at most 94 ms of evictable rows: none evicted
+            assertThat(h.leftRows()).isEqualTo(111);
+            h.left("l111", "L", t(ofMillis(111)));
+            h.right("r111", "R", t(ofMillis(111)));
+            sent++;
+            // the pass at left row 112 spans 110 ms (rows 0-109): all evicted in one pass
+            assertThat(h.leftRows()).isEqualTo(2);
+            assertThat(h.leftIndexEntries()).isEqualTo(2);
+            for (; sent < 150; sent++) {
+                h.left("l" + sent, "L", t(ofMillis(sent)));
+                h.right("r" + sent, "R", t(ofMillis(sent)));
+            }
+            assertThat(h.leftRows()).isEqualTo(40);
+            // the wall-clock punctuator evicts whatever is evictable, however little (rows 110-148)
+            h.tick(ofSeconds(1));
+            assertThat(h.leftRows()).isEqualTo(1);
+            assertThat(h.outValues()).isEmpty();
+        }
+    }
+
+    @Test
     void shouldNotEvictWhenOnlyOneSideAdvancesUnderMinPolicy() {
         try (JoinHarness h = new JoinHarness(seed(JoinType.INNER))) {
             h.left("imp1", "I1", t(Duration.ZERO));
