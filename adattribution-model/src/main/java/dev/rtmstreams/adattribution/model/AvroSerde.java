@@ -17,12 +17,8 @@ import org.apache.avro.message.MissingSchemaException;
 import org.apache.avro.message.SchemaStore;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * A Kafka {@link Serde} for an Avro-generated record class (the {@link WireFormat#SINGLE_OBJECT} wire format), using Avro's
@@ -49,34 +45,26 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * @param <T> the generated record type
  */
-public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<T> {
+public final class AvroSerde<T extends SpecificRecord> extends FramedAvroSerde<T> {
 
     private static final byte MAGIC_0 = (byte) 0xC3;
     private static final byte MAGIC_1 = (byte) 0x01;
     private static final int HEADER_LENGTH = 10;
 
-    private final Class<T> type;
-    private final Schema schema;
     private final long readerFingerprint;
     /** The single-object header of the current schema: magic bytes and fingerprint (little-endian). */
     private final byte[] header;
     /** Reads datums written with the current schema (the common case: no resolution). Thread-safe. */
     private final SpecificDatumReader<T> currentReader;
-    /** Writes datums with the current schema. Thread-safe. */
-    private final SpecificDatumWriter<T> writer;
-    /** Per-thread reusable codec buffers (Avro's encoders and decoders are not thread-safe). */
-    private final AvroFraming framing = new AvroFraming();
 
     private final BinaryMessageDecoder<T> decoder;
     private final SchemaStore resolver;
     private final Map<Long, Boolean> compatibleByFingerprint = new ConcurrentHashMap<>();
-    private final Serializer<T> serializer = new AvroSerializer();
-    private final Deserializer<T> deserializer = new AvroDeserializer();
 
     private AvroSerde(Builder<T> builder) {
-        this.type = builder.type;
-        SpecificData model = SpecificData.getForClass(type);
-        this.schema = model.getSchema(type);
+        super(builder.type);
+        SpecificData model = model();
+        Schema schema = schema();
         this.readerFingerprint = SchemaNormalization.parsingFingerprint64(schema);
         SchemaStore.Cache own = new SchemaStore.Cache();
         own.addSchema(schema);
@@ -93,7 +81,6 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
                 .putLong(readerFingerprint)
                 .array();
         this.currentReader = new SpecificDatumReader<>(schema, schema, model);
-        this.writer = new SpecificDatumWriter<>(schema, model);
         this.decoder = new BinaryMessageDecoder<>(model, schema, resolver);
     }
 
@@ -120,59 +107,13 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
         return new Builder<>(Objects.requireNonNull(type, "type"));
     }
 
-    /**
-     * Returns the record class.
-     *
-     * @return the generated class this serde reads and writes
-     */
     @Override
-    public Class<T> type() {
-        return type;
+    byte[] header() {
+        return header;
     }
 
-    /**
-     * Returns the current (reader and writer) schema of the record class.
-     *
-     * @return the schema
-     */
     @Override
-    public Schema schema() {
-        return schema;
-    }
-
-    /**
-     * Encodes a record with the current schema.
-     *
-     * @param record the record; null gives null
-     * @return the single-object encoded bytes, or null for a null record
-     * @throws SerializationException if the record cannot be written (e.g. a required field is null)
-     */
-    @Override
-    public byte[] encode(T record) {
-        if (record == null) {
-            return null;
-        }
-        // Same bytes as Avro's BinaryMessageEncoder (header, then the binary datum), through one reused buffer and
-        // encoder per thread: one copy per record instead of three.
-        return framing.encode(header, writer, record, type);
-    }
-
-    /**
-     * Decodes single-object encoded bytes, resolving the writer schema by fingerprint.
-     *
-     * @param payload the bytes; null gives null
-     * @return the record, or null for null bytes
-     * @throws AvroDecodeException if the bytes cannot be decoded; its reason says why
-     */
-    @Override
-    public T decode(byte[] payload) {
-        return decode(null, payload);
-    }
-
-    private T decode(String topic, byte[] payload) {
-        if (payload == null) {
-            return null;
-        }
+    T decodeFramed(String topic, byte[] payload) {
         if (payload.length < HEADER_LENGTH || payload[0] != MAGIC_0 || payload[1] != MAGIC_1) {
             throw error(AvroDecodeException.Reason.BAD_HEADER, topic, null, payload, null);
         }
@@ -184,7 +125,7 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
             if (writer == null) {
                 throw error(AvroDecodeException.Reason.UNKNOWN_SCHEMA, topic, hex, payload, null);
             }
-            if (!compatibleByFingerprint.computeIfAbsent(fingerprint, fp -> AvroFraming.canRead(schema, writer))) {
+            if (!compatibleByFingerprint.computeIfAbsent(fingerprint, fp -> AvroFraming.canRead(schema(), writer))) {
                 throw error(AvroDecodeException.Reason.INCOMPATIBLE_SCHEMA, topic, hex, payload, null);
             }
         }
@@ -192,7 +133,7 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
             if (fingerprint == readerFingerprint) {
                 // Written with the current schema: read the datum directly (no schema lookup by a boxed fingerprint, no
                 // stream around the array), with a per-thread reused decoder.
-                return framing.decode(currentReader, payload, HEADER_LENGTH);
+                return readDatum(currentReader, payload, HEADER_LENGTH);
             }
             return decoder.decode(payload);
         } catch (BadHeaderException e) {
@@ -211,7 +152,7 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
 
     private AvroDecodeException error(
             AvroDecodeException.Reason reason, String topic, String fingerprint, byte[] payload, Throwable cause) {
-        return new AvroDecodeException(reason, type.getName(), topic, fingerprint, payload.length, cause);
+        return new AvroDecodeException(reason, type().getName(), topic, fingerprint, payload.length, cause);
     }
 
     /**
@@ -228,44 +169,9 @@ public final class AvroSerde<T extends SpecificRecord> implements AvroWireSerde<
                 ByteBuffer.wrap(payload, 2, 8).order(ByteOrder.LITTLE_ENDIAN).getLong());
     }
 
-    /**
-     * Returns the serializer; same as {@link #encode(SpecificRecord)}.
-     *
-     * @return the serializer; thread-safe
-     */
-    @Override
-    public Serializer<T> serializer() {
-        return serializer;
-    }
-
-    /**
-     * Returns the deserializer; same as {@link #decode(byte[])} with the topic in any
-     * {@link AvroDecodeException}.
-     *
-     * @return the deserializer; thread-safe
-     */
-    @Override
-    public Deserializer<T> deserializer() {
-        return deserializer;
-    }
-
     @Override
     public String toString() {
-        return "AvroSerde[" + type.getName() + "]";
-    }
-
-    private final class AvroSerializer implements Serializer<T> {
-        @Override
-        public byte[] serialize(String topic, T data) {
-            return encode(data);
-        }
-    }
-
-    private final class AvroDeserializer implements Deserializer<T> {
-        @Override
-        public T deserialize(String topic, byte[] data) {
-            return decode(topic, data);
-        }
+        return "AvroSerde[" + type().getName() + "]";
     }
 
     /**

@@ -6,12 +6,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
-import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * A Kafka serde for an Avro-generated record class in Confluent's wire format ({@link WireFormat#CONFLUENT}), with
@@ -38,37 +34,27 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * @param <T> the generated record type
  */
-public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroWireSerde<T> {
+public final class ConfluentAvroSerde<T extends SpecificRecord> extends FramedAvroSerde<T> {
 
     private static final byte MAGIC = 0;
     private static final int HEADER_LENGTH = 5;
 
-    private final Class<T> type;
-    private final Schema schema;
-    private final SpecificData model;
     private final String subject;
     private final SchemaRegistryClient registry;
-    private final SpecificDatumWriter<T> writer;
     /** Readers by writer schema id; an incompatible writer schema maps to {@link #INCOMPATIBLE}. */
     private final Map<Integer, SpecificDatumReader<T>> readers = new ConcurrentHashMap<>();
 
-    private final AvroFraming framing = new AvroFraming();
     private volatile byte[] writerHeader;
-    private final Serializer<T> serializer = (topic, data) -> encode(data);
-    private final Deserializer<T> deserializer = this::decode;
     /** The id of the current schema under the subject; -1 until registered. */
     private volatile int writerId = -1;
 
     @SuppressWarnings("rawtypes")
     private static final SpecificDatumReader INCOMPATIBLE = new SpecificDatumReader<>();
 
-    private ConfluentAvroSerde(Class<T> type, Schema schema, String subject, SchemaRegistryClient registry) {
-        this.type = type;
-        this.schema = schema;
-        this.model = SpecificData.getForClass(type);
+    private ConfluentAvroSerde(Class<T> type, String subject, SchemaRegistryClient registry) {
+        super(type);
         this.subject = subject;
         this.registry = registry;
-        this.writer = new SpecificDatumWriter<>(schema, model);
     }
 
     /**
@@ -88,7 +74,7 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
         if (subject == null || subject.isBlank()) {
             throw new IllegalArgumentException("subject must not be blank: '" + subject + "'");
         }
-        return new ConfluentAvroSerde<>(type, AvroFraming.recordSchema(type), subject, registry);
+        return new ConfluentAvroSerde<>(type, subject, registry);
     }
 
     /** @return the registry subject the current schema is registered under */
@@ -97,23 +83,10 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
     }
 
     @Override
-    public Class<T> type() {
-        return type;
-    }
-
-    @Override
-    public Schema schema() {
-        return schema;
-    }
-
-    @Override
-    public byte[] encode(T record) {
-        if (record == null) {
-            return null;
-        }
+    byte[] header() {
         int id = writerId;
         if (id < 0) {
-            id = registry.register(subject, schema);
+            id = registry.register(subject, schema());
             writerId = id;
         }
         byte[] header = writerHeader;
@@ -121,21 +94,14 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
             header = ByteBuffer.allocate(HEADER_LENGTH).put(MAGIC).putInt(id).array();
             writerHeader = header;
         }
-        return framing.encode(header, writer, record, type);
+        return header;
     }
 
     @Override
-    public T decode(byte[] payload) {
-        return decode(null, payload);
-    }
-
-    private T decode(String topic, byte[] payload) {
-        if (payload == null) {
-            return null;
-        }
+    T decodeFramed(String topic, byte[] payload) {
         if (payload.length < HEADER_LENGTH || payload[0] != MAGIC) {
             throw new AvroDecodeException(
-                    AvroDecodeException.Reason.BAD_HEADER, type.getName(), topic, null, payload.length, null);
+                    AvroDecodeException.Reason.BAD_HEADER, type().getName(), topic, null, payload.length, null);
         }
         int id = ByteBuffer.wrap(payload, 1, 4).getInt();
         SpecificDatumReader<T> reader = readers.get(id);
@@ -146,7 +112,7 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
             throw error(AvroDecodeException.Reason.INCOMPATIBLE_SCHEMA, topic, id, payload, null);
         }
         try {
-            return framing.decode(reader, payload, HEADER_LENGTH);
+            return readDatum(reader, payload, HEADER_LENGTH);
         } catch (IOException | RuntimeException e) {
             throw error(AvroDecodeException.Reason.MALFORMED_PAYLOAD, topic, id, payload, e);
         }
@@ -160,17 +126,17 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
         } catch (SchemaRegistryException e) {
             if (e.isNotFound()) {
                 throw new AvroDecodeException(
-                        AvroDecodeException.Reason.UNKNOWN_SCHEMA, type.getName(), topic, id, payloadSize, e);
+                        AvroDecodeException.Reason.UNKNOWN_SCHEMA, type().getName(), topic, id, payloadSize, e);
             }
             throw e;
         }
         SpecificDatumReader<T> reader;
-        if (writerSchema.getType() != Schema.Type.RECORD || !AvroFraming.canRead(schema, writerSchema)) {
+        if (writerSchema.getType() != Schema.Type.RECORD || !AvroFraming.canRead(schema(), writerSchema)) {
             reader = INCOMPATIBLE;
         } else {
             // Avro's resolving reader: fields the writer lacks take the reader's defaults, fields the reader lacks
             // are skipped (Avro specification, "Schema Resolution").
-            reader = new SpecificDatumReader<>(writerSchema, schema, model);
+            reader = new SpecificDatumReader<>(writerSchema, schema(), model());
         }
         SpecificDatumReader<T> raced = readers.putIfAbsent(id, reader);
         return raced == null ? reader : raced;
@@ -178,7 +144,7 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
 
     private AvroDecodeException error(
             AvroDecodeException.Reason reason, String topic, int id, byte[] payload, Throwable cause) {
-        return new AvroDecodeException(reason, type.getName(), topic, id, payload.length, cause);
+        return new AvroDecodeException(reason, type().getName(), topic, id, payload.length, cause);
     }
 
     /**
@@ -195,17 +161,7 @@ public final class ConfluentAvroSerde<T extends SpecificRecord> implements AvroW
     }
 
     @Override
-    public Serializer<T> serializer() {
-        return serializer;
-    }
-
-    @Override
-    public Deserializer<T> deserializer() {
-        return deserializer;
-    }
-
-    @Override
     public String toString() {
-        return "ConfluentAvroSerde[" + type.getName() + ", subject=" + subject + ", " + registry + "]";
+        return "ConfluentAvroSerde[" + type().getName() + ", subject=" + subject + ", " + registry + "]";
     }
 }

@@ -616,20 +616,32 @@ public final class LoadRun {
      * @return the producer config
      */
     static Map<String, Object> producerConfig(Settings settings) {
-        Map<String, Object> p = new HashMap<>();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        p.put(ProducerConfig.ACKS_CONFIG, "1");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 65536);
+        Map<String, Object> p = latencyProducerConfig(settings.bootstrapServers());
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "loadgen-producer");
         settings.clientOverrides().forEach((k, v) -> {
             if (ProducerConfig.configNames().contains(k)) {
                 p.put(k, v);
             }
         });
+        return p;
+    }
+
+    /**
+     * The latency-oriented settings of a producer of raw bytes, as the generator sends: acks=1, linger 1 ms, 64 KiB
+     * batches, no idempotence.
+     *
+     * @param bootstrapServers the cluster
+     * @return a new mutable producer config
+     */
+    public static Map<String, Object> latencyProducerConfig(String bootstrapServers) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.ACKS_CONFIG, "1");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 65536);
         return p;
     }
 

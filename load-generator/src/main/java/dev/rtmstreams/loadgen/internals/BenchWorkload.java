@@ -42,12 +42,12 @@ public enum BenchWorkload {
 
     /** @return the modes that can run this workload */
     public List<String> modes() {
-        return isPublished() ? PUBLISHED_MODES : Bench.MODES;
+        return isPublished() ? PUBLISHED_MODES : BenchModes.MODES;
     }
 
     /** @return the modes run when none are chosen */
     public List<String> defaultModes() {
-        return isPublished() ? List.of("echo", "real-time", "micro-batch") : Bench.DEFAULT_MODES;
+        return isPublished() ? List.of("echo", "real-time", "micro-batch") : BenchModes.DEFAULT_MODES;
     }
 
     /**

@@ -412,7 +412,7 @@ public final class Commands {
                     1.0,
                     config.idPrefix());
             Map<String, Object> extra = new LinkedHashMap<>();
-            extra.put("workload", Bench.workloadDescription(config));
+            extra.put("workload", RunDescriptions.workloadDescription(config));
             run.verifyAccess(bootstrapServers, clients);
             Map<String, Object> report = LoadRun.execute(
                     WorkloadGenerator.generate(config, System.currentTimeMillis()), config.rate(), s, extra);
@@ -440,7 +440,7 @@ public final class Commands {
             WorkloadConfig config = workload.build(0.1);
             long start = startTime != null ? startTime.toEpochMilli() : System.currentTimeMillis();
             List<Event> events = WorkloadGenerator.generate(config, start);
-            Map<String, Object> header = new LinkedHashMap<>(Bench.workloadDescription(config));
+            Map<String, Object> header = new LinkedHashMap<>(RunDescriptions.workloadDescription(config));
             header.put("start_time", start);
             EventFile.write(file, header, events);
             System.out.println("wrote " + events.size() + " events to " + file.toAbsolutePath());
@@ -693,19 +693,19 @@ public final class Commands {
 
         @Override
         public Integer call() throws Exception {
-            Bench.BrokerKind kind;
+            BenchOptions.BrokerKind kind;
             switch (broker.toLowerCase(Locale.ROOT)) {
                 case "in-process":
-                    kind = Bench.BrokerKind.IN_PROCESS;
+                    kind = BenchOptions.BrokerKind.IN_PROCESS;
                     break;
                 case "child-process":
-                    kind = Bench.BrokerKind.CHILD_PROCESS;
+                    kind = BenchOptions.BrokerKind.CHILD_PROCESS;
                     break;
                 default:
                     throw new IllegalArgumentException("--broker must be in-process or child-process: " + broker);
             }
-            Map<String, Bench.Variant> vs = Bench.parseVariants(variants, variantArgs);
-            for (Bench.Variant v : vs.values()) {
+            Map<String, BenchModes.Variant> vs = BenchModes.parseVariants(variants, variantArgs);
+            for (BenchModes.Variant v : vs.values()) {
                 if (!java.nio.file.Files.isRegularFile(v.jar())) {
                     throw new IllegalArgumentException("--variant " + v.label() + ": jar not found: "
                             + v.jar().toAbsolutePath());
@@ -714,9 +714,9 @@ public final class Commands {
             FindMax.Settings fm =
                     findMax ? new FindMax.Settings(findMaxStart, findMaxFactor, findMaxLimit, findMaxResolution) : null;
             BenchWorkload bw = BenchWorkload.parse(benchWorkload);
-            Bench.Options o = Bench.Options.builder()
+            BenchOptions o = BenchOptions.builder()
                     .workload(workload.build(0.0, bw.isPublished() ? BenchWorkload.PUBLISHED_RATE : 1000))
-                    .modes(Bench.resolveModes(modes, vs, bw))
+                    .modes(BenchModes.resolveModes(modes, vs, bw))
                     .bootstrapServers(bootstrapServers)
                     .broker(kind)
                     .reportDir(reportDir)
@@ -795,7 +795,7 @@ public final class Commands {
             boolean ready;
             switch (kind) {
                 case "echo": {
-                    EchoPipeline echo = Bench.echo(
+                    EchoPipeline echo = SystemUnderTest.echo(
                             bootstrapServers,
                             bw,
                             topics,

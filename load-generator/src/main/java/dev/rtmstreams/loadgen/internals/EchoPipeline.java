@@ -1,5 +1,6 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import java.time.Duration;
 import java.util.HashMap;
@@ -13,10 +14,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,14 +71,7 @@ public final class EchoPipeline implements AutoCloseable {
         c.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        Map<String, Object> p = new HashMap<>();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        p.put(ProducerConfig.ACKS_CONFIG, "1");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 65536);
+        Map<String, Object> p = LoadRun.latencyProducerConfig(bootstrapServers);
         this.thread = new Thread(() -> loop(c, p, read, copyTopic, echoTopic), "echo-pipeline");
         this.thread.setDaemon(true);
         this.thread.start();

@@ -243,70 +243,25 @@ public final class HtmlReport {
             yMin = 0.1;
             yMax = 1;
         }
-        double ly0 = Math.floor(Math.log10(Math.max(0.01, yMin)));
-        double ly1 = Math.ceil(Math.log10(Math.max(yMax, yMin * 1.01)));
-        if (ly1 <= ly0) {
-            ly1 = ly0 + 1;
-        }
+        LatencyAxes axes = new LatencyAxes(W, H, ML, MR, MT, MB, yMin, yMax, "");
         StringBuilder sb = new StringBuilder();
         sb.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
                 .append(W)
                 .append("\" height=\"")
                 .append(H)
                 .append("\" font-size=\"11\">");
-        int pw = W - ML - MR;
-        int ph = H - MT - MB;
-        for (double e = ly0; e <= ly1 + 1e-9; e++) {
-            double y = MT + ph - (e - ly0) / (ly1 - ly0) * ph;
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>",
-                    ML,
-                    y,
-                    ML + pw,
-                    y));
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s ms</text>",
-                    ML - 4,
-                    y + 4,
-                    trim(Math.pow(10, e))));
-        }
+        int pw = axes.pw;
+        axes.yGrid(sb);
         for (int i = 0; i < xTicks.length; i++) {
-            double x = ML + (xTicks[i] - xMin) / (xMax - xMin) * pw;
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>",
-                    x,
-                    MT,
-                    x,
-                    MT + ph));
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-                    x,
-                    MT + ph + 15,
-                    esc(xLabels[i])));
+            axes.xTick(sb, ML + (xTicks[i] - xMin) / (xMax - xMin) * pw, esc(xLabels[i]));
         }
-        sb.append(String.format(
-                Locale.ROOT,
-                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-                ML + pw / 2,
-                H - 10,
-                esc(xTitle)));
-        sb.append(String.format(
-                Locale.ROOT,
-                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" " + "stroke=\"#999\"/>",
-                ML,
-                MT,
-                pw,
-                ph));
+        axes.xTitleAndBorder(sb, esc(xTitle));
         for (int s = 0; s < series.size(); s++) {
             String color = COLORS[s % COLORS.length];
             StringBuilder path = new StringBuilder();
             for (double[] p : series.get(s)) {
                 double x = ML + (p[0] - xMin) / (xMax - xMin) * pw;
-                double y = MT + ph - (Math.log10(p[1]) - ly0) / (ly1 - ly0) * ph;
+                double y = axes.yOfLog10(Math.log10(p[1]));
                 path.append(path.length() == 0 ? "M" : "L").append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
             }
             if (path.length() > 0) {
@@ -330,10 +285,6 @@ public final class HtmlReport {
                     esc(String.valueOf(reports.get(s).get("mode")))));
         }
         return sb.append("</svg>").toString();
-    }
-
-    private static String trim(double v) {
-        return v >= 1 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%s", v);
     }
 
     private static String esc(String s) {

@@ -51,13 +51,8 @@ public final class RateLatencySvg {
         double step = niceStep(xMax * 1.05 / 6);
         int ticks = (int) Math.ceil(xMax * 1.05 / step);
         xMax = ticks * step;
-        double ly0 = Math.floor(Math.log10(Math.max(0.01, yMin)));
-        double ly1 = Math.ceil(Math.log10(Math.max(yMax, yMin * 1.01)));
-        if (ly1 <= ly0) {
-            ly1 = ly0 + 1;
-        }
-        int pw = W - ML - MR;
-        int ph = H - MT - MB;
+        LatencyAxes axes = new LatencyAxes(W, H, ML, MR, MT, MB, yMin, yMax, String.format("%n"));
+        int pw = axes.pw;
         StringBuilder sb = new StringBuilder();
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         sb.append(String.format(
@@ -75,47 +70,12 @@ public final class RateLatencySvg {
                 "<text x=\"%d\" y=\"16\" font-size=\"13\">p99 latency vs input rate "
                         + "(filled: sustained, hollow: not sustained)</text>%n",
                 ML));
-        for (double e = ly0; e <= ly1 + 1e-9; e++) {
-            double y = MT + ph - (e - ly0) / (ly1 - ly0) * ph;
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>%n",
-                    ML,
-                    y,
-                    ML + pw,
-                    y));
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s ms</text>%n",
-                    ML - 4,
-                    y + 4,
-                    trim(Math.pow(10, e))));
-        }
+        axes.yGrid(sb);
         for (int i = 0; i <= ticks; i++) {
             double v = step * i;
-            double x = ML + v / xMax * pw;
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>%n",
-                    x,
-                    MT,
-                    x,
-                    MT + ph));
-            sb.append(String.format(
-                    Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f</text>%n", x, MT + ph + 15, v));
+            axes.xTick(sb, ML + v / xMax * pw, String.format(Locale.ROOT, "%.0f", v));
         }
-        sb.append(String.format(
-                Locale.ROOT,
-                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">input rate (events/s)" + "</text>%n",
-                ML + pw / 2,
-                H - 10));
-        sb.append(String.format(
-                Locale.ROOT,
-                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" " + "stroke=\"#999\"/>%n",
-                ML,
-                MT,
-                pw,
-                ph));
+        axes.xTitleAndBorder(sb, "input rate (events/s)");
         for (int s = 0; s < results.size(); s++) {
             FindMax.Result r = results.get(s);
             String color = COLORS[s % COLORS.length];
@@ -128,7 +88,7 @@ public final class RateLatencySvg {
                     continue;
                 }
                 double x = ML + p.rate() / xMax * pw;
-                double y = MT + ph - (Math.log10(p.p99()) - ly0) / (ly1 - ly0) * ph;
+                double y = axes.yOfLog10(Math.log10(p.p99()));
                 points.append(points.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.1f,%.1f", x, y));
                 dots.append(String.format(
                         Locale.ROOT,
@@ -175,10 +135,6 @@ public final class RateLatencySvg {
             }
         }
         return 10 * mag;
-    }
-
-    private static String trim(double v) {
-        return v >= 1 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%s", v);
     }
 
     private static String esc(String s) {

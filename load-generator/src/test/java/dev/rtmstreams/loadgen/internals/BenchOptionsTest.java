@@ -11,28 +11,28 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@link Bench.Options}' builder: its defaults, copies and the messages naming a bad value. */
+/** {@link BenchOptions}' builder: its defaults, copies and the messages naming a bad value. */
 class BenchOptionsTest {
 
     private static final WorkloadConfig WORKLOAD =
             WorkloadConfig.builder().rate(100).duration(Duration.ofSeconds(1)).build();
 
-    private static Bench.Options.Builder minimal() {
-        return Bench.Options.builder().workload(WORKLOAD).reportDir(Path.of("r"));
+    private static BenchOptions.Builder minimal() {
+        return BenchOptions.builder().workload(WORKLOAD).reportDir(Path.of("r"));
     }
 
     @Test
     void shouldDefaultToTheBenchCommandsDefaults() {
-        Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=n.jar"), List.of());
+        Map<String, BenchModes.Variant> v = BenchModes.parseVariants(List.of("new=n.jar"), List.of());
 
-        Bench.Options o = minimal().build();
+        BenchOptions o = minimal().build();
 
         assertThat(o.workload()).isSameAs(WORKLOAD);
         assertThat(o.reportDir()).isEqualTo(Path.of("r"));
-        assertThat(o.modes()).isEqualTo(Bench.DEFAULT_MODES);
+        assertThat(o.modes()).isEqualTo(BenchModes.DEFAULT_MODES);
         assertThat(o.bootstrapServers()).isEmpty();
-        assertThat(o.broker()).isEqualTo(Bench.BrokerKind.CHILD_PROCESS);
-        assertThat(o.appJar()).isEqualTo(Bench.DEFAULT_APP_JAR);
+        assertThat(o.broker()).isEqualTo(BenchOptions.BrokerKind.CHILD_PROCESS);
+        assertThat(o.appJar()).isEqualTo(BenchOptions.DEFAULT_APP_JAR);
         assertThat(o.appJvmOptions()).containsExactly("-Xmx1g");
         assertThat(o.appArgs()).isEmpty();
         assertThat(o.partitions()).isEqualTo(2);
@@ -45,7 +45,7 @@ class BenchOptionsTest {
         assertThat(o.rates()).isEmpty();
         assertThat(o.variants()).isEmpty();
         assertThat(o.benchWorkload()).isEqualTo(BenchWorkload.ATTRIBUTION);
-        assertThat(o.examplesJar()).isEqualTo(Bench.DEFAULT_EXAMPLES_JAR);
+        assertThat(o.examplesJar()).isEqualTo(BenchOptions.DEFAULT_EXAMPLES_JAR);
         assertThat(o.rowBytes()).isEqualTo(LatencyWorkload.DEFAULT_ROW_BYTES);
         // the default modes follow the bench workload and the variants, like the command line's
         assertThat(minimal().variants(v).build().modes()).endsWith("real-time-new");
@@ -56,7 +56,7 @@ class BenchOptionsTest {
     @Test
     void shouldCopyEveryValueIntoAnotherBuilderAndStayImmutable() {
         List<String> modes = new ArrayList<>(List.of("echo"));
-        Bench.Options o = minimal()
+        BenchOptions o = minimal()
                 .modes(modes)
                 .bootstrapServers("b:1")
                 .appArgs(List.of("--x"))
@@ -65,8 +65,8 @@ class BenchOptionsTest {
                 .build();
         modes.add("real-time");
 
-        Bench.Options copy = o.toBuilder().build();
-        Bench.Options slower = o.atRate(5);
+        BenchOptions copy = o.toBuilder().build();
+        BenchOptions slower = o.atRate(5);
 
         assertThat(o.modes()).containsExactly("echo");
         assertThatThrownBy(() -> o.modes().add("x")).isInstanceOf(UnsupportedOperationException.class);
@@ -82,10 +82,10 @@ class BenchOptionsTest {
 
     @Test
     void shouldRejectABadValueNamingIt() {
-        assertThatThrownBy(() -> Bench.Options.builder().reportDir(Path.of("r")).build())
+        assertThatThrownBy(() -> BenchOptions.builder().reportDir(Path.of("r")).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("workload is required");
-        assertThatThrownBy(() -> Bench.Options.builder().workload(WORKLOAD).build())
+        assertThatThrownBy(() -> BenchOptions.builder().workload(WORKLOAD).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("reportDir is required");
         assertThatThrownBy(() -> minimal().modes(List.of()).build()).hasMessage("modes must not be empty");

@@ -26,7 +26,7 @@ class BenchSmokeTest {
                 .lateFraction(0.02)
                 .duplicateFraction(0.05)
                 .build();
-        Bench.Options options = InProcessBench.options(workload, dir)
+        BenchOptions options = InProcessBench.options(workload, dir)
                 .modes(List.of("echo", "kafka-streams-join"))
                 .appJar(Path.of("none.jar"))
                 .appJvmOptions(List.of())
@@ -83,7 +83,7 @@ class BenchSmokeTest {
                 .lateWarmupClicks(20)
                 .lateFraction(0.02)
                 .build();
-        Bench.Options options = InProcessBench.options(workload, dir)
+        BenchOptions options = InProcessBench.options(workload, dir)
                 .warmup(Duration.ofSeconds(3))
                 .modes(List.of("echo"))
                 .appJar(Path.of("none.jar"))

@@ -14,7 +14,7 @@ class BenchVariantsTest {
 
     @Test
     void shouldParseVariantsWithTheirOwnArgumentsInOrder() {
-        Map<String, Bench.Variant> v = Bench.parseVariants(
+        Map<String, BenchModes.Variant> v = BenchModes.parseVariants(
                 List.of("new=/tmp/new.jar", "old=build/a=b.jar"),
                 List.of("new=--checkpoint-interval", "new=PT1M", "old=--foo=bar"));
 
@@ -28,35 +28,35 @@ class BenchVariantsTest {
 
     @Test
     void shouldRejectMalformedOrUnknownVariantsNamingThem() {
-        assertThatThrownBy(() -> Bench.parseVariants(List.of("new"), List.of()))
+        assertThatThrownBy(() -> BenchModes.parseVariants(List.of("new"), List.of()))
                 .hasMessageContaining("LABEL=JAR")
                 .hasMessageContaining("'new'");
-        assertThatThrownBy(() -> Bench.parseVariants(List.of("=x.jar"), List.of()))
+        assertThatThrownBy(() -> BenchModes.parseVariants(List.of("=x.jar"), List.of()))
                 .hasMessageContaining("LABEL=JAR");
-        assertThatThrownBy(() -> Bench.parseVariants(List.of("new="), List.of()))
+        assertThatThrownBy(() -> BenchModes.parseVariants(List.of("new="), List.of()))
                 .hasMessageContaining("LABEL=JAR");
-        assertThatThrownBy(() -> Bench.parseVariants(List.of("a=1.jar", "a=2.jar"), List.of()))
+        assertThatThrownBy(() -> BenchModes.parseVariants(List.of("a=1.jar", "a=2.jar"), List.of()))
                 .hasMessageContaining("twice")
                 .hasMessageContaining("'a'");
-        assertThatThrownBy(() -> Bench.parseVariants(List.of("a=1.jar"), List.of("b=--x")))
+        assertThatThrownBy(() -> BenchModes.parseVariants(List.of("a=1.jar"), List.of("b=--x")))
                 .hasMessageContaining("unknown variant 'b'");
-        assertThatThrownBy(() -> Bench.parseVariants(List.of("a b=1.jar"), List.of()))
+        assertThatThrownBy(() -> BenchModes.parseVariants(List.of("a b=1.jar"), List.of()))
                 .hasMessageContaining("'a b'");
-        assertThatThrownBy(() -> Bench.parseVariants(List.of("echo=1.jar"), List.of()))
+        assertThatThrownBy(() -> BenchModes.parseVariants(List.of("echo=1.jar"), List.of()))
                 .hasMessageContaining("must not be a mode name");
     }
 
     @Test
     void shouldAcceptVariantLabelsAndPrefixedModesWhenResolvingModes() {
-        Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=n.jar", "old=o.jar"), List.of());
+        Map<String, BenchModes.Variant> v = BenchModes.parseVariants(List.of("new=n.jar", "old=o.jar"), List.of());
 
-        assertThat(Bench.resolveModes(List.of("echo", "new", "real-time-old", "micro-batch-asap"), v))
+        assertThat(BenchModes.resolveModes(List.of("echo", "new", "real-time-old", "micro-batch-asap"), v))
                 .containsExactly("echo", "real-time-new", "real-time-old", "micro-batch-asap");
-        assertThat(Bench.resolveModes(null, v))
+        assertThat(BenchModes.resolveModes(null, v))
                 .containsExactly(
                         "echo", "real-time", "micro-batch", "kafka-streams-join", "real-time-new", "real-time-old");
-        assertThat(Bench.resolveModes(List.of(), Map.of())).isEqualTo(Bench.DEFAULT_MODES);
-        assertThatThrownBy(() -> Bench.resolveModes(List.of("real-time-other"), v))
+        assertThat(BenchModes.resolveModes(List.of(), Map.of())).isEqualTo(BenchModes.DEFAULT_MODES);
+        assertThatThrownBy(() -> BenchModes.resolveModes(List.of("real-time-other"), v))
                 .hasMessageContaining("unknown mode 'real-time-other'")
                 .hasMessageContaining("real-time-new");
     }
@@ -67,9 +67,9 @@ class BenchVariantsTest {
                 .rate(100)
                 .duration(Duration.ofSeconds(1))
                 .build();
-        Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=n.jar"), List.of());
+        Map<String, BenchModes.Variant> v = BenchModes.parseVariants(List.of("new=n.jar"), List.of());
 
-        Bench.Options o = Bench.Options.builder()
+        BenchOptions o = BenchOptions.builder()
                 .workload(w)
                 .reportDir(Path.of("r"))
                 .modes(List.of("real-time-new", "micro-batch-asap"))
@@ -78,7 +78,7 @@ class BenchVariantsTest {
 
         assertThat(o.atRate(500).variants()).containsKey("new");
         assertThat(o.atRate(500).workload().rate()).isEqualTo(500);
-        assertThatThrownBy(() -> Bench.Options.builder()
+        assertThatThrownBy(() -> BenchOptions.builder()
                         .workload(w)
                         .reportDir(Path.of("r"))
                         .modes(List.of("real-time-new"))

@@ -14,13 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** Which modes, variants and sizes the published latency workloads accept, in {@code Bench.Options} and on the CLI. */
+/** Which modes, variants and sizes the published latency workloads accept, in {@code BenchOptions} and on the CLI. */
 class BenchWorkloadOptionsTest {
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
-    private static Bench.Options.Builder attribution(List<String> modes, Map<String, Bench.Variant> variants) {
+    private static BenchOptions.Builder attribution(List<String> modes, Map<String, BenchModes.Variant> variants) {
         WorkloadConfig workload = WorkloadConfig.builder()
                 .rate(100)
                 .duration(Duration.ofSeconds(1))
@@ -33,8 +33,7 @@ class BenchWorkloadOptionsTest {
                 .variants(variants);
     }
 
-    private static Bench.Options.Builder published(
-            Bench.Options.Builder options, BenchWorkload workload, int rowBytes) {
+    private static BenchOptions.Builder published(BenchOptions.Builder options, BenchWorkload workload, int rowBytes) {
         return options.benchWorkload(workload).examplesJar(Path.of("e.jar")).rowBytes(rowBytes);
     }
 
@@ -56,11 +55,11 @@ class BenchWorkloadOptionsTest {
 
     @Test
     void shouldDefaultToEchoRealTimeAndMicroBatchForAPublishedWorkload() {
-        assertThat(Bench.resolveModes(null, Map.of(), BenchWorkload.STATELESS))
+        assertThat(BenchModes.resolveModes(null, Map.of(), BenchWorkload.STATELESS))
                 .containsExactly("echo", "real-time", "micro-batch");
-        assertThat(Bench.resolveModes(null, Map.of(), BenchWorkload.ATTRIBUTION))
-                .isEqualTo(Bench.DEFAULT_MODES);
-        Bench.Options o = published(
+        assertThat(BenchModes.resolveModes(null, Map.of(), BenchWorkload.ATTRIBUTION))
+                .isEqualTo(BenchModes.DEFAULT_MODES);
+        BenchOptions o = published(
                         attribution(List.of("echo", "real-time", "micro-batch-asap"), Map.of()),
                         BenchWorkload.AGGREGATION,
                         100)
@@ -80,7 +79,7 @@ class BenchWorkloadOptionsTest {
                 .hasMessageContaining("mode 'kafka-streams-join'")
                 .hasMessageContaining("workload 'stateless'")
                 .hasMessageContaining("echo,real-time,micro-batch,micro-batch-asap");
-        Map<String, Bench.Variant> v = Bench.parseVariants(List.of("new=n.jar"), List.of());
+        Map<String, BenchModes.Variant> v = BenchModes.parseVariants(List.of("new=n.jar"), List.of());
         assertThatThrownBy(() -> published(attribution(List.of("echo"), v), BenchWorkload.AGGREGATION, 1200)
                         .build())
                 .hasMessageContaining("workload 'aggregation' takes none, got new");
@@ -127,7 +126,7 @@ class BenchWorkloadOptionsTest {
 
     @Test
     void shouldLaunchTheMatchingExampleAgainstTheBenchTopicsWithTheTableForTheJoin(@TempDir Path dir) throws Exception {
-        Bench.Options o = published(
+        BenchOptions o = published(
                         attribution(List.of("micro-batch-asap"), Map.of())
                                 .reportDir(dir)
                                 .appArgs(List.of("--kafka", "producer.linger.ms=0"))
@@ -136,7 +135,7 @@ class BenchWorkloadOptionsTest {
                         1200)
                 .build();
 
-        List<String> args = Bench.exampleArgs(o, "micro-batch-asap", "b:1", LatencyWorkload.Topics.DEFAULTS);
+        List<String> args = SystemUnderTest.exampleArgs(o, "micro-batch-asap", "b:1", LatencyWorkload.Topics.DEFAULTS);
 
         assertThat(args)
                 .startsWith("stream-static-join", "--source", "kafka", "--serve", "--trigger", "micro-batch")

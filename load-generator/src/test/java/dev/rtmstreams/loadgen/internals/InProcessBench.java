@@ -14,11 +14,11 @@ final class InProcessBench {
      * @param reportDir where reports go
      * @return a builder to add the modes and what else the test needs to
      */
-    static Bench.Options.Builder options(WorkloadConfig workload, Path reportDir) {
-        return Bench.Options.builder()
+    static BenchOptions.Builder options(WorkloadConfig workload, Path reportDir) {
+        return BenchOptions.builder()
                 .workload(workload)
                 .reportDir(reportDir)
-                .broker(Bench.BrokerKind.IN_PROCESS)
+                .broker(BenchOptions.BrokerKind.IN_PROCESS)
                 .warmup(Duration.ZERO)
                 .progress(false)
                 .streamThreads(1)

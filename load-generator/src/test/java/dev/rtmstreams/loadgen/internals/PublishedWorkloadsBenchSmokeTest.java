@@ -35,7 +35,7 @@ class PublishedWorkloadsBenchSmokeTest {
                 .rate(500)
                 .duration(Duration.ofSeconds(seconds))
                 .build();
-        Bench.Options options = InProcessBench.options(rows, dir)
+        BenchOptions options = InProcessBench.options(rows, dir)
                 .modes(modes)
                 .appJar(Path.of("none.jar"))
                 .appJvmOptions(List.of("-Xmx384m"))

@@ -34,7 +34,7 @@ class ServiceBenchSmokeTest {
                 .lateFraction(0.02)
                 .duplicateFraction(0.05)
                 .build();
-        Bench.Options options = InProcessBench.options(workload, dir)
+        BenchOptions options = InProcessBench.options(workload, dir)
                 .modes(List.of("real-time"))
                 .appJar(APP_JAR)
                 .appJvmOptions(List.of("-Xmx512m"))

@@ -360,90 +360,74 @@ public final class ExampleRunner {
     }
 
     /** Where a run's outputs are observed: counted, and their end-to-end latency recorded. */
-    private interface Outputs extends AutoCloseable {
-        void start();
-
-        /** Outputs whose source time is before {@code sourceTimeMs} (sent during the warm-up) are not measured. */
-        void measureFrom(long sourceTimeMs);
-
-        void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException;
-
-        long outputs();
-
-        LatencyRecorder latency();
-
-        @Override
-        void close() throws InterruptedException;
-    }
-
-    /** Rows committed by an external sink, reported from the stream threads. */
-    private static final class SinkOutputs implements Outputs {
+    private abstract static class Outputs implements AutoCloseable {
         private final AtomicLong outputs = new AtomicLong();
         private final AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
         private final LatencyRecorder latency = new LatencyRecorder(System.nanoTime());
         private volatile long measureFromMs = Long.MAX_VALUE;
 
-        void committed(long sourceTimeMs) {
+        abstract void start();
+
+        /** Counts an output; records its latency unless it was sent during the warm-up. */
+        final void observed(long sourceTimeMs) {
             long nowNanos = System.nanoTime();
             long nowMs = System.currentTimeMillis();
             outputs.incrementAndGet();
             lastOutputNanos.set(nowNanos);
             if (sourceTimeMs >= measureFromMs) {
-                synchronized (latency) { // a sink per task: several stream threads report
+                synchronized (latency) { // a sink per task: several stream threads may report
                     latency.record(nowNanos, (nowMs - sourceTimeMs) * 1_000_000L);
                 }
             }
         }
 
-        @Override
-        public void start() {}
-
-        @Override
-        public void measureFrom(long sourceTimeMs) {
+        /** Outputs whose source time is before {@code sourceTimeMs} (sent during the warm-up) are not measured. */
+        final void measureFrom(long sourceTimeMs) {
             measureFromMs = sourceTimeMs;
         }
 
-        @Override
-        public void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException {
-            awaitQuietSince(lastOutputNanos, quiet, cap);
+        final void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException {
+            long start = System.nanoTime();
+            lastOutputNanos.accumulateAndGet(start, Math::max);
+            while (System.nanoTime() - lastOutputNanos.get() < quiet.toNanos()
+                    && System.nanoTime() - start < cap.toNanos()) {
+                Thread.sleep(50);
+            }
         }
 
-        @Override
-        public long outputs() {
+        final long outputs() {
             return outputs.get();
         }
 
-        @Override
-        public LatencyRecorder latency() {
+        final LatencyRecorder latency() {
             synchronized (latency) {
                 return latency;
             }
         }
 
         @Override
+        public abstract void close() throws InterruptedException;
+    }
+
+    /** Rows committed by an external sink, reported from the stream threads. */
+    private static final class SinkOutputs extends Outputs {
+        void committed(long sourceTimeMs) {
+            observed(sourceTimeMs);
+        }
+
+        @Override
+        void start() {}
+
+        @Override
         public void close() {}
     }
 
-    private static void awaitQuietSince(AtomicLong lastOutputNanos, Duration quiet, Duration cap)
-            throws InterruptedException {
-        long start = System.nanoTime();
-        lastOutputNanos.accumulateAndGet(start, Math::max);
-        while (System.nanoTime() - lastOutputNanos.get() < quiet.toNanos()
-                && System.nanoTime() - start < cap.toNanos()) {
-            Thread.sleep(50);
-        }
-    }
-
     /** Reads the output topic on its own thread, counts records and records their latency. */
-    private final class TopicOutputs implements Outputs {
+    private final class TopicOutputs extends Outputs {
         private final KafkaConsumer<String, String> consumer;
         private final String topic;
         private final boolean fromEnd;
         private final AtomicBoolean running = new AtomicBoolean(true);
-        private final AtomicLong outputs = new AtomicLong();
-        private final AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
-        private final LatencyRecorder latency = new LatencyRecorder(System.nanoTime());
-        private volatile long measureFromMs = Long.MAX_VALUE;
         private Thread thread;
         private int displayed;
 
@@ -458,7 +442,7 @@ public final class ExampleRunner {
         }
 
         @Override
-        public void start() {
+        void start() {
             List<TopicPartition> parts = new ArrayList<>();
             for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
                 parts.add(new TopicPartition(topic, p.partition()));
@@ -475,22 +459,10 @@ public final class ExampleRunner {
             thread.start();
         }
 
-        @Override
-        public void measureFrom(long sourceTimeMs) {
-            measureFromMs = sourceTimeMs;
-        }
-
         private void loop() {
             while (running.get()) {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(50))) {
-                    long nowNanos = System.nanoTime();
-                    long nowMs = System.currentTimeMillis();
-                    outputs.incrementAndGet();
-                    lastOutputNanos.set(nowNanos);
-                    long sourceTime = spec.sourceTime().applyAsLong(r);
-                    if (sourceTime >= measureFromMs) {
-                        latency.record(nowNanos, (nowMs - sourceTime) * 1_000_000L);
-                    }
+                    observed(spec.sourceTime().applyAsLong(r));
                     if (displayed < settings.displayRows()) {
                         displayed++;
                         out.printf(
@@ -503,21 +475,6 @@ public final class ExampleRunner {
                     }
                 }
             }
-        }
-
-        @Override
-        public void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException {
-            awaitQuietSince(lastOutputNanos, quiet, cap);
-        }
-
-        @Override
-        public long outputs() {
-            return outputs.get();
-        }
-
-        @Override
-        public LatencyRecorder latency() {
-            return latency;
         }
 
         @Override

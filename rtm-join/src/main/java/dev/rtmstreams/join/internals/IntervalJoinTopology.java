@@ -52,7 +52,7 @@ public final class IntervalJoinTopology {
         // with both inputs active, as Flink's idleness, so it is not changelogged.
         stores.add(OperatorStores.keyValue(spec.activityStore(), StoreBackend.IN_MEMORY, false));
         // The task's live watermarks, shared by both side processors (see JoinCore#readMeta).
-        stores.add(new TaskLocalStore.Builder<>(spec.taskStateStore(), JoinTaskState::new));
+        stores.add(TaskLocalStore.builder(spec.taskStateStore(), JoinTaskState::new));
 
         KStream<K, Object> leftOut = l.process(
                 new JoinSideProcessor.Supplier<>(true, spec, joiner, spec.leftEventTime(), stores),

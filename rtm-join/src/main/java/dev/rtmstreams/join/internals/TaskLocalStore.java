@@ -1,6 +1,6 @@
 package dev.rtmstreams.join.internals;
 
-import java.util.Map;
+import dev.rtmstreams.processor.spi.UnloggedStoreBuilder;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
@@ -8,7 +8,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * A non-persistent, non-changelogged "store" that only carries one mutable object shared by the processors of one
- * task (the join's two side processors). Kafka Streams creates one instance per task from its {@link Builder} and
+ * task (the join's two side processors). Kafka Streams creates one instance per task from its {@link #builder} and
  * hands the same instance to every processor connected to it; {@code ProcessorContext#getStateStore} returns store
  * types it does not know undecorated. What the object holds is a cache of changelogged state: it starts empty with
  * every task incarnation and is rebuilt from the real stores.
@@ -69,54 +69,17 @@ final class TaskLocalStore<T> implements StateStore {
         return open;
     }
 
-    /** Builds one {@link TaskLocalStore} per task. */
-    static final class Builder<T> implements StoreBuilder<TaskLocalStore<T>> {
-        private final String name;
-        private final Supplier<T> factory;
-
-        Builder(String name, Supplier<T> factory) {
-            this.name = name;
-            this.factory = factory;
-        }
-
-        @Override
-        public StoreBuilder<TaskLocalStore<T>> withCachingEnabled() {
-            throw new UnsupportedOperationException("a task-local store has no cache");
-        }
-
-        @Override
-        public StoreBuilder<TaskLocalStore<T>> withCachingDisabled() {
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<TaskLocalStore<T>> withLoggingEnabled(Map<String, String> config) {
-            throw new UnsupportedOperationException("a task-local store is not changelogged");
-        }
-
-        @Override
-        public StoreBuilder<TaskLocalStore<T>> withLoggingDisabled() {
-            return this;
-        }
-
-        @Override
-        public TaskLocalStore<T> build() {
-            return new TaskLocalStore<>(name, factory);
-        }
-
-        @Override
-        public Map<String, String> logConfig() {
-            return Map.of();
-        }
-
-        @Override
-        public boolean loggingEnabled() {
-            return false;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
+    /**
+     * @param name the store's name
+     * @param factory creates the shared object on first use in a task incarnation
+     * @param <T> the shared object
+     * @return a builder of one {@link TaskLocalStore} per task
+     */
+    static <T> StoreBuilder<TaskLocalStore<T>> builder(String name, Supplier<T> factory) {
+        return new UnloggedStoreBuilder<>(
+                name,
+                () -> new TaskLocalStore<>(name, factory),
+                "a task-local store has no cache",
+                "a task-local store is not changelogged");
     }
 }

@@ -15,9 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,28 +51,10 @@ public final class OutputMonitor implements ProbeOutputs, AutoCloseable {
             KafkaConnection kafka, String attributedClicksTopic, String logRecordsTopic, String probePrefix) {
         this.probePrefix = probePrefix;
         this.logRecordsTopic = logRecordsTopic;
-        consumer = new KafkaConsumer<>(kafka.config(Map.of(
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                false,
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                50,
-                ConsumerConfig.CLIENT_ID_CONFIG,
-                "chaos-output-monitor")));
-        List<TopicPartition> parts = new ArrayList<>();
-        for (String topic : List.of(attributedClicksTopic, logRecordsTopic)) {
-            for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(60))) {
-                parts.add(new TopicPartition(p.topic(), p.partition()));
-            }
-        }
-        consumer.assign(parts);
-        consumer.seekToEnd(parts);
-        parts.forEach(consumer::position);
+        consumer = kafka.tailConsumer(
+                "chaos-output-monitor",
+                Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50),
+                List.of(attributedClicksTopic, logRecordsTopic));
         thread = new Thread(this::loop, "chaos-output-monitor");
         thread.setDaemon(true);
         thread.start();

@@ -12,16 +12,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,24 +73,8 @@ public final class PoisonInjector implements AutoCloseable {
 
     /** Starts the DLQ reader (from the end of the DLQ) and the sender. */
     public void start() {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.config(Map.of(
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                false,
-                ConsumerConfig.CLIENT_ID_CONFIG,
-                "chaos-dlq-reader")));
-        List<TopicPartition> parts = new ArrayList<>();
-        for (PartitionInfo p : consumer.partitionsFor(topics.dlq(), Duration.ofSeconds(60))) {
-            parts.add(new TopicPartition(p.topic(), p.partition()));
-        }
-        consumer.assign(parts);
-        consumer.seekToEnd(parts);
-        parts.forEach(consumer::position);
+        KafkaConsumer<byte[], byte[]> consumer =
+                kafka.tailConsumer("chaos-dlq-reader", Map.of(), List.of(topics.dlq()));
         reader = new Thread(
                 () -> {
                     try (consumer) {

@@ -16,22 +16,15 @@ import org.apache.kafka.common.utils.Bytes;
  * {@code [expiry i64][len i32][bytes]*} ({@code Long.MAX_VALUE} = no expiry). Each element has its own expiry,
  * set when appended; {@link #put} refreshes all. Appends drop already-expired elements while rewriting.
  */
-final class ListStateImpl<T> implements ListState<T>, StateVariable {
+final class ListStateImpl<T> extends StoredStateVariable implements ListState<T> {
 
-    private final KeyContext keys;
-    private final String name;
-    private final byte[] prefix;
     private final Serializer<T> serializer;
     private final Deserializer<T> deserializer;
-    private final long ttlMs;
 
     ListStateImpl(KeyContext keys, String name, Serde<T> serde, long ttlMs) {
-        this.keys = keys;
-        this.name = name;
-        this.prefix = Layout.statePrefix(name);
+        super(keys, name, ttlMs);
         this.serializer = serde.serializer();
         this.deserializer = serde.deserializer();
-        this.ttlMs = ttlMs;
     }
 
     private Bytes key(String op) {

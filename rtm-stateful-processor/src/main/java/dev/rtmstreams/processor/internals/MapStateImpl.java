@@ -18,26 +18,19 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * Map state on the operator store: one entry per (grouping key, user key), key
  * {@code statePrefix + [keyLen][groupingKey] + userKeyBytes}, value per {@link ValueCodec} with a per-entry expiry.
  */
-final class MapStateImpl<UK, UV> implements MapState<UK, UV>, StateVariable {
+final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState<UK, UV> {
 
-    private final KeyContext keys;
-    private final String name;
-    private final byte[] prefix;
     private final Serializer<UK> keySerializer;
     private final Deserializer<UK> keyDeserializer;
     private final Serializer<UV> valueSerializer;
     private final Deserializer<UV> valueDeserializer;
-    private final long ttlMs;
 
     MapStateImpl(KeyContext keys, String name, Serde<UK> keySerde, Serde<UV> valueSerde, long ttlMs) {
-        this.keys = keys;
-        this.name = name;
-        this.prefix = Layout.statePrefix(name);
+        super(keys, name, ttlMs);
         this.keySerializer = keySerde.serializer();
         this.keyDeserializer = keySerde.deserializer();
         this.valueSerializer = valueSerde.serializer();
         this.valueDeserializer = valueSerde.deserializer();
-        this.ttlMs = ttlMs;
     }
 
     private byte[] groupPrefix(String op) {

@@ -12,26 +12,19 @@ import org.apache.kafka.common.utils.Bytes;
  * With TTL every update writes a TTL-index entry; an expired value reads as absent at once (after Flink's
  * {@code TtlValueState}: the expiry check wraps the plain read).
  */
-final class ValueStateImpl<T> implements ValueState<T>, StateVariable {
+final class ValueStateImpl<T> extends StoredStateVariable implements ValueState<T> {
 
-    private final KeyContext keys;
-    private final String name;
-    private final byte[] prefix;
     private final Serializer<T> serializer;
     private final Deserializer<T> deserializer;
-    private final long ttlMs;
 
     // cache of the full key of the last grouping key (hot path: get + update on the same key)
     private byte[] cachedSuffix;
     private Bytes cachedKey;
 
     ValueStateImpl(KeyContext keys, String name, Serde<T> serde, long ttlMs) {
-        this.keys = keys;
-        this.name = name;
-        this.prefix = Layout.statePrefix(name);
+        super(keys, name, ttlMs);
         this.serializer = serde.serializer();
         this.deserializer = serde.deserializer();
-        this.ttlMs = ttlMs;
     }
 
     private Bytes key(String op) {

@@ -1,5 +1,6 @@
 package dev.rtmstreams.topology.internals;
 
+import dev.rtmstreams.processor.spi.UnloggedStoreBuilder;
 import dev.rtmstreams.topology.ForeachSink;
 import java.util.Map;
 import java.util.Set;
@@ -42,7 +43,11 @@ public final class ForeachSinkSupplier<K, V> implements ProcessorSupplier<K, V, 
 
     @Override
     public Set<StoreBuilder<?>> stores() {
-        return Set.of(new EpochStoreBuilder(storeName));
+        return Set.of(new UnloggedStoreBuilder<>(
+                storeName,
+                () -> new EpochStore(storeName),
+                "the epoch store of a ForeachSink holds no data to cache",
+                "the epoch store of a ForeachSink holds no data to log"));
     }
 
     private final class SinkProcessor implements Processor<K, V, Void, Void> {
@@ -155,54 +160,6 @@ public final class ForeachSinkSupplier<K, V> implements ProcessorSupplier<K, V, 
         @Override
         public boolean isOpen() {
             return open;
-        }
-    }
-
-    private static final class EpochStoreBuilder implements StoreBuilder<EpochStore> {
-        private final String name;
-
-        EpochStoreBuilder(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public StoreBuilder<EpochStore> withCachingEnabled() {
-            throw new UnsupportedOperationException("the epoch store of a ForeachSink holds no data to cache");
-        }
-
-        @Override
-        public StoreBuilder<EpochStore> withCachingDisabled() {
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<EpochStore> withLoggingEnabled(Map<String, String> config) {
-            throw new UnsupportedOperationException("the epoch store of a ForeachSink holds no data to log");
-        }
-
-        @Override
-        public StoreBuilder<EpochStore> withLoggingDisabled() {
-            return this;
-        }
-
-        @Override
-        public EpochStore build() {
-            return new EpochStore(name);
-        }
-
-        @Override
-        public Map<String, String> logConfig() {
-            return Map.of();
-        }
-
-        @Override
-        public boolean loggingEnabled() {
-            return false;
-        }
-
-        @Override
-        public String name() {
-            return name;
         }
     }
 }

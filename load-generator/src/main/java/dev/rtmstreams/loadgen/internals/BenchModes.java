@@ -1,0 +1,152 @@
+package dev.rtmstreams.loadgen.internals;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The bench's modes: the built-in ones, the {@code real-time-LABEL} mode of each {@link Variant} (another build of
+ * the service), and how the command line names them ({@code --modes}, {@code --variant}, {@code --variant-arg}).
+ */
+final class BenchModes {
+
+    /** The modes run when none are chosen, in order. */
+    public static final List<String> DEFAULT_MODES = List.of("echo", "real-time", "micro-batch", "kafka-streams-join");
+
+    /** Every built-in mode (the defaults plus {@code micro-batch-asap}); variants add {@code real-time-LABEL}. */
+    public static final List<String> MODES =
+            List.of("echo", "real-time", "micro-batch", "micro-batch-asap", "kafka-streams-join");
+
+    /** Prefix of the mode of a {@link Variant}. */
+    public static final String VARIANT_PREFIX = "real-time-";
+
+    /**
+     * Another build of the service, run in real-time mode as mode {@code real-time-LABEL} (A/B comparison).
+     *
+     * @param label the label: letters, digits, '.', '_' and '-'; not a built-in mode name
+     * @param jar the service's fat jar of that build
+     * @param args extra service arguments of this variant only (after the common {@code --app-arg}s)
+     */
+    public record Variant(String label, Path jar, List<String> args) {
+        /** Validates. */
+        public Variant {
+            Objects.requireNonNull(label, "label");
+            Objects.requireNonNull(jar, "jar");
+            if (!label.matches("[A-Za-z0-9._-]+")) {
+                throw new IllegalArgumentException(
+                        "variant label must be letters, digits, '.', '_' or '-': '" + label + "'");
+            }
+            if (MODES.contains(label)) {
+                throw new IllegalArgumentException("variant label must not be a mode name: '" + label + "'");
+            }
+            args = List.copyOf(args);
+        }
+
+        /** @return the mode that runs this variant: {@code real-time-LABEL} */
+        public String mode() {
+            return VARIANT_PREFIX + label;
+        }
+    }
+
+    /**
+     * Parses {@code --variant LABEL=JAR} and {@code --variant-arg LABEL=ARG} values.
+     *
+     * @param variants LABEL=JAR, one per variant
+     * @param variantArgs LABEL=ARG, in order; ARG is one service argument (repeat for an option and its value)
+     * @return the variants by label, in the order given
+     * @throws IllegalArgumentException on a missing '=', an empty part, a repeated label, a bad label, or an
+     *     argument for an unknown label
+     */
+    public static Map<String, Variant> parseVariants(List<String> variants, List<String> variantArgs) {
+        Map<String, Path> jars = new LinkedHashMap<>();
+        for (String v : variants) {
+            String[] kv = splitLabel(v, "--variant", "LABEL=JAR");
+            if (jars.put(kv[0], Path.of(kv[1])) != null) {
+                throw new IllegalArgumentException("--variant label given twice: '" + kv[0] + "'");
+            }
+        }
+        Map<String, List<String>> args = new LinkedHashMap<>();
+        for (String a : variantArgs) {
+            String[] kv = splitLabel(a, "--variant-arg", "LABEL=ARG");
+            if (!jars.containsKey(kv[0])) {
+                throw new IllegalArgumentException("--variant-arg for an unknown variant '" + kv[0] + "' (known: "
+                        + String.join(",", jars.keySet()) + ")");
+            }
+            args.computeIfAbsent(kv[0], k -> new ArrayList<>()).add(kv[1]);
+        }
+        Map<String, Variant> out = new LinkedHashMap<>();
+        jars.forEach((label, jar) -> out.put(label, new Variant(label, jar, args.getOrDefault(label, List.of()))));
+        return out;
+    }
+
+    private static String[] splitLabel(String spec, String option, String form) {
+        int eq = spec.indexOf('=');
+        if (eq <= 0 || eq == spec.length() - 1) {
+            throw new IllegalArgumentException(option + " must be " + form + ": '" + spec + "'");
+        }
+        return new String[] {spec.substring(0, eq), spec.substring(eq + 1)};
+    }
+
+    /**
+     * Resolves the modes chosen on the command line: built-in modes, {@code real-time-LABEL} or a bare variant
+     * LABEL (meaning {@code real-time-LABEL}).
+     *
+     * @param requested the chosen modes, or null/empty for the defaults plus every variant
+     * @param variants the variants by label
+     * @return the mode names, in order
+     * @throws IllegalArgumentException naming an unknown mode
+     */
+    public static List<String> resolveModes(List<String> requested, Map<String, Variant> variants) {
+        return resolveModes(requested, variants, BenchWorkload.ATTRIBUTION);
+    }
+
+    /**
+     * Resolves the modes chosen on the command line for a workload; see {@link #resolveModes(List, Map)}. Whether the
+     * modes can run the workload is checked by {@link BenchOptions}.
+     *
+     * @param requested the chosen modes, or null/empty for the workload's defaults plus every variant
+     * @param variants the variants by label
+     * @param workload the workload
+     * @return the mode names, in order
+     * @throws IllegalArgumentException naming an unknown mode
+     */
+    public static List<String> resolveModes(
+            List<String> requested, Map<String, Variant> variants, BenchWorkload workload) {
+        List<String> out = new ArrayList<>();
+        if (requested == null || requested.isEmpty()) {
+            out.addAll(workload.defaultModes());
+            variants.values().forEach(v -> out.add(v.mode()));
+            return out;
+        }
+        for (String m : requested) {
+            String t = m.trim();
+            if (variants.containsKey(t)) {
+                t = variants.get(t).mode();
+            }
+            if (!MODES.contains(t) && variantOf(t, variants) == null) {
+                throw new IllegalArgumentException(
+                        "unknown mode '" + m + "'; known: " + String.join(",", knownModes(variants)));
+            }
+            out.add(t);
+        }
+        return out;
+    }
+
+    static List<String> knownModes(Map<String, Variant> variants) {
+        List<String> known = new ArrayList<>(MODES);
+        variants.values().forEach(v -> known.add(v.mode()));
+        return known;
+    }
+
+    static Variant variantOf(String mode, Map<String, Variant> variants) {
+        if (!mode.startsWith(VARIANT_PREFIX)) {
+            return null;
+        }
+        return variants.get(mode.substring(VARIANT_PREFIX.length()));
+    }
+
+    private BenchModes() {}
+}

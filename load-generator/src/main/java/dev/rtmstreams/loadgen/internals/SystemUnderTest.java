@@ -1,0 +1,266 @@
+package dev.rtmstreams.loadgen.internals;
+
+import dev.rtmstreams.adattribution.workload.LoadRun;
+import dev.rtmstreams.adattribution.workload.TopicNames;
+import dev.rtmstreams.testkit.ChildJvm;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The system under test of one mode, started and ready: the echo or the Kafka Streams join (in a peer JVM, or in
+ * this one), the service in real-time or micro-batch mode (or a {@link BenchModes.Variant}'s build of it), or for a
+ * published workload the rtm-examples program of the same name. Closing it stops it; a failure to stop is logged.
+ */
+final class SystemUnderTest implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SystemUnderTest.class);
+
+    private final String mode;
+    private final AutoCloseable system;
+    private final Long pid;
+    private final LoadRun.Outputs outputs;
+
+    private SystemUnderTest(String mode, AutoCloseable system, Long pid, LoadRun.Outputs outputs) {
+        this.mode = mode;
+        this.system = system;
+        this.pid = pid;
+        this.outputs = outputs;
+    }
+
+    /** @return the process id of its JVM when it runs in a JVM of its own, else null */
+    Long pid() {
+        return pid;
+    }
+
+    /** @return what it writes, for the run to check */
+    LoadRun.Outputs outputs() {
+        return outputs;
+    }
+
+    @Override
+    public void close() {
+        try {
+            system.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} failed", mode, e);
+        }
+    }
+
+    /**
+     * Starts a mode's system under test and waits until it is ready; stops it again if it does not get ready.
+     *
+     * @param o the options
+     * @param mode the mode
+     * @param bootstrap the cluster
+     * @param suffix the suffix of the run's topic names, or ""
+     * @param topics the attribution workload's topics
+     * @param rowTopics the published workloads' topics
+     * @param appId the application id (consumer group) of the run
+     * @return the ready system
+     * @throws Exception if it cannot be started or does not get ready in time
+     */
+    static SystemUnderTest start(
+            BenchOptions o,
+            String mode,
+            String bootstrap,
+            String suffix,
+            TopicNames topics,
+            LatencyWorkload.Topics rowTopics,
+            String appId)
+            throws Exception {
+        Duration window = o.workload().attributionWindow();
+        Duration delay = o.workload().watermarkDelay();
+        switch (mode) {
+            case "echo":
+            case "kafka-streams-join": {
+                LoadRun.Outputs outputs = mode.equals("echo") ? LoadRun.Outputs.ECHO : LoadRun.Outputs.ATTRIBUTION;
+                if (o.peersInChildJvm()) {
+                    List<String> args = new ArrayList<>(List.of(
+                            "peer",
+                            "--kind",
+                            mode,
+                            "--workload",
+                            o.benchWorkload().cliName(),
+                            "--bootstrap-servers",
+                            bootstrap,
+                            "--application-id",
+                            appId,
+                            "--attribution-window",
+                            window.toString(),
+                            "--watermark-delay",
+                            delay.toString(),
+                            "--stream-threads",
+                            Integer.toString(o.streamThreads())));
+                    if (!suffix.isEmpty()) {
+                        args.addAll(List.of("--topic-suffix", suffix));
+                    }
+                    ChildJvm peer = ServiceProcess.startPeer(
+                            mode + " peer",
+                            o.appJvmOptions(),
+                            args,
+                            o.reportDir().resolve("peer-" + mode + ".log"));
+                    return ready(new SystemUnderTest(mode, peer, peer.pid(), outputs), () -> {
+                        peer.awaitReady(o.readyTimeout());
+                    });
+                } else if (mode.equals("echo")) {
+                    EchoPipeline echo = echo(bootstrap, o.benchWorkload(), topics, rowTopics, appId);
+                    return ready(new SystemUnderTest(mode, echo, null, outputs), () -> {
+                        require(echo.awaitReady(o.readyTimeout()), mode);
+                    });
+                } else {
+                    KafkaStreamsJoinPipeline ksj =
+                            new KafkaStreamsJoinPipeline(bootstrap, appId, topics, window, delay, o.streamThreads());
+                    return ready(new SystemUnderTest(mode, ksj, null, outputs), () -> {
+                        require(ksj.awaitRunning(o.readyTimeout()), mode);
+                    });
+                }
+            }
+            default: {
+                ChildJvm app = o.benchWorkload().isPublished()
+                        ? startExample(o, mode, bootstrap, rowTopics)
+                        : startService(o, mode, bootstrap, topics, appId);
+                return ready(new SystemUnderTest(mode, app, app.pid(), LoadRun.Outputs.SERVICE), () -> {
+                    app.awaitReady(o.readyTimeout());
+                });
+            }
+        }
+    }
+
+    /** How a started system is awaited. */
+    private interface Readiness {
+        void await() throws Exception;
+    }
+
+    private static SystemUnderTest ready(SystemUnderTest started, Readiness readiness) throws Exception {
+        try {
+            readiness.await();
+            return started;
+        } catch (Exception | Error e) {
+            started.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The echo of a workload: for attribution it reads impressions and clicks and copies clicks; for a published
+     * workload it copies every row from its input to its output topic.
+     *
+     * @param bootstrap the cluster
+     * @param workload the workload
+     * @param topics the attribution workload's topics
+     * @param rowTopics the published workloads' topics
+     * @param groupId the consumer group
+     * @return the started pass-through
+     */
+    static EchoPipeline echo(
+            String bootstrap,
+            BenchWorkload workload,
+            TopicNames topics,
+            LatencyWorkload.Topics rowTopics,
+            String groupId) {
+        return workload.isPublished()
+                ? new EchoPipeline(
+                        bootstrap, List.of(rowTopics.input()), rowTopics.input(), rowTopics.output(), groupId)
+                : new EchoPipeline(bootstrap, topics, groupId);
+    }
+
+    private static ChildJvm startService(BenchOptions o, String mode, String bootstrap, TopicNames topics, String appId)
+            throws IOException {
+        Path stateDir = Files.createTempDirectory("loadgen-app-state-");
+        List<String> args = new ArrayList<>(List.of("--num-stream-threads", Integer.toString(o.streamThreads())));
+        args.addAll(topics.serviceTopics().serviceArgs());
+        args.addAll(o.appArgs());
+        BenchModes.Variant variant = BenchModes.variantOf(mode, o.variants());
+        if (variant != null) {
+            args.addAll(variant.args());
+        }
+        if (mode.equals("micro-batch-asap")) {
+            args.addAll(List.of("--micro-batch-interval", "PT0S"));
+        }
+        args.addAll(List.of(
+                "--attribution-window",
+                o.workload().attributionWindow().toString(),
+                "--watermark-delay",
+                o.workload().watermarkDelay().toString()));
+        return ServiceProcess.startService(
+                "service (" + mode + ")",
+                variant != null ? variant.jar() : o.appJar(),
+                bootstrap,
+                trigger(mode),
+                appId,
+                stateDir,
+                o.reportDir().resolve("service-" + mode + ".log"),
+                o.appJvmOptions(),
+                args);
+    }
+
+    private static String trigger(String mode) {
+        return mode.startsWith("micro-batch") ? "micro-batch" : "real-time";
+    }
+
+    /**
+     * Starts the rtm-examples program of a published workload as the system under test: it reads the bench's input
+     * topic and writes its output topic ({@code --source kafka --serve}) until stopped.
+     */
+    private static ChildJvm startExample(
+            BenchOptions o, String mode, String bootstrap, LatencyWorkload.Topics rowTopics) throws IOException {
+        List<String> args = exampleArgs(o, mode, bootstrap, rowTopics);
+        return ServiceProcess.startExample(
+                "example (" + mode + ")",
+                o.examplesJar(),
+                o.appJvmOptions(),
+                args,
+                o.reportDir().resolve("example-" + mode + ".log"));
+    }
+
+    /**
+     * The command line of the rtm-examples program that runs a published workload in a mode.
+     *
+     * @param o the options (workload, stream threads, extra {@code --app-arg}s, report directory for the table file)
+     * @param mode real-time, micro-batch or micro-batch-asap
+     * @param bootstrap the cluster
+     * @param rowTopics the topics
+     * @return the arguments after {@code -jar rtm-examples.jar}
+     * @throws IOException when the static table cannot be written
+     */
+    static List<String> exampleArgs(BenchOptions o, String mode, String bootstrap, LatencyWorkload.Topics rowTopics)
+            throws IOException {
+        List<String> args = new ArrayList<>(List.of(
+                o.benchWorkload().cliName(),
+                "--source",
+                "kafka",
+                "--serve",
+                "--trigger",
+                trigger(mode),
+                "--bootstrap-servers",
+                bootstrap,
+                "--input-topic",
+                rowTopics.input(),
+                "--output-topic",
+                rowTopics.output(),
+                "--threads",
+                Integer.toString(o.streamThreads())));
+        if (mode.equals("micro-batch-asap")) {
+            args.addAll(List.of("--micro-batch-interval", "PT0S"));
+        }
+        if (o.benchWorkload() == BenchWorkload.STREAM_STATIC_JOIN) {
+            Path table = LatencyWorkload.writeStaticTable(o.reportDir().resolve("static-table.csv"));
+            args.addAll(List.of(
+                    "--table", "csv", "--table-file", table.toAbsolutePath().toString()));
+        }
+        args.addAll(o.appArgs());
+        return args;
+    }
+
+    private static void require(boolean ready, String mode) {
+        if (!ready) {
+            throw new IllegalStateException(mode + " did not become ready");
+        }
+    }
+}
