@@ -140,6 +140,12 @@ public final class Chaos {
         List<String> appJvmOptions;
 
         @Option(
+                names = "--broker-jvm-option",
+                description = "JVM option of the runner's own broker, when it starts one (repeatable)."
+                        + " Default: -Xmx768m.")
+        List<String> brokerJvmOptions;
+
+        @Option(
                 names = "--partitions",
                 defaultValue = "2",
                 description = "Partitions per topic. Default: ${DEFAULT-VALUE}.")
@@ -217,6 +223,7 @@ public final class Chaos {
             }
             KafkaClientSettings kafkaClient = kafka.environment(System::getenv).build();
             List<String> jvm = appJvmOptions != null ? appJvmOptions : new ArrayList<>(List.of("-Xmx1g"));
+            List<String> brokerJvm = brokerJvmOptions != null ? brokerJvmOptions : List.of("-Xmx768m");
             ScenarioRunner.Settings settings = new ScenarioRunner.Settings(
                     sc,
                     duration,
@@ -231,6 +238,7 @@ public final class Chaos {
                     seed,
                     drain,
                     jvm,
+                    brokerJvm,
                     sampleInterval,
                     faultAt,
                     downtime,

@@ -60,7 +60,7 @@ class ChaosScenariosIT {
         return jar.toString();
     }
 
-    /** A short run: 10 s of load at 200 events/s, checkpoints every second, a 60 s correlation window. */
+    /** A short run: 10 s of load at 200 events/s, checkpoints every second, a 60 s correlation window unless given. */
     static List<String> shortRun(String scenario, Path dir, String... extra) {
         List<String> args = new ArrayList<>(List.of(
                 "--scenario",
@@ -117,9 +117,19 @@ class ChaosScenariosIT {
     @Test
     @SuppressWarnings("unchecked")
     void shouldLoseAndDuplicateNothingAndFirePendingTimersWhenKilledUnderExactlyOnce() throws Exception {
-        // service-crash under exactly-once v2, plus the pending-timer and straddling-match probes
-        Map<String, Object> r =
-                runChaos(dir, shortRun("pending-timers", dir, "--exactly-once", "--bootstrap-servers", bootstrap()));
+        // service-crash under exactly-once v2, plus the pending-timer and straddling-match probes. The timers (set
+        // 1 s into the load) must still be pending when the service is RUNNING again (asserted below): with the kill
+        // at ~5 s a 30 s window leaves ~25 s for the restart (6.5-10.9 s measured); the checker waits out the window.
+        Map<String, Object> r = runChaos(
+                dir,
+                shortRun(
+                        "pending-timers",
+                        dir,
+                        "--exactly-once",
+                        "--correlation-window",
+                        "PT30S",
+                        "--bootstrap-servers",
+                        bootstrap()));
 
         Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
         assertThat(((Number) oracle.get("duplicates")).longValue())
@@ -141,12 +151,12 @@ class ChaosScenariosIT {
     @Test
     @SuppressWarnings("unchecked")
     void shouldMatchRequestsWithAcksProducedDuringAnOutageOfTwiceTheCorrelationWindow() throws Exception {
-        // the service is down 20 s with a 10 s window: its correlation timers come due before the backlog is read
+        // the service is down 10 s with a 5 s window: its correlation timers come due before the backlog is read
         Map<String, Object> r = runChaos(
-                dir, shortRun("long-outage", dir, "--correlation-window", "PT10S", "--bootstrap-servers", bootstrap()));
+                dir, shortRun("long-outage", dir, "--correlation-window", "PT5S", "--bootstrap-servers", bootstrap()));
 
         assertThat(((Number) ((Map<String, Object>) r.get("fault")).get("downtime_ms")).longValue())
-                .isEqualTo(20_000L);
+                .isEqualTo(10_000L);
         Map<String, Object> straddle = (Map<String, Object>) r.get("straddling_matches");
         assertThat(straddle.get("observed_outputs")).isEqualTo(straddle.get("expected_outputs"));
     }
@@ -154,7 +164,10 @@ class ChaosScenariosIT {
     @Test
     @SuppressWarnings("unchecked")
     void shouldNotReviveExpiredStateNorRegressWatermarksWhenTheStateDirIsWiped() throws Exception {
-        Map<String, Object> r = runChaos(dir, shortRun("state-wipe", dir, "--bootstrap-servers", bootstrap()));
+        // the checker waits until the probe transactions' window has passed before its second wipe: a 10 s window
+        // (the load sends partners within a second) instead of the default 60 s
+        Map<String, Object> r = runChaos(
+                dir, shortRun("state-wipe", dir, "--correlation-window", "PT10S", "--bootstrap-servers", bootstrap()));
 
         Map<String, Object> probes = (Map<String, Object>) r.get("wipe_probes");
         assertThat(((Number) probes.get("late_pair_joined_after_wipe")).longValue())

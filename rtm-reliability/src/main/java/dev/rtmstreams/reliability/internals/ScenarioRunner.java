@@ -51,6 +51,7 @@ public final class ScenarioRunner {
      * @param seed workload seed
      * @param drain longest wait for outputs after the last send
      * @param appJvmOptions JVM options of the service
+     * @param brokerJvmOptions JVM options of the runner's own broker (unused with {@code bootstrapServers})
      * @param sampleInterval soak: time between metric samples
      * @param faultAt when the fault is injected, as a fraction of the load duration
      * @param downtime how long the service (or broker) stays down before it is started again
@@ -75,6 +76,7 @@ public final class ScenarioRunner {
             long seed,
             Duration drain,
             List<String> appJvmOptions,
+            List<String> brokerJvmOptions,
             Duration sampleInterval,
             double faultAt,
             Duration downtime,
@@ -114,6 +116,7 @@ public final class ScenarioRunner {
                         "--partitions must be at least 2 for instance-failover: " + partitions);
             }
             appJvmOptions = List.copyOf(appJvmOptions);
+            brokerJvmOptions = List.copyOf(brokerJvmOptions);
         }
     }
 
@@ -161,7 +164,7 @@ public final class ScenarioRunner {
                 bootstrap = s.bootstrapServers().get();
             } else {
                 broker = KafkaBrokerProcess.builder()
-                        .jvmOptions(List.of("-Xmx768m"))
+                        .jvmOptions(s.brokerJvmOptions())
                         .build();
                 broker.start();
                 bootstrap = broker.bootstrapServers();

@@ -31,6 +31,7 @@ final class SyntheticReports {
                 42,
                 Duration.ofSeconds(60),
                 List.of("-Xmx1g"),
+                List.of("-Xmx768m"),
                 Duration.ofSeconds(5),
                 0.4,
                 Duration.ofSeconds(1),
