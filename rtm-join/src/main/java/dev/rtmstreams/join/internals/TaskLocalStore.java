@@ -1,9 +1,8 @@
 package dev.rtmstreams.join.internals;
 
+import dev.rtmstreams.processor.spi.UnloggedStore;
 import dev.rtmstreams.processor.spi.UnloggedStoreBuilder;
 import java.util.function.Supplier;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
@@ -15,15 +14,13 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *
  * @param <T> the shared object
  */
-final class TaskLocalStore<T> implements StateStore {
+final class TaskLocalStore<T> extends UnloggedStore {
 
-    private final String name;
     private final Supplier<T> factory;
     private T value;
-    private boolean open;
 
     private TaskLocalStore(String name, Supplier<T> factory) {
-        this.name = name;
+        super(name);
         this.factory = factory;
     }
 
@@ -36,37 +33,9 @@ final class TaskLocalStore<T> implements StateStore {
     }
 
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public void init(StateStoreContext context, StateStore root) {
-        context.register(root, (key, value) -> {
-            // never called: nothing is changelogged
-        });
-        open = true;
-    }
-
-    @Override
-    public void flush() {
-        // nothing to flush: the object is derived from changelogged stores
-    }
-
-    @Override
     public void close() {
         value = null;
-        open = false;
-    }
-
-    @Override
-    public boolean persistent() {
-        return false;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return open;
+        super.close();
     }
 
     /**

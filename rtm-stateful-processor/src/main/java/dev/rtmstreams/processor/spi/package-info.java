@@ -13,8 +13,8 @@
  *   <li>{@link dev.rtmstreams.processor.spi.ByteLayout} and {@link dev.rtmstreams.processor.spi.HeadersLayout}: the
  *       big-endian primitives of every store layout, and stored record headers;
  *   <li>{@link dev.rtmstreams.processor.spi.StoreWriteBatch}: batched bulk writes, e.g. to rebuild a local index;
- *   <li>{@link dev.rtmstreams.processor.spi.UnloggedStoreBuilder}: a custom per-task store that is neither cached nor
- *       changelogged.
+ *   <li>{@link dev.rtmstreams.processor.spi.UnloggedStore} and {@link dev.rtmstreams.processor.spi.UnloggedStoreBuilder}:
+ *       a custom per-task store that is neither cached nor changelogged, and its builder.
  * </ul>
  *
  * <p>Each operator keeps its own policy on top of these: how it marks "no watermark yet", how it derives a watermark

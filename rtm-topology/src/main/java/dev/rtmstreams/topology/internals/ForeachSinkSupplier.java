@@ -1,12 +1,11 @@
 package dev.rtmstreams.topology.internals;
 
+import dev.rtmstreams.processor.spi.UnloggedStore;
 import dev.rtmstreams.processor.spi.UnloggedStoreBuilder;
 import dev.rtmstreams.topology.ForeachSink;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
@@ -113,28 +112,15 @@ public final class ForeachSinkSupplier<K, V> implements ProcessorSupplier<K, V, 
     }
 
     /** A store without data whose commit marks the end of a checkpoint epoch of its task. */
-    static final class EpochStore implements StateStore {
-        private final String name;
+    static final class EpochStore extends UnloggedStore {
         private Runnable onCommit = () -> {};
-        private boolean open;
 
         EpochStore(String name) {
-            this.name = name;
+            super(name);
         }
 
         void onCommit(Runnable r) {
             this.onCommit = r;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public void init(StateStoreContext context, StateStore root) {
-            context.register(root, (key, value) -> {});
-            open = true;
         }
 
         @Override
@@ -145,21 +131,6 @@ public final class ForeachSinkSupplier<K, V> implements ProcessorSupplier<K, V, 
         @Override
         public void flush() {
             onCommit.run();
-        }
-
-        @Override
-        public void close() {
-            open = false;
-        }
-
-        @Override
-        public boolean persistent() {
-            return false;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
         }
     }
 }
