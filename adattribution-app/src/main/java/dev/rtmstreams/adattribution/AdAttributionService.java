@@ -4,31 +4,17 @@ import dev.rtmstreams.adattribution.model.KafkaAccessCheck;
 import dev.rtmstreams.adattribution.model.KafkaAccessException;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.ops.HttpEndpoint;
-import dev.rtmstreams.adattribution.ops.JvmHeap;
-import dev.rtmstreams.adattribution.ops.StateLookup;
 import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
 import dev.rtmstreams.adattribution.pipeline.AttributedClickPostgresSink;
 import dev.rtmstreams.adattribution.pipeline.DeadLetterCounter;
-import dev.rtmstreams.adattribution.pipeline.ReadableOperators;
 import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.processor.ExecutionMode;
-import dev.rtmstreams.processor.StateReader;
-import dev.rtmstreams.processor.TransformWithState;
-import dev.rtmstreams.topology.AssignmentReport;
 import dev.rtmstreams.topology.EpochProgress;
-import dev.rtmstreams.topology.ProgressListener;
-import dev.rtmstreams.topology.PrometheusEndpoint;
 import dev.rtmstreams.topology.RocksDbBoundedMemory;
 import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.Trigger;
-import io.prometheus.metrics.config.PrometheusProperties;
-import io.prometheus.metrics.core.metrics.CounterWithCallback;
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,15 +23,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -60,7 +43,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The running ad-attribution service: its topology under an rtm-topology {@link RtmStreams} with the configured
- * trigger, the HTTP operations endpoint, and an orderly shutdown.
+ * trigger, the HTTP operations endpoint (wired by {@link ServiceEndpoint}), and an orderly shutdown.
  *
  * <p>Lifecycle: {@link #start()} once, then {@link #awaitTermination()} until {@link #close()} (from a shutdown
  * hook on SIGTERM) or until Kafka Streams fails. {@link #close()} is idempotent and thread-safe.
@@ -78,10 +61,7 @@ public final class AdAttributionService implements AutoCloseable {
     private volatile boolean cleanClose;
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicReference<String> failure = new AtomicReference<>();
-    private final AtomicReference<EpochProgress> lastEpoch = new AtomicReference<>();
-    private final Map<String, EpochProgress> lastEpochPerThread = new ConcurrentHashMap<>();
-    private final AtomicReference<AssignmentReport> lastAssignment = new AtomicReference<>();
-    private final AtomicInteger epochs = new AtomicInteger();
+    private final ServiceProgress progress = new ServiceProgress();
     private volatile RtmStreams rtm;
     private volatile HttpEndpoint http;
 
@@ -144,22 +124,7 @@ public final class AdAttributionService implements AutoCloseable {
                 .trigger(trigger)
                 .slotCheck(config.slotCheck())
                 .exactlyOnce("exactly_once_v2".equals(config.processingGuarantee()))
-                .addProgressListener(new ProgressListener() {
-                    @Override
-                    public void onEpochProgress(EpochProgress progress) {
-                        lastEpoch.set(progress);
-                        lastEpochPerThread.put(progress.threadName(), progress);
-                        epochs.incrementAndGet();
-                    }
-
-                    @Override
-                    public void onAssignment(AssignmentReport report) {
-                        lastAssignment.set(report);
-                        if (!report.violations().isEmpty()) {
-                            LOG.warn("event=slot-violations violations={}", report.violations());
-                        }
-                    }
-                })
+                .addProgressListener(progress)
                 .addStateListener((newState, oldState) -> {
                     LOG.info("event=state-change from={} to={}", oldState, newState);
                     if (newState == KafkaStreams.State.ERROR) {
@@ -191,11 +156,7 @@ public final class AdAttributionService implements AutoCloseable {
         streams.start();
         if (config.httpPort() >= 0) {
             try {
-                http = HttpEndpoint.start(
-                        new InetSocketAddress(config.httpBindAddress(), config.httpPort()),
-                        this::state,
-                        metricsRegistry(streams),
-                        this::readState);
+                http = ServiceEndpoint.start(config, streams, this::state, this::lateRecords, deadLetters, progress);
             } catch (IOException e) {
                 throw new UncheckedIOException(
                         "cannot listen on http-bind-address "
@@ -204,27 +165,6 @@ public final class AdAttributionService implements AutoCloseable {
                         e);
             }
         }
-    }
-
-    /**
-     * {@code GET /state/{operator}/{key}}: the key's state in a transformWithState operator of this instance,
-     * through the interactive query {@code OperatorStateQuery}.
-     */
-    private StateLookup.Response readState(String operator, String key) {
-        UnaryOperator<StateReader> decoders = ReadableOperators.all().get(operator);
-        if (decoders == null) {
-            return new StateLookup.Response(
-                    404,
-                    "unknown operator " + operator + "; readable: "
-                            + ReadableOperators.all().keySet() + "\n");
-        }
-        byte[] k = key.getBytes(StandardCharsets.UTF_8);
-        StateReader reader =
-                decoders.apply(StateReader.query(rtm.kafkaStreams(), TransformWithState.storeNameOf(operator), k));
-        return reader.read(k)
-                .map(s -> new StateLookup.Response(200, StateReader.toJson(s) + "\n"))
-                .orElseGet(() -> new StateLookup.Response(
-                        404, "no state for key " + key + " in " + operator + " on this instance\n"));
     }
 
     private Properties adminProperties() {
@@ -346,115 +286,7 @@ public final class AdAttributionService implements AutoCloseable {
 
     /** @return the latest checkpoint epoch report, if any */
     public java.util.Optional<EpochProgress> latestProgress() {
-        return java.util.Optional.ofNullable(lastEpoch.get());
-    }
-
-    /**
-     * The metrics of {@code /metrics}: rtm-topology's collector (Kafka Streams metrics, latency summaries) plus the
-     * service's own (state, DLQ, late records, epochs, slot utilization), each read on every scrape.
-     */
-    private PrometheusRegistry metricsRegistry(RtmStreams streams) {
-        PrometheusRegistry registry = new PrometheusRegistry();
-        PrometheusProperties props = PrometheusProperties.builder().build();
-        registry.register(PrometheusEndpoint.collector(streams));
-        GaugeWithCallback.builder(props)
-                .name("adattribution_up")
-                .help("1 while Kafka Streams is RUNNING or REBALANCING.")
-                .labelNames("state")
-                .callback(cb -> {
-                    String state = state();
-                    cb.call(HttpEndpoint.HEALTHY_STATES.contains(state) ? 1 : 0, state);
-                })
-                .register(registry);
-        GaugeWithCallback.builder(props)
-                .name("adattribution_jvm_heap_after_gc_bytes")
-                .help("Java heap in use right after the last garbage collection (the live set), summed over pools.")
-                .callback(cb -> cb.call(JvmHeap.afterLastGcBytes()))
-                .register(registry);
-        GaugeWithCallback.builder(props)
-                .name("adattribution_jvm_heap_used_bytes")
-                .help("Java heap in use now (live and not yet collected objects).")
-                .callback(cb -> cb.call(JvmHeap.usedBytes()))
-                .register(registry);
-        GaugeWithCallback.builder(props)
-                .name("adattribution_jvm_heap_committed_bytes")
-                .help("Java heap the JVM holds from the operating system (part of the RSS).")
-                .callback(cb -> cb.call(JvmHeap.committedBytes()))
-                .register(registry);
-        CounterWithCallback.builder(props)
-                .name("adattribution_dlq_records_total")
-                .help("Input records sent to the dead-letter topic.")
-                .labelNames("source_topic")
-                .callback(cb -> {
-                    Map<String, Long> dlq = deadLetters.snapshot();
-                    for (String topic : config.topics().inputs()) {
-                        cb.call(dlq.getOrDefault(topic, 0L), topic);
-                    }
-                })
-                .register(registry);
-        CounterWithCallback.builder(props)
-                .name("adattribution_late_records_total")
-                .help("Click attribution inputs behind the join's watermark: counted, not joined.")
-                .labelNames("join")
-                .callback(cb -> cb.call(lateRecords(), AdAttributionTopology.JOIN_NAME))
-                .register(registry);
-        CounterWithCallback.builder(props)
-                .name("adattribution_epochs_total")
-                .help("Checkpoint epochs closed by this instance.")
-                .callback(cb -> cb.call(epochs.get()))
-                .register(registry);
-        GaugeWithCallback.builder(props)
-                .name("adattribution_epoch_id")
-                .help("Id of the latest checkpoint epoch per stream thread.")
-                .labelNames("thread")
-                .callback(cb -> lastEpochPerThread.forEach((thread, p) -> cb.call(p.epochId(), thread)))
-                .register(registry);
-        GaugeWithCallback.builder(props)
-                .name("adattribution_epoch_input_rows")
-                .help("Input rows of the latest epoch per stream thread.")
-                .labelNames("thread")
-                .callback(cb -> lastEpochPerThread.forEach((thread, p) -> cb.call(p.numInputRows(), thread)))
-                .register(registry);
-        GaugeWithCallback.builder(props)
-                .name("adattribution_epoch_watermark_ms")
-                .help("Lowest operator watermark of the latest epoch.")
-                .labelNames("thread")
-                .callback(cb -> lastEpochPerThread.forEach((thread, p) -> {
-                    if (p.watermarkMs() != null) {
-                        cb.call(p.watermarkMs(), thread);
-                    }
-                }))
-                .register(registry);
-        GaugeWithCallback.builder(props)
-                .name("adattribution_slot_busy_fraction")
-                .help("Share of time each slot (stream thread) is busy.")
-                .labelNames("thread")
-                .callback(cb -> slots(s -> cb.call(s.busyFraction(), s.threadName())))
-                .register(registry);
-        GaugeWithCallback.builder(props)
-                .name("adattribution_slot_active_tasks")
-                .help("Active tasks per slot (stream thread).")
-                .labelNames("thread")
-                .callback(cb -> slots(s -> cb.call(s.activeTasks().size(), s.threadName())))
-                .register(registry);
-        GaugeWithCallback.builder(props)
-                .name("adattribution_slot_violations")
-                .help("Slot rule violations in the latest assignment.")
-                .callback(cb -> {
-                    AssignmentReport a = lastAssignment.get();
-                    if (a != null) {
-                        cb.call(a.violations().size());
-                    }
-                })
-                .register(registry);
-        return registry;
-    }
-
-    private void slots(java.util.function.Consumer<AssignmentReport.Slot> each) {
-        AssignmentReport a = lastAssignment.get();
-        if (a != null) {
-            a.slots().forEach(each);
-        }
+        return progress.latest();
     }
 
     /**
@@ -497,7 +329,7 @@ public final class AdAttributionService implements AutoCloseable {
             LOG.info(
                     "event=closed clean={} epochs={} dlq={} late={}",
                     clean,
-                    epochs.get(),
+                    progress.epochs(),
                     deadLetters.snapshot(),
                     r.state() == KafkaStreams.State.NOT_RUNNING ? lateRecordsSafe(r) : -1);
         }

@@ -5,33 +5,23 @@ import dev.rtmstreams.testkit.LatencyRecorder;
 import dev.rtmstreams.testkit.Pacer;
 import dev.rtmstreams.testkit.ProgressBar;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongUnaryOperator;
 import org.HdrHistogram.Histogram;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One measured run against a cluster: computes the expected outputs, starts a consumer on the
@@ -42,13 +32,11 @@ import org.slf4j.LoggerFactory;
  * <p>Latency of an output = the consumer's receive time (right after {@code poll} returns) minus the
  * time the generator called {@code send} for the input event that completed the match, both on
  * {@link System#nanoTime()} of this JVM.
+ *
+ * <p>This class computes the expected outputs, paces the sends and drains; the {@link OutputCollector} consumes and
+ * matches the outputs, and {@link RunReport} builds the report.
  */
 public final class LoadRun {
-
-    private static final Logger LOG = LoggerFactory.getLogger(LoadRun.class);
-    private static final double[] CURVE = {
-        0, 10, 25, 50, 75, 90, 95, 97.5, 99, 99.5, 99.75, 99.9, 99.95, 99.99, 99.999, 100
-    };
 
     /** Which outputs the system under test produces. */
     public enum Outputs {
@@ -367,12 +355,7 @@ public final class LoadRun {
         AtomicLongArray sendNanos = new AtomicLongArray(spec.size());
         AtomicLong sent = new AtomicLong();
         AtomicLong sendErrors = new AtomicLong();
-        AtomicLong undecodable = new AtomicLong();
-        AtomicLong foreign = new AtomicLong();
         AtomicReference<Exception> firstSendError = new AtomicReference<>();
-        AtomicBoolean stopConsumer = new AtomicBoolean();
-        AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
-        List<String> outputTopics = spec.outputTopics();
 
         // input i is due this long after the first input (its offset at the run's speed)
         double speed = settings.speed();
@@ -381,68 +364,8 @@ public final class LoadRun {
         long measuredDueNanos = firstMeasured == 0 ? 0 : dueNanos.applyAsLong(firstMeasured);
         long windowStartNanos = startNanos + measuredDueNanos;
         LatencyRecorder recorder = new LatencyRecorder(windowStartNanos);
-        Map<OutputKind, Histogram> latencyByKind = new EnumMap<>(OutputKind.class);
-        for (OutputKind kind : OutputKind.values()) {
-            latencyByKind.put(kind, LatencyRecorder.newHistogram());
-        }
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(settings));
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : outputTopics) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
-            if (infos == null || infos.isEmpty()) {
-                consumer.close();
-                throw new IllegalStateException("output topic does not exist: " + topic);
-            }
-            for (PartitionInfo p : infos) {
-                partitions.add(new TopicPartition(p.topic(), p.partition()));
-            }
-        }
-        consumer.assign(partitions);
-        consumer.seekToEnd(partitions);
-        for (TopicPartition tp : partitions) {
-            consumer.position(tp);
-        }
-        Thread consumerThread = new Thread(
-                () -> {
-                    try (consumer) {
-                        while (!stopConsumer.get()) {
-                            ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
-                            long received = System.nanoTime();
-                            if (records.isEmpty()) {
-                                continue;
-                            }
-                            lastOutputNanos.set(received);
-                            for (ConsumerRecord<byte[], byte[]> r : records) {
-                                Observed o;
-                                try {
-                                    o = spec.decode(r, received);
-                                } catch (RuntimeException e) {
-                                    undecodable.incrementAndGet();
-                                    LOG.debug(
-                                            "undecodable output at {}-{}@{}", r.topic(), r.partition(), r.offset(), e);
-                                    continue;
-                                }
-                                if (o == null) {
-                                    foreign.incrementAndGet();
-                                    continue;
-                                }
-                                Expected match = matcher.accept(o);
-                                if (match != null) {
-                                    long sentAt = sendNanos.get((int) match.completingSeq());
-                                    if (sentAt != 0 && match.completingSeq() >= firstMeasured) {
-                                        recorder.record(received, received - sentAt);
-                                        LatencyRecorder.recordNanos(latencyByKind.get(match.kind()), received - sentAt);
-                                    }
-                                }
-                            }
-                        }
-                    } catch (RuntimeException e) {
-                        LOG.error("output consumer failed", e);
-                    }
-                },
-                "loadgen-output-consumer");
-        consumerThread.setDaemon(true);
-        consumerThread.start();
+        OutputCollector outputs = new OutputCollector(spec, settings, matcher, sendNanos, firstMeasured, recorder);
+        outputs.start();
 
         String[] phase = {"sending"};
         long total = spec.size();
@@ -495,7 +418,7 @@ public final class LoadRun {
                         Duration.ofMinutes(10).toNanos(), 10 * settings.drain().toNanos());
         long allSeenAt = 0;
         while (System.nanoTime() < hardDeadline) {
-            long idleSince = Math.max(sendEndNanos, lastOutputNanos.get());
+            long idleSince = Math.max(sendEndNanos, outputs.lastOutputNanos());
             if (matcher.missing() != 0
                     && System.nanoTime() - idleSince > settings.drain().toNanos()) {
                 break;
@@ -514,98 +437,30 @@ public final class LoadRun {
         if (allSeenAt == 0) {
             window.windowEnd();
         }
-        stopConsumer.set(true);
-        consumerThread.join(5000);
+        outputs.stop();
         bar.close();
 
         double spanSeconds =
                 Math.max(paced.elapsedNanos(), total == 0 ? 0 : dueNanos.applyAsLong(total - 1) - measuredDueNanos)
                         / 1e9;
         double achieved = spanSeconds > 0 ? paced.sent() / Math.max(spanSeconds, (paced.sent() - 1) / targetRate) : 0;
-        Map<String, Object> report = new LinkedHashMap<>();
-        report.put("mode", settings.mode());
-        report.put("target_rate", targetRate);
-        report.put("achieved_rate", LatencyRecorder.round(achieved));
-        report.put("events_sent", paced.sent());
-        report.put("send_errors", sendErrors.get());
-        report.put("kept_up", !paced.fellBehind());
-        report.put("max_send_lag_ms", LatencyRecorder.round(paced.maxLagNanos() / 1e6));
-        if (warm != null) {
-            report.put("warmup_events_sent", warm.sent());
-            report.put("warmup_kept_up", !warm.fellBehind());
-            report.put("warmup_max_send_lag_ms", LatencyRecorder.round(warm.maxLagNanos() / 1e6));
-        }
-        report.put("expected", matcher.expected());
-        report.put("observed", matcher.observed() + undecodable.get());
-        report.put("matched", matcher.matched());
-        report.put("missing", matcher.missing());
-        report.put("duplicates", matcher.duplicates());
-        report.put("unexpected", matcher.unexpected() + undecodable.get());
-        report.put("mismatched", matcher.mismatched());
-        report.put("undecodable", undecodable.get());
-        report.put("foreign_outputs_ignored", foreign.get());
-        report.putAll(spec.oracleReport());
-        report.put("drain_ms", Math.round((System.nanoTime() - sendEndNanos) / 1e6));
-        report.put("latency_ms", recorder.summaryMillis());
-        List<Map<String, Object>> curve = new ArrayList<>();
-        double[] values = recorder.percentilesMillis(CURVE);
-        for (int i = 0; i < CURVE.length; i++) {
-            Map<String, Object> pt = new LinkedHashMap<>();
-            pt.put("p", CURVE[i]);
-            pt.put("ms", values[i]);
-            curve.add(pt);
-        }
-        report.put("latency_percentiles", curve);
-        report.put("per_second", perSecond(recorder, sendNanos, firstMeasured, windowStartNanos));
-        Map<String, Object> samples = new LinkedHashMap<>();
-        samples.put("missing", matcher.missingSamples(20));
-        samples.put("unexpected", matcher.unexpectedSamples());
-        samples.put("duplicates", matcher.duplicateSamples());
-        report.put("samples", samples);
-        if (firstSendError.get() != null) {
-            report.put("first_send_error", firstSendError.get().toString());
-        }
-        report.putAll(extra);
+        RunReport.Sending sending =
+                new RunReport.Sending(warm, paced, sendErrors.get(), firstSendError.get(), sendNanos, sendEndNanos);
+        Map<String, Object> report = RunReport.build(
+                settings,
+                targetRate,
+                achieved,
+                sending,
+                matcher,
+                outputs,
+                spec.oracleReport(),
+                recorder,
+                firstMeasured,
+                windowStartNanos,
+                extra);
         Map<OutputKind, KindOutcome> byKind = new EnumMap<>(OutputKind.class);
-        latencyByKind.forEach((kind, h) -> byKind.put(kind, new KindOutcome(matcher.counts(kind), h)));
+        outputs.latencyByKind().forEach((kind, h) -> byKind.put(kind, new KindOutcome(matcher.counts(kind), h)));
         return new Outcome(report, paced.sent(), achieved, Duration.ofNanos(paced.elapsedNanos()), Map.copyOf(byKind));
-    }
-
-    private static List<Map<String, Object>> perSecond(
-            LatencyRecorder recorder, AtomicLongArray sendNanos, int firstMeasured, long startNanos) {
-        Map<Integer, Long> sentBySecond = new HashMap<>();
-        int maxSecond = 0;
-        for (int i = firstMeasured; i < sendNanos.length(); i++) {
-            long t = sendNanos.get(i);
-            if (t == 0) {
-                continue;
-            }
-            int s = (int) Math.max(0, (t - startNanos) / 1_000_000_000L);
-            sentBySecond.merge(s, 1L, Long::sum);
-            maxSecond = Math.max(maxSecond, s);
-        }
-        List<Map<String, Object>> latency = recorder.perSecondMillis();
-        List<Map<String, Object>> out = new ArrayList<>();
-        int seconds = Math.max(maxSecond + 1, latency.size());
-        for (int s = 0; s < seconds; s++) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("t", s);
-            m.put("sent", sentBySecond.getOrDefault(s, 0L));
-            if (s < latency.size()) {
-                Map<String, Object> l = latency.get(s);
-                m.put("outputs", l.get("outputs"));
-                m.put("p50", l.get("p50"));
-                m.put("p99", l.get("p99"));
-                m.put("max", l.get("max"));
-            } else {
-                m.put("outputs", 0L);
-                m.put("p50", 0.0);
-                m.put("p99", 0.0);
-                m.put("max", 0.0);
-            }
-            out.add(m);
-        }
-        return out;
     }
 
     /**
@@ -643,24 +498,5 @@ public final class LoadRun {
         p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 65536);
         return p;
-    }
-
-    private static Map<String, Object> consumerConfig(Settings settings) {
-        Map<String, Object> c = new HashMap<>();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
-        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
-        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, "loadgen-output-consumer");
-        settings.clientOverrides().forEach((k, v) -> {
-            if (ConsumerConfig.configNames().contains(k)) {
-                c.put(k, v);
-            }
-        });
-        return c;
     }
 }

@@ -1,28 +1,15 @@
 package dev.rtmstreams.topology.internals;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.AssignmentReport;
 import dev.rtmstreams.topology.EpochProgress;
 import dev.rtmstreams.topology.LatencyStats;
 import dev.rtmstreams.topology.ProgressListener;
-import dev.rtmstreams.topology.SourceProgress;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -37,18 +24,15 @@ import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.ThreadMetadata;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Checkpoint epochs and latency measurement of one application instance.
  * <p>Hot path (stream threads): {@link #onPoll} reads the clock once per poll, stamps each record with a 16-byte
  * header and records its queuing latency; {@link #onSend} reads the clock once per output record and records
  * processing and end-to-end latency into wait-free HdrHistogram {@link Recorder}s; {@link #onCommit} swaps the
- * interval histograms and counters and hands the snapshot to one progress thread, which reads metrics, builds the
- * {@link EpochProgress}, logs it as JSON and calls the listeners. All per-thread state is confined to its stream
- * thread except the recorders and the published values.
+ * interval histograms and counters and hands the snapshot to the progress thread of its {@link EpochReporter}, which
+ * reads metrics, builds the {@link EpochProgress}, logs it as JSON and calls the listeners. All per-thread state is
+ * confined to its stream thread except the recorders and the published values.
  */
 public final class EpochRuntime implements AutoCloseable {
 
@@ -60,31 +44,14 @@ public final class EpochRuntime implements AutoCloseable {
     public static final List<String> LATENCY_METRICS =
             List.of("sourceQueuingLatencyMs", "processingLatencyMs", "e2eLatencyMs");
 
-    private static final int RECENT = 100;
-    private static final Logger LOG = LoggerFactory.getLogger(EpochRuntime.class);
-    private static final Logger PROGRESS_LOG = LoggerFactory.getLogger(PROGRESS_LOGGER);
-
-    private final String applicationId;
     private final String internalPrefix;
     private final ExecutionMode mode;
     private final Time time;
-    private final double targetUtilization;
-    private final int tasksPerSlot;
-    private final List<ProgressListener> listeners = new CopyOnWriteArrayList<>();
     private final ThreadLocal<ThreadState> local = new ThreadLocal<>();
     private final AtomicLong epochIds = new AtomicLong();
-    private final ExecutorService progressExecutor;
-    private final ObjectMapper json = new ObjectMapper();
-    /** Per stream thread: Spark's custom metrics at its previous epoch (epochs of one thread are reported in order). */
     private final Map<String, TopicKind> topicKinds = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private final Map<String, StateOperatorDeltas> stateOperatorDeltas = new java.util.concurrent.ConcurrentHashMap<>();
-
     private final Metrics metrics;
-    private final ArrayDeque<EpochProgress> recent = new ArrayDeque<>();
-    private volatile KafkaStreams streams;
-    private volatile EpochProgress latest;
-    private volatile AssignmentReport latestAssignment;
+    private final EpochReporter reporter;
 
     /**
      * @param applicationId the application id (internal topics start with it)
@@ -101,41 +68,31 @@ public final class EpochRuntime implements AutoCloseable {
             double targetUtilization,
             int tasksPerSlot,
             List<ProgressListener> listeners) {
-        this.applicationId = applicationId;
         this.internalPrefix = applicationId + "-";
         this.mode = mode;
         this.time = time;
-        this.targetUtilization = targetUtilization;
-        this.tasksPerSlot = tasksPerSlot;
-        this.listeners.addAll(listeners);
         this.metrics = new Metrics(new MetricConfig(), List.of(), time);
-        this.progressExecutor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "rtm-progress-" + applicationId);
-            t.setDaemon(true);
-            return t;
-        });
+        this.reporter = new EpochReporter(applicationId, mode, time, targetUtilization, tasksPerSlot, listeners);
     }
 
     /** Sets the Kafka Streams instance whose metrics and assignment are read. */
     public void attach(KafkaStreams kafkaStreams) {
-        this.streams = kafkaStreams;
+        reporter.attach(kafkaStreams);
     }
 
     /** @return the latest epoch report of any thread */
     public Optional<EpochProgress> latest() {
-        return Optional.ofNullable(latest);
+        return reporter.latest();
     }
 
     /** @return up to the last 100 epoch reports, oldest first */
     public List<EpochProgress> recent() {
-        synchronized (recent) {
-            return List.copyOf(recent);
-        }
+        return reporter.recent();
     }
 
     /** @return the latest assignment report */
     public Optional<AssignmentReport> latestAssignment() {
-        return Optional.ofNullable(latestAssignment);
+        return reporter.latestAssignment();
     }
 
     /** @return the rtm metrics (latest epoch's latency percentiles and counters per thread) */
@@ -250,7 +207,7 @@ public final class EpochRuntime implements AutoCloseable {
     void onCommit(Map<TopicPartition, OffsetAndMetadata> offsets) {
         long now = time.milliseconds();
         ThreadState s = state();
-        Snapshot snap = new Snapshot(
+        EpochReporter.Snapshot snap = new EpochReporter.Snapshot(
                 epochIds.getAndIncrement(),
                 s,
                 s.startMs,
@@ -262,174 +219,17 @@ public final class EpochRuntime implements AutoCloseable {
                 s.e2e.getIntervalHistogram());
         s.counts = new HashMap<>();
         s.startMs = now;
-        try {
-            progressExecutor.execute(() -> publish(snap));
-        } catch (RejectedExecutionException closed) {
-            LOG.debug("epoch {} of {} closed after shutdown; not reported", snap.epochId, s.thread);
-        }
-    }
-
-    // ---------------------------------------------------------------- progress-thread side
-
-    private void publish(Snapshot snap) {
-        try {
-            KafkaStreams ks = streams;
-            Map<MetricName, ? extends Metric> m = ks == null ? Map.of() : ks.metrics();
-            String thread = snap.state.thread;
-            long duration = Math.max(1, snap.endMs - snap.startMs);
-            Map<String, Map<Integer, Long>> offsetsByTopic = new TreeMap<>();
-            snap.offsets.forEach((tp, om) -> offsetsByTopic
-                    .computeIfAbsent(tp.topic(), k -> new TreeMap<>())
-                    .put(tp.partition(), om.offset()));
-            Map<String, SourceProgress> sources = new TreeMap<>();
-            long total = 0;
-            java.util.Set<String> topics = new java.util.TreeSet<>(snap.counts.keySet());
-            topics.addAll(offsetsByTopic.keySet());
-            for (String topic : topics) {
-                long[] c = snap.counts.get(topic);
-                long n = c == null ? 0 : c[0];
-                total += n;
-                sources.put(
-                        topic,
-                        new SourceProgress(
-                                topic, n, n * 1000.0 / duration, offsetsByTopic.getOrDefault(topic, Map.of())));
-            }
-            long sst = MetricsReader.sumStateMetric(m, thread, "total-sst-files-size");
-            long mem = MetricsReader.sumStateMetric(m, thread, "size-all-mem-tables");
-            long bytes = sst < 0 && mem < 0 ? -1 : Math.max(0, sst) + Math.max(0, mem);
-            LatencyStats q = stats(snap.queuing);
-            LatencyStats p = stats(snap.processing);
-            LatencyStats e = stats(snap.e2e);
-            double busy = MetricsReader.busyFraction(m, thread);
-            EpochProgress progress = new EpochProgress(
-                    applicationId,
-                    snap.epochId,
-                    thread,
-                    mode,
-                    snap.startMs,
-                    snap.endMs,
-                    total,
-                    total * 1000.0 / duration,
-                    sources,
-                    MetricsReader.watermark(m, thread),
-                    MetricsReader.sumStateMetric(m, thread, "estimate-num-keys"),
-                    bytes,
-                    busy,
-                    q,
-                    p,
-                    e,
-                    stateOperatorDeltas
-                            .computeIfAbsent(thread, t -> new StateOperatorDeltas())
-                            .next(dev.rtmstreams.processor.RtmProcessorMetrics.sparkCustomMetrics(m, thread)));
-            snap.state.published(progress);
-            latest = progress;
-            synchronized (recent) {
-                recent.addLast(progress);
-                if (recent.size() > RECENT) {
-                    recent.removeFirst();
-                }
-            }
-            if (PROGRESS_LOG.isInfoEnabled()) {
-                PROGRESS_LOG.info(toJson(progress));
-            }
-            for (ProgressListener l : listeners) {
-                try {
-                    l.onEpochProgress(progress);
-                } catch (RuntimeException ex) {
-                    LOG.warn("progress listener {} failed on epoch {}", l, progress.epochId(), ex);
-                }
-            }
-        } catch (RuntimeException ex) {
-            LOG.warn("cannot report epoch {} of {}", snap.epochId, snap.state.thread, ex);
-        }
+        reporter.submit(snap);
     }
 
     /** @return the progress as one JSON line */
     public String toJson(Object progress) {
-        try {
-            return json.writeValueAsString(progress);
-        } catch (JsonProcessingException ex) {
-            throw new IllegalStateException("cannot serialize progress", ex);
-        }
-    }
-
-    static LatencyStats stats(Histogram h) {
-        if (h.getTotalCount() == 0) {
-            return LatencyStats.EMPTY;
-        }
-        return new LatencyStats(
-                h.getTotalCount(),
-                h.getValueAtPercentile(50),
-                h.getValueAtPercentile(90),
-                h.getValueAtPercentile(95),
-                h.getValueAtPercentile(99),
-                h.getMaxValue());
+        return reporter.toJson(progress);
     }
 
     /** Schedules the post-rebalance assignment check on the progress thread. */
     public void scheduleAssignmentCheck() {
-        try {
-            progressExecutor.execute(this::checkAssignment);
-        } catch (RejectedExecutionException closed) {
-            LOG.debug("assignment check after shutdown skipped");
-        }
-    }
-
-    private void checkAssignment() {
-        KafkaStreams ks = streams;
-        if (ks == null) {
-            return;
-        }
-        try {
-            Map<MetricName, ? extends Metric> m = ks.metrics();
-            List<ThreadMetadata> md = new ArrayList<>(ks.metadataForLocalThreads());
-            md.sort(Comparator.comparing(ThreadMetadata::threadName));
-            List<AssignmentReport.Slot> slots = new ArrayList<>();
-            List<String> violations = new ArrayList<>();
-            for (ThreadMetadata t : md) {
-                List<String> active = t.activeTasks().stream()
-                        .map(x -> x.taskId().toString())
-                        .sorted()
-                        .toList();
-                List<String> standby = t.standbyTasks().stream()
-                        .map(x -> x.taskId().toString())
-                        .sorted()
-                        .toList();
-                double busy = MetricsReader.busyFraction(m, t.threadName());
-                slots.add(new AssignmentReport.Slot(t.threadName(), active, standby, busy, busy > targetUtilization));
-                if (active.size() > tasksPerSlot) {
-                    violations.add("slot " + t.threadName() + " runs " + active.size() + " active tasks " + active
-                            + ", more than tasksPerSlot=" + tasksPerSlot);
-                }
-            }
-            AssignmentReport report = new AssignmentReport(
-                    applicationId, time.milliseconds(), slots, tasksPerSlot, targetUtilization, violations);
-            latestAssignment = report;
-            if (violations.isEmpty()) {
-                LOG.info(
-                        "assignment of {}: {} active tasks on {} slots, within {} task(s) per slot: {}",
-                        applicationId,
-                        report.activeTasks(),
-                        slots.size(),
-                        tasksPerSlot,
-                        toJson(report));
-            } else {
-                LOG.warn(
-                        "assignment of {} violates real-time slot rules: {}; {}",
-                        applicationId,
-                        violations,
-                        toJson(report));
-            }
-            for (ProgressListener l : listeners) {
-                try {
-                    l.onAssignment(report);
-                } catch (RuntimeException ex) {
-                    LOG.warn("progress listener {} failed on assignment report", l, ex);
-                }
-            }
-        } catch (RuntimeException ex) {
-            LOG.warn("assignment check of {} failed", applicationId, ex);
-        }
+        reporter.scheduleAssignmentCheck();
     }
 
     private void registerGauges(ThreadState s) {
@@ -462,15 +262,7 @@ public final class EpochRuntime implements AutoCloseable {
     /** Stops the progress thread after delivering what is queued (waits up to 5 s). */
     @Override
     public void close() {
-        progressExecutor.shutdown();
-        try {
-            if (!progressExecutor.awaitTermination(5, TimeUnit.SECONDS)) {
-                progressExecutor.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            progressExecutor.shutdownNow();
-        }
+        reporter.close();
         metrics.close();
     }
 
@@ -519,15 +311,4 @@ public final class EpochRuntime implements AutoCloseable {
             };
         }
     }
-
-    private record Snapshot(
-            long epochId,
-            ThreadState state,
-            long startMs,
-            long endMs,
-            Map<String, long[]> counts,
-            Map<TopicPartition, OffsetAndMetadata> offsets,
-            Histogram queuing,
-            Histogram processing,
-            Histogram e2e) {}
 }
