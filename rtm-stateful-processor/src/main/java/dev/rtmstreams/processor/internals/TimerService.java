@@ -3,7 +3,9 @@ package dev.rtmstreams.processor.internals;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.StoreWriteBatch;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -116,16 +118,7 @@ final class TimerService {
     private void writeKeyIndex() {
         clearKeyIndex();
         StoreWriteBatch batch = new StoreWriteBatch(keyIndex, REBUILD_BATCH);
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(
-                Bytes.wrap(Layout.sectionStart(Layout.TIMER)), Bytes.wrap(Layout.sectionEnd(Layout.TIMER)))) {
-            while (it.hasNext()) {
-                byte[] k = it.next().key.get();
-                if (k[0] != Layout.TIMER) {
-                    continue;
-                }
-                batch.put(Bytes.wrap(Layout.timerByKeyOfTimerKey(k)), Layout.EMPTY);
-            }
-        }
+        forEachTimer(store, (time, owner) -> batch.put(Bytes.wrap(Layout.timerByKey(owner, time)), Layout.EMPTY));
         batch.flush();
         keyIndexLive = true;
     }
@@ -153,7 +146,7 @@ final class TimerService {
     static List<Long> list(ReadOnlyKeyValueStore<Bytes, byte[]> store, byte[] key) {
         List<Long> out = new ArrayList<>();
         forEachTimer(store, (time, owner) -> {
-            if (java.util.Arrays.equals(owner, key)) {
+            if (Arrays.equals(owner, key)) {
                 out.add(time);
             }
         });
@@ -161,8 +154,7 @@ final class TimerService {
     }
 
     /** For read-only tooling: every pending timer of {@code store}, in (time, key) order. */
-    static void forEachTimer(
-            ReadOnlyKeyValueStore<Bytes, byte[]> store, java.util.function.BiConsumer<Long, byte[]> f) {
+    static void forEachTimer(ReadOnlyKeyValueStore<Bytes, byte[]> store, BiConsumer<Long, byte[]> f) {
         try (KeyValueIterator<Bytes, byte[]> it = store.range(
                 Bytes.wrap(Layout.sectionStart(Layout.TIMER)), Bytes.wrap(Layout.sectionEnd(Layout.TIMER)))) {
             while (it.hasNext()) {
