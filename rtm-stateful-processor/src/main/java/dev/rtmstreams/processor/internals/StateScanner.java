@@ -52,12 +52,10 @@ public final class StateScanner {
         }
         scanState(store, declaration(store), groupingKey, out);
         // the key's entries of the time-ordered timer index (the per-key index is kept only while the processor
-        // lists its timers): a scan of every pending timer
-        TimerService.forEachTimer(store, (time, owner) -> {
-            if (Arrays.equals(owner, groupingKey)) {
-                out.add(KeyValue.pair(Bytes.wrap(Layout.timerKey(time, owner)), Layout.EMPTY));
-            }
-        });
+        // lists its timers)
+        for (long time : TimerService.list(store, groupingKey)) {
+            out.add(KeyValue.pair(Bytes.wrap(Layout.timerKey(time, groupingKey)), Layout.EMPTY));
+        }
         return out;
     }
 
