@@ -1,5 +1,6 @@
 package dev.rtmstreams.join;
 
+import dev.rtmstreams.join.internals.DistinctBy;
 import dev.rtmstreams.join.internals.IntervalJoinTopology;
 import dev.rtmstreams.join.internals.JoinSpec;
 import dev.rtmstreams.processor.EventTimeExtractor;
@@ -67,6 +68,10 @@ import org.apache.kafka.streams.kstream.KStream;
  *   <li><b>Outer joins:</b> an unmatched row is emitted with {@code null} for the other side exactly once, when it
  *       is evicted, i.e. not before the watermark proves no match can come; its timestamp is its own record
  *       timestamp.</li>
+ *   <li><b>Copies:</b> with {@link Builder#leftDistinctBy} / {@link Builder#rightDistinctBy}, a row whose key and
+ *       id equal those of a row still buffered on its side is dropped before it joins (first copy wins) and counted
+ *       in {@value #DUPLICATE_RECORDS_TOTAL}; with {@link Builder#distinctRows(boolean)}, identical rows count
+ *       once.</li>
  *   <li><b>Left semi join</b> ({@link JoinType#LEFT_SEMI}, Spark's {@code left_semi}): each left row with a match is
  *       emitted once, on its first match; unmatched left rows are evicted silently.</li>
  *   <li><b>Execution contracts:</b> under {@code rtm.execution.mode=micro-batch} (or
@@ -124,6 +129,11 @@ public final class IntervalJoin<K, L, R> {
     public static final String LATE_REASON_TOO_FAR_AHEAD = "EVENT_TIME_TOO_FAR_AHEAD";
     /** Counter of records rejected by the watermark guard, per side (tags as {@value #LATE_RECORDS_TOTAL}). */
     public static final String FUTURE_RECORDS_TOTAL = OperatorSensors.FUTURE_RECORDS_TOTAL;
+    /**
+     * Counter of records dropped as copies of a buffered row of their side ({@link Builder#leftDistinctBy},
+     * {@link Builder#rightDistinctBy}), per side (tags as {@value #LATE_RECORDS_TOTAL}).
+     */
+    public static final String DUPLICATE_RECORDS_TOTAL = "duplicate-records-total";
 
     private final JoinSpec<K, L, R> spec;
 
@@ -275,11 +285,26 @@ public final class IntervalJoin<K, L, R> {
      * @return the number of late records dropped so far by this instance
      */
     public static long lateRecordsTotal(Map<MetricName, ? extends Metric> metrics, String joinName) {
+        return sum(metrics, joinName, LATE_RECORDS_TOTAL);
+    }
+
+    /**
+     * Sums the {@value #DUPLICATE_RECORDS_TOTAL} metric of one join over all tasks, threads and sides.
+     *
+     * @param metrics the metrics of a Kafka Streams instance
+     * @param joinName the join's name
+     * @return the number of records this instance dropped so far as copies of a buffered row
+     */
+    public static long duplicateRecordsTotal(Map<MetricName, ? extends Metric> metrics, String joinName) {
+        return sum(metrics, joinName, DUPLICATE_RECORDS_TOTAL);
+    }
+
+    private static long sum(Map<MetricName, ? extends Metric> metrics, String joinName, String metric) {
         double sum = 0;
         for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
             MetricName n = e.getKey();
             if (n.group().equals(METRICS_GROUP)
-                    && n.name().equals(LATE_RECORDS_TOTAL)
+                    && n.name().equals(metric)
                     && joinName.equals(n.tags().get(JOIN_NAME_TAG))) {
                 Object v = e.getValue().metricValue();
                 if (v instanceof Number number) {
@@ -319,6 +344,8 @@ public final class IntervalJoin<K, L, R> {
         private boolean repartitionIfKeyChanged = true;
         private Duration watermarkIdleTimeout;
         private boolean distinctRows;
+        private DistinctBy<K, L> leftDistinctBy;
+        private DistinctBy<K, R> rightDistinctBy;
 
         private Builder() {}
 
@@ -480,6 +507,44 @@ public final class IntervalJoin<K, L, R> {
             return this;
         }
 
+        /**
+         * Drops a left row that is a copy of a left row still buffered (inner joins only): same key and an id whose
+         * serialized bytes are equal. The first copy wins: a copy is dropped before it probes the right side, so it
+         * neither joins nor is buffered, and it is counted in {@value #DUPLICATE_RECORDS_TOTAL}. With it, each
+         * distinct left id of a key joins as one row, also when its copies differ in other fields or in event time.
+         *
+         * <p>The buffered rows are the memory: an exact copy (same event time) is always caught, since a row is kept
+         * until the watermark passes its own event time and a copy arriving later is late. A copy with another event
+         * time that arrives after the first copy has been evicted is joined. Spark's equivalent is
+         * {@code dropDuplicatesWithinWatermark(id)} on the input before the join; here it needs no store of its own: a
+         * Bloom filter of the buffered (key, id) pairs, rebuilt from the buffer with each task incarnation, spares
+         * the lookup of a row that has no copy buffered.
+         *
+         * @param id the id of a left row; must not return null (a null id fails the record with an error naming this
+         *     option)
+         * @param idSerde serializes ids; equal ids must serialize to equal bytes
+         * @param <ID> id type
+         * @return this
+         */
+        public <ID> Builder<K, L, R> leftDistinctBy(Deduplicate.IdExtractor<K, L, ID> id, Serde<ID> idSerde) {
+            this.leftDistinctBy = DistinctBy.of("leftDistinctBy", id, idSerde);
+            return this;
+        }
+
+        /**
+         * Drops a right row that is a copy of a right row still buffered (inner joins only), as
+         * {@link #leftDistinctBy} does for the left side.
+         *
+         * @param id the id of a right row; must not return null
+         * @param idSerde serializes ids; equal ids must serialize to equal bytes
+         * @param <ID> id type
+         * @return this
+         */
+        public <ID> Builder<K, L, R> rightDistinctBy(Deduplicate.IdExtractor<K, R, ID> id, Serde<ID> idSerde) {
+            this.rightDistinctBy = DistinctBy.of("rightDistinctBy", id, idSerde);
+            return this;
+        }
+
         /** @param max maximum rows evicted per side per eviction pass (default 1000); positive @return this */
         public Builder<K, L, R> maxEvictionsPerPass(int max) {
             this.maxEvictionsPerPass = max;
@@ -536,6 +601,12 @@ public final class IntervalJoin<K, L, R> {
                 throw new IllegalArgumentException(
                         "distinctRows is supported for inner joins only: joinType=" + joinType);
             }
+            for (DistinctBy<?, ?> d : new DistinctBy<?, ?>[] {leftDistinctBy, rightDistinctBy}) {
+                if (d != null && joinType != JoinType.INNER) {
+                    throw new IllegalArgumentException(
+                            d.option() + " is supported for inner joins only: joinType=" + joinType);
+                }
+            }
             return new IntervalJoin<>(new JoinSpec<>(
                     name,
                     keySerde,
@@ -556,7 +627,9 @@ public final class IntervalJoin<K, L, R> {
                     maxEvictionsPerPass,
                     repartitionIfKeyChanged,
                     watermarkIdleTimeout == null ? -1L : watermarkIdleTimeout.toMillis(),
-                    distinctRows));
+                    distinctRows,
+                    leftDistinctBy,
+                    rightDistinctBy));
         }
 
         private static void require(Object value, String option) {

@@ -14,12 +14,14 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * {@link IntervalJoin.Builder#distinctRows(boolean)} against the oracle of {@link IntervalJoinOraclePropertyTest}:
- * randomized sequences in which some records arrive again later (same side, key, time and value, as a producer retry
- * or an at-least-once replay would deliver them) must yield every distinct pair of the oracle exactly once, and count
- * the same late records.
+ * {@link IntervalJoin.Builder#distinctRows(boolean)}, and {@link IntervalJoin.Builder#leftDistinctBy} /
+ * {@link IntervalJoin.Builder#rightDistinctBy} with the value as id, against the oracle of
+ * {@link IntervalJoinOraclePropertyTest}: randomized sequences in which some records arrive again later (same side,
+ * key, time and value, as a producer retry or an at-least-once replay would deliver them) must yield every distinct
+ * pair of the oracle exactly once, and count the same late records.
  */
 class IntervalJoinDistinctRowsPropertyTest {
 
@@ -56,7 +58,8 @@ class IntervalJoinDistinctRowsPropertyTest {
             @ForAll @IntRange(min = 0, max = 40) int widthSec,
             @ForAll @IntRange(min = 0, max = 30) int leftDelaySec,
             @ForAll @IntRange(min = 0, max = 30) int rightDelaySec,
-            @ForAll boolean rocksDb) {
+            @ForAll boolean rocksDb,
+            @ForAll boolean byId) {
         long lower = lowerSec * 1000L;
         long upper = (lowerSec + widthSec) * 1000L;
         long leftDelay = leftDelaySec * 1000L;
@@ -64,16 +67,23 @@ class IntervalJoinDistinctRowsPropertyTest {
 
         List<String> actual;
         long actualLate;
-        try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ofMillis(lower))
-                .upperBound(Duration.ofMillis(upper))
-                .leftWatermarkDelay(Duration.ofMillis(leftDelay))
-                .rightWatermarkDelay(Duration.ofMillis(rightDelay))
-                .joinType(JoinType.INNER)
-                .watermarkPolicy(policy)
-                .executionMode(mode)
-                .storeBackend(rocksDb ? StoreBackend.ROCKS_DB : StoreBackend.IN_MEMORY)
-                .maxEvictionsPerPass(5)
-                .distinctRows(true))) {
+        try (JoinHarness h = new JoinHarness(b -> {
+            b.lowerBound(Duration.ofMillis(lower))
+                    .upperBound(Duration.ofMillis(upper))
+                    .leftWatermarkDelay(Duration.ofMillis(leftDelay))
+                    .rightWatermarkDelay(Duration.ofMillis(rightDelay))
+                    .joinType(JoinType.INNER)
+                    .watermarkPolicy(policy)
+                    .executionMode(mode)
+                    .storeBackend(rocksDb ? StoreBackend.ROCKS_DB : StoreBackend.IN_MEMORY)
+                    .maxEvictionsPerPass(5);
+            if (byId) {
+                // values are unique per event, so the value as id makes a copy exactly a repeated record
+                b.leftDistinctBy((k, v) -> v, Serdes.String()).rightDistinctBy((k, v) -> v, Serdes.String());
+            } else {
+                b.distinctRows(true);
+            }
+        })) {
             for (Step s : steps) {
                 IntervalJoinOraclePropertyTest.Event e = s.event();
                 if (e.left()) {

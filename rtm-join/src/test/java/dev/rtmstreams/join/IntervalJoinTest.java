@@ -423,6 +423,94 @@ class IntervalJoinTest {
         }
     }
 
+    /** The id of a test value {@code "<id>:<payload>"}. */
+    private static String id(String key, String value) {
+        return value.substring(0, value.indexOf(':'));
+    }
+
+    private static Consumer<IntervalJoin.Builder<String, String, String>> distinctById(ExecutionMode mode) {
+        return b -> b.lowerBound(Duration.ZERO)
+                .upperBound(ofMinutes(2))
+                .leftWatermarkDelay(ofMinutes(5))
+                .rightWatermarkDelay(ofMinutes(5))
+                .executionMode(mode)
+                .leftDistinctBy(IntervalJoinTest::id, Serdes.String())
+                .rightDistinctBy(IntervalJoinTest::id, Serdes.String());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ExecutionMode.class)
+    void shouldDropACopyOfABufferedIdBeforeItJoinsFirstCopyWins(ExecutionMode mode) {
+        try (JoinHarness h = new JoinHarness(distinctById(mode))) {
+            h.left("a", "I1:x", t(ofSeconds(0)));
+            h.right("a", "C1:p", t(ofSeconds(30)));
+            h.left("a", "I1:y", t(ofSeconds(5))); // copy of I1 with another payload and time: dropped
+            h.right("a", "C1:q", t(ofSeconds(40))); // copy of C1 with another payload and time: dropped
+            h.right("a", "C2:r", t(ofSeconds(50))); // another click of the impression: joins its first copy
+            h.left("b", "I1:z", t(ofSeconds(10))); // the same id under another key is not a copy
+            h.right("b", "C1:s", t(ofSeconds(20)));
+            h.tick(ofSeconds(2));
+            assertThat(h.outValues()).containsExactlyInAnyOrder("I1:x,C1:p", "I1:x,C2:r", "I1:z,C1:s");
+            assertThat(IntervalJoin.duplicateRecordsTotal(h.driver.metrics(), JoinHarness.NAME))
+                    .isEqualTo(2);
+            assertThat(h.leftRows()).isEqualTo(2);
+            assertThat(h.rightRows()).isEqualTo(3);
+        }
+        try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ZERO)
+                .upperBound(ofMinutes(2))
+                .leftWatermarkDelay(ofMinutes(5))
+                .rightWatermarkDelay(ofMinutes(5))
+                .executionMode(mode))) {
+            h.left("a", "I1:x", t(ofSeconds(0)));
+            h.right("a", "C1:p", t(ofSeconds(30)));
+            h.left("a", "I1:y", t(ofSeconds(5)));
+            h.right("a", "C1:q", t(ofSeconds(40)));
+            h.tick(ofSeconds(2));
+            assertThat(h.outValues()).as("without distinctBy every copy joins").hasSize(4);
+        }
+    }
+
+    @Test
+    void shouldJoinACopyWithAnotherTimeOnceItsFirstCopyHasBeenEvicted() {
+        try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ZERO)
+                .upperBound(ofSeconds(10))
+                .evictionInterval(ofSeconds(1))
+                .leftDistinctBy(IntervalJoinTest::id, Serdes.String())
+                .rightDistinctBy(IntervalJoinTest::id, Serdes.String()))) {
+            h.left("a", "I1:x", t(ofSeconds(0)));
+            h.left("z", "Z:x", t(ofSeconds(100)));
+            h.right("z", "Z:y", t(ofSeconds(100))); // watermark 100 s: I1 (0 + 10 s) is evictable
+            h.tick(ofSeconds(2));
+            assertThat(h.leftRows()).isEqualTo(1);
+            h.left("a", "I1:y", t(ofSeconds(150))); // not a copy of a buffered row any more: buffered
+            h.right("a", "C1:p", t(ofSeconds(155)));
+            assertThat(h.outValues()).containsExactly("Z:x,Z:y", "I1:y,C1:p");
+            assertThat(IntervalJoin.duplicateRecordsTotal(h.driver.metrics(), JoinHarness.NAME))
+                    .isZero();
+        }
+    }
+
+    @Test
+    void shouldRejectDistinctByOutsideInnerJoinsAndWithoutAnIdSerde() {
+        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder()
+                        .keySerde(Serdes.String())
+                        .leftSerde(Serdes.String())
+                        .rightSerde(Serdes.String())
+                        .lowerBound(Duration.ZERO)
+                        .upperBound(ofMinutes(1))
+                        .joinType(JoinType.FULL_OUTER)
+                        .rightDistinctBy(IntervalJoinTest::id, Serdes.String())
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("rightDistinctBy")
+                .hasMessageContaining("FULL_OUTER");
+        assertThatThrownBy(
+                        () -> IntervalJoin.<String, String, String>builder().leftDistinctBy(IntervalJoinTest::id, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leftDistinctBy")
+                .hasMessageContaining("idSerde=null");
+    }
+
     @ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
     void shouldRepartitionADedupedInputOnlyWhenAskedToWhenKeyMayHaveChanged(boolean repartition) {

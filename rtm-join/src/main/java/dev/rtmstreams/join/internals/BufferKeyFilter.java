@@ -5,7 +5,8 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
- * Which keys one side's buffer may hold, per event-time segment: a Bloom filter per segment of {@code segmentMs}. A
+ * Which keys (or, for {@code distinctBy}, which (key, id) pairs, {@link #hash(byte[], byte[])}) one side's buffer may
+ * hold, per event-time segment: a Bloom filter per segment of {@code segmentMs}. A
  * probe of the other side asks {@link #mightContain} before it opens a RocksDB iterator; "no" is certain (a Bloom
  * filter has no false negatives), so a probe that can find nothing costs a few hash lookups instead of a seek across
  * every memtable and SST file. In a steady state most inputs of a typical attribution join probe a side that holds no
@@ -51,13 +52,18 @@ final class BufferKeyFilter {
 
     /** Records that the buffer holds a row of {@code key} at {@code eventTime}. */
     void add(byte[] key, long eventTime) {
+        add(hash(key), eventTime);
+    }
+
+    /** Records that the buffer holds a row whose {@link #hash} is {@code h} at {@code eventTime}. */
+    void add(long h, long eventTime) {
         long index = Math.floorDiv(eventTime, segmentMs);
         Segment s = segments.get(index);
         if (s == null) {
             s = new Segment(bitsFor(expectedKeys));
             segments.put(index, s);
         }
-        s.add(hash(key));
+        s.add(h);
         if (s.keys > expectedKeys) {
             expectedKeys = s.keys;
         }
@@ -65,6 +71,11 @@ final class BufferKeyFilter {
 
     /** @return false only when the buffer certainly holds no row of {@code key} with event time in [from, to] */
     boolean mightContain(byte[] key, long from, long to) {
+        return mightContain(hash(key), from, to);
+    }
+
+    /** @return false only when the buffer certainly holds no row of hash {@code h} with event time in [from, to] */
+    boolean mightContain(long h, long from, long to) {
         if (from > to) {
             return false;
         }
@@ -73,7 +84,6 @@ final class BufferKeyFilter {
         if (range.isEmpty()) {
             return false;
         }
-        long h = hash(key);
         for (Segment s : range.values()) {
             if (s.mightContain(h)) {
                 return true;
@@ -103,11 +113,31 @@ final class BufferKeyFilter {
 
     /** 64-bit hash of a key: FNV-1a over the bytes, then MurmurHash3's finalizer to spread the bits. */
     static long hash(byte[] key) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : key) {
+        return mix(fnv(0xcbf29ce484222325L, key));
+    }
+
+    /**
+     * 64-bit hash of a (key, id) pair: as {@link #hash(byte[])} over the key, the key's length and the id, so that no
+     * two different pairs hash the same bytes.
+     */
+    static long hash(byte[] key, byte[] id) {
+        long h = fnv(0xcbf29ce484222325L, key);
+        for (int shift = 0; shift < 32; shift += 8) {
+            h ^= (key.length >>> shift) & 0xff;
+            h *= 0x100000001b3L;
+        }
+        return mix(fnv(h, id));
+    }
+
+    private static long fnv(long h, byte[] bytes) {
+        for (byte b : bytes) {
             h ^= b & 0xff;
             h *= 0x100000001b3L;
         }
+        return h;
+    }
+
+    private static long mix(long h) {
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;
         h ^= h >>> 33;

@@ -13,6 +13,7 @@ import dev.rtmstreams.processor.spi.Watermarks;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -107,6 +108,14 @@ final class JoinCore<K, L, R, VR> {
     private final String rightTopic;
     /** Per side (0 = left, 1 = right): which keys its buffer may hold (shared by the task's two side processors). */
     private final BufferKeyFilter[] filters;
+    /** Per side: which (key, id) pairs its buffer may hold, for a side with {@code distinctBy}; else null. */
+    private final BufferKeyFilter[] idFilters;
+    /** Per side: the id of a row, for a side with {@code distinctBy}; else null. */
+    private final DistinctBy.IdBytes<K, L> leftIds;
+
+    private final DistinctBy.IdBytes<K, R> rightIds;
+    /** Per side: copies dropped ({@code distinctBy}); registered on the first one. */
+    private final Sensor[] duplicateSensors = new Sensor[2];
     /** Per side (0 = left, 1 = right): a lower bound of the smallest buffered event time. */
     private final long[] lowest = {Long.MIN_VALUE, Long.MIN_VALUE};
 
@@ -135,14 +144,6 @@ final class JoinCore<K, L, R, VR> {
         this.pending = context.getStateStore(spec.pendingStore());
         TaskLocalStore<JoinTaskState> taskState = context.getStateStore(spec.taskStateStore());
         this.shared = taskState.get();
-        if (!shared.indexesBuilt) {
-            long segmentMs = BufferKeyFilter.segmentMsFor(spec.lowerMs(), spec.upperMs());
-            shared.filters = new BufferKeyFilter[] {new BufferKeyFilter(segmentMs), new BufferKeyFilter(segmentMs)};
-            rebuildIndex(leftBuffer, leftIndex, shared.filters[0]);
-            rebuildIndex(rightBuffer, rightIndex, shared.filters[1]);
-            shared.indexesBuilt = true;
-        }
-        this.filters = shared.filters;
         this.lazyMeta = lazyMetaAllowed(spec, idleTimeoutMs);
         this.keySerializer = spec.keySerde().serializer();
         this.keyDeserializer = spec.keySerde().deserializer();
@@ -152,6 +153,23 @@ final class JoinCore<K, L, R, VR> {
         this.rightDeserializer = spec.rightSerde().deserializer();
         this.leftTopic = spec.leftBufferStore();
         this.rightTopic = spec.rightBufferStore();
+        this.leftIds =
+                spec.leftDistinctBy() == null ? null : spec.leftDistinctBy().idBytes();
+        this.rightIds =
+                spec.rightDistinctBy() == null ? null : spec.rightDistinctBy().idBytes();
+        if (!shared.indexesBuilt) {
+            long segmentMs = BufferKeyFilter.segmentMsFor(spec.lowerMs(), spec.upperMs());
+            shared.filters = new BufferKeyFilter[] {new BufferKeyFilter(segmentMs), new BufferKeyFilter(segmentMs)};
+            shared.idFilters = new BufferKeyFilter[] {
+                leftIds == null ? null : new BufferKeyFilter(segmentMs),
+                rightIds == null ? null : new BufferKeyFilter(segmentMs)
+            };
+            rebuildIndex(true, shared.filters[0], shared.idFilters[0]);
+            rebuildIndex(false, shared.filters[1], shared.idFilters[1]);
+            shared.indexesBuilt = true;
+        }
+        this.filters = shared.filters;
+        this.idFilters = shared.idFilters;
         this.sideSensors = new OperatorSensors[] {newSideSensors("left"), newSideSensors("right")};
     }
 
@@ -352,6 +370,17 @@ final class JoinCore<K, L, R, VR> {
         if (spec.joinType() == JoinType.LEFT_SEMI) {
             return semiJoinAndInsert(left, key, keyBytes, value, eventTime, valueBytes, recordTs, headers, m, from, to);
         }
+        long idHash = 0;
+        byte[] idBytes = idBytes(left, key, value);
+        if (idBytes != null) {
+            idHash = BufferKeyFilter.hash(keyBytes, idBytes);
+            // the (key, id) filter spares the scan of a row that has no copy buffered (nearly every row)
+            if (idFilters[left ? 0 : 1].mightContain(idHash, Long.MIN_VALUE, Long.MAX_VALUE)
+                    && holdsId(left, own, keyBytes, idBytes, m.global)) {
+                duplicate(left);
+                return false;
+            }
+        }
         boolean markOther =
                 left ? spec.joinType().emitsUnmatchedRight() : spec.joinType().emitsUnmatchedLeft();
         List<KeyValue<Bytes, byte[]>> matches = null;
@@ -392,7 +421,63 @@ final class JoinCore<K, L, R, VR> {
                 otherLogged.put(kv.key, kv.value);
             }
         }
-        return insert(left, keyBytes, eventTime, valueBytes, recordTs, matches != null ? Codec.MATCHED : 0, m);
+        return insert(left, keyBytes, eventTime, valueBytes, recordTs, matches != null ? Codec.MATCHED : 0, idHash, m);
+    }
+
+    /** @return the serialized id of a row of a side with {@code distinctBy}, or null for a side without */
+    @SuppressWarnings("unchecked")
+    private byte[] idBytes(boolean left, K key, Object value) {
+        if (left) {
+            return leftIds == null ? null : leftIds.of(leftTopic, key, (L) value);
+        }
+        return rightIds == null ? null : rightIds.of(rightTopic, key, (R) value);
+    }
+
+    /**
+     * @return whether the side's buffer holds a live row (not evictable at {@code watermark}) of this key with this id:
+     *     one scan of the key's live rows. Rows already evictable but not yet evicted do not count, so whether a copy
+     *     is dropped does not depend on when eviction passes run.
+     */
+    private boolean holdsId(
+            boolean left, KeyValueStore<Bytes, byte[]> own, byte[] keyBytes, byte[] idBytes, long watermark) {
+        long from = watermark == Codec.NONE ? Long.MIN_VALUE : Codec.saturatedAdd(maxEvictableTime(left, watermark), 1);
+        try (KeyValueIterator<Bytes, byte[]> it = own.range(
+                Codec.bufferKey(keyBytes, from, 0L), Codec.bufferKey(keyBytes, Long.MAX_VALUE, Long.MAX_VALUE))) {
+            while (it.hasNext()) {
+                if (Arrays.equals(rowIdBytes(left, keyBytes, it.next().value), idBytes)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return the largest event time of a row of this side that is evictable at {@code watermark} (left:
+     *     {@code wm > t + upper}, right: {@code wm > t - lower}; with {@code distinctRows} or {@code distinctBy} also
+     *     not before {@code wm > t})
+     */
+    private long maxEvictableTime(boolean left, long watermark) {
+        long offset = left ? spec.upperMs() : -spec.lowerMs();
+        if (spec.keepsRowsUntilOwnTime()) {
+            // Keep a row at least until it is itself behind the watermark, so that a later copy of it is late (with
+            // lower <= 0 <= upper, as in the usual bounds, this changes nothing).
+            offset = Math.max(offset, 0);
+        }
+        // evictable iff t + offset < wm  <=>  t <= wm - offset - 1
+        return Codec.saturatedAdd(Codec.saturatedAdd(watermark, -offset), -1);
+    }
+
+    /** Counts a row dropped as a copy of a buffered row of its side ({@code distinctBy}). */
+    private void duplicate(boolean left) {
+        int s = left ? 0 : 1;
+        if (duplicateSensors[s] == null) {
+            duplicateSensors[s] = sideSensors[s].counter(
+                    "duplicate-records",
+                    IntervalJoin.DUPLICATE_RECORDS_TOTAL,
+                    "Records dropped by the interval join as copies (same key and id) of a buffered row of their side");
+        }
+        duplicateSensors[s].record();
     }
 
     /**
@@ -421,7 +506,7 @@ final class JoinCore<K, L, R, VR> {
         Bytes end = Codec.bufferKey(keyBytes, to, Long.MAX_VALUE);
         if (!filters[left ? 1 : 0].mightContain(keyBytes, from, to)) {
             // nothing to match: a left row waits for its match, a right row is only buffered
-            return insert(left, keyBytes, eventTime, valueBytes, recordTs, (byte) 0, m);
+            return insert(left, keyBytes, eventTime, valueBytes, recordTs, (byte) 0, 0L, m);
         }
         if (left) {
             try (KeyValueIterator<Bytes, byte[]> it = other.range(start, end)) {
@@ -445,7 +530,7 @@ final class JoinCore<K, L, R, VR> {
                 leftBuffer.put(kv.key, matchedCopy(kv.value)); // a row of the left side: changelogged
             }
         }
-        return insert(left, keyBytes, eventTime, valueBytes, recordTs, (byte) 0, m);
+        return insert(left, keyBytes, eventTime, valueBytes, recordTs, (byte) 0, 0L, m);
     }
 
     /**
@@ -467,9 +552,20 @@ final class JoinCore<K, L, R, VR> {
         return copy;
     }
 
-    /** Buffers a row. @return true when {@code m} changed (sequence block allocation) */
+    /**
+     * Buffers a row; {@code idHash} is its (key, id) hash on a side with {@code distinctBy} (ignored otherwise).
+     *
+     * @return true when {@code m} changed (sequence block allocation)
+     */
     private boolean insert(
-            boolean left, byte[] keyBytes, long eventTime, byte[] valueBytes, long recordTs, byte flags, Meta m) {
+            boolean left,
+            byte[] keyBytes,
+            long eventTime,
+            byte[] valueBytes,
+            long recordTs,
+            byte flags,
+            long idHash,
+            Meta m) {
         long seq = nextSeq(m);
         boolean metaChanged = seqAllocated;
         seqAllocated = false;
@@ -479,6 +575,9 @@ final class JoinCore<K, L, R, VR> {
         (left ? leftIndex : rightIndex).put(Codec.indexKeyFromBufferKey(bufferKey.get()), EMPTY);
         int s = left ? 0 : 1;
         filters[s].add(keyBytes, eventTime);
+        if (idFilters[s] != null) {
+            idFilters[s].add(idHash, eventTime);
+        }
         if (eventTime < lowest[s]) {
             lowest[s] = eventTime;
         }
@@ -535,14 +634,7 @@ final class JoinCore<K, L, R, VR> {
             return 0;
         }
         int s = left ? 0 : 1;
-        long offset = left ? spec.upperMs() : -spec.lowerMs();
-        if (spec.distinctRows()) {
-            // Keep a row at least until it is itself behind the watermark, so that a later copy of it is late (with
-            // lower <= 0 <= upper, as in the usual bounds, this changes nothing).
-            offset = Math.max(offset, 0);
-        }
-        // evictable iff t + offset < wm  <=>  t <= wm - offset - 1
-        long maxTime = Codec.saturatedAdd(Codec.saturatedAdd(watermark, -offset), -1);
+        long maxTime = maxEvictableTime(left, watermark);
         if (lowest[s] > maxTime) {
             return 0;
         }
@@ -591,6 +683,9 @@ final class JoinCore<K, L, R, VR> {
         }
         if (lowest[s] != Long.MIN_VALUE) {
             filters[s].dropBefore(lowest[s]);
+            if (idFilters[s] != null) {
+                idFilters[s].dropBefore(lowest[s]);
+            }
         }
         return evicted.size();
     }
@@ -613,8 +708,9 @@ final class JoinCore<K, L, R, VR> {
      * rows written after its last flush before a crash: it is cleared and written anew. Index entries found in the
      * buffer itself (the layout before the index had its own store) are deleted.
      */
-    private static void rebuildIndex(
-            KeyValueStore<Bytes, byte[]> buffer, KeyValueStore<Bytes, byte[]> index, BufferKeyFilter filter) {
+    private void rebuildIndex(boolean left, BufferKeyFilter filter, BufferKeyFilter idFilter) {
+        KeyValueStore<Bytes, byte[]> buffer = left ? leftBuffer : rightBuffer;
+        KeyValueStore<Bytes, byte[]> index = left ? leftIndex : rightIndex;
         StoreWriteBatch toIndex = new StoreWriteBatch(index, REBUILD_BATCH);
         try (KeyValueIterator<Bytes, byte[]> it = index.all()) {
             while (it.hasNext()) {
@@ -624,9 +720,15 @@ final class JoinCore<K, L, R, VR> {
         toIndex.flush();
         try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.rowsStart(), Codec.rowsEnd())) {
             while (it.hasNext()) {
-                Bytes rowKey = it.next().key;
+                KeyValue<Bytes, byte[]> row = it.next();
+                Bytes rowKey = row.key;
                 if (Codec.isRowKey(rowKey.get())) {
-                    filter.add(Codec.bufferKeyUserKey(rowKey.get()), Codec.bufferKeyTime(rowKey.get()));
+                    byte[] keyBytes = Codec.bufferKeyUserKey(rowKey.get());
+                    long eventTime = Codec.bufferKeyTime(rowKey.get());
+                    filter.add(keyBytes, eventTime);
+                    if (idFilter != null) {
+                        idFilter.add(BufferKeyFilter.hash(keyBytes, rowIdBytes(left, keyBytes, row.value)), eventTime);
+                    }
                     toIndex.put(Codec.indexKeyFromBufferKey(rowKey.get()), EMPTY);
                 }
             }
@@ -640,6 +742,15 @@ final class JoinCore<K, L, R, VR> {
             }
         }
         toBuffer.flush();
+    }
+
+    /** @return the serialized id of a buffered row (a side with {@code distinctBy}) */
+    private byte[] rowIdBytes(boolean left, byte[] keyBytes, byte[] row) {
+        K key = keyDeserializer.deserialize(topic(left), keyBytes);
+        Object value = left
+                ? leftDeserializer.deserialize(topic(true), Codec.payload(row))
+                : rightDeserializer.deserialize(topic(false), Codec.payload(row));
+        return idBytes(left, key, value);
     }
 
     /** Sets this side's eviction hint from the oldest index entry (one seek); called at task init. */

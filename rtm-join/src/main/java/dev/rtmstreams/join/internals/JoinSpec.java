@@ -31,7 +31,17 @@ public record JoinSpec<K, L, R>(
         int maxEvictionsPerPass,
         boolean repartitionIfKeyChanged,
         long idleTimeoutMs,
-        boolean distinctRows) {
+        boolean distinctRows,
+        DistinctBy<K, L> leftDistinctBy,
+        DistinctBy<K, R> rightDistinctBy) {
+
+    /**
+     * @return whether a row must be kept at least until the watermark passes its own event time, so that a later copy
+     *     of it is late if it is not dropped as a copy ({@code distinctRows} or a side's {@code distinctBy})
+     */
+    public boolean keepsRowsUntilOwnTime() {
+        return distinctRows || leftDistinctBy != null || rightDistinctBy != null;
+    }
 
     /** @return changelogged store of the left rows */
     public String leftBufferStore() {

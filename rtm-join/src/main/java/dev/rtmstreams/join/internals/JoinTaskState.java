@@ -13,6 +13,11 @@ final class JoinTaskState {
     /** Per side (0 = left, 1 = right): which keys its buffer may hold; set when the indexes are built. */
     BufferKeyFilter[] filters;
     /**
+     * Per side: which (key, id) pairs its buffer may hold, for a side with {@code distinctBy}; null for a side without.
+     * Set when the indexes are built.
+     */
+    BufferKeyFilter[] idFilters;
+    /**
      * Micro-batch: whether an input may be waiting in the pending store (set when one is buffered by either side, and
      * at start, when the store may hold restored inputs); cleared by a batch.
      */

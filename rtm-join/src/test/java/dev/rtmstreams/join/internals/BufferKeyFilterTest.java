@@ -88,4 +88,22 @@ class BufferKeyFilterTest {
         assertThat(BufferKeyFilter.segmentMsFor(-10, 10)).isEqualTo(1000);
         assertThat(BufferKeyFilter.segmentMsFor(Long.MIN_VALUE, Long.MAX_VALUE)).isEqualTo(24L * 3600 * 1000);
     }
+
+    @Test
+    void shouldHashAKeyIdPairApartFromEveryOtherSplitOfTheSameBytes() {
+        byte[] ab = "ab".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] c = "c".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] a = "a".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] bc = "bc".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(BufferKeyFilter.hash(ab, c)).isNotEqualTo(BufferKeyFilter.hash(a, bc));
+        assertThat(BufferKeyFilter.hash(ab, c)).isEqualTo(BufferKeyFilter.hash(ab.clone(), c.clone()));
+
+        BufferKeyFilter filter = new BufferKeyFilter(1000);
+        filter.add(BufferKeyFilter.hash(ab, c), 5_000);
+        assertThat(filter.mightContain(BufferKeyFilter.hash(ab, c), Long.MIN_VALUE, Long.MAX_VALUE))
+                .isTrue();
+        filter.dropBefore(6_000);
+        assertThat(filter.mightContain(BufferKeyFilter.hash(ab, c), Long.MIN_VALUE, Long.MAX_VALUE))
+                .isFalse();
+    }
 }
