@@ -10,7 +10,6 @@ import dev.rtmstreams.adattribution.avro.LogRecord;
 import dev.rtmstreams.adattribution.model.AvroWire;
 import dev.rtmstreams.adattribution.model.AvroWireSerde;
 import dev.rtmstreams.adattribution.model.SchemaRegistryClient;
-import dev.rtmstreams.join.Deduplicate;
 import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.processor.TimeMode;
@@ -33,7 +32,7 @@ import org.apache.kafka.streams.kstream.Produced;
  *
  * <pre>
  *  ad-impressions ─ decode ─┐
- *                           ├ IntervalJoin(impression_id, 0..window, wm delay) ─ dedup(click_id, horizon) ─ stamp ─ attributed-clicks
+ *                           ├ IntervalJoin(impression_id, 0..window, wm delay, distinct impression_id / click_id) ─ stamp ─ attributed-clicks
  *  ad-clicks ────── decode ─┘
  *  ad-requests ─ decode ─┐
  *                        ├ merge ─ TransformWithState(LogRecordProcessor, PROCESSING_TIME) ─ ad-log-records
@@ -49,8 +48,6 @@ public final class AdAttributionTopology {
     public static final String JOIN_NAME = "click-attribution";
     /** Name of the optional PostgreSQL sink of attributed clicks ({@code --postgres-url}). */
     public static final String POSTGRES_SINK_NAME = "attributed-clicks-postgres";
-    /** Name of the attributed-click dedup operator. */
-    public static final String OUTPUT_DEDUP_NAME = "attributed-click-dedup";
     /** Name of the request/ack correlation operator. */
     public static final String CORRELATION_NAME = "request-ack-correlation";
 
@@ -99,8 +96,6 @@ public final class AdAttributionTopology {
                 (v, ts) -> Times.millis(v.getClickTime()),
                 deadLetters);
 
-        // The watermark horizon of the join: how far behind the newest event a row may still take part.
-        Duration horizon = config.watermarkDelay().plus(config.attributionWindow());
         IntervalJoin.Builder<String, Encoded<Impression>, Encoded<Click>> join =
                 IntervalJoin.<String, Encoded<Impression>, Encoded<Click>>builder()
                         .keySerde(Serdes.String())
@@ -114,26 +109,18 @@ public final class AdAttributionTopology {
                         .lowerBound(Duration.ZERO)
                         .upperBound(config.attributionWindow())
                         .joinType(JoinType.INNER)
+                        // Duplicates are dropped inside the join, first copy wins: an impression whose impression_id
+                        // is still buffered, a click whose click_id is still buffered under its impression_id. So
+                        // each distinct click joins its impression once: exactly one AttributedClick per distinct
+                        // matching click, as the oracle's first-copy rule says. The buffers are the memory (an exact
+                        // copy meets its first copy or is late); no deduplication store and no repartition.
+                        .leftDistinctBy((impressionId, imp) -> imp.value().getImpressionId(), Serdes.String())
+                        .rightDistinctBy((impressionId, click) -> click.value().getClickId(), Serdes.String())
                         .name(JOIN_NAME);
         topics.lateRecords().ifPresent(join::lateRecordsTopic);
         Serde<AttributedClick> attributedSerde = wire.serde(AttributedClick.class, topics.attributedClicks());
         KStream<String, AttributedClick> attributed = join.build()
                 .join(impressions, clicks, (impressionId, imp, click) -> attribute(imp.value(), click.value()))
-                // Duplicates (of impressions or of clicks) are removed here, on the join output, by click_id:
-                // exactly one AttributedClick per distinct click, also when two copies of an id differ (another
-                // impression_time or click_time), so the join's distinctRows (exact copies only) is not enough. Every
-                // non-late output has click_time >= (max output click_time) - horizon, so with the horizon as
-                // watermark delay this step never drops a valid output as late, and it remembers a click_id for as
-                // long as the join could still emit that click. (Deduplicating the inputs instead would make Kafka
-                // Streams repartition both join inputs: Deduplicate is a key-changing ProcessorSupplier.)
-                .process(
-                        Deduplicate.<String, AttributedClick, String>byId((k, a) -> a.getClickId(), Serdes.String())
-                                .withinWatermark((k, a, ts) -> Times.millis(a.getClickTime()), horizon)
-                                .keySerde(Serdes.String())
-                                .valueSerde(attributedSerde)
-                                .name(OUTPUT_DEDUP_NAME)
-                                .build(),
-                        Named.as(OUTPUT_DEDUP_NAME))
                 .processValues(StampAttributedAt::new, Named.as("stamp-attributed-at"));
         attributed.to(
                 topics.attributedClicks(),
