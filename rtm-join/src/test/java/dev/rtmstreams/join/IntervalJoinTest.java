@@ -383,12 +383,7 @@ class IntervalJoinTest {
                         .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("keySerde");
-        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder()
-                        .keySerde(Serdes.String())
-                        .leftSerde(Serdes.String())
-                        .rightSerde(Serdes.String())
-                        .lowerBound(Duration.ZERO)
-                        .upperBound(ofMinutes(1))
+        assertThatThrownBy(() -> completeBuilder()
                         .joinType(JoinType.LEFT_OUTER)
                         .distinctRows(true)
                         .build())
@@ -490,14 +485,19 @@ class IntervalJoinTest {
         }
     }
 
+    /** A builder with every required option set. */
+    private static IntervalJoin.Builder<String, String, String> completeBuilder() {
+        return IntervalJoin.<String, String, String>builder()
+                .keySerde(Serdes.String())
+                .leftSerde(Serdes.String())
+                .rightSerde(Serdes.String())
+                .lowerBound(Duration.ZERO)
+                .upperBound(ofMinutes(1));
+    }
+
     @Test
     void shouldRejectDistinctByOutsideInnerJoinsAndWithoutAnIdSerde() {
-        assertThatThrownBy(() -> IntervalJoin.<String, String, String>builder()
-                        .keySerde(Serdes.String())
-                        .leftSerde(Serdes.String())
-                        .rightSerde(Serdes.String())
-                        .lowerBound(Duration.ZERO)
-                        .upperBound(ofMinutes(1))
+        assertThatThrownBy(() -> completeBuilder()
                         .joinType(JoinType.FULL_OUTER)
                         .rightDistinctBy(IntervalJoinTest::id, Serdes.String())
                         .build())
