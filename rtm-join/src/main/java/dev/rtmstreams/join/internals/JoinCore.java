@@ -314,9 +314,7 @@ final class JoinCore<K, L, R, VR> {
                 if (isLate(eventTime, batchWatermark)) {
                     late(left, false, key, valueBytes, recordTs, headers);
                 } else {
-                    Object value = left
-                            ? leftDeserializer.deserialize(topic(true), valueBytes)
-                            : rightDeserializer.deserialize(topic(false), valueBytes);
+                    Object value = deserializeValue(left, valueBytes);
                     joinAndInsert(left, key, keyBytes, value, eventTime, valueBytes, recordTs, headers, m);
                 }
                 m.observe(left, eventTime);
@@ -376,7 +374,7 @@ final class JoinCore<K, L, R, VR> {
             idHash = BufferKeyFilter.hash(keyBytes, idBytes);
             // the (key, id) filter spares the scan of a row that has no copy buffered (nearly every row)
             if (idFilters[left ? 0 : 1].mightContain(idHash, Long.MIN_VALUE, Long.MAX_VALUE)
-                    && holdsId(left, own, keyBytes, idBytes, m.global)) {
+                    && holdsId(left, own, key, keyBytes, idBytes, m.global)) {
                 duplicate(left);
                 return false;
             }
@@ -439,12 +437,12 @@ final class JoinCore<K, L, R, VR> {
      *     is dropped does not depend on when eviction passes run.
      */
     private boolean holdsId(
-            boolean left, KeyValueStore<Bytes, byte[]> own, byte[] keyBytes, byte[] idBytes, long watermark) {
+            boolean left, KeyValueStore<Bytes, byte[]> own, K key, byte[] keyBytes, byte[] idBytes, long watermark) {
         long from = watermark == Codec.NONE ? Long.MIN_VALUE : Codec.saturatedAdd(maxEvictableTime(left, watermark), 1);
         try (KeyValueIterator<Bytes, byte[]> it = own.range(
                 Codec.bufferKey(keyBytes, from, 0L), Codec.bufferKey(keyBytes, Long.MAX_VALUE, Long.MAX_VALUE))) {
             while (it.hasNext()) {
-                if (Arrays.equals(rowIdBytes(left, keyBytes, it.next().value), idBytes)) {
+                if (Arrays.equals(rowIdBytes(left, key, it.next().value), idBytes)) {
                     return true;
                 }
             }
@@ -727,7 +725,8 @@ final class JoinCore<K, L, R, VR> {
                     long eventTime = Codec.bufferKeyTime(rowKey.get());
                     filter.add(keyBytes, eventTime);
                     if (idFilter != null) {
-                        idFilter.add(BufferKeyFilter.hash(keyBytes, rowIdBytes(left, keyBytes, row.value)), eventTime);
+                        K key = keyDeserializer.deserialize(topic(left), keyBytes);
+                        idFilter.add(BufferKeyFilter.hash(keyBytes, rowIdBytes(left, key, row.value)), eventTime);
                     }
                     toIndex.put(Codec.indexKeyFromBufferKey(rowKey.get()), EMPTY);
                 }
@@ -744,13 +743,9 @@ final class JoinCore<K, L, R, VR> {
         toBuffer.flush();
     }
 
-    /** @return the serialized id of a buffered row (a side with {@code distinctBy}) */
-    private byte[] rowIdBytes(boolean left, byte[] keyBytes, byte[] row) {
-        K key = keyDeserializer.deserialize(topic(left), keyBytes);
-        Object value = left
-                ? leftDeserializer.deserialize(topic(true), Codec.payload(row))
-                : rightDeserializer.deserialize(topic(false), Codec.payload(row));
-        return idBytes(left, key, value);
+    /** @return the serialized id of a buffered row of {@code key} (a side with {@code distinctBy}) */
+    private byte[] rowIdBytes(boolean left, K key, byte[] row) {
+        return idBytes(left, key, deserializeValue(left, Codec.payload(row)));
     }
 
     /** Sets this side's eviction hint from the oldest index entry (one seek); called at task init. */
@@ -932,6 +927,13 @@ final class JoinCore<K, L, R, VR> {
                 ? leftSerializer.serialize(topic(true), (L) value)
                 : rightSerializer.serialize(topic(false), (R) value);
         return bytes == null ? EMPTY : bytes;
+    }
+
+    /** @return a side's value from its serialized bytes (the inverse of {@link #serializeValue}) */
+    private Object deserializeValue(boolean left, byte[] bytes) {
+        return left
+                ? leftDeserializer.deserialize(topic(true), bytes)
+                : rightDeserializer.deserialize(topic(false), bytes);
     }
 
     private String topic(boolean left) {
