@@ -180,12 +180,12 @@ final class JoinCore<K, L, R, VR> {
         markActive(left);
         byte[] valueBytes = serializeValue(left, record.value());
         Meta m = readMeta();
-        boolean seqAllocated = false;
+        boolean metaMustBeWritten = false;
         if (isLate(eventTime, m.global)) {
             late(left, false, record.key(), valueBytes, record.timestamp(), record.headers());
         } else {
             byte[] keyBytes = keySerializer.serialize(topic(left), record.key());
-            seqAllocated = joinAndInsert(
+            metaMustBeWritten = joinAndInsert(
                     left,
                     record.key(),
                     keyBytes,
@@ -202,7 +202,7 @@ final class JoinCore<K, L, R, VR> {
         // A new sequence block is always persisted before its first number is used. The watermarks are persisted with
         // each change only when they could not be recovered from the buffers (see lazyMetaAllowed): a changelog
         // write per input record saved.
-        if (seqAllocated || (moved && !lazyMeta)) {
+        if (metaMustBeWritten || (moved && !lazyMeta)) {
             meta.put(META_KEY, m.encode());
         }
         // Record-triggered eviction runs every EVICT_EVERY records of this side (one index iterator per pass); the
@@ -341,7 +341,8 @@ final class JoinCore<K, L, R, VR> {
      * are adjacent in the scan) count once, and a row identical to one already buffered on its own side emits nothing
      * when it has matches: its twin has emitted them (or will, as the matches' probe found it).
      *
-     * @return true when {@code m} changed (sequence block allocation)
+     * @return true when {@code m} must be written although its watermarks could be recovered lazily: a sequence block
+     *     was allocated, or a dropped copy ({@code distinctBy}) is about to raise its side's maximum
      */
     @SuppressWarnings("unchecked")
     private boolean joinAndInsert(
@@ -376,7 +377,9 @@ final class JoinCore<K, L, R, VR> {
             if (idFilters[left ? 0 : 1].mightContain(idHash, Long.MIN_VALUE, Long.MAX_VALUE)
                     && holdsId(left, own, key, keyBytes, idBytes, m.global)) {
                 duplicate(left);
-                return false;
+                // A dropped copy is not buffered, so a side maximum it raises (a copy with a later event time) could
+                // not be recovered from the buffers after a restart (see lazyMetaAllowed): the meta is written.
+                return eventTime > m.max(left);
             }
         }
         boolean markOther =
@@ -900,8 +903,9 @@ final class JoinCore<K, L, R, VR> {
      * timeout (idleness depends on the wall clock), and
      * {@code upper >= -leftDelay} (a left row leaves once {@code wm > t + upper}, and {@code wm <= leftMax - leftDelay})
      * and {@code lower <= rightDelay} (a right row leaves once {@code wm > t - lower}, {@code wm <= rightMax -
-     * rightDelay}). A late record ({@code t <= wm <= max - delay}) never raises a side's maximum. Otherwise every
-     * change is written.
+     * rightDelay}). A late record ({@code t <= wm <= max - delay}) never raises a side's maximum; a copy dropped by
+     * {@code distinctBy} may, and then the change is written ({@link #joinAndInsert}). Otherwise every change is
+     * written.
      */
     static boolean lazyMetaAllowed(JoinSpec<?, ?, ?> spec, long idleTimeoutMs) {
         return spec.policy() == WatermarkPolicy.MIN
