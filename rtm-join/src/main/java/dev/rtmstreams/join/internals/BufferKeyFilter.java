@@ -1,5 +1,6 @@
 package dev.rtmstreams.join.internals;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -17,7 +18,11 @@ import java.util.TreeMap;
  * dropped as a whole once eviction has passed its end ({@link #dropBefore}); until then evicted rows only make false
  * positives (a seek that finds nothing, as without the filter). Each new segment is sized for the number of keys the
  * largest segment so far held (about 10 bits per key, 4 hash functions: ~1% false positives; at least 32 KiB), so the
- * filter follows the input rate.
+ * filter follows the input rate. A segment that receives more keys than it was sized for grows as a scalable Bloom
+ * filter: once its newest slice is full, a slice four times larger takes the further keys, and a probe asks every
+ * slice. Without that, the first segment of a fresh filter (a new task, or one rebuilt from a restored buffer after a
+ * restart) was made at the smallest size before any rate was known and at a high rate saturated: it answered "maybe"
+ * to every probe until eviction dropped it, one horizon later.
  */
 final class BufferKeyFilter {
 
@@ -25,6 +30,8 @@ final class BufferKeyFilter {
     private static final int BITS_PER_KEY = 10;
     private static final int MIN_BITS = 1 << 18;
     private static final int MAX_BITS = 1 << 25;
+    /** How much larger each further slice of a segment that outgrew its size is. */
+    private static final int GROWTH = 4;
 
     private final long segmentMs;
     private final NavigableMap<Long, Segment> segments = new TreeMap<>();
@@ -103,6 +110,12 @@ final class BufferKeyFilter {
         return segments.size();
     }
 
+    /** @return the number of Bloom slices of the segment holding {@code eventTime}, 0 if none (for tests) */
+    int sliceCount(long eventTime) {
+        Segment s = segments.get(Math.floorDiv(eventTime, segmentMs));
+        return s == null ? 0 : s.sliceCount();
+    }
+
     private static int bitsFor(int keys) {
         long bits = (long) keys * BITS_PER_KEY;
         if (bits <= MIN_BITS) {
@@ -146,15 +159,62 @@ final class BufferKeyFilter {
         return h;
     }
 
-    /** One Bloom filter: a power-of-two bit set probed by double hashing. */
+    /**
+     * One segment's filter: a chain of Bloom slices (a scalable Bloom filter). Keys go to the newest slice; when it
+     * holds as many keys as it was sized for, a slice {@value #GROWTH} times larger (up to the largest size) is added.
+     */
     private static final class Segment {
+        private Slice[] slices;
+        private int keys;
+
+        Segment(int bits) {
+            this.slices = new Slice[] {new Slice(bits)};
+        }
+
+        void add(long h) {
+            Slice last = slices[slices.length - 1];
+            if (last.keys >= last.capacity()) {
+                int bits = (int) Math.min(MAX_BITS, (long) last.bits() * GROWTH);
+                last = new Slice(bits);
+                slices = Arrays.copyOf(slices, slices.length + 1);
+                slices[slices.length - 1] = last;
+            }
+            last.add(h);
+            keys++;
+        }
+
+        boolean mightContain(long h) {
+            for (Slice slice : slices) {
+                if (slice.mightContain(h)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        int sliceCount() {
+            return slices.length;
+        }
+    }
+
+    /** One Bloom filter: a power-of-two bit set probed by double hashing. */
+    private static final class Slice {
         private final long[] words;
         private final int mask;
         private int keys;
 
-        Segment(int bits) {
+        Slice(int bits) {
             this.words = new long[bits >>> 6];
             this.mask = bits - 1;
+        }
+
+        int bits() {
+            return mask + 1;
+        }
+
+        /** @return the number of keys this slice is sized for: ~1% false positives when it holds them */
+        int capacity() {
+            return bits() / BITS_PER_KEY;
         }
 
         void add(long h) {

@@ -373,9 +373,11 @@ final class JoinCore<K, L, R, VR> {
         byte[] idBytes = idBytes(left, key, value);
         if (idBytes != null) {
             idHash = BufferKeyFilter.hash(keyBytes, idBytes);
-            // the (key, id) filter spares the scan of a row that has no copy buffered (nearly every row)
-            if (idFilters[left ? 0 : 1].mightContain(idHash, Long.MIN_VALUE, Long.MAX_VALUE)
-                    && holdsId(left, own, key, keyBytes, idBytes, m.global)) {
+            // the (key, id) filter, asked over the live rows' segments only, spares the scan of a row that has no copy
+            // buffered (nearly every row)
+            long liveFrom = firstLiveTime(left, m.global);
+            if (idFilters[left ? 0 : 1].mightContain(idHash, liveFrom, Long.MAX_VALUE)
+                    && holdsId(left, own, key, keyBytes, idBytes, liveFrom)) {
                 duplicate(left);
                 // A dropped copy is not buffered, so a side maximum it raises (a copy with a later event time) could
                 // not be recovered from the buffers after a restart (see lazyMetaAllowed): the meta is written.
@@ -435,13 +437,13 @@ final class JoinCore<K, L, R, VR> {
     }
 
     /**
-     * @return whether the side's buffer holds a live row (not evictable at {@code watermark}) of this key with this id:
-     *     one scan of the key's live rows. Rows already evictable but not yet evicted do not count, so whether a copy
-     *     is dropped does not depend on when eviction passes run.
+     * @param from the side's first live time at the current watermark ({@link #firstLiveTime})
+     * @return whether the side's buffer holds a live row (not evictable at the current watermark) of this key with
+     *     this id: one scan of the key's live rows. Rows already evictable but not yet evicted do not count, so whether
+     *     a copy is dropped does not depend on when eviction passes run.
      */
     private boolean holdsId(
-            boolean left, KeyValueStore<Bytes, byte[]> own, K key, byte[] keyBytes, byte[] idBytes, long watermark) {
-        long from = watermark == Codec.NONE ? Long.MIN_VALUE : Codec.saturatedAdd(maxEvictableTime(left, watermark), 1);
+            boolean left, KeyValueStore<Bytes, byte[]> own, K key, byte[] keyBytes, byte[] idBytes, long from) {
         try (KeyValueIterator<Bytes, byte[]> it = own.range(
                 Codec.bufferKey(keyBytes, from, 0L), Codec.bufferKey(keyBytes, Long.MAX_VALUE, Long.MAX_VALUE))) {
             while (it.hasNext()) {
@@ -451,6 +453,11 @@ final class JoinCore<K, L, R, VR> {
             }
         }
         return false;
+    }
+
+    /** @return the smallest event time of a row of this side that is live (not evictable) at {@code watermark} */
+    private long firstLiveTime(boolean left, long watermark) {
+        return watermark == Codec.NONE ? Long.MIN_VALUE : Codec.saturatedAdd(maxEvictableTime(left, watermark), 1);
     }
 
     /**
