@@ -36,6 +36,7 @@ public final class WorkloadConfig {
     private final double outOfOrderFraction;
     private final double lateFraction;
     private final int lateWarmupClicks;
+    private final Duration lateWarmup;
     private final double ackFirstFraction;
     private final int maxAcksPerRequest;
     private final Duration attributionWindow;
@@ -58,6 +59,7 @@ public final class WorkloadConfig {
         this.outOfOrderFraction = b.outOfOrderFraction;
         this.lateFraction = b.lateFraction;
         this.lateWarmupClicks = b.lateWarmupClicks;
+        this.lateWarmup = b.lateWarmup;
         this.ackFirstFraction = b.ackFirstFraction;
         this.maxAcksPerRequest = b.maxAcksPerRequest;
         this.attributionWindow = b.attributionWindow;
@@ -69,9 +71,10 @@ public final class WorkloadConfig {
     /**
      * Returns a builder with the defaults: seed 42, 1000 events/s for 60 s, 0.1 clicks per
      * impression, 10% request/ack traffic, click delay exp:PT10S, 5% clicks outside the window, 2% at
-     * an exact window edge, 2% orphans, 1% duplicates, 5% out-of-order impressions, 0.5% late pairs,
-     * 30% of transactions ack-first, up to 2 acks per request, window PT2M, watermark delay PT5M,
-     * safety margin PT2M, partner send lag PT0.5S.
+     * an exact window edge, 2% orphans, 1% duplicates, 5% out-of-order impressions, 0.5% late pairs
+     * (none in the first 100 clicks or the first PT5S of sends), 30% of transactions ack-first, up to
+     * 2 acks per request, window PT2M, watermark delay PT5M, safety margin PT2M, partner send lag
+     * PT0.5S.
      *
      * @return a new builder
      */
@@ -154,6 +157,18 @@ public final class WorkloadConfig {
         return lateWarmupClicks;
     }
 
+    /**
+     * Send time before the first late event. A micro-batch engine runs its first batch without a watermark (Spark's
+     * rule: the watermark is computed at the end of a batch and applies from the next one), so a late event sent
+     * before the first batch boundary is joined there and would break the promise that the watermark's position cannot
+     * change the expected output. The default (5 s) lies beyond the first batch of any interval up to a few seconds.
+     *
+     * @return send time, from the first event, before which no late event is sent
+     */
+    public Duration lateWarmup() {
+        return lateWarmup;
+    }
+
     /** @return fraction of transactions whose first ack is sent before the request */
     public double ackFirstFraction() {
         return ackFirstFraction;
@@ -219,6 +234,7 @@ public final class WorkloadConfig {
         b.outOfOrderFraction = outOfOrderFraction;
         b.lateFraction = lateFraction;
         b.lateWarmupClicks = lateWarmupClicks;
+        b.lateWarmup = lateWarmup;
         b.ackFirstFraction = ackFirstFraction;
         b.maxAcksPerRequest = maxAcksPerRequest;
         b.attributionWindow = attributionWindow;
@@ -255,6 +271,7 @@ public final class WorkloadConfig {
         private double outOfOrderFraction = 0.05;
         private double lateFraction = 0.005;
         private int lateWarmupClicks = 100;
+        private Duration lateWarmup = Duration.ofSeconds(5);
         private double ackFirstFraction = 0.3;
         private int maxAcksPerRequest = 2;
         private Duration attributionWindow = Duration.ofMinutes(2);
@@ -348,6 +365,15 @@ public final class WorkloadConfig {
             return this;
         }
 
+        /**
+         * @param v send time before the first late event, not negative (see {@link WorkloadConfig#lateWarmup()})
+         * @return this builder
+         */
+        public Builder lateWarmup(Duration v) {
+            lateWarmup = Objects.requireNonNull(v, "lateWarmup");
+            return this;
+        }
+
         /** @param v fraction in [0, 1] @return this builder */
         public Builder ackFirstFraction(double v) {
             ackFirstFraction = v;
@@ -414,6 +440,9 @@ public final class WorkloadConfig {
             }
             if (lateWarmupClicks < 0) {
                 throw new IllegalArgumentException("lateWarmupClicks must not be negative: " + lateWarmupClicks);
+            }
+            if (lateWarmup.isNegative()) {
+                throw new IllegalArgumentException("lateWarmup must not be negative: " + lateWarmup);
             }
             if (maxAcksPerRequest < 1) {
                 throw new IllegalArgumentException("maxAcksPerRequest must be at least 1: " + maxAcksPerRequest);

@@ -103,6 +103,7 @@ public final class WorkloadGenerator {
         }
         if (config.lateFraction() > 0
                 && clicksSent >= config.lateWarmupClicks()
+                && now - startTime >= config.lateWarmup().toMillis()
                 && random.nextDouble() < config.lateFraction()) {
             return newLatePair(slot, now);
         }

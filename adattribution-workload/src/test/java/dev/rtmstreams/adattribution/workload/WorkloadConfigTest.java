@@ -30,4 +30,14 @@ class WorkloadConfigTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("duration must be positive");
     }
+
+    @Test
+    void shouldNameTheBadValueWhenTheLateWarmupIsNegative() {
+        WorkloadConfig.Builder b = WorkloadConfig.builder().lateWarmup(Duration.ofSeconds(-1));
+
+        assertThatThrownBy(b::build)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("lateWarmup must not be negative: PT-1S");
+        assertThat(WorkloadConfig.builder().build().lateWarmup()).isEqualTo(Duration.ofSeconds(5));
+    }
 }

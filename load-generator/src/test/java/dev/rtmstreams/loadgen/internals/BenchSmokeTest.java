@@ -23,6 +23,7 @@ class BenchSmokeTest {
                 .duration(Duration.ofSeconds(5))
                 .requestShare(0)
                 .lateWarmupClicks(20)
+                .lateWarmup(Duration.ZERO) // no micro-batch mode here: late events from the first second
                 .lateFraction(0.02)
                 .duplicateFraction(0.05)
                 .build();
@@ -81,6 +82,7 @@ class BenchSmokeTest {
                 .duration(Duration.ofSeconds(3))
                 .requestShare(0)
                 .lateWarmupClicks(20)
+                .lateWarmup(Duration.ZERO) // no micro-batch mode here: late events from the first second
                 .lateFraction(0.02)
                 .build();
         BenchOptions options = InProcessBench.options(workload, dir)
