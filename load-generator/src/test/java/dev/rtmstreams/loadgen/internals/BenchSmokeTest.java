@@ -23,7 +23,7 @@ class BenchSmokeTest {
                 .duration(Duration.ofSeconds(5))
                 .requestShare(0)
                 .lateWarmupClicks(20)
-                .lateWarmup(Duration.ZERO) // no micro-batch mode here: late events from the first second
+                .lateWarmup(Duration.ZERO) // no micro-batch mode here: late events may come at once
                 .lateFraction(0.02)
                 .duplicateFraction(0.05)
                 .build();
@@ -82,7 +82,7 @@ class BenchSmokeTest {
                 .duration(Duration.ofSeconds(3))
                 .requestShare(0)
                 .lateWarmupClicks(20)
-                .lateWarmup(Duration.ZERO) // no micro-batch mode here: late events from the first second
+                .lateWarmup(Duration.ZERO) // no micro-batch mode here: late events may come at once
                 .lateFraction(0.02)
                 .build();
         BenchOptions options = InProcessBench.options(workload, dir)

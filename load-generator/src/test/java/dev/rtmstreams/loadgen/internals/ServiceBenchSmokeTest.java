@@ -31,7 +31,7 @@ class ServiceBenchSmokeTest {
                 .duration(Duration.ofSeconds(6))
                 .requestShare(0.2)
                 .lateWarmupClicks(20)
-                .lateWarmup(Duration.ZERO) // no micro-batch mode here: late events from the first second
+                .lateWarmup(Duration.ZERO) // no micro-batch mode here: late events may come at once
                 .lateFraction(0.02)
                 .duplicateFraction(0.05)
                 .build();
