@@ -3,6 +3,7 @@ package dev.rtmstreams.loadgen.internals;
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.testkit.ChildJvm;
+import dev.rtmstreams.testkit.internals.Directories;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,10 +123,29 @@ final class SystemUnderTest implements AutoCloseable {
                 }
             }
             default: {
-                ChildJvm app = o.benchWorkload().isPublished()
-                        ? startExample(o, mode, bootstrap, rowTopics)
-                        : startService(o, mode, bootstrap, topics, appId);
-                return ready(new SystemUnderTest(mode, app, app.pid(), LoadRun.Outputs.SERVICE), () -> {
+                if (o.benchWorkload().isPublished()) {
+                    ChildJvm example = startExample(o, mode, bootstrap, rowTopics);
+                    return ready(new SystemUnderTest(mode, example, example.pid(), LoadRun.Outputs.SERVICE), () -> {
+                        example.awaitReady(o.readyTimeout());
+                    });
+                }
+                // the service's RocksDB state (~1 GB after a few minutes at 10k events/s) goes with the service
+                Path stateDir = Files.createTempDirectory("loadgen-app-state-");
+                ChildJvm app;
+                try {
+                    app = startService(o, mode, bootstrap, topics, appId, stateDir);
+                } catch (IOException | RuntimeException e) {
+                    Directories.deleteQuietly(stateDir);
+                    throw e;
+                }
+                AutoCloseable stopAndClean = () -> {
+                    try {
+                        app.close();
+                    } finally {
+                        Directories.deleteQuietly(stateDir);
+                    }
+                };
+                return ready(new SystemUnderTest(mode, stopAndClean, app.pid(), LoadRun.Outputs.SERVICE), () -> {
                     app.awaitReady(o.readyTimeout());
                 });
             }
@@ -170,9 +190,9 @@ final class SystemUnderTest implements AutoCloseable {
                 : new EchoPipeline(bootstrap, topics, groupId);
     }
 
-    private static ChildJvm startService(BenchOptions o, String mode, String bootstrap, TopicNames topics, String appId)
+    private static ChildJvm startService(
+            BenchOptions o, String mode, String bootstrap, TopicNames topics, String appId, Path stateDir)
             throws IOException {
-        Path stateDir = Files.createTempDirectory("loadgen-app-state-");
         List<String> args = new ArrayList<>(List.of("--num-stream-threads", Integer.toString(o.streamThreads())));
         args.addAll(topics.serviceTopics().serviceArgs());
         args.addAll(o.appArgs());

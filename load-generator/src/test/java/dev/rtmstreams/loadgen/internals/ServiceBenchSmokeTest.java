@@ -3,11 +3,15 @@ package dev.rtmstreams.loadgen.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +48,12 @@ class ServiceBenchSmokeTest {
                 .readyTimeout(Duration.ofSeconds(120))
                 .build();
 
+        Set<Path> stateDirsBefore = serviceStateDirs();
+
         Map<String, Object> r = Bench.run(options).get(0);
+
+        // the service's state directory is deleted once the service has stopped
+        assertThat(serviceStateDirs()).isSubsetOf(stateDirsBefore);
 
         assertThat((Long) r.get("expected")).isGreaterThan(50L);
         assertThat(r)
@@ -60,5 +69,12 @@ class ServiceBenchSmokeTest {
         assertThat((Long) cost.get("sut_cpu_ms")).isPositive();
         assertThat((Double) cost.get("sut_cpu_us_per_event")).isPositive();
         assertThat((Double) cost.get("gc_pause_ms")).isNotNegative();
+    }
+
+    private static Set<Path> serviceStateDirs() throws IOException {
+        try (Stream<Path> dirs = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return dirs.filter(d -> d.getFileName().toString().startsWith("loadgen-app-state-"))
+                    .collect(Collectors.toSet());
+        }
     }
 }
