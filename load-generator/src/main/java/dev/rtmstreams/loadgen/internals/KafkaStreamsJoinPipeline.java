@@ -6,15 +6,14 @@ import dev.rtmstreams.adattribution.avro.Impression;
 import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
 import dev.rtmstreams.adattribution.model.AvroSerde;
 import dev.rtmstreams.adattribution.workload.TopicNames;
+import dev.rtmstreams.testkit.internals.Directories;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.Properties;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serdes;
@@ -230,11 +229,6 @@ public final class KafkaStreamsJoinPipeline implements AutoCloseable {
     @Override
     public void close() {
         streams.close(Duration.ofSeconds(30));
-        try (Stream<Path> paths = Files.walk(stateDir)) {
-            paths.sorted(Comparator.reverseOrder())
-                    .forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            // best effort
-        }
+        Directories.deleteQuietly(stateDir);
     }
 }
