@@ -6,7 +6,6 @@ import dev.rtmstreams.adattribution.avro.Impression;
 import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
 import dev.rtmstreams.adattribution.model.AvroSerde;
 import dev.rtmstreams.adattribution.workload.TopicNames;
-import dev.rtmstreams.testkit.internals.Directories;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -229,6 +228,6 @@ public final class KafkaStreamsJoinPipeline implements AutoCloseable {
     @Override
     public void close() {
         streams.close(Duration.ofSeconds(30));
-        Directories.deleteQuietly(stateDir);
+        StateDirectories.delete(stateDir);
     }
 }

@@ -3,7 +3,6 @@ package dev.rtmstreams.loadgen.internals;
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.testkit.ChildJvm;
-import dev.rtmstreams.testkit.internals.Directories;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,14 +134,14 @@ final class SystemUnderTest implements AutoCloseable {
                 try {
                     app = startService(o, mode, bootstrap, topics, appId, stateDir);
                 } catch (IOException | RuntimeException e) {
-                    Directories.deleteQuietly(stateDir);
+                    StateDirectories.delete(stateDir);
                     throw e;
                 }
                 AutoCloseable stopAndClean = () -> {
                     try {
                         app.close();
                     } finally {
-                        Directories.deleteQuietly(stateDir);
+                        StateDirectories.delete(stateDir);
                     }
                 };
                 return ready(new SystemUnderTest(mode, stopAndClean, app.pid(), LoadRun.Outputs.SERVICE), () -> {
