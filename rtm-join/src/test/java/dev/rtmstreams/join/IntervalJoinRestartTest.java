@@ -46,7 +46,7 @@ class IntervalJoinRestartTest {
     @BeforeAll
     static void startBroker() {
         kafka = EmbeddedKafkaCluster.builder().build().start();
-        kafka.createTopics(1, "imps", "clicks", "attributed");
+        kafka.createTopics(1, "imps", "clicks", "attributed", "outer-imps", "outer-clicks", "outer-out");
     }
 
     @AfterAll
@@ -78,15 +78,42 @@ class IntervalJoinRestartTest {
         return sb.build();
     }
 
+    /** A left outer join of {@code outer-imps} and {@code outer-clicks}: the seed's bounds and delays. */
+    private static Topology outerTopology() {
+        StreamsBuilder sb = new StreamsBuilder();
+        IntervalJoin.<String, String, String>builder()
+                .keySerde(Serdes.String())
+                .leftSerde(Serdes.String())
+                .rightSerde(Serdes.String())
+                .lowerBound(Duration.ZERO)
+                .upperBound(Duration.ofMinutes(2))
+                .leftWatermarkDelay(Duration.ofMinutes(5))
+                .rightWatermarkDelay(Duration.ofMinutes(5))
+                .joinType(JoinType.LEFT_OUTER)
+                .evictionInterval(Duration.ofMillis(100))
+                .name("outer")
+                .build()
+                .join(
+                        sb.stream("outer-imps", Consumed.with(Serdes.String(), Serdes.String())),
+                        sb.stream("outer-clicks", Consumed.with(Serdes.String(), Serdes.String())),
+                        (k, imp, click) -> imp + "," + click)
+                .to("outer-out", Produced.with(Serdes.String(), Serdes.String()));
+        return sb.build();
+    }
+
     private static KafkaStreams start(Path stateDir) {
+        return start(stateDir, "join-restart-test", topology());
+    }
+
+    private static KafkaStreams start(Path stateDir, String applicationId, Topology topology) {
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "join-restart-test");
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        KafkaStreams streams = new KafkaStreams(topology(), p);
+        KafkaStreams streams = new KafkaStreams(topology, p);
         streams.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
         return streams;
@@ -109,6 +136,21 @@ class IntervalJoinRestartTest {
             while (it.hasNext()) {
                 it.next();
                 n++;
+            }
+        }
+        return n;
+    }
+
+    /** Counts the rows of a join buffer store (keys starting with 0; the eviction marker is not a row). */
+    private static long rows(KafkaStreams streams, String store) {
+        ReadOnlyKeyValueStore<Bytes, byte[]> kv = streams.store(
+                StoreQueryParameters.fromNameAndType(store, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
+        long n = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = kv.all()) {
+            while (it.hasNext()) {
+                if (it.next().key.get()[0] == 0) {
+                    n++;
+                }
             }
         }
         return n;
@@ -143,8 +185,11 @@ class IntervalJoinRestartTest {
         KafkaStreams second = start(stateDir);
         try {
             // the local time index (not changelogged) was rebuilt from the restored rows: one entry per row
-            // (I1 was evicted before the restart: the watermark, 5 min, passed 0 + 2 min)
-            assertThat(entries(second, "attribution-left-buffer")).isEqualTo(2);
+            // (I1 was evicted before the restart: the watermark, 5 min, passed 0 + 2 min; evicted without a
+            // changelog tombstone, the restore deleted it as the side's eviction marker says, the buffer's one
+            // other entry)
+            assertThat(rows(second, "attribution-left-buffer")).isEqualTo(2);
+            assertThat(entries(second, "attribution-left-buffer")).isEqualTo(3);
             assertThat(entries(second, "attribution-left-index")).isEqualTo(2);
             assertThat(entries(second, "attribution-right-index"))
                     .isEqualTo(entries(second, "attribution-right-buffer"))
@@ -193,5 +238,38 @@ class IntervalJoinRestartTest {
             closeLeavingGroup(third);
             third.cleanUp();
         }
+    }
+
+    @Test
+    void shouldNotEmitAnEvictedRowAgainWhenRestartedWithWipedLocalState() throws Exception {
+        Path stateDir = Files.createTempDirectory("rtm-join-restart-outer");
+        KafkaStreams first = start(stateDir, "join-restart-outer-test", outerTopology());
+        send("outer-imps", "u", "U", T0); // never matched: emitted with null once evicted
+        send("outer-imps", "w", "W", T0 + Duration.ofMinutes(9).toMillis()); // stays buffered
+        send("outer-imps", "a", "A", T0 + Duration.ofMinutes(10).toMillis());
+        send("outer-clicks", "a", "A'", T0 + Duration.ofMinutes(10).toMillis()); // global watermark = 5 min
+        assertThat(outerOutput(2, Duration.ofSeconds(60))).containsExactlyInAnyOrder("A,A'", "U,null");
+        closeLeavingGroup(first);
+        first.cleanUp(); // U's row is still in the changelog (no tombstone): the restore must not bring it back
+
+        KafkaStreams second = start(stateDir, "join-restart-outer-test", outerTopology());
+        try {
+            assertThat(rows(second, "outer-left-buffer")).isEqualTo(2); // W and A
+            // watermark 7 min: eviction passes run (every 100 ms) and would emit a restored U again
+            send("outer-imps", "s", "S", T0 + Duration.ofMinutes(12).toMillis());
+            send("outer-clicks", "s", "S'", T0 + Duration.ofMinutes(12).toMillis());
+            assertThat(outerOutput(3, Duration.ofSeconds(60))).contains("S,S'");
+            Thread.sleep(2_000); // some 20 eviction passes
+            assertThat(outerOutput(4, Duration.ofSeconds(3))).containsExactlyInAnyOrder("A,A'", "U,null", "S,S'");
+        } finally {
+            closeLeavingGroup(second);
+            second.cleanUp();
+        }
+    }
+
+    private static List<String> outerOutput(int n, Duration timeout) {
+        return TestRecords.consumeStrings(kafka, "outer-out", n, timeout).stream()
+                .map(ConsumerRecord::value)
+                .toList();
     }
 }

@@ -25,6 +25,10 @@ import org.apache.kafka.common.utils.Bytes;
  *   <li>index key (index store): {@code [0x01][eventTime:8][keyLen:int][key bytes][seq:8]}, empty value -
  *       time-ordered, for incremental eviction; written and deleted with its row. (Buffers written before the index
  *       had its own store hold index keys too; the rebuild at task start deletes them.)</li>
+ *   <li>eviction marker (buffer store, key {@code [0x02]}, changelogged): {@code [evictedThrough:8]} - every row of
+ *       the side with an event time at or below it has been evicted, and none can be inserted any more (it never
+ *       exceeds the global watermark); rows are evicted without a changelog tombstone, so a restore deletes the rows
+ *       at or below the marker itself ({@code EvictedRowSweeper}, and the index rebuild at task start);</li>
  *   <li>meta value: {@code [leftMax:8][rightMax:8][globalWatermark:8][seqHigh:8]};</li>
  *   <li>micro-batch pending entry (written by {@code JoinCore}): key {@code [seq:8]}, value
  *       {@code [side:1][recordTimestamp:8][eventTime:8][keyLen:int][key][headersLen:int][headers][value]}, the headers
@@ -37,6 +41,8 @@ final class Codec {
     static final long NONE = Long.MIN_VALUE;
     static final byte ROW = 0;
     static final byte INDEX = 1;
+    static final byte MARKER = 2;
+    private static final Bytes EVICTION_MARKER_KEY = Bytes.wrap(new byte[] {MARKER});
 
     private Codec() {}
 
@@ -49,6 +55,14 @@ final class Codec {
         putTime(b, 5 + key.length, eventTime);
         putLong(b, 13 + key.length, seq);
         return Bytes.wrap(b);
+    }
+
+    /**
+     * @return the key of a side's eviction marker in its buffer store: {@code [0x02]}, sorting after every row and
+     *     index key
+     */
+    static Bytes evictionMarkerKey() {
+        return EVICTION_MARKER_KEY;
     }
 
     static boolean isRowKey(byte[] storeKey) {

@@ -4,7 +4,9 @@ import dev.rtmstreams.join.ValueJoiner3;
 import dev.rtmstreams.processor.StoreBackend;
 import dev.rtmstreams.processor.spi.OperatorStores;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -15,7 +17,39 @@ import org.apache.kafka.streams.state.StoreBuilder;
 /** Wires an interval join into a DSL topology: two side processors sharing four stores, merged into one stream. */
 public final class IntervalJoinTopology {
 
+    /**
+     * How much longer than a row can be needed (the join's horizon) its changelog record is kept: one day, the default
+     * of Kafka Streams' {@code windowstore.changelog.additional.retention.ms} for its own windowed join stores.
+     */
+    static final long CHANGELOG_ADDITIONAL_RETENTION_MS = 24L * 60 * 60 * 1000;
+
     private IntervalJoinTopology() {}
+
+    /**
+     * Topic configs of a buffer store's changelog. Evicted rows get no tombstone, so compaction removes nothing but
+     * the eviction marker's older versions: records are deleted by time ({@code compact,delete}), like those of Kafka
+     * Streams' windowed stores. Retention counts from when a row was written ({@code LogAppendTime}, whatever the
+     * input records' timestamps): the join's horizon (both watermark delays plus the bounds' width, the longest a
+     * row stays buffered while the watermark advances with the wall clock) plus
+     * {@link #CHANGELOG_ADDITIONAL_RETENTION_MS}. The bound this sets: a row that stays buffered longer than that
+     * (a watermark stalled for over a day, e.g. an input without data and no idle timeout) is not restored after a
+     * restart.
+     */
+    static Map<String, String> bufferChangelogConfig(JoinSpec<?, ?, ?> spec) {
+        long width = spec.lowerMs() == Long.MIN_VALUE || spec.upperMs() == Long.MAX_VALUE
+                ? Long.MAX_VALUE
+                : Codec.saturatedAdd(spec.upperMs(), -spec.lowerMs());
+        long retention = Codec.saturatedAdd(
+                Codec.saturatedAdd(Codec.saturatedAdd(spec.leftDelayMs(), spec.rightDelayMs()), width),
+                CHANGELOG_ADDITIONAL_RETENTION_MS);
+        return Map.of(
+                TopicConfig.CLEANUP_POLICY_CONFIG,
+                TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.RETENTION_MS_CONFIG,
+                Long.toString(retention == Long.MAX_VALUE ? -1 : retention),
+                TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG,
+                "LogAppendTime");
+    }
 
     /**
      * Adds the join of {@code left} and {@code right} and returns the joined stream.
@@ -38,8 +72,13 @@ public final class IntervalJoinTopology {
         KafkaStreamsInternals.ensureCopartitioned(l, r);
 
         Set<StoreBuilder<?>> stores = new LinkedHashSet<>();
-        stores.add(OperatorStores.keyValue(spec.leftBufferStore(), spec.backend(), true));
-        stores.add(OperatorStores.keyValue(spec.rightBufferStore(), spec.backend(), true));
+        // Rows are evicted without changelog tombstones (JoinCore#advanceEvictionMarker): the changelog keeps them for
+        // a bounded time instead, and a restoring or standby copy deletes them itself (EvictedRowSweeper).
+        Map<String, String> bufferChangelog = bufferChangelogConfig(spec);
+        stores.add(OperatorStores.keyValue(
+                spec.leftBufferStore(), spec.backend(), bufferChangelog, EvictedRowSweeper::new));
+        stores.add(OperatorStores.keyValue(
+                spec.rightBufferStore(), spec.backend(), bufferChangelog, EvictedRowSweeper::new));
         // Each side's time index, for eviction: local only. Kafka Streams' own window store needs none (it drops whole
         // time segments); a row-level index changelogged beside each row would double the changelog writes per input.
         stores.add(OperatorStores.keyValue(spec.leftIndexStore(), spec.backend(), false));

@@ -666,9 +666,12 @@ final class JoinCore<K, L, R, VR> {
             more = it.hasNext();
         }
         if (!evicted.isEmpty()) {
-            // Deletes of rows (changelogged) and of index entries (local) in one batch each; rows are read first only
-            // when an outer join must emit them unmatched.
-            List<KeyValue<Bytes, byte[]>> deletes = new ArrayList<>(evicted.size());
+            // Rows at or below the watermark are deleted locally, without a changelog tombstone: the eviction marker
+            // written below covers them (a restore deletes them itself). Rows above it (evictable early with bounds
+            // that exclude the row's own time) are deleted through the changelog. Index entries are local. Rows are
+            // read first only when an outer join must emit them unmatched.
+            List<KeyValue<Bytes, byte[]>> localDeletes = new ArrayList<>(evicted.size());
+            List<KeyValue<Bytes, byte[]>> loggedDeletes = null;
             List<KeyValue<Bytes, byte[]>> indexDeletes = new ArrayList<>(evicted.size());
             for (Bytes indexKey : evicted) {
                 Bytes bufferKey = Codec.bufferKeyFromIndexKey(indexKey.get());
@@ -678,10 +681,20 @@ final class JoinCore<K, L, R, VR> {
                         emitUnmatched(left, bufferKey.get(), row);
                     }
                 }
-                deletes.add(KeyValue.pair(bufferKey, null));
+                if (Codec.indexKeyTime(indexKey.get()) <= watermark) {
+                    localDeletes.add(KeyValue.pair(bufferKey, null));
+                } else {
+                    if (loggedDeletes == null) {
+                        loggedDeletes = new ArrayList<>();
+                    }
+                    loggedDeletes.add(KeyValue.pair(bufferKey, null));
+                }
                 indexDeletes.add(KeyValue.pair(indexKey, null));
             }
-            buffer.putAll(deletes);
+            (left ? leftRead : rightRead).putAll(localDeletes);
+            if (loggedDeletes != null) {
+                buffer.putAll(loggedDeletes);
+            }
             index.putAll(indexDeletes);
         }
         if (!more) {
@@ -694,8 +707,25 @@ final class JoinCore<K, L, R, VR> {
             if (idFilters[s] != null) {
                 idFilters[s].dropBefore(lowest[s]);
             }
+            if (!evicted.isEmpty()) {
+                advanceEvictionMarker(s, buffer, Math.min(lowest[s] - 1, watermark));
+            }
         }
         return evicted.size();
+    }
+
+    /**
+     * Persists (changelogged, in the side's buffer store) that every row of side {@code s} with an event time at or
+     * below {@code evictedThrough} has been evicted: {@code lowest[s]} is a lower bound of the side's buffered times,
+     * and no row at or below the watermark can be inserted any more (it would be late). One write per eviction pass
+     * instead of a tombstone per evicted row; a restore deletes the rows the marker covers ({@link EvictedRowSweeper},
+     * {@link #rebuildIndex}).
+     */
+    private void advanceEvictionMarker(int s, KeyValueStore<Bytes, byte[]> buffer, long evictedThrough) {
+        if (evictedThrough > shared.evictedThrough[s]) {
+            shared.evictedThrough[s] = evictedThrough;
+            buffer.put(Codec.evictionMarkerKey(), ByteLayout.longValue(evictedThrough));
+        }
     }
 
     private void emitUnmatched(boolean left, byte[] bufferKey, byte[] row) {
@@ -726,6 +756,11 @@ final class JoinCore<K, L, R, VR> {
             }
         }
         toIndex.flush();
+        // Rows evicted before the restart without a tombstone (at or below the eviction marker) are deleted here,
+        // locally, unless the restore has swept them already.
+        long evictedThrough = EvictedRowSweeper.marker(buffer);
+        shared.evictedThrough[left ? 0 : 1] = evictedThrough;
+        StoreWriteBatch evicted = new StoreWriteBatch(left ? leftRead : rightRead, REBUILD_BATCH);
         try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.rowsStart(), Codec.rowsEnd())) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> row = it.next();
@@ -733,6 +768,10 @@ final class JoinCore<K, L, R, VR> {
                 if (Codec.isRowKey(rowKey.get())) {
                     byte[] keyBytes = Codec.bufferKeyUserKey(rowKey.get());
                     long eventTime = Codec.bufferKeyTime(rowKey.get());
+                    if (eventTime <= evictedThrough) {
+                        evicted.put(rowKey, null);
+                        continue;
+                    }
                     filter.add(keyBytes, eventTime);
                     if (idFilter != null) {
                         K key = keyDeserializer.deserialize(topic(left), keyBytes);
@@ -742,6 +781,7 @@ final class JoinCore<K, L, R, VR> {
                 }
             }
         }
+        evicted.flush();
         toIndex.flush();
         StoreWriteBatch toBuffer = new StoreWriteBatch(buffer, REBUILD_BATCH);
         try (KeyValueIterator<Bytes, byte[]> it =

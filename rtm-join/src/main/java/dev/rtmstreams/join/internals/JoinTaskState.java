@@ -22,4 +22,9 @@ final class JoinTaskState {
      * at start, when the store may hold restored inputs); cleared by a batch.
      */
     boolean pendingMayHoldInputs = true;
+    /**
+     * Per side (0 = left, 1 = right): the persisted eviction marker (every row at or below it has been evicted), or
+     * {@link Codec#NONE}; read when the indexes are built.
+     */
+    final long[] evictedThrough = {Codec.NONE, Codec.NONE};
 }

@@ -1,16 +1,9 @@
 package dev.rtmstreams.processor.internals;
 
-import java.io.File;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.streams.StreamsMetrics;
-import org.apache.kafka.streams.processor.CommitCallback;
-import org.apache.kafka.streams.processor.StateRestoreCallback;
-import org.apache.kafka.streams.processor.StateStore;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.query.Position;
 
@@ -88,62 +81,6 @@ final class PositionTracker {
      *     their own position on writes)
      */
     static StateStoreContext hidingRecordMetadata(StateStoreContext context) {
-        return new StateStoreContext() {
-            @Override
-            public String applicationId() {
-                return context.applicationId();
-            }
-
-            @Override
-            public TaskId taskId() {
-                return context.taskId();
-            }
-
-            @Override
-            public Optional<RecordMetadata> recordMetadata() {
-                return Optional.empty();
-            }
-
-            @Override
-            public Serde<?> keySerde() {
-                return context.keySerde();
-            }
-
-            @Override
-            public Serde<?> valueSerde() {
-                return context.valueSerde();
-            }
-
-            @Override
-            public File stateDir() {
-                return context.stateDir();
-            }
-
-            @Override
-            public StreamsMetrics metrics() {
-                return context.metrics();
-            }
-
-            @Override
-            public void register(StateStore store, StateRestoreCallback stateRestoreCallback) {
-                context.register(store, stateRestoreCallback);
-            }
-
-            @Override
-            public void register(
-                    StateStore store, StateRestoreCallback stateRestoreCallback, CommitCallback commitCallback) {
-                context.register(store, stateRestoreCallback, commitCallback);
-            }
-
-            @Override
-            public Map<String, Object> appConfigs() {
-                return context.appConfigs();
-            }
-
-            @Override
-            public Map<String, Object> appConfigsWithPrefix(String prefix) {
-                return context.appConfigsWithPrefix(prefix);
-            }
-        };
+        return new StoreContextView(context, true, UnaryOperator.identity());
     }
 }

@@ -1,11 +1,15 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.OperatorStateQuery;
+import dev.rtmstreams.processor.spi.RestoreObserver;
 import java.util.List;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.StateRestoreCallback;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.query.Position;
@@ -42,9 +46,12 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
     private StateStoreContext context;
     private PositionTracker tracker; // null: the wrapped store tracks its own position
     private Runnable beforeCommit;
+    /** Sees the changelog batches restored into this store; null for none. */
+    private final RestoreObserver restoreObserver;
 
-    QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner) {
+    QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner, RestoreObserver restoreObserver) {
         super(inner);
+        this.restoreObserver = restoreObserver;
     }
 
     /**
@@ -65,10 +72,13 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
                 context.appConfigs().get(StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED);
         positionForChangelog = consistency != null && Boolean.parseBoolean(consistency.toString());
         this.context = context;
+        UnaryOperator<StateRestoreCallback> restore = restoreObserver == null
+                ? UnaryOperator.identity()
+                : callback -> new RestoringCallback(callback, this, restoreObserver);
         if (positionForChangelog) {
-            super.init(context, root);
+            super.init(restoreObserver == null ? context : new StoreContextView(context, false, restore), root);
         } else {
-            super.init(PositionTracker.hidingRecordMetadata(context), root);
+            super.init(new StoreContextView(context, true, restore), root);
             tracker = new PositionTracker(context, wrapped().getPosition());
         }
     }
@@ -100,6 +110,16 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
 
     /** @return a supplier of {@code inner}'s stores wrapped in this layer */
     public static KeyValueBytesStoreSupplier wrap(KeyValueBytesStoreSupplier inner) {
+        return wrap(inner, () -> null);
+    }
+
+    /**
+     * @param inner the store supplier to wrap
+     * @param restoreObserver a new observer of each store's restoration per store instance (returning null: none)
+     * @return a supplier of {@link QueryableOperatorStore}s around {@code inner}'s stores
+     */
+    public static KeyValueBytesStoreSupplier wrap(
+            KeyValueBytesStoreSupplier inner, Supplier<RestoreObserver> restoreObserver) {
         return new KeyValueBytesStoreSupplier() {
             @Override
             public String name() {
@@ -108,7 +128,7 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
 
             @Override
             public KeyValueStore<Bytes, byte[]> get() {
-                return new QueryableOperatorStore(inner.get());
+                return new QueryableOperatorStore(inner.get(), restoreObserver.get());
             }
 
             @Override

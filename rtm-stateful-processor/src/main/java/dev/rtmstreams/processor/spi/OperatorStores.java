@@ -4,6 +4,7 @@ import dev.rtmstreams.processor.StoreBackend;
 import dev.rtmstreams.processor.internals.QueryableOperatorStore;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
@@ -34,16 +35,42 @@ public final class OperatorStores {
      */
     public static StoreBuilder<KeyValueStore<Bytes, byte[]>> keyValue(
             String name, StoreBackend backend, boolean logged) {
+        StoreBuilder<KeyValueStore<Bytes, byte[]>> b = builder(name, backend, () -> null);
+        return logged ? b.withLoggingEnabled(Map.of()) : b.withLoggingDisabled();
+    }
+
+    /**
+     * A changelogged store whose changelog need not carry every deletion: its topic gets {@code changelogConfig}
+     * (e.g. {@code cleanup.policy=compact,delete} with a {@code retention.ms}) and each instance a
+     * {@link RestoreObserver} that applies, to a restoring or standby copy, the deletions the changelog leaves out.
+     *
+     * @param name store name (also the changelog topic's suffix); not null
+     * @param backend RocksDB or in-memory; not null
+     * @param changelogConfig topic configs of the changelog; not null
+     * @param restoreObserver a new observer per store instance; not null
+     * @return a builder of the store
+     */
+    public static StoreBuilder<KeyValueStore<Bytes, byte[]>> keyValue(
+            String name,
+            StoreBackend backend,
+            Map<String, String> changelogConfig,
+            Supplier<RestoreObserver> restoreObserver) {
+        Objects.requireNonNull(changelogConfig, "changelogConfig");
+        Objects.requireNonNull(restoreObserver, "restoreObserver");
+        return builder(name, backend, restoreObserver).withLoggingEnabled(Map.copyOf(changelogConfig));
+    }
+
+    private static StoreBuilder<KeyValueStore<Bytes, byte[]>> builder(
+            String name, StoreBackend backend, Supplier<RestoreObserver> restoreObserver) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(backend, "backend");
         KeyValueBytesStoreSupplier supplier = QueryableOperatorStore.wrap(
                 backend == StoreBackend.IN_MEMORY
                         ? Stores.inMemoryKeyValueStore(name)
-                        : Stores.persistentKeyValueStore(name));
-        StoreBuilder<KeyValueStore<Bytes, byte[]>> b = Stores.keyValueStoreBuilder(
-                        supplier, Serdes.Bytes(), Serdes.ByteArray())
+                        : Stores.persistentKeyValueStore(name),
+                restoreObserver);
+        return Stores.keyValueStoreBuilder(supplier, Serdes.Bytes(), Serdes.ByteArray())
                 .withCachingDisabled();
-        return logged ? b.withLoggingEnabled(Map.of()) : b.withLoggingDisabled();
     }
 
     /**
@@ -53,7 +80,8 @@ public final class OperatorStores {
      * <p>Kafka Streams' metered layer registers, times and deregisters every iterator and records every call in a
      * sensor; for a join that opens an iterator per input record this was measured at ~3% of a real-time stream
      * thread's CPU. Reads through the view return the same data without those metrics. <b>Writes through the view
-     * bypass the changelog</b>: never write through it to a changelogged store.
+     * bypass the changelog</b>: write through it to a changelogged store only what a restore re-derives without the
+     * changelog (the deletions of a store built with a {@link RestoreObserver}).
      *
      * @param store a store built by {@link #keyValue}, as returned by {@code ProcessorContext#getStateStore}
      * @return the innermost layer of {@code store}, or {@code store} itself when it was not built by
