@@ -47,8 +47,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The service against a secured broker (a child-JVM KRaft broker with a {@code SASL_SSL} listener, {@code PLAIN},
- * {@code StandardAuthorizer}, no access without an ACL): with exactly the ACLs of the README's "Security" section
- * (parsed from its {@code kafka-acls.sh} commands, so the README and this test cannot drift apart) it attributes a
+ * {@code StandardAuthorizer}, no access without an ACL): with exactly the ACLs of the Security page (docs/security.md)
+ * (parsed from its {@code kafka-acls.sh} commands, so the page and this test cannot drift apart) it attributes a
  * click, under exactly-once and under at-least-once; its log never holds the password; a wrong password or a missing ACL stops it at start
  * with a non-zero exit and one line naming what is wrong, and so does a missing group ACL, which only Kafka Streams
  * meets (in a stream thread), instead of a retry loop.
@@ -84,17 +84,17 @@ class KafkaSecurityIT {
                 "attributed-clicks",
                 "ad-log-records",
                 "adattribution-dlq");
-        List<AclBinding> readme = readmeAcls();
-        List<AclBinding> all = new ArrayList<>(readme);
+        List<AclBinding> documented = documentedAcls();
+        List<AclBinding> all = new ArrayList<>(documented);
         // two more principals with the same ACLs but one: no READ on ad-clicks (the start-up check finds it), no
         // READ on the group (only Kafka Streams finds it, in a stream thread)
         all.addAll(copy(
-                readme,
+                documented,
                 NO_CLICKS_USER,
                 b -> b.pattern().resourceType() == ResourceType.TOPIC
                         && b.pattern().name().equals("ad-clicks")
                         && b.entry().operation() == AclOperation.READ));
-        all.addAll(copy(readme, NO_GROUP_USER, b -> b.pattern().resourceType() == ResourceType.GROUP));
+        all.addAll(copy(documented, NO_GROUP_USER, b -> b.pattern().resourceType() == ResourceType.GROUP));
         broker.createAcls(all);
     }
 
@@ -289,23 +289,20 @@ class KafkaSecurityIT {
         }
     }
 
-    /** The {@code kafka-acls.sh --add} commands of the README's "Security" section, as ACL bindings. */
-    static List<AclBinding> readmeAcls() throws Exception {
+    /** The {@code kafka-acls.sh --add} commands of the Security page, {@code docs/security.md}, as ACL bindings. */
+    static List<AclBinding> documentedAcls() throws Exception {
         Path root = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        Path readme = Files.exists(root.resolve("README.md")) && Files.exists(root.resolve("adattribution-app"))
-                ? root.resolve("README.md")
-                : root.getParent().resolve("README.md");
-        String text = Files.readString(readme, StandardCharsets.UTF_8);
-        int start = text.indexOf("#### Security");
-        assertThat(start).as("README has a '#### Security' section").isNotNegative();
-        int end = text.indexOf("\n### ", start);
-        String section = text.substring(start, end < 0 ? text.length() : end).replace("\\\n", " ");
+        Path page = Files.exists(root.resolve("docs/security.md")) && Files.exists(root.resolve("adattribution-app"))
+                ? root.resolve("docs/security.md")
+                : root.getParent().resolve("docs/security.md");
+        assertThat(page).as("the Security page").isRegularFile();
+        String section = Files.readString(page, StandardCharsets.UTF_8).replace("\\\n", " ");
         List<AclBinding> acls = new ArrayList<>();
         Matcher m = Pattern.compile("(?m)^kafka-acls\\.sh .*--add .*$").matcher(section);
         while (m.find()) {
             acls.addAll(parseAclCommand(m.group()));
         }
-        assertThat(acls).as("ACLs in the README's Security section").isNotEmpty();
+        assertThat(acls).as("ACLs in docs/security.md").isNotEmpty();
         return acls;
     }
 

@@ -20,7 +20,7 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.junit.jupiter.api.Test;
 
 /**
- * The behaviours where rtm-streams changed to match Spark's transformWithState (README, "Migrating from Spark").
+ * The behaviours where rtm-streams changed to match Spark's transformWithState (docs/spark-migration.md).
  * Each test names the Spark source it follows.
  */
 class SparkBehaviourChangesTest {

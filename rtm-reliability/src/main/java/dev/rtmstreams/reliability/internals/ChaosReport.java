@@ -20,7 +20,7 @@ import java.util.Map;
 
 /**
  * The report of one chaos run, written as {@code <report-dir>/chaos-<scenario>.json} and printed as a summary. The
- * records below are the whole JSON layout; their field names are read by README.md, RELIABILITY.md, the ITs and other
+ * records below are the whole JSON layout; their field names are read by docs/reliability.md, RELIABILITY.md, the ITs and other
  * tools, so they never change (a test pins them to the names the runner wrote before the report was typed). Fields in
  * the order written:
  *

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The field names of {@code chaos-<scenario>.json} as the runner wrote them before its report was typed (README,
+ * The field names of {@code chaos-<scenario>.json} as the runner wrote them before its report was typed (docs/,
  * RELIABILITY.md, the ITs and other tools read them): per scenario, every field as a dotted path, in the order written.
  * Objects whose keys are data (latencies, samples, instance names, poison kinds) are not descended into. A run with its
  * own broker also has {@code broker} after {@code machine}.

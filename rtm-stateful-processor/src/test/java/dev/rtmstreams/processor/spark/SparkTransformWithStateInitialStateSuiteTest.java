@@ -295,7 +295,8 @@ class SparkTransformWithStateInitialStateSuiteTest {
                         .build(),
                 true)) {
             // Spark handles the initial state in the first batch, at ts = 1000: timers for "a" at 6000. Ours applies
-            // it when it arrives (README, "Initial state"), so it arrives just before that batch: timer at 5999
+            // it when it arrives (docs/stateful-processor.md, "Initial state"), so it arrives just before that batch:
+            // timer at 5999
             p.advance(1000 - 1);
             p.addInitial("a", "a");
             p.addInitial("b", "b");
