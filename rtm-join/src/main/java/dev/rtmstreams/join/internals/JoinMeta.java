@@ -1,0 +1,209 @@
+package dev.rtmstreams.join.internals;
+
+import dev.rtmstreams.join.JoinType;
+import dev.rtmstreams.join.WatermarkPolicy;
+import dev.rtmstreams.processor.spi.ByteLayout;
+import dev.rtmstreams.processor.spi.Watermarks;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The metadata of one join task, as one side processor sees it: the side maxima and the global watermark derived from
+ * them (policy MIN or MAX, idle inputs, never moving backwards), and the row sequence allocator; live in the task's
+ * shared {@link JoinTaskState}, persisted as one record in the changelogged meta store ({@link Meta}'s layout).
+ */
+final class JoinMeta {
+
+    private static final Bytes META_KEY = Bytes.wrap("meta".getBytes(StandardCharsets.UTF_8));
+    private static final Bytes[] SIDE_KEYS = {Bytes.wrap(new byte[] {0}), Bytes.wrap(new byte[] {1})};
+    private static final long SEQ_BLOCK = 4096;
+
+    private final JoinSpec<?, ?, ?> spec;
+    private final ProcessorContext<?, ?> context;
+    private final KeyValueStore<Bytes, byte[]> store;
+    /** Last arrival (wall clock) per input of this task; only used when {@link #idleTimeoutMs} is positive. */
+    private final KeyValueStore<Bytes, byte[]> activity;
+    /** Watermark idle timeout in ms; 0 = disabled. */
+    private final long idleTimeoutMs;
+
+    private final JoinTaskState shared;
+    /**
+     * Whether the watermark part of the meta record may be written lazily (only with a sequence block): true when the
+     * side maxima can be recovered exactly from the buffers after a restart, see {@link #lazyAllowed}.
+     */
+    private final boolean lazy;
+
+    private final SideBuffer[] buffers;
+    private long lastMarked = Long.MIN_VALUE;
+    private long nextSeq;
+    private long seqEnd;
+    private boolean blockAllocated;
+
+    JoinMeta(
+            JoinSpec<?, ?, ?> spec,
+            ProcessorContext<?, ?> context,
+            JoinTaskState shared,
+            long idleTimeoutMs,
+            SideBuffer leftBuffer,
+            SideBuffer rightBuffer) {
+        this.spec = spec;
+        this.context = context;
+        this.store = context.getStateStore(spec.metaStore());
+        this.activity = context.getStateStore(spec.activityStore());
+        this.idleTimeoutMs = idleTimeoutMs;
+        this.shared = shared;
+        this.lazy = lazyAllowed(spec, idleTimeoutMs);
+        this.buffers = new SideBuffer[] {leftBuffer, rightBuffer};
+    }
+
+    /** @return whether inputs can become idle (a watermark idle timeout is set) */
+    boolean idleTimeoutEnabled() {
+        return idleTimeoutMs > 0;
+    }
+
+    /** @return whether the watermarks are persisted only with a sequence block (see {@link #lazyAllowed}) */
+    boolean lazy() {
+        return lazy;
+    }
+
+    /** @return the task's live metadata (shared by both sides), loaded on first use in this task incarnation */
+    Meta get() {
+        if (shared.meta == null) {
+            shared.meta = load();
+        }
+        return shared.meta;
+    }
+
+    /** Persists the metadata. */
+    void write(Meta m) {
+        store.put(META_KEY, m.encode());
+    }
+
+    /**
+     * Loads the persisted metadata. When the watermarks are persisted lazily, the side maxima are completed from the
+     * buffers: the newest row of each side is still buffered (see {@link #lazyAllowed}), so the restored maxima, and
+     * the global watermark derived from them, equal those before the restart; the persisted global watermark is kept
+     * when it is higher, so the watermark never moves backwards.
+     */
+    private Meta load() {
+        Meta m = Meta.decode(store.get(META_KEY));
+        if (lazy) {
+            m.observe(true, buffers[0].newest());
+            m.observe(false, buffers[1].newest());
+            advance(m);
+        }
+        return m;
+    }
+
+    /**
+     * Allocates a row sequence number from this processor's block; a new block is taken from {@code m}, which must
+     * then be persisted before the number is used ({@link #takeBlockAllocated}).
+     */
+    long nextSeq(Meta m) {
+        if (nextSeq >= seqEnd) {
+            nextSeq = m.seqHigh;
+            seqEnd = nextSeq + SEQ_BLOCK;
+            m.seqHigh = seqEnd;
+            blockAllocated = true;
+        }
+        return nextSeq++;
+    }
+
+    /** @return whether {@link #nextSeq} took a new block since the last call (then the metadata must be written) */
+    boolean takeBlockAllocated() {
+        boolean allocated = blockAllocated;
+        blockAllocated = false;
+        return allocated;
+    }
+
+    // ---------------------------------------------------------------- watermark
+
+    /** Recomputes the global watermark from the side maxima; it never moves backwards. @return true when it moved */
+    boolean advance(Meta m) {
+        long lw = m.leftMax == Codec.NONE ? Codec.NONE : Codec.saturatedAdd(m.leftMax, -spec.leftDelayMs());
+        long rw = m.rightMax == Codec.NONE ? Codec.NONE : Codec.saturatedAdd(m.rightMax, -spec.rightDelayMs());
+        long candidate;
+        if (spec.policy() == WatermarkPolicy.MIN) {
+            boolean leftIdle = false;
+            boolean rightIdle = false;
+            if (idleTimeoutMs > 0) {
+                long now = context.currentSystemTimeMs();
+                leftIdle = idle(0, now);
+                rightIdle = idle(1, now);
+            }
+            if (leftIdle && rightIdle) {
+                candidate = Codec.NONE; // all inputs idle: hold the watermark (as Flink)
+            } else if (leftIdle) {
+                candidate = rw; // idle input left out of the min
+            } else if (rightIdle) {
+                candidate = lw;
+            } else {
+                candidate = (lw == Codec.NONE || rw == Codec.NONE) ? Codec.NONE : Math.min(lw, rw);
+            }
+        } else {
+            candidate = Math.max(lw, rw);
+        }
+        if (candidate != Codec.NONE && Watermarks.advances(candidate, m.global)) {
+            m.global = candidate;
+            return true;
+        }
+        return false;
+    }
+
+    /** With an idle timeout, re-evaluates the watermark without input (an input can become idle): writes a move. */
+    void advanceIfIdle() {
+        if (idleTimeoutMs > 0) {
+            Meta m = get();
+            if (advance(m)) {
+                write(m);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- idleness
+
+    /**
+     * Records that this side has seen input now (wall clock); at most one store write per distinct wall-clock value.
+     * An input without an entry yet (fresh task incarnation) counts as active from the first time it is checked.
+     */
+    void markActive(boolean left) {
+        if (idleTimeoutMs <= 0) {
+            return;
+        }
+        long now = context.currentSystemTimeMs();
+        if (now != lastMarked) {
+            lastMarked = now;
+            activity.put(SIDE_KEYS[left ? 0 : 1], ByteLayout.longValue(now));
+        }
+    }
+
+    /** @return whether the side has received no record for longer than the idle timeout */
+    private boolean idle(int side, long now) {
+        byte[] v = activity.get(SIDE_KEYS[side]);
+        if (v == null) {
+            activity.put(SIDE_KEYS[side], ByteLayout.longValue(now));
+            return false;
+        }
+        return now - ByteLayout.getLong(v, 0) > idleTimeoutMs;
+    }
+
+    /**
+     * Whether the watermarks need not be persisted with every change. They can be recovered after a restart when each
+     * side's newest row is never evicted while it is the newest and the global watermark is a function of the side
+     * maxima alone: policy MIN, not a left semi join (a left row matched on arrival is never buffered), no idle
+     * timeout (idleness depends on the wall clock), and
+     * {@code upper >= -leftDelay} (a left row leaves once {@code wm > t + upper}, and {@code wm <= leftMax - leftDelay})
+     * and {@code lower <= rightDelay} (a right row leaves once {@code wm > t - lower}, {@code wm <= rightMax -
+     * rightDelay}). A late record ({@code t <= wm <= max - delay}) never raises a side's maximum; a copy dropped by
+     * {@code distinctBy} may, and then the change is written ({@code JoinCore}). Otherwise every change is written.
+     */
+    static boolean lazyAllowed(JoinSpec<?, ?, ?> spec, long idleTimeoutMs) {
+        return spec.policy() == WatermarkPolicy.MIN
+                && spec.joinType() != JoinType.LEFT_SEMI // a left row matched on arrival is not buffered
+                && idleTimeoutMs <= 0
+                && spec.upperMs() >= -spec.leftDelayMs()
+                && spec.lowerMs() <= spec.rightDelayMs();
+    }
+}

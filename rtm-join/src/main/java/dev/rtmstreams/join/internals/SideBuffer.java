@@ -1,0 +1,364 @@
+package dev.rtmstreams.join.internals;
+
+import dev.rtmstreams.processor.spi.ByteLayout;
+import dev.rtmstreams.processor.spi.OperatorStores;
+import dev.rtmstreams.processor.spi.StoreWriteBatch;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The buffered rows of one side of a join task, as one side processor sees them: the changelogged buffer store, its
+ * local time index, the key (and id) filters, and eviction. Layouts are {@link Codec}'s.
+ *
+ * <p>Each side's rows are inserted and evicted by exactly one processor (its own side's in real-time mode, the left
+ * one for both sides in micro-batch mode), so this instance's eviction hint ({@link #lowest}) stays valid; the other
+ * processor only probes. Eviction may lag (it runs every few records of the side and on a punctuator): a row that is
+ * evictable can never match a non-late record of the other side, so lazy eviction never changes the output, only the
+ * state size.
+ */
+final class SideBuffer {
+
+    private static final byte[] EMPTY = new byte[0];
+    private static final int REBUILD_BATCH = 1_000;
+
+    private final boolean left;
+    private final int side;
+    private final JoinSpec<?, ?, ?> spec;
+    /** Changelogged writes of rows. */
+    private final KeyValueStore<Bytes, byte[]> buffer;
+    /**
+     * The buffer without Kafka Streams' metered and change-logging layers: reads (each probe is an iterator, and the
+     * metered layer registers, times and deregisters every iterator, measured at ~3% of a real-time stream thread),
+     * and the deletes of evicted rows, which the eviction marker covers instead of a tombstone each.
+     */
+    private final KeyValueStore<Bytes, byte[]> local;
+    /** Time index of the rows: not changelogged, rebuilt from the buffer by the first processor of a task. */
+    private final KeyValueStore<Bytes, byte[]> index;
+
+    private final JoinTaskState shared;
+    /** Which keys the buffer may hold (shared by the task's two side processors). */
+    private final BufferKeyFilter keys;
+    /** Which (key, id) pairs the buffer may hold, for a side with {@code distinctBy}; else null. */
+    private final BufferKeyFilter ids;
+    /** A lower bound of the smallest buffered event time. */
+    private long lowest = Long.MIN_VALUE;
+
+    SideBuffer(boolean left, JoinSpec<?, ?, ?> spec, ProcessorContext<?, ?> context, JoinTaskState shared) {
+        this.left = left;
+        this.side = left ? 0 : 1;
+        this.spec = spec;
+        this.buffer = context.getStateStore(left ? spec.leftBufferStore() : spec.rightBufferStore());
+        this.local = OperatorStores.unmetered(buffer);
+        this.index =
+                OperatorStores.unmetered(context.getStateStore(left ? spec.leftIndexStore() : spec.rightIndexStore()));
+        this.shared = shared;
+        this.keys = shared.filters[side];
+        this.ids = shared.idFilters[side];
+    }
+
+    /** @return the filter of the (key, id) pairs a side with {@code distinctBy} holds, else null */
+    static BufferKeyFilter newIdFilter(JoinSpec<?, ?, ?> spec, boolean left) {
+        boolean distinct = left ? spec.leftDistinctBy() != null : spec.rightDistinctBy() != null;
+        return distinct ? new BufferKeyFilter(segmentMs(spec)) : null;
+    }
+
+    static BufferKeyFilter newKeyFilter(JoinSpec<?, ?, ?> spec) {
+        return new BufferKeyFilter(segmentMs(spec));
+    }
+
+    private static long segmentMs(JoinSpec<?, ?, ?> spec) {
+        return BufferKeyFilter.segmentMsFor(spec.lowerMs(), spec.upperMs());
+    }
+
+    // ---------------------------------------------------------------- probes
+
+    /** @return false when no row of {@code keyBytes} with an event time in {@code [from, to]} can be buffered */
+    boolean mightHold(byte[] keyBytes, long from, long to) {
+        return keys.mightContain(keyBytes, from, to);
+    }
+
+    /** @return the rows of {@code keyBytes} with an event time in {@code [from, to]}, in time order */
+    KeyValueIterator<Bytes, byte[]> rows(byte[] keyBytes, long from, long to) {
+        return local.range(Codec.bufferKey(keyBytes, from, 0L), Codec.bufferKey(keyBytes, to, Long.MAX_VALUE));
+    }
+
+    /**
+     * @param watermark the global watermark
+     * @param idHash the (key, id) hash of a row ({@link BufferKeyFilter#hash(byte[], byte[])})
+     * @param sameId whether a buffered row value carries the row's id
+     * @return whether the side holds a live row (not evictable at {@code watermark}) of this key with this id: the id
+     *     filter first, then one scan of the key's live rows. Rows already evictable but not yet evicted do not count,
+     *     so whether a copy is dropped does not depend on when eviction passes run.
+     */
+    boolean holdsId(byte[] keyBytes, long idHash, long watermark, Predicate<byte[]> sameId) {
+        long from = firstLiveTime(watermark);
+        if (!ids.mightContain(idHash, from, Long.MAX_VALUE)) {
+            return false;
+        }
+        try (KeyValueIterator<Bytes, byte[]> it = rows(keyBytes, from, Long.MAX_VALUE)) {
+            while (it.hasNext()) {
+                if (sameId.test(it.next().value)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** @return whether the side holds a row with this key, time and payload (one seek) */
+    boolean hasTwin(byte[] keyBytes, long eventTime, byte[] valueBytes) {
+        try (KeyValueIterator<Bytes, byte[]> it = rows(keyBytes, eventTime, eventTime)) {
+            while (it.hasNext()) {
+                if (Codec.hasPayload(it.next().value, valueBytes)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /**
+     * Buffers a row (changelogged; its index entry is local); {@code idHash} is its (key, id) hash on a side with
+     * {@code distinctBy} (ignored otherwise).
+     */
+    void insert(byte[] keyBytes, long eventTime, long seq, byte[] bufferValue, long idHash) {
+        Bytes bufferKey = Codec.bufferKey(keyBytes, eventTime, seq);
+        buffer.put(bufferKey, bufferValue);
+        index.put(Codec.indexKeyFromBufferKey(bufferKey.get()), EMPTY);
+        keys.add(keyBytes, eventTime);
+        if (ids != null) {
+            ids.add(idHash, eventTime);
+        }
+        if (eventTime < lowest) {
+            lowest = eventTime;
+        }
+    }
+
+    /** Rewrites buffered rows with their matched flag set (outer and semi joins), through the changelog. */
+    void markMatched(List<KeyValue<Bytes, byte[]>> rows) {
+        for (KeyValue<Bytes, byte[]> kv : rows) {
+            byte[] copy = kv.value.clone();
+            copy[0] |= Codec.MATCHED;
+            buffer.put(kv.key, copy);
+        }
+    }
+
+    // ---------------------------------------------------------------- eviction
+
+    /** @return the smallest event time of a row of this side that is live (not evictable) at {@code watermark} */
+    long firstLiveTime(long watermark) {
+        return watermark == Codec.NONE ? Long.MIN_VALUE : Codec.saturatedAdd(maxEvictableTime(watermark), 1);
+    }
+
+    /**
+     * @return the largest event time of a row of this side that is evictable at {@code watermark} (left:
+     *     {@code wm > t + upper}, right: {@code wm > t - lower}, Spark's state watermark for inclusive bounds; with
+     *     {@code distinctRows} or {@code distinctBy} also not before {@code wm > t})
+     */
+    long maxEvictableTime(long watermark) {
+        long offset = left ? spec.upperMs() : -spec.lowerMs();
+        if (spec.keepsRowsUntilOwnTime()) {
+            // Keep a row at least until it is itself behind the watermark, so that a later copy of it is late (with
+            // lower <= 0 <= upper, as in the usual bounds, this changes nothing).
+            offset = Math.max(offset, 0);
+        }
+        // evictable iff t + offset < wm  <=>  t <= wm - offset - 1
+        return Codec.saturatedAdd(Codec.saturatedAdd(watermark, -offset), -1);
+    }
+
+    /**
+     * One bounded eviction pass: removes rows that can no longer match, in time order, handing each unmatched one to
+     * {@code unmatched} first when the join emits this side's unmatched rows.
+     *
+     * @param minSpanMs skip the pass unless the evictable rows may span at least this many ms of event time (when
+     *     the lowest buffered time is known)
+     * @param unmatched receives (buffer key, row) of each evicted row that never matched; null: none are emitted
+     * @return the number of rows evicted
+     */
+    int evict(long watermark, int budget, long minSpanMs, BiConsumer<byte[], byte[]> unmatched) {
+        if (watermark == Codec.NONE) {
+            return 0;
+        }
+        long maxTime = maxEvictableTime(watermark);
+        if (lowest > maxTime) {
+            return 0;
+        }
+        // evictable times are in [lowest, maxTime]: fewer than minSpanMs of them, wait for more
+        if (lowest != Long.MIN_VALUE && Codec.saturatedAdd(maxTime, -lowest) < minSpanMs - 1) {
+            return 0;
+        }
+        List<Bytes> evicted = new ArrayList<>();
+        boolean more;
+        // Start at the known lower bound, not at the index start: RocksDB would otherwise skip over the tombstones of
+        // every row evicted so far on each pass.
+        Bytes from = lowest == Long.MIN_VALUE ? Codec.indexLowerBound() : Codec.indexLowerBound(lowest);
+        try (KeyValueIterator<Bytes, byte[]> it = index.range(from, Codec.indexUpperBound(maxTime))) {
+            while (evicted.size() < budget && it.hasNext()) {
+                evicted.add(it.next().key);
+            }
+            more = it.hasNext();
+        }
+        if (!evicted.isEmpty()) {
+            delete(evicted, watermark, unmatched);
+        }
+        if (!more) {
+            lowest = maxTime == Long.MAX_VALUE ? maxTime : maxTime + 1;
+        } else if (!evicted.isEmpty()) {
+            lowest = Codec.indexKeyTime(evicted.get(evicted.size() - 1).get());
+        }
+        if (lowest != Long.MIN_VALUE) {
+            keys.dropBefore(lowest);
+            if (ids != null) {
+                ids.dropBefore(lowest);
+            }
+            if (!evicted.isEmpty()) {
+                advanceEvictionMarker(Math.min(lowest - 1, watermark));
+            }
+        }
+        return evicted.size();
+    }
+
+    /**
+     * Deletes evicted rows and their index entries. Rows at or below the watermark are deleted locally, without a
+     * changelog tombstone: the eviction marker covers them (a restore deletes them itself). Rows above it (evictable
+     * early with bounds that exclude the row's own time) are deleted through the changelog. Rows are read first only
+     * when an outer join must emit them unmatched.
+     */
+    private void delete(List<Bytes> indexKeys, long watermark, BiConsumer<byte[], byte[]> unmatched) {
+        List<KeyValue<Bytes, byte[]>> localDeletes = new ArrayList<>(indexKeys.size());
+        List<KeyValue<Bytes, byte[]>> loggedDeletes = null;
+        List<KeyValue<Bytes, byte[]>> indexDeletes = new ArrayList<>(indexKeys.size());
+        for (Bytes indexKey : indexKeys) {
+            Bytes bufferKey = Codec.bufferKeyFromIndexKey(indexKey.get());
+            if (unmatched != null) {
+                byte[] row = local.get(bufferKey);
+                if (row != null && !Codec.matched(row)) {
+                    unmatched.accept(bufferKey.get(), row);
+                }
+            }
+            if (Codec.indexKeyTime(indexKey.get()) <= watermark) {
+                localDeletes.add(KeyValue.pair(bufferKey, null));
+            } else {
+                if (loggedDeletes == null) {
+                    loggedDeletes = new ArrayList<>();
+                }
+                loggedDeletes.add(KeyValue.pair(bufferKey, null));
+            }
+            indexDeletes.add(KeyValue.pair(indexKey, null));
+        }
+        local.putAll(localDeletes);
+        if (loggedDeletes != null) {
+            buffer.putAll(loggedDeletes);
+        }
+        index.putAll(indexDeletes);
+    }
+
+    /**
+     * Persists (changelogged, in the buffer store) that every row with an event time at or below
+     * {@code evictedThrough} has been evicted: {@link #lowest} is a lower bound of the buffered times, and no row at
+     * or below the watermark can be inserted any more (it would be late). One write per eviction pass instead of a
+     * tombstone per evicted row; a restore deletes the rows the marker covers ({@link EvictedRowSweeper},
+     * {@link #rebuild}).
+     */
+    private void advanceEvictionMarker(long evictedThrough) {
+        if (evictedThrough > shared.evictedThrough[side]) {
+            shared.evictedThrough[side] = evictedThrough;
+            buffer.put(Codec.evictionMarkerKey(), ByteLayout.longValue(evictedThrough));
+        }
+    }
+
+    // ---------------------------------------------------------------- task start
+
+    /**
+     * Rebuilds the time index and the filters from the rows: called once per task incarnation, at init, after the
+     * buffer has been restored from its changelog (Kafka Streams initializes processors only then). The index is
+     * local (not changelogged), so a restored or migrated task starts without it, and a persistent one may miss the
+     * entries of rows written after its last flush before a crash: it is cleared and written anew. Rows evicted before
+     * the restart without a tombstone (at or below the eviction marker) are deleted, unless the restore swept them
+     * already. Index entries found in the buffer itself (the layout before the index had its own store) are deleted.
+     *
+     * @param rowId the serialized id of a buffered row of a key (a side with {@code distinctBy}); ignored otherwise
+     */
+    void rebuild(RowId rowId) {
+        StoreWriteBatch toIndex = new StoreWriteBatch(index, REBUILD_BATCH);
+        try (KeyValueIterator<Bytes, byte[]> it = index.all()) {
+            while (it.hasNext()) {
+                toIndex.put(it.next().key, null);
+            }
+        }
+        toIndex.flush();
+        long evictedThrough = EvictedRowSweeper.marker(buffer);
+        shared.evictedThrough[side] = evictedThrough;
+        StoreWriteBatch evicted = new StoreWriteBatch(local, REBUILD_BATCH);
+        try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.rowsStart(), Codec.rowsEnd())) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> row = it.next();
+                byte[] rowKey = row.key.get();
+                if (!Codec.isRowKey(rowKey)) {
+                    continue;
+                }
+                long eventTime = Codec.bufferKeyTime(rowKey);
+                if (eventTime <= evictedThrough) {
+                    evicted.put(row.key, null);
+                    continue;
+                }
+                byte[] keyBytes = Codec.bufferKeyUserKey(rowKey);
+                keys.add(keyBytes, eventTime);
+                if (ids != null) {
+                    ids.add(BufferKeyFilter.hash(keyBytes, rowId.apply(keyBytes, row.value)), eventTime);
+                }
+                toIndex.put(Codec.indexKeyFromBufferKey(rowKey), EMPTY);
+            }
+        }
+        evicted.flush();
+        toIndex.flush();
+        StoreWriteBatch legacyIndex = new StoreWriteBatch(buffer, REBUILD_BATCH);
+        try (KeyValueIterator<Bytes, byte[]> it =
+                buffer.range(Codec.indexLowerBound(), Codec.indexUpperBound(Long.MAX_VALUE))) {
+            while (it.hasNext()) {
+                legacyIndex.put(it.next().key, null);
+            }
+        }
+        legacyIndex.flush();
+    }
+
+    /** The serialized id of a buffered row of a side with {@code distinctBy}. */
+    @FunctionalInterface
+    interface RowId {
+        /**
+         * @param keyBytes the row's serialized key
+         * @param row the row value ({@link Codec#bufferValue})
+         * @return the row's serialized id
+         */
+        byte[] apply(byte[] keyBytes, byte[] row);
+    }
+
+    /** Sets the eviction hint from the oldest index entry (one seek); called at task init. */
+    void initEvictionHint() {
+        long min = Long.MAX_VALUE;
+        try (KeyValueIterator<Bytes, byte[]> it =
+                index.range(Codec.indexLowerBound(), Codec.indexUpperBound(Long.MAX_VALUE))) {
+            if (it.hasNext()) {
+                min = Codec.indexKeyTime(it.next().key.get());
+            }
+        }
+        lowest = min;
+    }
+
+    /** @return the largest buffered event time (one reverse seek on the time index), or {@link Codec#NONE} */
+    long newest() {
+        try (KeyValueIterator<Bytes, byte[]> it =
+                index.reverseRange(Codec.indexLowerBound(), Codec.indexUpperBound(Long.MAX_VALUE))) {
+            return it.hasNext() ? Codec.indexKeyTime(it.next().key.get()) : Codec.NONE;
+        }
+    }
+}
