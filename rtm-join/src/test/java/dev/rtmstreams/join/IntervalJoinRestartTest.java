@@ -261,6 +261,14 @@ class IntervalJoinRestartTest {
             assertThat(outerOutput(3, Duration.ofSeconds(60))).contains("S,S'");
             Thread.sleep(2_000); // some 20 eviction passes
             assertThat(outerOutput(4, Duration.ofSeconds(3))).containsExactlyInAnyOrder("A,A'", "U,null", "S,S'");
+            // watermark 13 min: the restored W (9 min) is evicted unmatched; A (10 min) too, but it matched A' before
+            // the restart: its matched flag must have come back with it (written after A's own changelog record)
+            send("outer-imps", "x", "X", T0 + Duration.ofMinutes(18).toMillis());
+            send("outer-clicks", "x", "X'", T0 + Duration.ofMinutes(18).toMillis());
+            assertThat(outerOutput(5, Duration.ofSeconds(60))).contains("W,null");
+            Thread.sleep(2_000);
+            assertThat(outerOutput(6, Duration.ofSeconds(3)))
+                    .containsExactlyInAnyOrder("A,A'", "U,null", "S,S'", "X,X'", "W,null");
         } finally {
             closeLeavingGroup(second);
             second.cleanUp();

@@ -28,7 +28,10 @@ import org.apache.kafka.common.utils.Bytes;
  *   <li>eviction marker (buffer store, key {@code [0x02]}, changelogged): {@code [evictedThrough:8]} - every row of
  *       the side with an event time at or below it has been evicted, and none can be inserted any more (it never
  *       exceeds the global watermark); rows are evicted without a changelog tombstone, so a restore deletes the rows
- *       at or below the marker itself ({@code EvictedRowSweeper}, and the index rebuild at task start);</li>
+ *       at or below the marker itself ({@code BufferRestorer}, and the index rebuild at task start);</li>
+ *   <li>row batch (buffer store, key {@code [0x03][firstSeq:8]}, only in the changelog and in a copy being
+ *       restored): rows written locally at once and to the changelog together before the next commit
+ *       ({@link RowBatch}); a restore expands it into the rows;</li>
  *   <li>meta value: {@code [leftMax:8][rightMax:8][globalWatermark:8][seqHigh:8]};</li>
  *   <li>micro-batch pending entry (written by {@code JoinCore}): key {@code [seq:8]}, value
  *       {@code [side:1][recordTimestamp:8][eventTime:8][keyLen:int][key][headersLen:int][headers][value]}, the headers
@@ -42,6 +45,7 @@ final class Codec {
     static final byte ROW = 0;
     static final byte INDEX = 1;
     static final byte MARKER = 2;
+    static final byte ROW_BATCH = 3;
     private static final Bytes EVICTION_MARKER_KEY = Bytes.wrap(new byte[] {MARKER});
 
     private Codec() {}

@@ -73,12 +73,12 @@ public final class IntervalJoinTopology {
 
         Set<StoreBuilder<?>> stores = new LinkedHashSet<>();
         // Rows are evicted without changelog tombstones (JoinCore#advanceEvictionMarker): the changelog keeps them for
-        // a bounded time instead, and a restoring or standby copy deletes them itself (EvictedRowSweeper).
+        // a bounded time instead, and a restoring or standby copy deletes them itself (BufferRestorer).
         Map<String, String> bufferChangelog = bufferChangelogConfig(spec);
-        stores.add(OperatorStores.keyValue(
-                spec.leftBufferStore(), spec.backend(), bufferChangelog, EvictedRowSweeper::new));
-        stores.add(OperatorStores.keyValue(
-                spec.rightBufferStore(), spec.backend(), bufferChangelog, EvictedRowSweeper::new));
+        stores.add(
+                OperatorStores.keyValue(spec.leftBufferStore(), spec.backend(), bufferChangelog, BufferRestorer::new));
+        stores.add(
+                OperatorStores.keyValue(spec.rightBufferStore(), spec.backend(), bufferChangelog, BufferRestorer::new));
         // Each side's time index, for eviction: local only. Kafka Streams' own window store needs none (it drops whole
         // time segments); a row-level index changelogged beside each row would double the changelog writes per input.
         stores.add(OperatorStores.keyValue(spec.leftIndexStore(), spec.backend(), false));

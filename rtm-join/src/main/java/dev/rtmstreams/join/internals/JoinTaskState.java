@@ -27,4 +27,6 @@ final class JoinTaskState {
      * {@link Codec#NONE}; read when the indexes are built.
      */
     final long[] evictedThrough = {Codec.NONE, Codec.NONE};
+    /** Per side: rows written locally but not yet to the changelog ({@link RowBatch}). */
+    final RowBatch[] pending = {new RowBatch(), new RowBatch()};
 }

@@ -49,6 +49,13 @@ final class SideBuffer {
     private final BufferKeyFilter ids;
     /** A lower bound of the smallest buffered event time. */
     private long lowest = Long.MIN_VALUE;
+    /** The rows inserted but not yet in the changelog (shared by the task's side processors). */
+    private final RowBatch pending;
+    /**
+     * Whether rows go to the changelog in batches before each commit: only when the store can run an action before
+     * each commit (a store built by {@code OperatorStores}); otherwise each row is written through at once.
+     */
+    private final boolean batched;
 
     SideBuffer(boolean left, JoinSpec<?, ?, ?> spec, ProcessorContext<?, ?> context, JoinTaskState shared) {
         this.left = left;
@@ -61,6 +68,8 @@ final class SideBuffer {
         this.shared = shared;
         this.keys = shared.filters[side];
         this.ids = shared.idFilters[side];
+        this.pending = shared.pending[side];
+        this.batched = OperatorStores.beforeCommit(buffer, this::flushPending);
     }
 
     /** @return the filter of the (key, id) pairs a side with {@code distinctBy} holds, else null */
@@ -132,7 +141,14 @@ final class SideBuffer {
      */
     void insert(byte[] keyBytes, long eventTime, long seq, byte[] bufferValue, long idHash) {
         Bytes bufferKey = Codec.bufferKey(keyBytes, eventTime, seq);
-        buffer.put(bufferKey, bufferValue);
+        if (batched) {
+            local.put(bufferKey, bufferValue);
+            if (pending.add(bufferKey, seq, bufferValue)) {
+                flushPending();
+            }
+        } else {
+            buffer.put(bufferKey, bufferValue);
+        }
         index.put(Codec.indexKeyFromBufferKey(bufferKey.get()), EMPTY);
         keys.add(keyBytes, eventTime);
         if (ids != null) {
@@ -143,8 +159,23 @@ final class SideBuffer {
         }
     }
 
+    /**
+     * Writes the rows inserted since the last call to the changelog, as one {@link RowBatch} record: before each
+     * commit of the task, when the batch is full, and before any other changelog write of the side (so that a restore
+     * replays the side's changes in order).
+     */
+    void flushPending() {
+        if (!pending.isEmpty()) {
+            KeyValue<Bytes, byte[]> record = pending.take();
+            // through the change-logging layer, which also writes it locally, where the rows already are
+            buffer.put(record.key, record.value);
+            local.delete(record.key);
+        }
+    }
+
     /** Rewrites buffered rows with their matched flag set (outer and semi joins), through the changelog. */
     void markMatched(List<KeyValue<Bytes, byte[]>> rows) {
+        flushPending();
         for (KeyValue<Bytes, byte[]> kv : rows) {
             byte[] copy = kv.value.clone();
             copy[0] |= Codec.MATCHED;
@@ -257,6 +288,7 @@ final class SideBuffer {
         }
         local.putAll(localDeletes);
         if (loggedDeletes != null) {
+            flushPending();
             buffer.putAll(loggedDeletes);
         }
         index.putAll(indexDeletes);
@@ -266,7 +298,7 @@ final class SideBuffer {
      * Persists (changelogged, in the buffer store) that every row with an event time at or below
      * {@code evictedThrough} has been evicted: {@link #lowest} is a lower bound of the buffered times, and no row at
      * or below the watermark can be inserted any more (it would be late). One write per eviction pass instead of a
-     * tombstone per evicted row; a restore deletes the rows the marker covers ({@link EvictedRowSweeper},
+     * tombstone per evicted row; a restore deletes the rows the marker covers ({@link BufferRestorer},
      * {@link #rebuild}).
      */
     private void advanceEvictionMarker(long evictedThrough) {
@@ -296,7 +328,7 @@ final class SideBuffer {
             }
         }
         toIndex.flush();
-        long evictedThrough = EvictedRowSweeper.marker(buffer);
+        long evictedThrough = BufferRestorer.marker(buffer);
         shared.evictedThrough[side] = evictedThrough;
         StoreWriteBatch evicted = new StoreWriteBatch(local, REBUILD_BATCH);
         try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.rowsStart(), Codec.rowsEnd())) {

@@ -90,7 +90,7 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
      * pinned Kafka Streams version) by {@code EventTimeTest#shouldRestoreWatermarkWhenRestarted}: the watermark is
      * written only here.
      */
-    void beforeCommit(Runnable action) {
+    public void beforeCommit(Runnable action) {
         this.beforeCommit = action;
     }
 

@@ -9,9 +9,9 @@ import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCa
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The restore callback a wrapped store registers, followed by a {@link RestoreObserver}: each batch is written by the
- * store's own callback (batched when it restores in batches, as RocksDB does; record by record otherwise, as Kafka
- * Streams' adapter would), then shown to the observer.
+ * The restore callback a wrapped store registers, around a {@link RestoreObserver}: each batch is rewritten by the
+ * observer, written by the store's own callback (batched when it restores in batches, as RocksDB does; record by
+ * record otherwise, as Kafka Streams' adapter would), then shown to the observer.
  */
 final class RestoringCallback implements RecordBatchingStateRestoreCallback {
 
@@ -26,7 +26,8 @@ final class RestoringCallback implements RecordBatchingStateRestoreCallback {
     }
 
     @Override
-    public void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
+    public void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> changelogRecords) {
+        Collection<ConsumerRecord<byte[], byte[]>> records = observer.rewrite(changelogRecords);
         if (inner instanceof RecordBatchingStateRestoreCallback batching) {
             batching.restoreBatch(records);
         } else {

@@ -91,4 +91,25 @@ public final class OperatorStores {
         QueryableOperatorStore innermost = QueryableOperatorStore.innermost(Objects.requireNonNull(store, "store"));
         return innermost != null ? innermost : store;
     }
+
+    /**
+     * Runs {@code action} on the stream thread before each commit of the task (replacing an action set earlier):
+     * Kafka Streams flushes the caches of a task's stores right before it flushes the producer and commits the input
+     * offsets (or the transaction), so store writes made by {@code action}, changelog records included, belong to
+     * that commit.
+     *
+     * @param store a store built by {@link #keyValue}, as returned by {@code ProcessorContext#getStateStore}
+     * @param action what to run; not null
+     * @return true when the action is set; false when {@code store} was not built by {@link #keyValue} (nothing is
+     *     run: the caller must not defer writes to the commit)
+     */
+    public static boolean beforeCommit(KeyValueStore<Bytes, byte[]> store, Runnable action) {
+        Objects.requireNonNull(action, "action");
+        QueryableOperatorStore innermost = QueryableOperatorStore.innermost(Objects.requireNonNull(store, "store"));
+        if (innermost == null) {
+            return false;
+        }
+        innermost.beforeCommit(action);
+        return true;
+    }
 }

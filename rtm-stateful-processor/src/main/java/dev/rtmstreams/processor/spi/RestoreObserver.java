@@ -12,8 +12,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Streams' segmented window stores drop whole segments) uses it to apply those deletions to a restoring or standby
  * copy, so that the copy stays as small as the live store.
  *
- * <p>Called on the thread that restores the store, after the batch has been written. Writes through {@code store} go
- * to the local store only (never to the changelog).
+ * <p>Called on the thread that restores the store: {@link #rewrite} before a batch is written (an operator that
+ * writes several entries as one changelog record expands it there, so that the entries are applied in changelog
+ * order), {@link #restored} after. Writes through {@code store} go to the local store only (never to the
+ * changelog).
  *
  * @see OperatorStores#keyValue(String, dev.rtmstreams.processor.StoreBackend, java.util.Map, java.util.function.Supplier)
  */
@@ -21,8 +23,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public interface RestoreObserver {
 
     /**
+     * @param batch changelog records about to be written into the store, in changelog order; not null
+     * @return the records to write instead, in the order to write them (by default {@code batch} itself)
+     */
+    default Collection<ConsumerRecord<byte[], byte[]>> rewrite(Collection<ConsumerRecord<byte[], byte[]>> batch) {
+        return batch;
+    }
+
+    /**
      * @param store the store being restored, below its change-logging layer; not null
-     * @param batch the changelog records just written into it, in changelog order; not null
+     * @param batch the records just written into it ({@link #rewrite}'s result), in order; not null
      */
     void restored(KeyValueStore<Bytes, byte[]> store, Collection<ConsumerRecord<byte[], byte[]>> batch);
 }

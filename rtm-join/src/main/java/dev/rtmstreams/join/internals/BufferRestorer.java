@@ -3,15 +3,22 @@ package dev.rtmstreams.join.internals;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.RestoreObserver;
 import dev.rtmstreams.processor.spi.StoreWriteBatch;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Applies a join side's evictions to a restoring or standby copy of its buffer store. The join evicts rows without a
+ * Turns what a join side's buffer changelog holds into the buffer it stands for, in a restoring or standby copy of
+ * the store: expands each {@link RowBatch} record into its rows before they are written (so that a later change of a
+ * row, e.g. its matched flag, is applied after it), and deletes evicted rows.
+ *
+ * <p>Evictions: the join evicts rows without a
  * changelog tombstone and persists instead, once per eviction pass, an eviction marker (every row at or below its time
  * is gone, {@link Codec}); so a copy that follows the changelog keeps evicted rows until something deletes them. This
  * observer does, incrementally: after each restored batch of {@code n} records it sweeps at most {@code 64 + 4n} row
@@ -21,7 +28,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>One instance per store instance (task); called on the restoring thread only.
  */
-final class EvictedRowSweeper implements RestoreObserver {
+final class BufferRestorer implements RestoreObserver {
 
     private static final int BATCH = 1_000;
     private static final byte[] MARKER_KEY = Codec.evictionMarkerKey().get();
@@ -31,6 +38,39 @@ final class EvictedRowSweeper implements RestoreObserver {
     /** The first key of the next sweep; null: the start of the rows. */
     private Bytes cursor;
 
+    /** Expands each row batch record into one record per row, where the batch stood in the changelog. */
+    @Override
+    public Collection<ConsumerRecord<byte[], byte[]>> rewrite(Collection<ConsumerRecord<byte[], byte[]>> batch) {
+        List<ConsumerRecord<byte[], byte[]>> out = null;
+        int i = 0;
+        for (ConsumerRecord<byte[], byte[]> r : batch) {
+            if (r.value() != null && RowBatch.isBatchKey(r.key())) {
+                if (out == null) {
+                    out = new ArrayList<>(batch.size() + RowBatch.MAX_ROWS);
+                    out.addAll(batch.stream().limit(i).toList());
+                }
+                for (KeyValue<Bytes, byte[]> row : RowBatch.rows(r.value())) {
+                    out.add(new ConsumerRecord<>(
+                            r.topic(),
+                            r.partition(),
+                            r.offset(),
+                            r.timestamp(),
+                            r.timestampType(),
+                            row.key.get().length,
+                            row.value.length,
+                            row.key.get(),
+                            row.value,
+                            r.headers(),
+                            r.leaderEpoch()));
+                }
+            } else if (out != null) {
+                out.add(r);
+            }
+            i++;
+        }
+        return out == null ? batch : out;
+    }
+
     @Override
     public void restored(KeyValueStore<Bytes, byte[]> store, Collection<ConsumerRecord<byte[], byte[]>> batch) {
         if (!markerRead) {
@@ -38,7 +78,10 @@ final class EvictedRowSweeper implements RestoreObserver {
             markerRead = true;
         }
         for (ConsumerRecord<byte[], byte[]> r : batch) {
-            if (r.value() != null && Arrays.equals(r.key(), MARKER_KEY)) {
+            if (r.value() == null) {
+                continue;
+            }
+            if (Arrays.equals(r.key(), MARKER_KEY)) {
                 marker = Math.max(marker, ByteLayout.getLong(r.value(), 0));
             }
         }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * guarantees) and markers in random batches; at every step no row above the newest marker is gone, and once the sweep
  * has gone round, exactly the rows above it are left.
  */
-class EvictedRowSweeperTest {
+class BufferRestorerTest {
 
     private static KeyValueStore<Bytes, byte[]> store() {
         KeyValueStore<Bytes, byte[]> store =
@@ -46,7 +46,7 @@ class EvictedRowSweeperTest {
         for (int seed = 0; seed < 50; seed++) {
             Random random = new Random(seed);
             KeyValueStore<Bytes, byte[]> store = store();
-            EvictedRowSweeper sweeper = new EvictedRowSweeper();
+            BufferRestorer sweeper = new BufferRestorer();
             TreeMap<Bytes, Long> model = new TreeMap<>();
             long marker = Codec.NONE;
             long seq = 0;
@@ -96,8 +96,38 @@ class EvictedRowSweeperTest {
         store.put(Codec.bufferKey(key, 15, 1), Codec.bufferValue((byte) 0, 15, new byte[0]));
         store.put(Codec.evictionMarkerKey(), ByteLayout.longValue(10));
 
-        new EvictedRowSweeper().restored(store, List.of());
+        new BufferRestorer().restored(store, List.of());
 
         assertThat(rows(store).values()).containsExactly(15L);
+    }
+
+    @Test
+    void shouldExpandARowBatchIntoItsRowsWhenRestored() {
+        KeyValueStore<Bytes, byte[]> store = store();
+        byte[] key = "k".getBytes(StandardCharsets.UTF_8);
+        RowBatch batch = new RowBatch();
+        batch.add(Codec.bufferKey(key, 5, 7), 7, Codec.bufferValue((byte) 0, 5, new byte[] {1}));
+        batch.add(Codec.bufferKey(key, 6, 8), 8, Codec.bufferValue((byte) 0, 6, new byte[] {2}));
+        org.apache.kafka.streams.KeyValue<Bytes, byte[]> record = batch.take();
+        byte[] matched = Codec.bufferValue(Codec.MATCHED, 5, new byte[] {1});
+        List<ConsumerRecord<byte[], byte[]>> changelog = List.of(
+                new ConsumerRecord<>("changelog", 0, 0L, record.key.get(), record.value),
+                new ConsumerRecord<>(
+                        "changelog", 0, 1L, Codec.bufferKey(key, 5, 7).get(), matched));
+
+        BufferRestorer restorer = new BufferRestorer();
+        List<ConsumerRecord<byte[], byte[]>> rewritten = List.copyOf(restorer.rewrite(changelog));
+        for (ConsumerRecord<byte[], byte[]> r : rewritten) {
+            store.put(Bytes.wrap(r.key()), r.value()); // as the restore callback writes them
+        }
+        restorer.restored(store, rewritten);
+
+        // the rows in changelog order: the batch's two, then the later change of the first (its matched flag)
+        assertThat(rewritten).extracting(ConsumerRecord::offset).containsExactly(0L, 0L, 1L);
+        assertThat(rows(store).values()).containsExactly(5L, 6L);
+        assertThat(store.get(Codec.bufferKey(key, 5, 7))).isEqualTo(matched);
+        assertThat(store.get(Codec.bufferKey(key, 6, 8))).isEqualTo(Codec.bufferValue((byte) 0, 6, new byte[] {2}));
+        assertThat(store.get(record.key)).isNull();
+        assertThat(batch.isEmpty()).isTrue();
     }
 }
