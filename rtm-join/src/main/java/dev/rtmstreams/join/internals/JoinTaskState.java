@@ -27,6 +27,8 @@ final class JoinTaskState {
      * {@link Codec#NONE}; read when the indexes are built.
      */
     final long[] evictedThrough = {Codec.NONE, Codec.NONE};
+    /** Per side: whether {@link #evictedThrough} moved since it was last written. */
+    final boolean[] markerUnwritten = new boolean[2];
     /** Per side: rows written locally but not yet to the changelog ({@link RowBatch}). */
     final RowBatch[] pending = {new RowBatch(), new RowBatch()};
 }

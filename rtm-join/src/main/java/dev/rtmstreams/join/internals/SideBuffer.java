@@ -69,7 +69,7 @@ final class SideBuffer {
         this.keys = shared.filters[side];
         this.ids = shared.idFilters[side];
         this.pending = shared.pending[side];
-        this.batched = OperatorStores.beforeCommit(buffer, this::flushPending);
+        this.batched = OperatorStores.beforeCommit(buffer, this::beforeCommit);
     }
 
     /** @return the filter of the (key, id) pairs a side with {@code distinctBy} holds, else null */
@@ -295,8 +295,8 @@ final class SideBuffer {
     }
 
     /**
-     * Persists (changelogged, in the buffer store) that every row with an event time at or below
-     * {@code evictedThrough} has been evicted: {@link #lowest} is a lower bound of the buffered times, and no row at
+     * Persists (changelogged, in the buffer store, before the next commit) that every row with an event time at or
+     * below {@code evictedThrough} has been evicted: {@link #lowest} is a lower bound of the buffered times, and no row at
      * or below the watermark can be inserted any more (it would be late). One write per eviction pass instead of a
      * tombstone per evicted row; a restore deletes the rows the marker covers ({@link BufferRestorer},
      * {@link #rebuild}).
@@ -304,7 +304,28 @@ final class SideBuffer {
     private void advanceEvictionMarker(long evictedThrough) {
         if (evictedThrough > shared.evictedThrough[side]) {
             shared.evictedThrough[side] = evictedThrough;
-            buffer.put(Codec.evictionMarkerKey(), ByteLayout.longValue(evictedThrough));
+            if (batched) {
+                shared.markerUnwritten[side] = true; // written before the next commit, with the pass's emissions
+            } else {
+                writeMarker();
+            }
+        }
+    }
+
+    private void writeMarker() {
+        buffer.put(Codec.evictionMarkerKey(), ByteLayout.longValue(shared.evictedThrough[side]));
+    }
+
+    /**
+     * Before each commit of the task: the pending rows, then the eviction marker if it moved. The marker waits for
+     * the commit so that it never persists an eviction whose outputs (unmatched rows of an outer join) were not
+     * committed: a crash before the commit restores the evicted rows, which are evicted (and emitted) again.
+     */
+    private void beforeCommit() {
+        flushPending();
+        if (shared.markerUnwritten[side]) {
+            shared.markerUnwritten[side] = false;
+            writeMarker();
         }
     }
 
