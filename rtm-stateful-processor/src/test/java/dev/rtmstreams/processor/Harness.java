@@ -97,11 +97,14 @@ final class Harness<I, O> implements AutoCloseable {
         }
     }
 
+    /** Opens the driver on the current state directory, its store restored from {@link #changelog} first. */
     private void open() {
         StreamsBuilder b = new StreamsBuilder();
         KStream<String, I> input = b.stream("in", Consumed.with(Serdes.String(), inSerde));
-        KStream<String, O> output =
-                fixedKey ? input.processValues(tws.asFixedKey(), Named.as("tws")) : input.process(tws, Named.as("tws"));
+        ChangelogRestore restore = new ChangelogRestore(tws, changelog);
+        KStream<String, O> output = fixedKey
+                ? input.processValues(restore.of(tws.asFixedKey()), Named.as("tws"))
+                : input.process(restore.of(tws), Named.as("tws"));
         output.to("out", Produced.with(Serdes.String(), outSerde));
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "harness");
@@ -212,27 +215,24 @@ final class Harness<I, O> implements AutoCloseable {
         return stateDir.resolve("harness").resolve("0_0").resolve("rocksdb").resolve(tws.storeName());
     }
 
-    /** Closes the driver, wipes local state and rebuilds the store from every changelog record so far, then reopens. */
+    /**
+     * Closes the driver, wipes local state and reopens with the store rebuilt from every changelog record so far,
+     * before the processors' init (as Kafka Streams restores a store before it initializes the processors). When the
+     * operator refuses the restart, the exception of its init propagates and the harness has no driver.
+     */
     void restartFromChangelog() {
         collectChangelog();
         driver.close();
+        driver = null;
         stateDir = newDir();
-        List<KeyValue<Bytes, byte[]>> replay = new ArrayList<>(changelog);
-        changelog.clear();
         open();
-        KeyValueStore<Bytes, byte[]> s = store();
-        for (KeyValue<Bytes, byte[]> kv : replay) {
-            if (kv.value == null) {
-                s.delete(kv.key);
-            } else {
-                s.put(kv.key, kv.value);
-            }
-        }
     }
 
     @Override
     public void close() {
-        driver.close();
+        if (driver != null) {
+            driver.close();
+        }
         for (Path d : dirs) {
             try (Stream<Path> w = Files.walk(d)) {
                 w.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
