@@ -221,9 +221,11 @@ final class Harness<I, O> implements AutoCloseable {
      * operator refuses the restart, the exception of its init propagates and the harness has no driver.
      */
     void restartFromChangelog() {
-        collectChangelog();
-        driver.close();
-        driver = null;
+        if (driver != null) {
+            collectChangelog();
+            driver.close();
+            driver = null;
+        }
         stateDir = newDir();
         open();
     }
