@@ -459,7 +459,10 @@ final class OperatorRuntime<K, I, O> {
                 throw userFunctionError("handleExpiredTimer", e);
             }
             forwardAll("handleExpiredTimer", out, key, timeMode == TimeMode.EVENT_TIME ? t : now, null);
+            // Spark deletes a fired timer through the handle (TransformWithStateExec#handleTimerRows), so it also
+            // counts in numDeletedTimers, even when the handler deleted it already
             timers.delete(timer.key(), t);
+            metrics.deletedTimers.record();
         } finally {
             keys.exit();
         }
