@@ -106,16 +106,22 @@ final class Harness<I, O> implements AutoCloseable {
                 ? input.processValues(restore.of(tws.asFixedKey()), Named.as("tws"))
                 : input.process(restore.of(tws), Named.as("tws"));
         output.to("out", Produced.with(Serdes.String(), outSerde));
-        Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "harness");
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-        p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        Properties p = driverProperties("harness", stateDir);
         p.putAll(extra);
         driver = new TopologyTestDriver(b.build(), p, wall);
         in = driver.createInputTopic("in", Serdes.String().serializer(), inSerde.serializer(), wall, Duration.ZERO);
         out = driver.createOutputTopic("out", Serdes.String().deserializer(), outSerde.deserializer());
+    }
+
+    /** @return the driver configs of these tests: String default serdes, state in {@code stateDir} */
+    static Properties driverProperties(String applicationId, Path stateDir) {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        return p;
     }
 
     void pipe(String key, I value) {

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.Consumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.BytesDeserializer;
@@ -24,7 +23,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Named;
@@ -66,6 +64,12 @@ class RestartValidationTest {
                 .build();
     }
 
+    /** Asserts that restarting {@code h} with {@code next} is refused with {@code code} naming operator "evolving". */
+    private static void assertRefused(
+            Harness<String, String> h, TransformWithState<String, String, String> next, String code, String... params) {
+        assertOperatorCode(() -> h.restartFromChangelog(next), "evolving", code, params);
+    }
+
     private static Harness<String, String> withValueState() {
         Harness<String, String> h = Harness.strings(version(
                 TimeMode.NONE, p -> p.value = p.getHandle().getValueState("v", Serdes.String())));
@@ -77,10 +81,9 @@ class RestartValidationTest {
     @Test
     void shouldRefuseRestartWhenAVariableChangesKindBeforeAnyRecord() {
         try (Harness<String, String> h = withValueState()) {
-            assertOperatorCode(
-                    () -> h.restartFromChangelog(version(
-                            TimeMode.NONE, p -> p.list = p.getHandle().getListState("v", Serdes.String()))),
-                    "evolving",
+            assertRefused(
+                    h,
+                    version(TimeMode.NONE, p -> p.list = p.getHandle().getListState("v", Serdes.String())),
                     "STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE",
                     "stateVarName",
                     "v",
@@ -94,11 +97,11 @@ class RestartValidationTest {
     @Test
     void shouldRefuseRestartWhenTheTimeModeChanges() {
         try (Harness<String, String> h = withValueState()) {
-            assertOperatorCode(
-                    () -> h.restartFromChangelog(version(
+            assertRefused(
+                    h,
+                    version(
                             TimeMode.PROCESSING_TIME,
-                            p -> p.value = p.getHandle().getValueState("v", Serdes.String()))),
-                    "evolving",
+                            p -> p.value = p.getHandle().getValueState("v", Serdes.String())),
                     "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
                     "configName",
                     "timeMode",
@@ -112,10 +115,9 @@ class RestartValidationTest {
     @Test
     void shouldRefuseRestartWhenAVariableSerdeChanges() {
         try (Harness<String, String> h = withValueState()) {
-            assertOperatorCode(
-                    () -> h.restartFromChangelog(
-                            version(TimeMode.NONE, p -> p.getHandle().getValueState("v", Serdes.Long()))),
-                    "evolving",
+            assertRefused(
+                    h,
+                    version(TimeMode.NONE, p -> p.getHandle().getValueState("v", Serdes.Long())),
                     "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
                     "storedValueSchema",
                     "v: value: " + STRING_SER,
@@ -132,10 +134,9 @@ class RestartValidationTest {
                 TimeMode.PROCESSING_TIME, p -> p.value = p.getHandle().getValueState("v", Serdes.String())))) {
             h.pipe("a", "1");
             // Spark: storedValueSchema the value, newValueSchema the value with its ttlExpirationMs
-            assertOperatorCode(
-                    () -> h.restartFromChangelog(version(
-                            TimeMode.PROCESSING_TIME, p -> p.getHandle().getValueState("v", Serdes.String(), ttl))),
-                    "evolving",
+            assertRefused(
+                    h,
+                    version(TimeMode.PROCESSING_TIME, p -> p.getHandle().getValueState("v", Serdes.String(), ttl)),
                     "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
                     "storedValueSchema",
                     "v: value: " + STRING_SER,
@@ -146,10 +147,9 @@ class RestartValidationTest {
         try (Harness<String, String> h = Harness.strings(version(
                 TimeMode.PROCESSING_TIME, p -> p.value = p.getHandle().getValueState("v", Serdes.String(), ttl)))) {
             h.pipe("a", "1");
-            assertOperatorCode(
-                    () -> h.restartFromChangelog(
-                            version(TimeMode.PROCESSING_TIME, p -> p.getHandle().getValueState("v", Serdes.String()))),
-                    "evolving",
+            assertRefused(
+                    h,
+                    version(TimeMode.PROCESSING_TIME, p -> p.getHandle().getValueState("v", Serdes.String())),
                     "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
                     "storedValueSchema",
                     "v: value: " + STRING_SER + ", ttlExpirationMs",
@@ -166,12 +166,12 @@ class RestartValidationTest {
     @Test
     void shouldRefuseRestartWhenTheGroupingKeySerdeChanges() {
         try (Harness<String, String> h = withValueState()) {
-            assertOperatorCode(
-                    () -> h.restartFromChangelog(version(
+            assertRefused(
+                    h,
+                    version(
                             TimeMode.NONE,
                             new Utf16Serde(),
-                            p -> p.value = p.getHandle().getValueState("v", Serdes.String()))),
-                    "evolving",
+                            p -> p.value = p.getHandle().getValueState("v", Serdes.String())),
                     "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
                     "storedKeySchema",
                     "key: " + STRING_SER,
@@ -193,11 +193,11 @@ class RestartValidationTest {
             h.pipe("a", "2");
             assertThat(h.drainValues()).containsExactly("a:2");
             h.restartFromChangelog(version(TimeMode.NONE, p -> {}));
-            assertOperatorCode(
-                    () -> h.restartFromChangelog(version(
+            assertRefused(
+                    h,
+                    version(
                             TimeMode.NONE,
-                            p -> p.map = p.getHandle().getMapState("v", Serdes.String(), Serdes.String()))),
-                    "evolving",
+                            p -> p.map = p.getHandle().getMapState("v", Serdes.String(), Serdes.String())),
                     "STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE",
                     "stateVarName",
                     "v",
@@ -224,10 +224,9 @@ class RestartValidationTest {
     void shouldDeleteNothingWhenTheRestartIsRefused() {
         try (Harness<String, String> h = withValueState()) {
             // deleteIfExists runs in init, but a refused restart must not have deleted the variable
-            assertOperatorCode(
-                    () -> h.restartFromChangelog(
-                            version(TimeMode.PROCESSING_TIME, p -> p.getHandle().deleteIfExists("v"))),
-                    "evolving",
+            assertRefused(
+                    h,
+                    version(TimeMode.PROCESSING_TIME, p -> p.getHandle().deleteIfExists("v")),
                     "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
                     "configName",
                     "timeMode");
@@ -316,13 +315,7 @@ class RestartValidationTest {
                     .process(new ChangelogRestore(second, changelogs.get("second")).of(second), Named.as("second"));
             Path dir = Files.createTempDirectory("rtm-restart-chain");
             dirs.add(dir);
-            Properties p = new Properties();
-            p.put(StreamsConfig.APPLICATION_ID_CONFIG, "chain");
-            p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-            p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-            p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-            p.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
-            driver = new TopologyTestDriver(b.build(), p);
+            driver = new TopologyTestDriver(b.build(), Harness.driverProperties("chain", dir));
         }
 
         void close() {
