@@ -33,8 +33,9 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  *   <li>any readable copy of the store ({@link #of}), e.g. {@code TopologyTestDriver#getKeyValueStore}.
  * </ul>
  *
- * Values are decoded with deserializers given through {@link #withDeserializer} (and {@link #withKeyDeserializer}),
- * else with the deserializer that matches the serde recorded when the operator declared the variable (Kafka's
+ * Values and map keys are decoded with deserializers given through {@link #withDeserializer} and
+ * {@link #withMapKeyDeserializer} (which, like Spark's {@code stateVarName} option, must name a declared variable),
+ * grouping keys with {@link #withKeyDeserializer}, else with the deserializer that matches the serde recorded when the operator declared the variable (Kafka's
  * built-in serdes and any serde whose deserializer class has a no-argument constructor), else shown as base64.
  * Instances are immutable; the {@code with...} methods return copies. Reading never changes the state.
  */
@@ -108,25 +109,36 @@ public final class StateReader {
                 store, Objects.requireNonNull(deserializer, "deserializer"), valueDeserializers, mapKeyDeserializers);
     }
 
-    /** @return a copy decoding the values (list elements, map values) of {@code stateName} with {@code deserializer} */
+    /**
+     * @return a copy decoding the values (list elements, map values) of {@code stateName} with {@code deserializer}
+     * @throws RtmException {@code STDS_INVALID_OPTION_VALUE.WITH_MESSAGE} (parameters {@code optionName=stateVarName}
+     *     and {@code message}) when the operator's declaration has no variable {@code stateName}, as Spark's state
+     *     data source refuses a {@code stateVarName} the operator never declared
+     */
     public StateReader withDeserializer(String stateName, Deserializer<?> deserializer) {
+        StateScanner.requireDeclared(store, stateName);
         Map<String, Deserializer<?>> m = new HashMap<>(valueDeserializers);
         m.put(stateName, Objects.requireNonNull(deserializer, "deserializer"));
         return new StateReader(store, keyDeserializer, m, mapKeyDeserializers);
     }
 
-    /** @return a copy decoding the user keys of map state {@code stateName} with {@code deserializer} */
+    /**
+     * @return a copy decoding the user keys of map state {@code stateName} with {@code deserializer}
+     * @throws RtmException {@code STDS_INVALID_OPTION_VALUE.WITH_MESSAGE} when the operator's declaration has no
+     *     variable {@code stateName} (see {@link #withDeserializer})
+     */
     public StateReader withMapKeyDeserializer(String stateName, Deserializer<?> deserializer) {
+        StateScanner.requireDeclared(store, stateName);
         Map<String, Deserializer<?>> m = new HashMap<>(mapKeyDeserializers);
         m.put(stateName, Objects.requireNonNull(deserializer, "deserializer"));
         return new StateReader(store, keyDeserializer, valueDeserializers, m);
     }
 
     /**
-     * What the operator declared the last time it ran.
+     * What the operator declared the last time it ran, as Spark's operator metadata shows it.
      *
-     * @param timeMode time mode name
-     * @param outputMode output mode name ("null" when none was given)
+     * @param timeMode time mode as Spark spells it: {@code NoTime}, {@code ProcessingTime}, {@code EventTime}
+     * @param outputMode output mode as Spark spells it: {@code Update}, {@code Append}
      * @param variables state variable name to kind ({@code ValueState}, {@code ListState}, {@code MapState})
      * @param ttl state variable name to whether it has a TTL
      */

@@ -97,22 +97,31 @@ final class Harness<I, O> implements AutoCloseable {
         }
     }
 
+    /** Opens the driver on the current state directory, its store restored from {@link #changelog} first. */
     private void open() {
         StreamsBuilder b = new StreamsBuilder();
         KStream<String, I> input = b.stream("in", Consumed.with(Serdes.String(), inSerde));
-        KStream<String, O> output =
-                fixedKey ? input.processValues(tws.asFixedKey(), Named.as("tws")) : input.process(tws, Named.as("tws"));
+        ChangelogRestore restore = new ChangelogRestore(tws, changelog);
+        KStream<String, O> output = fixedKey
+                ? input.processValues(restore.of(tws.asFixedKey()), Named.as("tws"))
+                : input.process(restore.of(tws), Named.as("tws"));
         output.to("out", Produced.with(Serdes.String(), outSerde));
-        Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "harness");
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-        p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        Properties p = driverProperties("harness", stateDir);
         p.putAll(extra);
         driver = new TopologyTestDriver(b.build(), p, wall);
         in = driver.createInputTopic("in", Serdes.String().serializer(), inSerde.serializer(), wall, Duration.ZERO);
         out = driver.createOutputTopic("out", Serdes.String().deserializer(), outSerde.deserializer());
+    }
+
+    /** @return the driver configs of these tests: String default serdes, state in {@code stateDir} */
+    static Properties driverProperties(String applicationId, Path stateDir) {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        return p;
     }
 
     void pipe(String key, I value) {
@@ -212,27 +221,26 @@ final class Harness<I, O> implements AutoCloseable {
         return stateDir.resolve("harness").resolve("0_0").resolve("rocksdb").resolve(tws.storeName());
     }
 
-    /** Closes the driver, wipes local state and rebuilds the store from every changelog record so far, then reopens. */
+    /**
+     * Closes the driver, wipes local state and reopens with the store rebuilt from every changelog record so far,
+     * before the processors' init (as Kafka Streams restores a store before it initializes the processors). When the
+     * operator refuses the restart, the exception of its init propagates and the harness has no driver.
+     */
     void restartFromChangelog() {
-        collectChangelog();
-        driver.close();
-        stateDir = newDir();
-        List<KeyValue<Bytes, byte[]>> replay = new ArrayList<>(changelog);
-        changelog.clear();
-        open();
-        KeyValueStore<Bytes, byte[]> s = store();
-        for (KeyValue<Bytes, byte[]> kv : replay) {
-            if (kv.value == null) {
-                s.delete(kv.key);
-            } else {
-                s.put(kv.key, kv.value);
-            }
+        if (driver != null) {
+            collectChangelog();
+            driver.close();
+            driver = null;
         }
+        stateDir = newDir();
+        open();
     }
 
     @Override
     public void close() {
-        driver.close();
+        if (driver != null) {
+            driver.close();
+        }
         for (Path d : dirs) {
             try (Stream<Path> w = Files.walk(d)) {
                 w.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());

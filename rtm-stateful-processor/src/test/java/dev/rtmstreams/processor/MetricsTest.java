@@ -197,6 +197,41 @@ class MetricsTest {
         second.close();
     }
 
+    /**
+     * TransformWithStateExec#handleTimerRows deletes a fired timer through {@code processorHandle.deleteTimer}, which
+     * counts it in numDeletedTimers: a fired timer is counted as expired and as deleted, and a timer its own handler
+     * deletes is counted twice (once by the handler's call, once by the engine's), as in Spark.
+     */
+    @Test
+    void shouldCountAFiredTimerAsExpiredAndDeletedWhenItFires() {
+        try (Harness<String, String> h = Harness.strings(TransformWithState.builder(
+                        ScriptProcessor.supplier(
+                                null,
+                                ProcessingTimeTimersTest::commands,
+                                (p, key, tv, expiry, out) -> {
+                                    if (key.equals("b")) {
+                                        p.getHandle().deleteTimer(expiry);
+                                    }
+                                    out.add("fired:" + key);
+                                },
+                                null),
+                        TimeMode.PROCESSING_TIME)
+                .name("fired-timers")
+                .timerResolution(Duration.ofMillis(10))
+                .build())) {
+            h.pipe("a", "at:100");
+            h.pipe("b", "at:100");
+            h.advanceMs(200);
+            assertThat(h.drainValues()).containsExactly("fired:a", "fired:b");
+            Map<String, Long> m = RtmProcessorMetrics.sparkCustomMetrics(h.driver.metrics(), null)
+                    .get("fired-timers");
+            assertThat(m)
+                    .containsEntry("numRegisteredTimers", 2L)
+                    .containsEntry("numExpiredTimers", 2L)
+                    .containsEntry("numDeletedTimers", 3L);
+        }
+    }
+
     private static TransformWithState<String, String, String> builder() {
         return TransformWithState.builder(ScriptProcessor.supplier(null, null, null, null), TimeMode.EVENT_TIME)
                 .name("reinit")
@@ -239,7 +274,8 @@ class MetricsTest {
                     .containsEntry("numMapStateWithTTLVars", 0L)
                     .containsEntry("numDeletedStateVars", 0L)
                     .containsEntry("numRegisteredTimers", 3L)
-                    .containsEntry("numDeletedTimers", 1L)
+                    // one deleteTimer call and the two fired timers, which Spark deletes through the handle
+                    .containsEntry("numDeletedTimers", 3L)
                     .containsEntry("numExpiredTimers", 2L)
                     .containsEntry("numValuesRemovedDueToTTLExpiry", 0L)
                     .containsKeys("timerProcessingTimeMs", "initialStateProcessingTimeMs");

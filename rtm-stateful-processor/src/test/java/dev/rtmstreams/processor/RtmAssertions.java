@@ -3,6 +3,7 @@ package dev.rtmstreams.processor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.function.Consumer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
 /** Assertions on rtm-streams' coded errors, for the tests of this module. */
@@ -15,6 +16,19 @@ public final class RtmAssertions {
      * processor errors), with {@code code} and the given parameters ({@code name, value, name, value, ...}).
      */
     public static void assertCode(ThrowingCallable call, String code, String... params) {
+        assertCodeAnd(call, e -> {}, code, params);
+    }
+
+    /**
+     * Asserts {@link #assertCode} and that the error names operator {@code operator} in its
+     * {@link RtmException#context()}. Calls {@code call} once.
+     */
+    public static void assertOperatorCode(ThrowingCallable call, String operator, String code, String... params) {
+        assertCodeAnd(call, e -> assertThat(e.context()).containsEntry("operator", operator), code, params);
+    }
+
+    private static void assertCodeAnd(
+            ThrowingCallable call, Consumer<RtmException> more, String code, String... params) {
         assertThatThrownBy(call).satisfies(t -> {
             Throwable c = t;
             while (c != null && !(c instanceof RtmException)) {
@@ -26,6 +40,7 @@ public final class RtmAssertions {
             for (int i = 0; i < params.length; i += 2) {
                 assertThat(e.parameters()).containsEntry(params[i], params[i + 1]);
             }
+            more.accept(e);
         });
     }
 }

@@ -17,6 +17,7 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,7 +90,9 @@ class StateReaderTest {
                         + "\"timers\":[" + (T0 + 60_000) + "," + (T0 + 61_000) + "]}");
         assertThat(reader.read("nobody".getBytes(StandardCharsets.UTF_8))).isEmpty();
         assertThat(reader.readAll()).extracting(StateReader.KeyState::key).containsExactly("a", "b");
-        assertThat(reader.description().orElseThrow().timeMode()).isEqualTo("PROCESSING_TIME");
+        // spelled as Spark's operator metadata shows the modes
+        assertThat(reader.description().orElseThrow().timeMode()).isEqualTo("ProcessingTime");
+        assertThat(reader.description().orElseThrow().outputMode()).isEqualTo("Update");
         assertThat(reader.watermark()).isEmpty();
     }
 
@@ -154,6 +157,34 @@ class StateReaderTest {
                             Serdes.Long().serializer().getClass().getName())))
                     .first()
                     .isInstanceOf(org.apache.kafka.common.serialization.LongDeserializer.class);
+        }
+    }
+
+    /**
+     * Port of StateDataSourceTransformWithStateSuite, "state data source integration - value state with single
+     * variable": reading with {@code stateVarName} set to a variable the operator never declared fails with
+     * STDS_INVALID_OPTION_VALUE.WITH_MESSAGE (Spark's StateDataSource#runStateVarChecks).
+     */
+    @Test
+    void shouldRefuseADeserializerForAVariableTheOperatorNeverDeclared() {
+        try (Harness<String, String> h = filled(StoreBackend.IN_MEMORY)) {
+            StateReader reader = StateReader.of(h.store());
+            for (ThrowingCallable option : List.<ThrowingCallable>of(
+                    () -> reader.withDeserializer("non-exist", Serdes.String().deserializer()),
+                    () -> reader.withMapKeyDeserializer(
+                            "non-exist", Serdes.String().deserializer()))) {
+                RtmAssertions.assertCode(
+                        option,
+                        "STDS_INVALID_OPTION_VALUE.WITH_MESSAGE",
+                        "optionName",
+                        "stateVarName",
+                        "message",
+                        "State variable non-exist is not defined for the transformWithState operator.");
+            }
+            // a declared variable is accepted
+            assertThat(reader.withDeserializer("last", Serdes.String().deserializer())
+                            .read("a".getBytes(StandardCharsets.UTF_8)))
+                    .isPresent();
         }
     }
 }

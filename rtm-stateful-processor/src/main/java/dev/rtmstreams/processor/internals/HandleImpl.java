@@ -10,8 +10,10 @@ import dev.rtmstreams.processor.ValueState;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.common.serialization.Serde;
 
@@ -27,6 +29,11 @@ final class HandleImpl implements StatefulProcessorHandle {
     final Map<String, StateVariable> variables = new HashMap<>();
     /** What {@code init} declared, in order: persisted and checked on restart. */
     final Map<String, OperatorMetadata.Variable> declared = new java.util.LinkedHashMap<>();
+    /**
+     * Variables {@code deleteIfExists} named in {@code init}: their state is deleted once the restart check passed
+     * (as in Spark, where the driver validates before the executors delete), so a refused restart deletes nothing.
+     */
+    final Set<String> toDelete = new LinkedHashSet<>();
     /** Variables whose state {@code deleteIfExists} removed. */
     int deletedStateVars;
 
@@ -146,8 +153,15 @@ final class HandleImpl implements StatefulProcessorHandle {
             throw new IllegalStateException(
                     "state variable " + stateName + " is declared; deleteIfExists is for variables no longer in use");
         }
-        if (keys.deletePrefix(Layout.statePrefix(stateName)) > 0) {
-            deletedStateVars++;
+        toDelete.add(stateName);
+    }
+
+    /** Deletes the state of the variables {@link #toDelete} names; called once the restart check passed. */
+    void deleteRequested() {
+        for (String stateName : toDelete) {
+            if (keys.deletePrefix(Layout.statePrefix(stateName)) > 0) {
+                deletedStateVars++;
+            }
         }
     }
 

@@ -129,6 +129,8 @@ final class OperatorRuntime<K, I, O> {
             throw userFunctionError("init", e);
         }
         keys.state = HandleState.INITIALIZED;
+        checkAndPersistMetadata(OperatorMetadata.fingerprint(ks));
+        handle.deleteRequested();
         initialized = true;
         registerMetrics(context);
         LOG.debug(
@@ -141,14 +143,13 @@ final class OperatorRuntime<K, I, O> {
 
     /**
      * Loads the persisted watermark, batch id and buffer sequence and resets the per-key timer index on first use
-     * (not in init), so that a store filled after init (restoration, tests) is honoured.
+     * (not in init). The operator's declaration is checked and persisted in init ({@link #checkAndPersistMetadata}).
      */
     private void loadMeta() {
         if (metaLoaded) {
             return;
         }
         metaLoaded = true;
-        checkAndPersistMetadata();
         timers.resetKeyIndex();
         watermark.load();
         byte[] b = keys.store.get(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)));
@@ -164,22 +165,26 @@ final class OperatorRuntime<K, I, O> {
     }
 
     /**
-     * Restart-time validation (Spark's operator state metadata): what {@code init} declared must be able to read what
-     * the previous run stored; then the new declaration is persisted.
+     * Restart-time validation (Spark's operator state metadata and schema check), when the task starts: after
+     * {@code init} declared the variables and before any record, initial-state row or timer is handled (Kafka Streams
+     * restores the store before it initializes the processors). What {@code init} declared must be able to read what
+     * earlier runs stored; then the new declaration is persisted. A refused restart fails the task's initialization.
+     *
+     * @param keySerde the fingerprint of the grouping key's serde
      */
-    private void checkAndPersistMetadata() {
-        OperatorMetadata now =
-                new OperatorMetadata(timeMode.name(), String.valueOf(spec.outputMode()), handle.declared);
+    private void checkAndPersistMetadata(String keySerde) {
+        OperatorMetadata now = new OperatorMetadata(
+                timeMode.name(), String.valueOf(spec.outputMode()), keySerde, handle.declared, Map.of());
         Bytes key = Bytes.wrap(Layout.metaKey(Layout.META_OPERATOR));
         byte[] stored = keys.store.get(key);
-        if (stored != null) {
-            OperatorMetadata before = OperatorMetadata.decode(stored);
-            if (before.equals(now)) {
-                return;
-            }
-            now.checkCompatibleWith(before);
+        OperatorMetadata before = stored == null ? null : OperatorMetadata.decode(stored);
+        if (before != null) {
+            now.checkCompatibleWith(before, spec.name());
         }
-        keys.store.put(key, now.encode());
+        OperatorMetadata next = now.after(before, handle.toDelete);
+        if (!next.equals(before)) {
+            keys.store.put(key, next.encode());
+        }
     }
 
     private void registerMetrics(ProcessingContext context) {
@@ -454,7 +459,10 @@ final class OperatorRuntime<K, I, O> {
                 throw userFunctionError("handleExpiredTimer", e);
             }
             forwardAll("handleExpiredTimer", out, key, timeMode == TimeMode.EVENT_TIME ? t : now, null);
+            // Spark deletes a fired timer through the handle (TransformWithStateExec#handleTimerRows), so it also
+            // counts in numDeletedTimers, even when the handler deleted it already
             timers.delete(timer.key(), t);
+            metrics.deletedTimers.record();
         } finally {
             keys.exit();
         }

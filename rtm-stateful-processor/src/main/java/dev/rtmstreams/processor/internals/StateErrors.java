@@ -210,12 +210,17 @@ final class StateErrors {
         }
     }
 
+    /** Where a restart-validation error arose: Spark's query context, here the operator's name. */
+    private static Map<String, String> operator(String operatorName) {
+        return Map.of("operator", operatorName);
+    }
+
     /** A restart changed a setting that the state depends on (e.g. the time mode). */
     public static final class InvalidConfigAfterRestartException extends RtmException {
         /** Error code. */
         public static final String CODE = "STATE_STORE_INVALID_CONFIG_AFTER_RESTART";
 
-        InvalidConfigAfterRestartException(String configName, String oldConfig, String newConfig) {
+        InvalidConfigAfterRestartException(String operatorName, String configName, String oldConfig, String newConfig) {
             super(
                     CODE,
                     params(
@@ -225,10 +230,12 @@ final class StateErrors {
                             sparkModeName(oldConfig),
                             "newConfig",
                             sparkModeName(newConfig)),
-                    "Cannot change " + configName + " from " + oldConfig + " to " + newConfig
-                            + " between restarts. Set " + configName + " back to " + oldConfig
+                    operator(operatorName),
+                    "Operator " + operatorName + ": cannot change " + configName + " from " + oldConfig + " to "
+                            + newConfig + " between restarts. Set " + configName + " back to " + oldConfig
                             + ", or restart with a new application id (or after resetting the application) to"
-                            + " start from empty state.");
+                            + " start from empty state.",
+                    null);
         }
     }
 
@@ -237,28 +244,71 @@ final class StateErrors {
         /** Error code. */
         public static final String CODE = "STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE";
 
-        InvalidVariableTypeChangeException(String stateVarName, String oldType, String newType) {
+        InvalidVariableTypeChangeException(String operatorName, String stateVarName, String oldType, String newType) {
             super(
                     CODE,
                     params("stateVarName", stateVarName, "oldType", oldType, "newType", newType),
-                    "Cannot change " + stateVarName + " to " + newType + " between query restarts. Please set "
-                            + stateVarName + " to " + oldType + ", or use a new state variable name (and"
-                            + " deleteIfExists the old one).");
+                    operator(operatorName),
+                    "Operator " + operatorName + ": cannot change " + stateVarName + " to " + newType
+                            + " between query restarts. Please set " + stateVarName + " to " + oldType
+                            + ", or use a new state variable name (and deleteIfExists the old one).",
+                    null);
         }
     }
 
-    /** A restart declared a state variable with a serde that cannot read the stored values. */
+    /**
+     * A restart declared a grouping key, or a map state's user key, with a serde that cannot read the stored keys
+     * (Spark's {@code StateStoreKeySchemaNotCompatible}: a map state's key schema is grouping key plus user key).
+     */
+    public static final class KeySchemaNotCompatibleException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE";
+
+        KeySchemaNotCompatibleException(String operatorName, String storedKeySchema, String newKeySchema) {
+            super(
+                    CODE,
+                    params("storedKeySchema", storedKeySchema, "newKeySchema", newKeySchema),
+                    operator(operatorName),
+                    "Operator " + operatorName + ": provided key schema does not match existing state key schema."
+                            + " Existing key schema=" + storedKeySchema + ". New key schema=" + newKeySchema
+                            + ". Use the old serde, or a new application id to start from empty state.",
+                    null);
+        }
+    }
+
+    /**
+     * A restart declared a state variable with a serde that cannot read the stored values, or added or removed its
+     * TTL (Spark's {@code StateStoreValueSchemaNotCompatible}).
+     */
     public static final class ValueSchemaNotCompatibleException extends RtmException {
         /** Error code. */
         public static final String CODE = "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE";
 
-        ValueSchemaNotCompatibleException(String storedValueSchema, String newValueSchema) {
+        ValueSchemaNotCompatibleException(String operatorName, String storedValueSchema, String newValueSchema) {
             super(
                     CODE,
                     params("storedValueSchema", storedValueSchema, "newValueSchema", newValueSchema),
-                    "Provided value schema does not match existing state value schema. Existing value schema="
-                            + storedValueSchema + ". New value schema=" + newValueSchema
-                            + ". Use the old serde, or a new state variable name.");
+                    operator(operatorName),
+                    "Operator " + operatorName + ": provided value schema does not match existing state value"
+                            + " schema. Existing value schema=" + storedValueSchema + ". New value schema="
+                            + newValueSchema + ". Use the old serde and TTL, or a new state variable name.",
+                    null);
+        }
+    }
+
+    /**
+     * A state reader option names a state variable the operator does not declare (Spark's
+     * {@code StateDataSourceErrors.invalidOptionValue}).
+     */
+    public static final class InvalidOptionValueException extends RtmException {
+        /** Error code. */
+        public static final String CODE = "STDS_INVALID_OPTION_VALUE.WITH_MESSAGE";
+
+        InvalidOptionValueException(String optionName, String message) {
+            super(
+                    CODE,
+                    params("optionName", optionName, "message", message),
+                    "Invalid value for source option '" + optionName + "': " + message);
         }
     }
 }

@@ -28,7 +28,11 @@ public final class StateScanner {
     /** One stored value or list element: serialized payload and expiry ({@link Long#MAX_VALUE}: none). */
     public record Stored(byte[] payload, long expiresAtMs) {}
 
-    /** What the operator declared (time mode, output mode, variables with kind, TTL and serde). */
+    /**
+     * What the operator declared (time mode, output mode, variables with kind, TTL and serde). Modes are spelled as
+     * Spark's operator metadata shows them ({@code NoTime}, {@code ProcessingTime}, {@code EventTime};
+     * {@code Update}, {@code Append}).
+     */
     public record Declaration(
             String timeMode,
             String outputMode,
@@ -99,7 +103,31 @@ public final class StateScanner {
             ttl.put(n, v.ttl());
             serdes.put(n, v.serde());
         });
-        return new Declaration(md.timeMode(), md.outputMode(), kinds, ttl, serdes);
+        return new Declaration(
+                StateErrors.sparkModeName(md.timeMode()),
+                StateErrors.sparkModeName(md.outputMode()),
+                kinds,
+                ttl,
+                serdes);
+    }
+
+    /**
+     * Spark's state data source check of its {@code stateVarName} option: a reader option may name only a variable
+     * the operator declares. A store without a declaration (the operator never ran on it, or the queried task is on
+     * another instance) holds no state to read and is not checked.
+     *
+     * @param store a readable copy of the operator store
+     * @param stateName the variable an option names
+     * @throws dev.rtmstreams.processor.RtmException {@code STDS_INVALID_OPTION_VALUE.WITH_MESSAGE} (parameters
+     *     {@code optionName=stateVarName} and Spark's {@code message}) when the declaration has no such variable
+     */
+    public static void requireDeclared(ReadOnlyKeyValueStore<Bytes, byte[]> store, String stateName) {
+        Declaration d = declaration(store);
+        if (d != null && !d.kinds().containsKey(stateName)) {
+            throw new StateErrors.InvalidOptionValueException(
+                    "stateVarName",
+                    "State variable " + stateName + " is not defined for the transformWithState operator.");
+        }
     }
 
     /** @return the persisted watermark, or null */

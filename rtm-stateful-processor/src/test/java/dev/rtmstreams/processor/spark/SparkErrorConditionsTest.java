@@ -17,7 +17,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -43,8 +45,6 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code STATE_STORE_CANNOT_USE_COLUMN_FAMILY_WITH_INVALID_NAME}: Spark's column-family name rule (empty,
  *       surrounding blanks, {@code default}); our state names are checked by
  *       {@code STATEFUL_PROCESSOR_INVALID_STATE_NAME} (see the report of issue 11).</li>
- *   <li>{@code STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE}: Spark's stored key schema; our restart check compares the
- *       value serdes of each variable.</li>
  *   <li>{@code TRANSFORM_WITH_STATE_SCHEMA_MUST_BE_NULLABLE}: Avro state encoding of Spark SQL schemas.</li>
  * </ul>
  */
@@ -197,12 +197,9 @@ class SparkErrorConditionsTest {
         try (SparkTwsPort p = new SparkTwsPort(withValue(TimeMode.EVENT_TIME, h -> {}))) {
             p.add("k", "x");
             p.advance(1000);
-            p.restart(withValue(TimeMode.NONE, h -> {}));
+            // refused when the restarted operator starts, before any record (Spark: before the first batch)
             assertError(
-                    () -> {
-                        p.add("k", "x");
-                        p.advance(1000);
-                    },
+                    () -> p.restart(withValue(TimeMode.NONE, h -> {})),
                     "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
                     "configName",
                     "timeMode",
@@ -220,12 +217,9 @@ class SparkErrorConditionsTest {
                 new SparkTwsPort(withValue(TimeMode.NONE, h -> h.getMapState("s", Serdes.String(), Serdes.String())))) {
             p.add("k", "x");
             p.advance(1000);
-            p.restart(withValue(TimeMode.NONE, h -> h.getValueState("s", Serdes.String())));
+            // refused when the restarted operator starts, before any record (Spark: before the first batch)
             assertError(
-                    () -> {
-                        p.add("k", "x");
-                        p.advance(1000);
-                    },
+                    () -> p.restart(withValue(TimeMode.NONE, h -> h.getValueState("s", Serdes.String()))),
                     "STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE",
                     "stateVarName",
                     "s",
@@ -242,23 +236,32 @@ class SparkErrorConditionsTest {
         try (SparkTwsPort p = new SparkTwsPort(withValue(TimeMode.NONE, h -> h.getValueState("s", Serdes.String())))) {
             p.add("k", "x");
             p.advance(1000);
-            p.restart(withValue(TimeMode.NONE, h -> h.getValueState("s", Serdes.Long())));
-            assertThatThrownBy(() -> {
-                        p.add("k", "x");
-                        p.advance(1000);
-                    })
-                    .satisfies(t -> {
-                        Throwable c = t;
-                        while (!(c instanceof RtmException)) {
-                            c = c.getCause();
-                        }
-                        RtmException e = (RtmException) c;
-                        assertThat(e.errorCode()).isEqualTo("STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE");
-                        // Spark's parameters; their values describe our serdes, not Spark SQL schemas
-                        assertThat(e.parameters()).containsOnlyKeys("storedValueSchema", "newValueSchema");
-                        assertThat(e.parameters().get("storedValueSchema"))
-                                .isNotEqualTo(e.parameters().get("newValueSchema"));
-                    });
+            // Spark's parameters; their values describe our serdes (the variable, its value serde), not SQL schemas
+            assertError(
+                    () -> p.restart(withValue(TimeMode.NONE, h -> h.getValueState("s", Serdes.Long()))),
+                    "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
+                    "storedValueSchema",
+                    "s: value: " + StringSerializer.class.getName(),
+                    "newValueSchema",
+                    "s: value: " + LongSerializer.class.getName());
+        }
+    }
+
+    @Test
+    @DisplayName("error-conditions.json: STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE")
+    void shouldReportTheStoredAndNewKeySchemaOfAMapState() {
+        try (SparkTwsPort p =
+                new SparkTwsPort(withValue(TimeMode.NONE, h -> h.getMapState("s", Serdes.String(), Serdes.String())))) {
+            p.add("k", "x");
+            p.advance(1000);
+            // a map state's key schema is the grouping key plus the user key (Spark's composite key schema)
+            assertError(
+                    () -> p.restart(withValue(TimeMode.NONE, h -> h.getMapState("s", Serdes.Long(), Serdes.String()))),
+                    "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+                    "storedKeySchema",
+                    "s: key: " + StringSerializer.class.getName() + ", userKey: " + StringSerializer.class.getName(),
+                    "newKeySchema",
+                    "s: key: " + StringSerializer.class.getName() + ", userKey: " + LongSerializer.class.getName());
         }
     }
 

@@ -591,12 +591,9 @@ class SparkTransformWithStateSuiteTest {
             p.add("a", "a");
             p.advance(1000);
             p.check("a,1");
-            p.restart(version(RunningCount::new, TimeMode.NONE, OutputMode.APPEND));
+            // refused when the restarted operator starts, before any record (Spark: before the first batch)
             expectFailure(
-                    () -> {
-                        p.add("a", "a");
-                        p.advance(1000);
-                    },
+                    () -> p.restart(version(RunningCount::new, TimeMode.NONE, OutputMode.APPEND)),
                     "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
                     "configName",
                     "outputMode",
@@ -614,12 +611,9 @@ class SparkTransformWithStateSuiteTest {
             p.add("a", "a");
             p.advance(1000);
             p.check("a,1");
-            p.restart(version(RunningCountList::new, TimeMode.NONE, OutputMode.UPDATE));
+            // refused when the restarted operator starts, before any record (Spark: before the first batch)
             expectFailure(
-                    () -> {
-                        p.add("a", "a");
-                        p.advance(1000);
-                    },
+                    () -> p.restart(version(RunningCountList::new, TimeMode.NONE, OutputMode.UPDATE)),
                     "STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE",
                     "stateVarName",
                     "countState",
@@ -637,12 +631,9 @@ class SparkTransformWithStateSuiteTest {
             p.add("a", "a");
             p.advance(1000);
             p.check("a,1");
-            p.restart(version(RunningCount::new, TimeMode.PROCESSING_TIME, OutputMode.UPDATE));
+            // refused when the restarted operator starts, before any record (Spark: before the first batch)
             expectFailure(
-                    () -> {
-                        p.add("a", "a");
-                        p.advance(1000);
-                    },
+                    () -> p.restart(version(RunningCount::new, TimeMode.PROCESSING_TIME, OutputMode.UPDATE)),
                     "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
                     "configName",
                     "timeMode",

@@ -2,6 +2,7 @@ package dev.rtmstreams.processor.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rtmstreams.processor.ChangelogRestore;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmAssertions;
 import dev.rtmstreams.processor.RtmException;
@@ -98,12 +99,13 @@ final class SparkTwsPort implements AutoCloseable {
         }
         dirs.add(dir);
         StreamsBuilder b = new StreamsBuilder();
+        ChangelogRestore restore = new ChangelogRestore(tws, changelog);
         b.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
-                .process(tws, Named.as("tws"))
+                .process(restore.of(tws), Named.as("tws"))
                 .to("out", Produced.with(Serdes.String(), Serdes.String()));
         if (withInitialState) {
             b.stream("initial", Consumed.with(Serdes.String(), Serdes.String()))
-                    .process(tws.<String>initialStateProcessor());
+                    .process(restore.of(tws.<String>initialStateProcessor()));
         }
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "spark-port");
@@ -182,25 +184,20 @@ final class SparkTwsPort implements AutoCloseable {
         restart(tws);
     }
 
-    /** StopStream + StartStream with another version of the operator (same name, so the same store). */
+    /**
+     * StopStream + StartStream with another version of the operator (same name, so the same store). The store is
+     * restored from every changelog record so far before the processors' init; when the operator refuses the restart
+     * (Spark: the query fails to start), the exception of its init propagates and the port has no driver.
+     */
     void restart(TransformWithState<String, String, String> next) {
         pending.addAll(out.readKeyValuesToList());
         TestOutputTopic<Bytes, byte[]> cl = driver.createOutputTopic(
                 "spark-port-" + tws.storeName() + "-changelog", new BytesDeserializer(), new ByteArrayDeserializer());
         changelog.addAll(cl.readKeyValuesToList());
         driver.close();
+        driver = null;
         tws = next;
         open();
-        KeyValueStore<Bytes, byte[]> s = driver.getKeyValueStore(tws.storeName());
-        for (KeyValue<Bytes, byte[]> kv : changelog) {
-            if (kv.value == null) {
-                s.delete(kv.key);
-            } else {
-                s.put(kv.key, kv.value);
-            }
-        }
-        // the restore wrote every record to the new changelog topic: the next restart reads them back from there
-        changelog.clear();
     }
 
     TopologyTestDriver driver() {
@@ -209,7 +206,9 @@ final class SparkTwsPort implements AutoCloseable {
 
     @Override
     public void close() {
-        driver.close();
+        if (driver != null) {
+            driver.close();
+        }
         for (Path d : dirs) {
             try (Stream<Path> w = Files.walk(d)) {
                 w.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());

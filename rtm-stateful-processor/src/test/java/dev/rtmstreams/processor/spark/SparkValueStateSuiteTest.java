@@ -232,4 +232,31 @@ class SparkValueStateSuiteTest {
                     "testState");
         }
     }
+
+    /**
+     * The zero duration of the test above's name: Spark's handle declares a variable with a zero TTL without TTL
+     * ({@code StatefulProcessorHandleImpl.getValueState}: {@code ttlEnabled} is false for a zero duration, so
+     * {@code validateTTLConfig} and its time-mode check do not run), which is what {@code TTLConfig.NONE} is; Spark's
+     * test checks only null and negative durations.
+     */
+    @Test
+    @DisplayName("ValueStateSuite: test null or zero TTL duration throws error (zero: no TTL, in any time mode)")
+    void shouldDeclareAZeroTtlWithoutTtlInAnyTimeMode() {
+        for (TimeMode mode : TimeMode.values()) {
+            AtomicReference<ValueState<String>> ref = new AtomicReference<>();
+            try (StateBody b = new StateBody(
+                    mode, h -> ref.set(h.getValueState("testState", Serdes.String(), TtlConfig.of(Duration.ZERO))))) {
+                b.run(() -> ref.get().update("v1"));
+                b.port.advance(Duration.ofDays(1).toMillis());
+                b.run(() -> assertThat(ref.get().get()).isEqualTo("v1"));
+                assertThat(b.port.reader()
+                                .read(Serdes.String().serializer().serialize("", "test_key"))
+                                .orElseThrow()
+                                .variables()
+                                .get("testState"))
+                        .extracting(StateReader.StoredValue::expiresAtMs)
+                        .containsOnlyNulls();
+            }
+        }
+    }
 }
