@@ -8,6 +8,8 @@
  *       Databricks-named latencies {@code sourceQueuingLatencyMs}, {@code processingLatencyMs}, {@code e2eLatencyMs};</li>
  *   <li>{@link dev.rtmstreams.topology.SlotAccounting} sizes a topology in task slots before start, and
  *       {@link dev.rtmstreams.topology.AssignmentReport} checks the real assignment after every rebalance;</li>
+ *   <li>{@link dev.rtmstreams.topology.RealTimeClientSettings} publishes the client settings real-time mode applies
+ *       for itself, for a plain Kafka Streams application (a benchmark's peer) to run with the same;</li>
  *   <li>{@link dev.rtmstreams.topology.RocksDbBoundedMemory} bounds RocksDB memory per JVM;</li>
  *   <li>{@link dev.rtmstreams.topology.PrometheusEndpoint} serves the metrics to Prometheus;</li>
  *   <li>{@link dev.rtmstreams.topology.ModeContractChecker} (a test utility) finds processors whose output depends on

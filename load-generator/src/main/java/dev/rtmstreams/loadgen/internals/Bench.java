@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  * report per mode plus a combined picture and a console table. The warm-up's outputs are checked like the others; its
  * latency and cost are left out.
  *
- * <p>Modes: {@code echo} (pass-through floor, {@link EchoPipeline}), {@code kafka-streams-join}
- * ({@link KafkaStreamsJoinPipeline}), {@code real-time} and {@code micro-batch} (the service in a
+ * <p>Modes: {@code echo} (pass-through floor, {@link EchoPipeline}), the Kafka Streams peers ({@link
+ * KafkaStreamsPeer}: {@code kafka-streams-join}, the stock {@code KStream#join}; {@code kafka-streams-join-tuned}, the
+ * same join with real-time mode's client settings; {@code kafka-streams-passthrough}, a Kafka Streams copy checked
+ * like the echo), {@code real-time} and {@code micro-batch} (the service in a
  * child JVM, {@link ServiceProcess#startService}), {@code micro-batch-asap} (the service in micro-batch mode with
  * interval 0: as fast as possible, Spark's {@code Trigger.ProcessingTime("0 minutes")}), and one
  * {@code real-time-LABEL} per {@link BenchModes.Variant} (the service from another fat jar, to compare two builds).
@@ -166,6 +168,7 @@ final class Bench {
                 // cold path)
                 Plan plan = plan(o, mode, ms, rowTopics);
                 Map<String, Object> extra = new LinkedHashMap<>();
+                extra.put("system_under_test", BenchModes.description(mode));
                 extra.put("workload", plan.description());
                 Map<String, Object> env = RunDescriptions.environment(o, bootstrap);
                 env.put("load_average_1m_at_bench_start", benchLoad);

@@ -17,8 +17,13 @@ import picocli.CommandLine.Option;
         name = "bench",
         mixinStandardHelpOptions = true,
         description = {
-            "Run the same workload against echo, real-time, micro-batch and kafka-streams-join, each on a "
+            "Run the same workload against echo, real-time, micro-batch and the Kafka Streams peers, each on a "
                     + "fresh broker unless --bootstrap-servers is given; print one table; write reports and a combined picture.",
+            "Peers: echo (consumer -> producer, no Kafka Streams: the floor of this machine); kafka-streams-passthrough "
+                    + "(a Kafka Streams source -> sink copy with real-time mode's client settings, checked like the echo: "
+                    + "the Kafka Streams floor); kafka-streams-join (the stock KStream#join: what you get by switching); "
+                    + "kafka-streams-join-tuned (the same join with real-time mode's client settings, "
+                    + "RealTimeClientSettings: what the engine adds).",
             "Each report has a cost section over the measured window (from the first send after the warm-up to the "
                     + "last expected output or the end of the drain): CPU of the system-under-test JVM and of the broker "
                     + "process (/proc/<pid>/stat), per input event, and GC pause time of the system under test (jstat YGCT+FGCT)."
@@ -67,8 +72,9 @@ final class BenchCommand implements Callable<Integer> {
             split = ",",
             description = "Modes to run, comma-separated: echo, real-time, "
                     + "micro-batch, micro-batch-asap (micro-batch with interval PT0S: as fast as possible), kafka-streams-join, "
+                    + "kafka-streams-join-tuned, kafka-streams-passthrough, "
                     + "and real-time-LABEL (or just LABEL) for each --variant. Default: echo,real-time,micro-batch,"
-                    + "kafka-streams-join plus every variant.")
+                    + "kafka-streams-join,kafka-streams-join-tuned,kafka-streams-passthrough plus every variant.")
     List<String> modes;
 
     @Option(
@@ -174,7 +180,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--stream-threads",
             description =
-                    "Stream threads of the service and of the Kafka Streams peer. " + "Default: ${DEFAULT-VALUE}.",
+                    "Stream threads of the service and of the Kafka Streams peers. " + "Default: ${DEFAULT-VALUE}.",
             defaultValue = "2")
     int streamThreads;
 
@@ -186,7 +192,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--peers-in-process",
-            description = "Run echo and kafka-streams-join inside this JVM (default: "
+            description = "Run echo and the Kafka Streams peers inside this JVM (default: "
                     + "each in its own JVM, like the service).")
     boolean peersInProcess;
 

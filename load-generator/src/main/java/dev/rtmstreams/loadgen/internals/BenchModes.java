@@ -1,11 +1,14 @@
 package dev.rtmstreams.loadgen.internals;
 
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The bench's modes: the built-in ones, the {@code real-time-LABEL} mode of each {@link Variant} (another build of
@@ -13,12 +16,49 @@ import java.util.Objects;
  */
 final class BenchModes {
 
+    /** The stock Kafka Streams join: {@code KStream#join} as a user first writes it ({@link KafkaStreamsPeer}). */
+    public static final String KAFKA_STREAMS_JOIN = KafkaStreamsPeer.Kind.JOIN.mode();
+    /** The same join with real-time mode's own client settings ({@link KafkaStreamsPeer}). */
+    public static final String KAFKA_STREAMS_JOIN_TUNED = KafkaStreamsPeer.Kind.JOIN_TUNED.mode();
+    /** A Kafka Streams source to sink copy with real-time mode's client settings ({@link KafkaStreamsPeer}). */
+    public static final String KAFKA_STREAMS_PASSTHROUGH = KafkaStreamsPeer.Kind.PASSTHROUGH.mode();
+
     /** The modes run when none are chosen, in order. */
-    public static final List<String> DEFAULT_MODES = List.of("echo", "real-time", "micro-batch", "kafka-streams-join");
+    public static final List<String> DEFAULT_MODES = List.of(
+            "echo",
+            "real-time",
+            "micro-batch",
+            KAFKA_STREAMS_JOIN,
+            KAFKA_STREAMS_JOIN_TUNED,
+            KAFKA_STREAMS_PASSTHROUGH);
 
     /** Every built-in mode (the defaults plus {@code micro-batch-asap}); variants add {@code real-time-LABEL}. */
-    public static final List<String> MODES =
-            List.of("echo", "real-time", "micro-batch", "micro-batch-asap", "kafka-streams-join");
+    public static final List<String> MODES = List.of(
+            "echo",
+            "real-time",
+            "micro-batch",
+            "micro-batch-asap",
+            KAFKA_STREAMS_JOIN,
+            KAFKA_STREAMS_JOIN_TUNED,
+            KAFKA_STREAMS_PASSTHROUGH);
+
+    /** What each built-in mode runs, in words for the reports: every peer named plainly. */
+    private static final Map<String, String> DESCRIPTIONS = Map.of(
+            "echo",
+            "consumer -> producer copy, no Kafka Streams: the floor of this machine",
+            "real-time",
+            "rtm-streams, real-time mode",
+            "micro-batch",
+            "rtm-streams, micro-batch mode",
+            "micro-batch-asap",
+            "rtm-streams, micro-batch mode, batches back to back",
+            KAFKA_STREAMS_JOIN,
+            "stock KStream#join (Kafka's client defaults but linger 1 ms, fetch wait 100 ms, no record cache):"
+                    + " what you get by switching",
+            KAFKA_STREAMS_JOIN_TUNED,
+            "KStream#join with real-time mode's client settings: what the engine adds",
+            KAFKA_STREAMS_PASSTHROUGH,
+            "Kafka Streams source -> sink with real-time mode's client settings: the Kafka Streams floor");
 
     /** Prefix of the mode of a {@link Variant}. */
     public static final String VARIANT_PREFIX = "real-time-";
@@ -133,6 +173,42 @@ final class BenchModes {
             out.add(t);
         }
         return out;
+    }
+
+    /**
+     * Says what a mode runs, for reports and tables.
+     *
+     * @param mode a mode, possibly with an {@code @RATE} suffix (a sweep's report)
+     * @return one line, never null: empty for an unknown mode
+     */
+    static String description(String mode) {
+        String m = withoutRate(mode);
+        if (m.startsWith(VARIANT_PREFIX)) {
+            return "rtm-streams, real-time mode, the service from --variant " + m.substring(VARIANT_PREFIX.length());
+        }
+        return DESCRIPTIONS.getOrDefault(m, "");
+    }
+
+    /**
+     * Prints one line per distinct mode (a sweep's {@code @RATE} suffix dropped) saying what it runs, under a table.
+     *
+     * @param out where to print
+     * @param modes the modes of the table's rows
+     */
+    static void printLegend(PrintStream out, List<String> modes) {
+        Set<String> seen = new LinkedHashSet<>();
+        modes.forEach(m -> seen.add(withoutRate(m)));
+        for (String mode : seen) {
+            String d = description(mode);
+            if (!d.isEmpty()) {
+                out.println("  " + mode + ": " + d);
+            }
+        }
+    }
+
+    private static String withoutRate(String mode) {
+        int at = mode.indexOf('@');
+        return at < 0 ? mode : mode.substring(0, at);
     }
 
     static List<String> knownModes(Map<String, Variant> variants) {

@@ -203,7 +203,7 @@ final class BenchOptions {
         return streamThreads;
     }
 
-    /** @return whether echo and kafka-streams-join run in their own JVM, like the service (else in this JVM) */
+    /** @return whether echo and the Kafka Streams peers run in their own JVM, like the service (else in this JVM) */
     public boolean peersInChildJvm() {
         return peersInChildJvm;
     }
@@ -393,7 +393,7 @@ final class BenchOptions {
         }
 
         /**
-         * @param childJvm whether echo and kafka-streams-join run in their own JVM, like the service (else in this
+         * @param childJvm whether echo and the Kafka Streams peers run in their own JVM, like the service (else in this
          *     JVM); default true
          * @return this builder
          */

@@ -343,6 +343,7 @@ public final class FindMax {
         for (Result r : results) {
             Map<String, Object> mm = new LinkedHashMap<>();
             mm.put("mode", r.mode());
+            mm.put("system_under_test", BenchModes.description(r.mode()));
             mm.put("max_sustained_rate", r.maxSustainedRate());
             List<Map<String, Object>> ps = new ArrayList<>();
             for (Probe p : r.probes()) {
@@ -371,7 +372,7 @@ public final class FindMax {
     public static void printTable(PrintStream out, List<Result> results) {
         out.printf(
                 Locale.ROOT,
-                "%-24s %8s %5s %8s %8s %9s %9s %7s  %s%n",
+                "%-25s %8s %5s %8s %8s %9s %9s %7s  %s%n",
                 "mode",
                 "rate/s",
                 "pass",
@@ -386,7 +387,7 @@ public final class FindMax {
                 Map<String, Object> c = p.cost() != null ? p.cost() : Map.of();
                 out.printf(
                         Locale.ROOT,
-                        "%-24s %8.0f %5s %8.1f %8.1f %9.1f %9.1f %7.1f  %s%n",
+                        "%-25s %8.0f %5s %8.1f %8.1f %9.1f %9.1f %7.1f  %s%n",
                         r.mode(),
                         p.rate(),
                         p.pass() ? "yes" : "NO",
@@ -407,6 +408,7 @@ public final class FindMax {
                             ? "none (no probe passed)"
                             : String.format(Locale.ROOT, "%.0f events/s", r.maxSustainedRate()));
         }
+        BenchModes.printLegend(out, results.stream().map(Result::mode).toList());
     }
 
     private static double num(Object o) {

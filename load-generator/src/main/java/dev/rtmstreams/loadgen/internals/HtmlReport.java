@@ -40,6 +40,7 @@ public final class HtmlReport {
                         + "svg{border:1px solid #ddd;margin:8px 0}</style></head><body>");
         sb.append("<h2>").append(esc(title)).append("</h2>");
         sb.append(table(reports));
+        sb.append(legend(reports));
         sb.append("<h3>Latency distribution (end to end, ms, by percentile)</h3>");
         sb.append(distributionChart(reports));
         sb.append("<h3>Latency over the run (p99 per second, ms)</h3>");
@@ -88,6 +89,21 @@ public final class HtmlReport {
             sb.append("</tr>");
         }
         return sb.append("</table>").toString();
+    }
+
+    /** What each mode runs ({@code system_under_test} of its report), one item per mode. */
+    private static String legend(List<Map<String, Object>> reports) {
+        StringBuilder sb = new StringBuilder("<ul style=\"color:#444\">");
+        for (Map<String, Object> r : reports) {
+            if (r.get("system_under_test") instanceof String d && !d.isEmpty()) {
+                sb.append("<li><b>")
+                        .append(esc(String.valueOf(r.get("mode"))))
+                        .append("</b>: ")
+                        .append(esc(d))
+                        .append("</li>");
+            }
+        }
+        return sb.append("</ul>").toString();
     }
 
     @SuppressWarnings("unchecked")

@@ -6,19 +6,11 @@ import dev.rtmstreams.adattribution.avro.Impression;
 import dev.rtmstreams.adattribution.model.AdAttributionSerdes;
 import dev.rtmstreams.adattribution.model.AvroSerde;
 import dev.rtmstreams.adattribution.workload.TopicNames;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Properties;
 import java.util.function.Function;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.JoinWindows;
@@ -33,7 +25,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The peer of the benchmark: the click attribution written the way a Kafka Streams user would
+ * The join peers of the benchmark: the click attribution written the way a Kafka Streams user would
  * write it with the built-in windowed join, on the same topics and Avro wire format.
  *
  * <pre>
@@ -49,15 +41,14 @@ import org.apache.kafka.streams.state.Stores;
  * the service's global watermark {@code min(max imp, max click) - delay}; a record is dropped
  * only once its window (plus grace) has closed, so "late" is looser on the slower side; the dedup
  * stores here are never pruned (fine for a benchmark run, unbounded in production).
- * Client settings: at-least-once, the bench's stream-thread count, producer linger 1 ms, record cache off.
+ * {@link KafkaStreamsPeer} runs it, with the stock or with real-time mode's client settings.
  */
-public final class KafkaStreamsJoinPipeline implements AutoCloseable {
+public final class KafkaStreamsJoinPipeline {
 
     private static final String IMPRESSION_DEDUP = "impression-dedup";
     private static final String CLICK_DEDUP = "click-dedup";
 
-    private final KafkaStreams streams;
-    private final Path stateDir;
+    private KafkaStreamsJoinPipeline() {}
 
     /**
      * Builds the topology.
@@ -166,68 +157,5 @@ public final class KafkaStreamsJoinPipeline implements AutoCloseable {
             record.value().setAttributedAt(Instant.ofEpochMilli(context.currentSystemTimeMs()));
             context.forward(record);
         }
-    }
-
-    /**
-     * Starts the pipeline.
-     *
-     * @param bootstrapServers the cluster
-     * @param applicationId the application id (consumer group, internal topic prefix)
-     * @param topics topic names
-     * @param window attribution window
-     * @param grace grace period
-     * @param streamThreads number of stream threads
-     * @throws IOException if the state directory cannot be created
-     */
-    public KafkaStreamsJoinPipeline(
-            String bootstrapServers,
-            String applicationId,
-            TopicNames topics,
-            Duration window,
-            Duration grace,
-            int streamThreads)
-            throws IOException {
-        this.stateDir = Files.createTempDirectory("loadgen-ksj-");
-        Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streamThreads);
-        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 1);
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 100);
-        this.streams = new KafkaStreams(topology(topics, window, grace), p);
-        this.streams.start();
-    }
-
-    /**
-     * Waits until the application is RUNNING (partitions assigned, stores restored).
-     *
-     * @param timeout how long to wait
-     * @return whether it is running
-     * @throws InterruptedException if interrupted
-     */
-    public boolean awaitRunning(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (streams.state() == KafkaStreams.State.RUNNING) {
-                return true;
-            }
-            if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING) {
-                return false;
-            }
-            Thread.sleep(50);
-        }
-        return false;
-    }
-
-    /** Closes the application and deletes its state directory. */
-    @Override
-    public void close() {
-        streams.close(Duration.ofSeconds(30));
-        StateDirectories.delete(stateDir);
     }
 }

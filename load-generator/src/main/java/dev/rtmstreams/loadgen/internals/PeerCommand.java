@@ -11,10 +11,12 @@ import picocli.CommandLine.Option;
         name = "peer",
         hidden = true,
         mixinStandardHelpOptions = true,
-        description = "Run a benchmark peer (echo or kafka-streams-join) until SIGTERM; prints PEER READY once it "
+        description = "Run a benchmark peer (" + PeerCommand.KINDS + ") until SIGTERM; prints PEER READY once it "
                 + "processes input.")
 final class PeerCommand implements Callable<Integer> {
-    @Option(names = "--kind", required = true, description = "echo or kafka-streams-join.")
+    static final String KINDS = "echo, kafka-streams-join, kafka-streams-join-tuned or kafka-streams-passthrough";
+
+    @Option(names = "--kind", required = true, description = KINDS + ".")
     String kind;
 
     @Option(names = "--bootstrap-servers", required = true, description = "HOST:PORT of the cluster.")
@@ -50,27 +52,23 @@ final class PeerCommand implements Callable<Integer> {
         BenchWorkload bw = BenchWorkload.parse(benchWorkload);
         AutoCloseable pipeline;
         boolean ready;
-        switch (kind) {
-            case "echo": {
-                EchoPipeline echo = SystemUnderTest.echo(
-                        bootstrapServers,
-                        bw,
-                        topics,
-                        LatencyWorkload.Topics.DEFAULTS.withSuffix(topicSuffix),
-                        applicationId);
-                pipeline = echo;
-                ready = echo.awaitReady(Duration.ofMinutes(2));
-                break;
-            }
-            case "kafka-streams-join": {
-                KafkaStreamsJoinPipeline ksj = new KafkaStreamsJoinPipeline(
-                        bootstrapServers, applicationId, topics, window, watermarkDelay, streamThreads);
-                pipeline = ksj;
-                ready = ksj.awaitRunning(Duration.ofMinutes(2));
-                break;
-            }
-            default:
-                throw new IllegalArgumentException("--kind must be echo or kafka-streams-join: " + kind);
+        KafkaStreamsPeer.Kind kafkaStreams = KafkaStreamsPeer.Kind.ofMode(kind);
+        if (kind.equals("echo")) {
+            EchoPipeline echo = SystemUnderTest.echo(
+                    bootstrapServers,
+                    bw,
+                    topics,
+                    LatencyWorkload.Topics.DEFAULTS.withSuffix(topicSuffix),
+                    applicationId);
+            pipeline = echo;
+            ready = echo.awaitReady(Duration.ofMinutes(2));
+        } else if (kafkaStreams != null) {
+            KafkaStreamsPeer ks = new KafkaStreamsPeer(
+                    kafkaStreams, bootstrapServers, applicationId, topics, window, watermarkDelay, streamThreads);
+            pipeline = ks;
+            ready = ks.awaitRunning(Duration.ofMinutes(2));
+        } else {
+            throw new IllegalArgumentException("--kind must be " + KINDS + ": " + kind);
         }
         java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
         Runtime.getRuntime()

@@ -110,7 +110,7 @@ public final class ReportWriter {
     public static void printTable(PrintStream out, List<Map<String, Object>> reports) {
         out.printf(
                 Locale.ROOT,
-                "%-20s %9s %9s %8s %8s %7s %5s %6s %8s %8s %8s %8s %8s %8s %9s %10s %12s %7s%n",
+                "%-25s %9s %9s %8s %8s %7s %5s %6s %8s %8s %8s %8s %8s %8s %9s %10s %12s %7s%n",
                 "mode",
                 "target/s",
                 "achieved",
@@ -134,7 +134,7 @@ public final class ReportWriter {
             Map<String, Object> c = r.get("cost") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
             out.printf(
                     Locale.ROOT,
-                    "%-20s %9.0f %9.0f %8d %8d %7d %5d %6d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %9s %10s %12s %7s%n",
+                    "%-25s %9.0f %9.0f %8d %8d %7d %5d %6d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %9s %10s %12s %7s%n",
                     r.get("mode"),
                     num(r.get("target_rate")),
                     num(r.get("achieved_rate")),
@@ -154,6 +154,8 @@ public final class ReportWriter {
                     orDash(c.get("broker_cpu_us_per_event")),
                     orDash(c.get("gc_pause_ms")));
         }
+        BenchModes.printLegend(
+                out, reports.stream().map(r -> String.valueOf(r.get("mode"))).toList());
     }
 
     private static String ratio(Object o) {

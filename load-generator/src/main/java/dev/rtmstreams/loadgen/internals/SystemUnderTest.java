@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The system under test of one mode, started and ready: the echo or the Kafka Streams join (in a peer JVM, or in
- * this one), the service in real-time or micro-batch mode (or a {@link BenchModes.Variant}'s build of it), or for a
+ * The system under test of one mode, started and ready: the echo or a Kafka Streams peer ({@link KafkaStreamsPeer},
+ * in a peer JVM, or in this one), the service in real-time or micro-batch mode (or a {@link BenchModes.Variant}'s build of it), or for a
  * published workload the rtm-examples program of the same name. Closing it stops it; a failure to stop is logged.
  */
 final class SystemUnderTest implements AutoCloseable {
@@ -74,80 +74,87 @@ final class SystemUnderTest implements AutoCloseable {
             LatencyWorkload.Topics rowTopics,
             String appId)
             throws Exception {
+        KafkaStreamsPeer.Kind kafkaStreams = KafkaStreamsPeer.Kind.ofMode(mode);
+        if (mode.equals("echo") || kafkaStreams != null) {
+            return startPeer(o, mode, kafkaStreams, bootstrap, suffix, topics, rowTopics, appId);
+        }
+        if (o.benchWorkload().isPublished()) {
+            ChildJvm example = startExample(o, mode, bootstrap, rowTopics);
+            return ready(new SystemUnderTest(mode, example, example.pid(), LoadRun.Outputs.SERVICE), () -> {
+                example.awaitReady(o.readyTimeout());
+            });
+        }
+        // the service's RocksDB state (~1 GB after a few minutes at 10k events/s) goes with the service
+        Path stateDir = Files.createTempDirectory("loadgen-app-state-");
+        ChildJvm app;
+        try {
+            app = startService(o, mode, bootstrap, topics, appId, stateDir);
+        } catch (IOException | RuntimeException e) {
+            StateDirectories.delete(stateDir);
+            throw e;
+        }
+        AutoCloseable stopAndClean = () -> {
+            try {
+                app.close();
+            } finally {
+                StateDirectories.delete(stateDir);
+            }
+        };
+        return ready(new SystemUnderTest(mode, stopAndClean, app.pid(), LoadRun.Outputs.SERVICE), () -> {
+            app.awaitReady(o.readyTimeout());
+        });
+    }
+
+    /** Starts the echo ({@code kafkaStreams} null) or a Kafka Streams peer, in a JVM of its own or in this one. */
+    private static SystemUnderTest startPeer(
+            BenchOptions o,
+            String mode,
+            KafkaStreamsPeer.Kind kafkaStreams,
+            String bootstrap,
+            String suffix,
+            TopicNames topics,
+            LatencyWorkload.Topics rowTopics,
+            String appId)
+            throws Exception {
         Duration window = o.workload().attributionWindow();
         Duration delay = o.workload().watermarkDelay();
-        switch (mode) {
-            case "echo":
-            case "kafka-streams-join": {
-                LoadRun.Outputs outputs = mode.equals("echo") ? LoadRun.Outputs.ECHO : LoadRun.Outputs.ATTRIBUTION;
-                if (o.peersInChildJvm()) {
-                    List<String> args = new ArrayList<>(List.of(
-                            "peer",
-                            "--kind",
-                            mode,
-                            "--workload",
-                            o.benchWorkload().cliName(),
-                            "--bootstrap-servers",
-                            bootstrap,
-                            "--application-id",
-                            appId,
-                            "--attribution-window",
-                            window.toString(),
-                            "--watermark-delay",
-                            delay.toString(),
-                            "--stream-threads",
-                            Integer.toString(o.streamThreads())));
-                    if (!suffix.isEmpty()) {
-                        args.addAll(List.of("--topic-suffix", suffix));
-                    }
-                    ChildJvm peer = ServiceProcess.startPeer(
-                            mode + " peer",
-                            o.appJvmOptions(),
-                            args,
-                            o.reportDir().resolve("peer-" + mode + ".log"));
-                    return ready(new SystemUnderTest(mode, peer, peer.pid(), outputs), () -> {
-                        peer.awaitReady(o.readyTimeout());
-                    });
-                } else if (mode.equals("echo")) {
-                    EchoPipeline echo = echo(bootstrap, o.benchWorkload(), topics, rowTopics, appId);
-                    return ready(new SystemUnderTest(mode, echo, null, outputs), () -> {
-                        require(echo.awaitReady(o.readyTimeout()), mode);
-                    });
-                } else {
-                    KafkaStreamsJoinPipeline ksj =
-                            new KafkaStreamsJoinPipeline(bootstrap, appId, topics, window, delay, o.streamThreads());
-                    return ready(new SystemUnderTest(mode, ksj, null, outputs), () -> {
-                        require(ksj.awaitRunning(o.readyTimeout()), mode);
-                    });
-                }
+        LoadRun.Outputs outputs = kafkaStreams != null ? kafkaStreams.outputs() : LoadRun.Outputs.ECHO;
+        if (o.peersInChildJvm()) {
+            List<String> args = new ArrayList<>(List.of(
+                    "peer",
+                    "--kind",
+                    mode,
+                    "--workload",
+                    o.benchWorkload().cliName(),
+                    "--bootstrap-servers",
+                    bootstrap,
+                    "--application-id",
+                    appId,
+                    "--attribution-window",
+                    window.toString(),
+                    "--watermark-delay",
+                    delay.toString(),
+                    "--stream-threads",
+                    Integer.toString(o.streamThreads())));
+            if (!suffix.isEmpty()) {
+                args.addAll(List.of("--topic-suffix", suffix));
             }
-            default: {
-                if (o.benchWorkload().isPublished()) {
-                    ChildJvm example = startExample(o, mode, bootstrap, rowTopics);
-                    return ready(new SystemUnderTest(mode, example, example.pid(), LoadRun.Outputs.SERVICE), () -> {
-                        example.awaitReady(o.readyTimeout());
-                    });
-                }
-                // the service's RocksDB state (~1 GB after a few minutes at 10k events/s) goes with the service
-                Path stateDir = Files.createTempDirectory("loadgen-app-state-");
-                ChildJvm app;
-                try {
-                    app = startService(o, mode, bootstrap, topics, appId, stateDir);
-                } catch (IOException | RuntimeException e) {
-                    StateDirectories.delete(stateDir);
-                    throw e;
-                }
-                AutoCloseable stopAndClean = () -> {
-                    try {
-                        app.close();
-                    } finally {
-                        StateDirectories.delete(stateDir);
-                    }
-                };
-                return ready(new SystemUnderTest(mode, stopAndClean, app.pid(), LoadRun.Outputs.SERVICE), () -> {
-                    app.awaitReady(o.readyTimeout());
-                });
-            }
+            ChildJvm peer = ServiceProcess.startPeer(
+                    mode + " peer", o.appJvmOptions(), args, o.reportDir().resolve("peer-" + mode + ".log"));
+            return ready(new SystemUnderTest(mode, peer, peer.pid(), outputs), () -> {
+                peer.awaitReady(o.readyTimeout());
+            });
+        } else if (kafkaStreams == null) {
+            EchoPipeline echo = echo(bootstrap, o.benchWorkload(), topics, rowTopics, appId);
+            return ready(new SystemUnderTest(mode, echo, null, outputs), () -> {
+                require(echo.awaitReady(o.readyTimeout()), mode);
+            });
+        } else {
+            KafkaStreamsPeer ks =
+                    new KafkaStreamsPeer(kafkaStreams, bootstrap, appId, topics, window, delay, o.streamThreads());
+            return ready(new SystemUnderTest(mode, ks, null, outputs), () -> {
+                require(ks.awaitRunning(o.readyTimeout()), mode);
+            });
         }
     }
 

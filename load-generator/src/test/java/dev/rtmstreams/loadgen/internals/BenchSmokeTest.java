@@ -15,53 +15,14 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchSmokeTest {
 
     @Test
-    @SuppressWarnings("unchecked")
     void shouldMatchTheOracleExactlyWhenBenchingEchoAndKafkaStreamsJoin(@TempDir Path dir) throws Exception {
-        WorkloadConfig workload = WorkloadConfig.builder()
-                .seed(11)
-                .rate(400)
-                .duration(Duration.ofSeconds(5))
-                .requestShare(0)
-                .lateWarmupClicks(20)
-                .lateWarmup(Duration.ZERO) // no micro-batch mode here: late events may come at once
-                .lateFraction(0.02)
-                .duplicateFraction(0.05)
-                .build();
-        BenchOptions options = InProcessBench.options(workload, dir)
-                .modes(List.of("echo", "kafka-streams-join"))
-                .appJar(Path.of("none.jar"))
-                .appJvmOptions(List.of())
-                .partitions(2)
-                .drain(Duration.ofSeconds(30))
-                .readyTimeout(Duration.ofSeconds(60))
-                .build();
+        BenchOptions options =
+                lateAndDuplicateInputs(11, Duration.ofSeconds(5), List.of("echo", "kafka-streams-join"), dir);
 
         List<Map<String, Object>> reports = Bench.run(options);
 
         assertThat(reports).hasSize(2);
-        for (Map<String, Object> r : reports) {
-            assertThat(r.get("expected")).as("%s expected", r.get("mode")).isInstanceOf(Long.class);
-            assertThat((Long) r.get("expected"))
-                    .as("%s expected", r.get("mode"))
-                    .isGreaterThan(50L);
-            assertThat(r)
-                    .as("mode %s", r.get("mode"))
-                    .containsEntry("missing", 0L)
-                    .containsEntry("duplicates", 0L)
-                    .containsEntry("unexpected", 0L)
-                    .containsEntry("events_sent", 2000L);
-            assertThat(((Map<String, Object>) r.get("latency_ms")).get("count")).isEqualTo(r.get("expected"));
-            // in-process peers and broker: a measured window, but no process to measure
-            Map<String, Object> cost = (Map<String, Object>) r.get("cost");
-            assertThat(cost)
-                    .containsEntry("events", 2000L)
-                    .containsEntry("sut_cpu_ms", null)
-                    .containsEntry("broker_cpu_ms", null)
-                    .containsEntry("gc_pause_ms", null);
-            assertThat((Long) cost.get("window_ms")).isBetween(4500L, 60_000L);
-            assertThat((Map<String, Object>) r.get("environment"))
-                    .containsKeys("load_average_1m_at_bench_start", "load_average_1m_at_mode_start");
-        }
+        reports.forEach(r -> assertExactAndMeasured(r, 2000L, 4500L));
         // the workload really exercised late and duplicate inputs
         assertThat((Long) reports.get(1).get("late_inputs_dropped_by_oracle")).isPositive();
         assertThat((Long) reports.get(1).get("duplicate_inputs_dropped_by_oracle"))
@@ -70,6 +31,76 @@ class BenchSmokeTest {
         assertThat(Files.readString(dir.resolve("bench.html"))).contains("<svg").doesNotContain("<script");
         assertThat(dir.resolve("report-echo.json")).exists();
         assertThat(dir.resolve("report-kafka-streams-join.json")).exists();
+    }
+
+    @Test
+    void shouldMatchTheOracleExactlyWhenBenchingTheTunedJoinAndTheKafkaStreamsPassthrough(@TempDir Path dir)
+            throws Exception {
+        BenchOptions options = lateAndDuplicateInputs(
+                13, Duration.ofSeconds(3), List.of("kafka-streams-join-tuned", "kafka-streams-passthrough"), dir);
+
+        List<Map<String, Object>> reports = Bench.run(options);
+
+        assertThat(reports)
+                .extracting(r -> r.get("mode"))
+                .containsExactly("kafka-streams-join-tuned", "kafka-streams-passthrough");
+        reports.forEach(r -> assertExactAndMeasured(r, 1200L, 2500L));
+        // the passthrough is checked like the echo: one copy per click sent, so more outputs than the join's matches
+        assertThat((Long) reports.get(1).get("expected"))
+                .isGreaterThan((Long) reports.get(0).get("expected"));
+        assertThat(reports.get(0))
+                .containsEntry("system_under_test", BenchModes.description("kafka-streams-join-tuned"));
+        assertThat(Files.readString(dir.resolve("bench.html")))
+                .contains("what the engine adds", "the Kafka Streams floor");
+    }
+
+    /**
+     * A bench of attribution inputs at 400 events/s, late and duplicate ones among them, on two partitions, with
+     * broker and peers in this JVM.
+     */
+    private static BenchOptions lateAndDuplicateInputs(long seed, Duration duration, List<String> modes, Path dir) {
+        WorkloadConfig workload = WorkloadConfig.builder()
+                .seed(seed)
+                .rate(400)
+                .duration(duration)
+                .requestShare(0)
+                .lateWarmupClicks(20)
+                .lateWarmup(Duration.ZERO) // no micro-batch mode here: late events may come at once
+                .lateFraction(0.02)
+                .duplicateFraction(0.05)
+                .build();
+        return InProcessBench.options(workload, dir)
+                .modes(modes)
+                .appJar(Path.of("none.jar"))
+                .appJvmOptions(List.of())
+                .partitions(2)
+                .drain(Duration.ofSeconds(30))
+                .readyTimeout(Duration.ofSeconds(60))
+                .build();
+    }
+
+    /** Every output of the run matched, none duplicated or unexpected; latency and a cost window measured. */
+    @SuppressWarnings("unchecked")
+    private static void assertExactAndMeasured(Map<String, Object> r, long events, long minWindowMs) {
+        assertThat(r.get("expected")).as("%s expected", r.get("mode")).isInstanceOf(Long.class);
+        assertThat((Long) r.get("expected")).as("%s expected", r.get("mode")).isGreaterThan(50L);
+        assertThat(r)
+                .as("mode %s", r.get("mode"))
+                .containsEntry("missing", 0L)
+                .containsEntry("duplicates", 0L)
+                .containsEntry("unexpected", 0L)
+                .containsEntry("events_sent", events);
+        assertThat(((Map<String, Object>) r.get("latency_ms")).get("count")).isEqualTo(r.get("expected"));
+        // in-process peers and broker: a measured window, but no process to measure
+        Map<String, Object> cost = (Map<String, Object>) r.get("cost");
+        assertThat(cost)
+                .containsEntry("events", events)
+                .containsEntry("sut_cpu_ms", null)
+                .containsEntry("broker_cpu_ms", null)
+                .containsEntry("gc_pause_ms", null);
+        assertThat((Long) cost.get("window_ms")).isBetween(minWindowMs, 60_000L);
+        assertThat((Map<String, Object>) r.get("environment"))
+                .containsKeys("load_average_1m_at_bench_start", "load_average_1m_at_mode_start");
     }
 
     @Test

@@ -54,7 +54,14 @@ class BenchVariantsTest {
                 .containsExactly("echo", "real-time-new", "real-time-old", "micro-batch-asap");
         assertThat(BenchModes.resolveModes(null, v))
                 .containsExactly(
-                        "echo", "real-time", "micro-batch", "kafka-streams-join", "real-time-new", "real-time-old");
+                        "echo",
+                        "real-time",
+                        "micro-batch",
+                        "kafka-streams-join",
+                        "kafka-streams-join-tuned",
+                        "kafka-streams-passthrough",
+                        "real-time-new",
+                        "real-time-old");
         assertThat(BenchModes.resolveModes(List.of(), Map.of())).isEqualTo(BenchModes.DEFAULT_MODES);
         assertThatThrownBy(() -> BenchModes.resolveModes(List.of("real-time-other"), v))
                 .hasMessageContaining("unknown mode 'real-time-other'")

@@ -44,6 +44,14 @@ class CommandsTest {
                         "Default: 1.5",
                         "Default: 60000",
                         "10% of the pass rate");
+        // bench's help names every peer and what it stands for (picocli wraps lines: compare words)
+        assertThat(out.toString().replaceAll("\\s+", " "))
+                .contains(
+                        "kafka-streams-join-tuned",
+                        "kafka-streams-passthrough",
+                        "what you get by switching",
+                        "what the engine adds",
+                        "the Kafka Streams floor");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.rtmstreams.topology.internals;
 
 import dev.rtmstreams.processor.RtmProcessorConfig;
+import dev.rtmstreams.topology.RealTimeClientSettings;
 import dev.rtmstreams.topology.Trigger;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,60 +14,21 @@ import org.apache.kafka.streams.StreamsConfig;
  * Applies a {@link Trigger} (and the delivery guarantee) to Kafka Streams properties: {@code commit.interval.ms} is
  * the trigger's interval (100 ms for an as-fast-as-possible micro-batch trigger, whose batches run at every pass of
  * the loop). Hard conflicts (a user setting that would silently defeat the mode) throw; soft ones (latency-unfriendly
- * client tuning the user chose on purpose) are returned as warnings.
+ * client tuning the user chose on purpose) are returned as warnings. A real-time trigger's client settings are the
+ * ones {@link RealTimeClientSettings} publishes (their one definition), plus a shorter fetch wait for multi-hop
+ * topologies.
  */
 public final class TriggerConfigurer {
 
-    /** Poll timeout in real-time mode: bounds how late wall-clock punctuators (timers) run on an idle thread. */
-    static final String REAL_TIME_POLL_MS = "20";
-    /**
-     * Real-time client batching, measured (load-generator {@code bench --variant}, 10k events/s, BENCHMARKS.md): with
-     * {@code linger.ms=0}, {@code fetch.min.bytes=1} every few records cost their own produce request, fetch response
-     * and stream-thread loop pass, on the stream thread and on the broker. Holding a fetch until
-     * {@value #REAL_TIME_FETCH_MIN_BYTES} bytes (some 30 records) or {@value #REAL_TIME_FETCH_MAX_WAIT_MS} ms and a
-     * send until the next millisecond cut the service's CPU per event by ~20% and the broker's by ~16%, and lowered
-     * p50 and p99 latency (less queueing on the shared cores): the wait is bounded by a few ms at any rate.
-     */
-    static final String REAL_TIME_FETCH_MAX_WAIT_MS = "5";
     /**
      * {@code fetch.max.wait.ms} in real-time mode for a topology whose records cross the broker more than once (a
      * repartition topic between sub-topologies, {@link BrokerHops}): each hop adds a fetch wait to a record's
-     * latency, so the wait is cut to 1 ms. Measured on the published aggregation workload (count behind a key
-     * change, 10k rows/s, BENCHMARKS.md session 10): p99 1.14x the echo's instead of 1.45x, at the same service CPU
-     * per row (57.9 against 57.0 us): the repartitioned stream is dense enough that the broker rarely waits.
+     * latency, so the wait is cut to 1 ms from the single-hop value of {@link RealTimeClientSettings}. Measured on
+     * the published aggregation workload (count behind a key change, 10k rows/s, BENCHMARKS.md session 10): p99
+     * 1.14x the echo's instead of 1.45x, at the same service CPU per row (57.9 against 57.0 us): the repartitioned
+     * stream is dense enough that the broker rarely waits.
      */
     static final String REAL_TIME_MULTI_HOP_FETCH_MAX_WAIT_MS = "1";
-    /** See {@link #REAL_TIME_FETCH_MAX_WAIT_MS}. */
-    static final String REAL_TIME_FETCH_MIN_BYTES = "4096";
-    /** See {@link #REAL_TIME_FETCH_MAX_WAIT_MS}. */
-    static final String REAL_TIME_LINGER_MS = "1";
-    /**
-     * {@code max.task.idle.ms} in real-time mode: -1 (disabled) processes each buffered record at once instead of
-     * holding a multi-partition task (e.g. both inputs of a join) until every input partition has buffered data.
-     * With Kafka Streams' default (0) a task whose other input partition has fetched lag but nothing buffered yet
-     * is not processable: under load its records wait for the next fetch of the quiet partition, and each such
-     * check builds debug strings ({@code String.format}) in {@code PartitionGroup#readyToProcess}; profiled as the
-     * largest per-iteration cost of the real-time stream thread. Event-time correctness does not depend on it:
-     * rtm operators judge lateness against a watermark that is the minimum over their inputs.
-     */
-    static final String REAL_TIME_MAX_TASK_IDLE_MS = "-1";
-
-    /**
-     * Consumer {@code session.timeout.ms} in real-time mode: 6 s instead of Kafka's 45 s, so that the tasks of a
-     * crashed instance move to a survivor within seconds (the longest outage a real-time user sees is the failure
-     * detection time). Cost: a member that stalls longer than this (a long GC pause, a saturated machine) is taken
-     * out of the group and its tasks rebalance.
-     */
-    static final String REAL_TIME_SESSION_TIMEOUT_MS = "6000";
-    /** Consumer {@code heartbeat.interval.ms} in real-time mode: a quarter of the session timeout. */
-    static final String REAL_TIME_HEARTBEAT_INTERVAL_MS = "1500";
-    /**
-     * {@code num.standby.replicas} in real-time mode: one, so a survivor that takes over a task usually has its
-     * state warm and need not restore it from the changelog first. Cost: every instance also keeps (and applies
-     * the changelog of) a copy of other instances' state: twice the state storage and changelog reads. With a
-     * single instance no standby can be placed and nothing changes.
-     */
-    static final String REAL_TIME_NUM_STANDBY_REPLICAS = "1";
 
     /**
      * {@code rtm.micro.batch.interval.ms} of an as-fast-as-possible micro-batch trigger ({@code Trigger.microBatch(
@@ -135,17 +97,19 @@ public final class TriggerConfigurer {
                     RtmProcessorConfig.EXECUTION_MODE_REAL_TIME,
                     "the execution mode follows the trigger");
             p.put(RtmProcessorConfig.EXECUTION_MODE_CONFIG, RtmProcessorConfig.EXECUTION_MODE_REAL_TIME);
+            // the deprecated alias is pinned to the same value, so that a user's value of either is caught
+            String noCache = realTime(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG);
             for (String key : List.of(
                     StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, StreamsConfig.CACHE_MAX_BYTES_BUFFERING_CONFIG)) {
-                requireUnsetOr(p, key, "0", "record caches delay output; real-time mode needs them off");
-                p.put(key, "0");
+                requireUnsetOr(p, key, noCache, "record caches delay output; real-time mode needs them off");
+                p.put(key, noCache);
             }
             defaultOrWarn(
                     p,
                     warnings,
                     "producer.",
                     ProducerConfig.LINGER_MS_CONFIG,
-                    REAL_TIME_LINGER_MS,
+                    realTime(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG)),
                     v -> Long.parseLong(v) > 5,
                     "output waits up to linger.ms before it is sent");
             defaultOrWarn(
@@ -153,7 +117,7 @@ public final class TriggerConfigurer {
                     warnings,
                     "consumer.",
                     ConsumerConfig.FETCH_MIN_BYTES_CONFIG,
-                    REAL_TIME_FETCH_MIN_BYTES,
+                    realTime(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG)),
                     v -> Long.parseLong(v) > 65_536,
                     "the broker holds fetches until fetch.min.bytes accumulate (or fetch.max.wait.ms passes)");
             defaultOrWarn(
@@ -161,14 +125,16 @@ public final class TriggerConfigurer {
                     warnings,
                     "consumer.",
                     ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                    brokerHops > 1 ? REAL_TIME_MULTI_HOP_FETCH_MAX_WAIT_MS : REAL_TIME_FETCH_MAX_WAIT_MS,
+                    brokerHops > 1
+                            ? REAL_TIME_MULTI_HOP_FETCH_MAX_WAIT_MS
+                            : realTime(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG)),
                     v -> Long.parseLong(v) > 50,
                     "a quiet input waits up to fetch.max.wait.ms before its records are returned");
             if (!p.containsKey(StreamsConfig.POLL_MS_CONFIG)) {
-                p.put(StreamsConfig.POLL_MS_CONFIG, REAL_TIME_POLL_MS);
+                p.put(StreamsConfig.POLL_MS_CONFIG, realTime(StreamsConfig.POLL_MS_CONFIG));
             }
             if (!p.containsKey(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)) {
-                p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, REAL_TIME_MAX_TASK_IDLE_MS);
+                p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, realTime(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG));
             }
             // fast failover: failure detection in seconds, and a warm standby to take over from
             defaultOrWarn(
@@ -176,7 +142,7 @@ public final class TriggerConfigurer {
                     warnings,
                     "consumer.",
                     ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
-                    REAL_TIME_SESSION_TIMEOUT_MS,
+                    realTime(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG)),
                     v -> Long.parseLong(v) > 10_000,
                     "a crashed instance's tasks stay unprocessed until its session times out");
             defaultOrWarn(
@@ -184,11 +150,11 @@ public final class TriggerConfigurer {
                     warnings,
                     "consumer.",
                     ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
-                    REAL_TIME_HEARTBEAT_INTERVAL_MS,
+                    realTime(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)),
                     v -> Long.parseLong(v) > 3_000,
                     "heartbeats must come well within the session timeout");
             if (!p.containsKey(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)) {
-                p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, REAL_TIME_NUM_STANDBY_REPLICAS);
+                p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, realTime(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG));
             }
         } else {
             requireUnsetOr(
@@ -207,6 +173,15 @@ public final class TriggerConfigurer {
             p.put(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, batchInterval);
         }
         return p;
+    }
+
+    /** @return the value {@link RealTimeClientSettings} gives a (prefixed) key */
+    private static String realTime(String key) {
+        Object v = RealTimeClientSettings.properties().get(key);
+        if (v == null) {
+            throw new IllegalStateException("not a real-time client setting: " + key);
+        }
+        return (String) v;
     }
 
     private static void requireUnsetOr(Properties p, String key, String expected, String why) {

@@ -1,0 +1,98 @@
+package dev.rtmstreams.loadgen.internals;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rtmstreams.adattribution.workload.LoadRun;
+import dev.rtmstreams.adattribution.workload.TopicNames;
+import dev.rtmstreams.topology.RealTimeClientSettings;
+import dev.rtmstreams.topology.Trigger;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyDescription;
+import org.junit.jupiter.api.Test;
+
+class KafkaStreamsPeerTest {
+
+    private static Properties properties(KafkaStreamsPeer.Kind kind) {
+        return KafkaStreamsPeer.properties(kind, "localhost:9092", "app", Path.of("state"), 2);
+    }
+
+    @Test
+    void shouldRunWithExactlyRealTimeModesOwnClientSettingsWhenTunedOrPassingThrough() {
+        for (KafkaStreamsPeer.Kind kind :
+                new KafkaStreamsPeer.Kind[] {KafkaStreamsPeer.Kind.JOIN_TUNED, KafkaStreamsPeer.Kind.PASSTHROUGH}) {
+            Properties p = properties(kind);
+
+            // the very values of the published map (the same objects, not equal copies)
+            for (Map.Entry<String, Object> e :
+                    RealTimeClientSettings.properties().entrySet()) {
+                assertThat(p.get(e.getKey())).as("%s %s", kind, e.getKey()).isSameAs(e.getValue());
+            }
+            assertThat(p)
+                    .containsEntry(
+                            StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Trigger.DEFAULT_CHECKPOINT_INTERVAL.toMillis())
+                    .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE)
+                    .containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+        }
+    }
+
+    @Test
+    void shouldKeepKafkasFetchAndTaskIdleDefaultsWhenTheJoinIsStock() {
+        Properties p = properties(KafkaStreamsPeer.Kind.JOIN);
+
+        assertThat(p)
+                .doesNotContainKeys(
+                        "consumer.fetch.min.bytes",
+                        StreamsConfig.MAX_TASK_IDLE_MS_CONFIG,
+                        StreamsConfig.POLL_MS_CONFIG,
+                        StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
+                        "consumer.session.timeout.ms",
+                        "consumer.heartbeat.interval.ms",
+                        StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)
+                .containsEntry("consumer.fetch.max.wait.ms", 100)
+                .containsEntry("producer.linger.ms", 1)
+                .containsEntry(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0)
+                .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
+        assertThat(RealTimeClientSettings.properties().entrySet())
+                .anySatisfy(e -> assertThat(p.get(e.getKey())).isNotEqualTo(e.getValue()));
+    }
+
+    @Test
+    void shouldReadBothInputsInOneSubTopologyAndWriteTheEchoTopicWhenPassingThrough() {
+        TopicNames topics = TopicNames.DEFAULTS;
+
+        TopologyDescription d = KafkaStreamsPeer.Kind.PASSTHROUGH
+                .topology(topics, Duration.ofMinutes(2), Duration.ofMinutes(5))
+                .describe();
+
+        assertThat(d.subtopologies()).hasSize(1);
+        TopologyDescription.Subtopology only = d.subtopologies().iterator().next();
+        assertThat(only.nodes())
+                .filteredOn(n -> n instanceof TopologyDescription.Source)
+                .flatExtracting(n -> ((TopologyDescription.Source) n).topicSet())
+                .containsExactlyInAnyOrder(topics.impressions(), topics.clicks());
+        assertThat(only.nodes())
+                .filteredOn(n -> n instanceof TopologyDescription.Sink)
+                .extracting(n -> ((TopologyDescription.Sink) n).topic())
+                .containsExactly(topics.echo());
+        assertThat(KafkaStreamsPeer.Kind.PASSTHROUGH.outputs()).isEqualTo(LoadRun.Outputs.ECHO);
+    }
+
+    @Test
+    void shouldNameEveryPeerByItsModeWhenResolvingModes() {
+        assertThat(KafkaStreamsPeer.Kind.ofMode("kafka-streams-join")).isEqualTo(KafkaStreamsPeer.Kind.JOIN);
+        assertThat(KafkaStreamsPeer.Kind.ofMode("kafka-streams-join-tuned"))
+                .isEqualTo(KafkaStreamsPeer.Kind.JOIN_TUNED);
+        assertThat(KafkaStreamsPeer.Kind.ofMode("kafka-streams-passthrough"))
+                .isEqualTo(KafkaStreamsPeer.Kind.PASSTHROUGH);
+        assertThat(KafkaStreamsPeer.Kind.ofMode("echo")).isNull();
+        assertThat(BenchModes.DEFAULT_MODES)
+                .contains("kafka-streams-join", "kafka-streams-join-tuned", "kafka-streams-passthrough");
+        assertThat(BenchModes.description("kafka-streams-join")).contains("what you get by switching");
+        assertThat(BenchModes.description("kafka-streams-join-tuned@10000")).contains("what the engine adds");
+        assertThat(BenchModes.description("kafka-streams-passthrough")).contains("the Kafka Streams floor");
+    }
+}
