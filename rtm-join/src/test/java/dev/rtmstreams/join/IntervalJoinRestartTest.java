@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -57,47 +59,47 @@ class IntervalJoinRestartTest {
     }
 
     private static Topology topology() {
-        StreamsBuilder sb = new StreamsBuilder();
-        IntervalJoin.<String, String, String>builder()
-                .keySerde(Serdes.String())
-                .leftSerde(Serdes.String())
-                .rightSerde(Serdes.String())
-                .lowerBound(Duration.ZERO)
-                .upperBound(Duration.ofMinutes(2))
-                .leftWatermarkDelay(Duration.ofMinutes(5))
-                .rightWatermarkDelay(Duration.ofMinutes(5))
-                .leftDistinctBy((k, v) -> v, Serdes.String())
-                .rightDistinctBy((k, v) -> v, Serdes.String())
-                .name("attribution")
-                .build()
-                .join(
-                        sb.stream("imps", Consumed.with(Serdes.String(), Serdes.String())),
-                        sb.stream("clicks", Consumed.with(Serdes.String(), Serdes.String())),
-                        (k, imp, click) -> imp + "," + click)
-                .to("attributed", Produced.with(Serdes.String(), Serdes.String()));
-        return sb.build();
+        return topology(
+                "",
+                b -> b.leftDistinctBy((k, v) -> v, Serdes.String())
+                        .rightDistinctBy((k, v) -> v, Serdes.String())
+                        .name("attribution"));
     }
 
     /** A left outer join of {@code outer-imps} and {@code outer-clicks}: the seed's bounds and delays. */
     private static Topology outerTopology() {
+        return topology(
+                "outer-",
+                b -> b.joinType(JoinType.LEFT_OUTER)
+                        .evictionInterval(Duration.ofMillis(100))
+                        .name("outer"));
+    }
+
+    /**
+     * @param topicPrefix prefix of the topics {@code imps}, {@code clicks} and the output ({@code attributed}, or
+     *     {@code out} with a prefix)
+     * @param config the join's settings beyond the seed's bounds and delays
+     */
+    private static Topology topology(
+            String topicPrefix, Consumer<IntervalJoin.Builder<String, String, String>> config) {
         StreamsBuilder sb = new StreamsBuilder();
-        IntervalJoin.<String, String, String>builder()
+        IntervalJoin.Builder<String, String, String> b = IntervalJoin.<String, String, String>builder()
                 .keySerde(Serdes.String())
                 .leftSerde(Serdes.String())
                 .rightSerde(Serdes.String())
                 .lowerBound(Duration.ZERO)
                 .upperBound(Duration.ofMinutes(2))
                 .leftWatermarkDelay(Duration.ofMinutes(5))
-                .rightWatermarkDelay(Duration.ofMinutes(5))
-                .joinType(JoinType.LEFT_OUTER)
-                .evictionInterval(Duration.ofMillis(100))
-                .name("outer")
-                .build()
+                .rightWatermarkDelay(Duration.ofMinutes(5));
+        config.accept(b);
+        b.build()
                 .join(
-                        sb.stream("outer-imps", Consumed.with(Serdes.String(), Serdes.String())),
-                        sb.stream("outer-clicks", Consumed.with(Serdes.String(), Serdes.String())),
+                        sb.stream(topicPrefix + "imps", Consumed.with(Serdes.String(), Serdes.String())),
+                        sb.stream(topicPrefix + "clicks", Consumed.with(Serdes.String(), Serdes.String())),
                         (k, imp, click) -> imp + "," + click)
-                .to("outer-out", Produced.with(Serdes.String(), Serdes.String()));
+                .to(
+                        topicPrefix.isEmpty() ? "attributed" : topicPrefix + "out",
+                        Produced.with(Serdes.String(), Serdes.String()));
         return sb.build();
     }
 
@@ -129,26 +131,21 @@ class IntervalJoinRestartTest {
     }
 
     private static long entries(KafkaStreams streams, String store) {
-        ReadOnlyKeyValueStore<Bytes, byte[]> kv = streams.store(
-                StoreQueryParameters.fromNameAndType(store, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
-        long n = 0;
-        try (KeyValueIterator<Bytes, byte[]> it = kv.all()) {
-            while (it.hasNext()) {
-                it.next();
-                n++;
-            }
-        }
-        return n;
+        return count(streams, store, key -> true);
     }
 
     /** Counts the rows of a join buffer store (keys starting with 0; the eviction marker is not a row). */
     private static long rows(KafkaStreams streams, String store) {
+        return count(streams, store, key -> key[0] == 0);
+    }
+
+    private static long count(KafkaStreams streams, String store, Predicate<byte[]> keys) {
         ReadOnlyKeyValueStore<Bytes, byte[]> kv = streams.store(
                 StoreQueryParameters.fromNameAndType(store, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
         long n = 0;
         try (KeyValueIterator<Bytes, byte[]> it = kv.all()) {
             while (it.hasNext()) {
-                if (it.next().key.get()[0] == 0) {
+                if (keys.test(it.next().key.get())) {
                     n++;
                 }
             }
