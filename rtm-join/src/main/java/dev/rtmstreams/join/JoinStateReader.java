@@ -294,9 +294,10 @@ public final class JoinStateReader {
      * The task's watermarks. Read from the meta store, with each input's max raised to its newest buffered row and
      * the global watermark recomputed from them, as the join loads them after a restart (the join may persist its
      * watermarks lazily, when its newest rows prove them). Without the meta store ({@link #fromRocksDbDirectory}, or
-     * no meta given) they are derived from the rows alone when the join itself does that: watermark policy MIN, not
-     * a left semi join, no idle timeout on the builder (one set only through {@code rtm.watermark.idle.timeout.ms} is
-     * not seen), {@code upper >= -leftDelay} and {@code lower <= rightDelay}.
+     * no meta given) they are derived from the rows alone when the rows prove them: watermark policy MIN, not a left
+     * semi join, no idle timeout on the builder (one set only through {@code rtm.watermark.idle.timeout.ms} is not
+     * seen), {@code upper >= -leftDelay}, {@code lower <= rightDelay}, and no {@code distinctBy} on either side (a
+     * dropped copy may raise its side's max without being buffered).
      *
      * @return the watermarks; empty when they cannot be known, or when another instance owns the key of a
      *     {@link #query}

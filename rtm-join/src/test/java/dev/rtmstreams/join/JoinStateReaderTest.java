@@ -197,6 +197,23 @@ class JoinStateReaderTest {
         }
     }
 
+    @Test
+    void shouldNotGuessTheWatermarksWhenTheMetaStoreIsNotAtHandAndASideDropsCopiesById() {
+        // a copy dropped by id may raise its side's max without being buffered: the rows do not prove the max
+        try (JoinHarness h = new JoinHarness(
+                IntervalJoinTest.seed(JoinType.INNER).andThen(b -> b.leftDistinctBy((k, v) -> v, Serdes.String())))) {
+            h.left("k", "I1", t(ofMinutes(1)));
+            h.left("k", "I1", t(ofMinutes(2))); // a copy of I1 by id, dropped
+            h.right("k", "C1", t(ofMinutes(2)));
+            JoinStateReader withoutMeta = JoinStateReader.of(
+                    h.join, store(h, h.join.leftBufferStoreName()), store(h, h.join.rightBufferStoreName()), null);
+
+            assertThat(withoutMeta.watermarks()).isEmpty();
+            assertThat(reader(h).watermarks())
+                    .contains(new Watermarks(t(ofMinutes(2)), t(ofMinutes(2)), t(ofMinutes(2)) - 300_000));
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(StoreBackend.class)
     void shouldReadTheSameStateFromTheChangelogsWhenBatchesAreExpandedAndTheMarkerHonoured(StoreBackend backend) {

@@ -158,6 +158,21 @@ public final class JoinStateScan {
     }
 
     /**
+     * Whether a join task's watermarks follow from its buffered rows alone: when the join recovers them from its
+     * buffers after a restart ({@link JoinMeta#lazyAllowed}, with the idle timeout of the builder: one set only
+     * through the application config is not seen) and no side drops copies by id ({@code distinctBy}: a dropped copy
+     * with a later event time raises its side's max without being buffered, and the join then persists the max).
+     *
+     * @param spec the join
+     * @return whether the rows prove the watermarks
+     */
+    public static boolean provenByRows(JoinSpec<?, ?, ?> spec) {
+        return JoinMeta.lazyAllowed(spec, Math.max(0, spec.idleTimeoutMs()))
+                && spec.leftDistinctBy() == null
+                && spec.rightDistinctBy() == null;
+    }
+
+    /**
      * The watermarks a join task holds, derived as the task loads them after a restart ({@link JoinMeta}): the
      * persisted meta record, each side's max raised to its newest buffered row (the record may lag when the join
      * persists its watermarks lazily), and the global watermark recomputed from the maxima, never below the persisted
@@ -169,12 +184,12 @@ public final class JoinStateScan {
      *     in memory)
      * @param leftNewest the newest left row ({@link #newest}) or {@link #NONE}
      * @param rightNewest the newest right row or {@link #NONE}
-     * @return the watermarks; null when they cannot be known: without the meta store, unless the join recovers its
-     *     watermarks from the buffers alone ({@link JoinMeta#lazyAllowed}, taking the idle timeout from the builder)
+     * @return the watermarks; null when they cannot be known: without the meta store, unless the rows prove them
+     *     ({@link #provenByRows})
      */
     public static RawWatermarks watermarks(
             JoinSpec<?, ?, ?> spec, byte[] meta, boolean metaAvailable, long leftNewest, long rightNewest) {
-        if (!metaAvailable && !JoinMeta.lazyAllowed(spec, Math.max(0, spec.idleTimeoutMs()))) {
+        if (!metaAvailable && !provenByRows(spec)) {
             return null;
         }
         Meta m = Meta.decode(meta);
