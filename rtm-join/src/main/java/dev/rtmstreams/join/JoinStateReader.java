@@ -96,15 +96,15 @@ public final class JoinStateReader {
             Supplier<Watermarks> watermarks,
             Integer partition) {
         JoinSpec<?, ?, ?> spec = join.spec();
-        return new JoinStateReader(
-                spec,
-                left,
-                right,
-                watermarks,
-                partition,
-                spec.keySerde().deserializer(),
-                spec.leftSerde().deserializer(),
-                spec.rightSerde().deserializer());
+        return new JoinStateReader(spec, left, right, watermarks, partition, null, null, null)
+                .decodedWith(
+                        spec.keySerde().deserializer(),
+                        spec.leftSerde().deserializer(),
+                        spec.rightSerde().deserializer());
+    }
+
+    private JoinStateReader decodedWith(Deserializer<?> keys, Deserializer<?> leftValues, Deserializer<?> rightValues) {
+        return new JoinStateReader(spec, left, right, watermarks, partition, keys, leftValues, rightValues);
     }
 
     /**
@@ -228,15 +228,7 @@ public final class JoinStateReader {
      * @return a copy decoding keys with {@code deserializer}
      */
     public JoinStateReader withKeyDeserializer(Deserializer<?> deserializer) {
-        return new JoinStateReader(
-                spec,
-                left,
-                right,
-                watermarks,
-                partition,
-                Objects.requireNonNull(deserializer, "deserializer"),
-                leftDeserializer,
-                rightDeserializer);
+        return decodedWith(Objects.requireNonNull(deserializer, "deserializer"), leftDeserializer, rightDeserializer);
     }
 
     /**
@@ -247,12 +239,7 @@ public final class JoinStateReader {
     public JoinStateReader withDeserializer(JoinSide side, Deserializer<?> deserializer) {
         Objects.requireNonNull(side, "side");
         Objects.requireNonNull(deserializer, "deserializer");
-        return new JoinStateReader(
-                spec,
-                left,
-                right,
-                watermarks,
-                partition,
+        return decodedWith(
                 keyDeserializer,
                 side == JoinSide.LEFT ? deserializer : leftDeserializer,
                 side == JoinSide.RIGHT ? deserializer : rightDeserializer);

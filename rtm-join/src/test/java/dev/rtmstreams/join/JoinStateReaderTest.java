@@ -59,15 +59,8 @@ class JoinStateReaderTest {
     }
 
     private static List<KeyValue<Bytes, byte[]>> changelog(JoinHarness h, String store) {
-        return h
-                .driver
-                .createOutputTopic(
-                        "join-test-" + store + "-changelog",
-                        Serdes.Bytes().deserializer(),
-                        Serdes.ByteArray().deserializer())
-                .readRecordsToList()
-                .stream()
-                .map(r -> KeyValue.pair(r.key(), r.value()))
+        return h.changelog(store).stream()
+                .map(r -> KeyValue.pair(Bytes.wrap(r.key()), r.value()))
                 .toList();
     }
 
