@@ -88,6 +88,9 @@ public final class Main implements Runnable {
             if (cls == RunCommand.class) {
                 return cls.cast(new RunCommand(env));
             }
+            if (cls == StateCommand.Read.class) {
+                return cls.cast(new StateCommand.Read(env));
+            }
             return CommandLine.defaultFactory().create(cls);
         }
     }

@@ -6,6 +6,7 @@ import dev.rtmstreams.adattribution.ops.StateLookup;
 import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
 import dev.rtmstreams.adattribution.pipeline.DeadLetterCounter;
 import dev.rtmstreams.adattribution.pipeline.ReadableOperators;
+import dev.rtmstreams.join.JoinStateReader;
 import dev.rtmstreams.processor.StateReader;
 import dev.rtmstreams.processor.TransformWithState;
 import dev.rtmstreams.topology.PrometheusEndpoint;
@@ -35,6 +36,7 @@ final class ServiceEndpoint {
     private final LongSupplier lateRecords;
     private final DeadLetterCounter deadLetters;
     private final ServiceProgress progress;
+    private final Map<String, ReadableOperators.ReadableJoin> joins;
 
     private ServiceEndpoint(
             AppConfig config,
@@ -49,6 +51,7 @@ final class ServiceEndpoint {
         this.lateRecords = lateRecords;
         this.deadLetters = deadLetters;
         this.progress = progress;
+        this.joins = ReadableOperators.joins(config);
     }
 
     /**
@@ -80,24 +83,34 @@ final class ServiceEndpoint {
     }
 
     /**
-     * {@code GET /state/{operator}/{key}}: the key's state in a transformWithState operator of this instance,
-     * through the interactive query {@code OperatorStateQuery}.
+     * {@code GET /state/{operator}/{key}}: the key's state in a transformWithState operator of this instance, through
+     * the interactive query {@code OperatorStateQuery}, or the key's rows per side and the watermarks of the click
+     * attribution join, through range queries on the task that owns the key ({@code JoinStateReader}).
      */
     private StateLookup.Response readState(String operator, String key) {
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        ReadableOperators.ReadableJoin join = joins.get(operator);
+        if (join != null) {
+            return join.decoders()
+                    .apply(JoinStateReader.query(streams.kafkaStreams(), join.join(), k))
+                    .read(k)
+                    .map(s -> new StateLookup.Response(200, JoinStateReader.toJson(s) + "\n"))
+                    .orElseGet(() -> noState(operator, key));
+        }
         UnaryOperator<StateReader> decoders = ReadableOperators.all().get(operator);
         if (decoders == null) {
             return new StateLookup.Response(
-                    404,
-                    "unknown operator " + operator + "; readable: "
-                            + ReadableOperators.all().keySet() + "\n");
+                    404, "unknown operator " + operator + "; readable: " + ReadableOperators.names() + "\n");
         }
-        byte[] k = key.getBytes(StandardCharsets.UTF_8);
         StateReader reader =
                 decoders.apply(StateReader.query(streams.kafkaStreams(), TransformWithState.storeNameOf(operator), k));
         return reader.read(k)
                 .map(s -> new StateLookup.Response(200, StateReader.toJson(s) + "\n"))
-                .orElseGet(() -> new StateLookup.Response(
-                        404, "no state for key " + key + " in " + operator + " on this instance\n"));
+                .orElseGet(() -> noState(operator, key));
+    }
+
+    private static StateLookup.Response noState(String operator, String key) {
+        return new StateLookup.Response(404, "no state for key " + key + " in " + operator + " on this instance\n");
     }
 
     /**

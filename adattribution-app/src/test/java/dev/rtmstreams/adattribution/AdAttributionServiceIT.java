@@ -217,6 +217,25 @@ class AdAttributionServiceIT {
                     .isEqualTo(404);
             assertThat(get(http, port, "/state/no-such-operator/tx-3").body())
                     .contains("unknown operator no-such-operator");
+
+            // the join's state (Spark's state source with joinSide): imp-1's impression on the left, its two distinct
+            // clicks on the right (the copy of c-1 was dropped), with event times, on the task that owns imp-1
+            HttpResponse<String> imp1 = get(http, port, "/state/click-attribution/imp-1");
+            assertThat(imp1.statusCode()).isEqualTo(200);
+            assertThat(imp1.body())
+                    .startsWith("{\"key\":\"imp-1\",\"partition\":")
+                    .containsPattern("\"watermarks\":\\{\"leftMaxEventTime\":\\d+,\"rightMaxEventTime\":\\d+,"
+                            + "\"globalWatermark\":-?\\d+\\}")
+                    .containsPattern("\"left\":\\[\\{\"eventTime\":" + t0 + ",[^\\]]*imp-1[^\\]]*\\],\"right\"")
+                    .contains("\"eventTime\":" + (t0 + 1000), "c-1", "\"eventTime\":" + (t0 + 2 * min), "c-2")
+                    .doesNotContain("c-3");
+            assertThat(imp1.body()).containsOnlyOnce("\\\"click_id\\\": \\\"c-1\\\"");
+            liveImp1 = imp1.body().trim();
+            // imp-9 has a click and no impression: only a right row
+            assertThat(get(http, port, "/state/click-attribution/imp-9").body())
+                    .contains("\"left\":[],\"right\":[{\"eventTime\":" + (t0 + 5));
+            assertThat(get(http, port, "/state/click-attribution/imp-none").statusCode())
+                    .isEqualTo(404);
         } finally {
             service.stop(); // SIGTERM: graceful shutdown (SIGKILL after 60 s)
         }
@@ -226,16 +245,34 @@ class AdAttributionServiceIT {
         assertThat(Files.readString(log)).contains("event=closed clean=true", "event=exit status=0");
 
         // offline, after the service stopped: the same JSON from the changelog topic and from the state directory
-        assertThat(stateRead("--bootstrap-servers", kafka.bootstrapServers())).containsExactly(liveTx3);
-        assertThat(stateRead("--state-dir", dir.resolve("state").toString())).containsExactly(liveTx3);
+        assertThat(stateRead("request-ack-correlation", "tx-3", "--bootstrap-servers", kafka.bootstrapServers()))
+                .containsExactly(liveTx3);
+        assertThat(stateRead(
+                        "request-ack-correlation",
+                        "tx-3",
+                        "--state-dir",
+                        dir.resolve("state").toString()))
+                .containsExactly(liveTx3);
+        // the join: the same rows, partition and watermarks from the changelogs and from the state directory
+        assertThat(stateRead("click-attribution", "imp-1", "--bootstrap-servers", kafka.bootstrapServers()))
+                .containsExactly(liveImp1);
+        // a state directory holds no watermarks (the meta store is in memory), and the service's join drops copies by
+        // id, so its rows do not prove them
+        assertThat(stateRead(
+                        "click-attribution",
+                        "imp-1",
+                        "--state-dir",
+                        dir.resolve("state").toString()))
+                .containsExactly(liveImp1.replaceFirst("\"watermarks\":\\{[^}]*\\}", "\"watermarks\":null"));
     }
 
     private String liveTx3;
+    private String liveImp1;
 
-    private static List<String> stateRead(String... source) {
+    private static List<String> stateRead(String operator, String key, String... source) {
         java.io.StringWriter out = new java.io.StringWriter();
-        List<String> args =
-                new ArrayList<>(List.of("state", "read", "--application-id", "adattribution-it", "--key", "tx-3"));
+        List<String> args = new ArrayList<>(
+                List.of("state", "read", "--application-id", "adattribution-it", "--operator", operator, "--key", key));
         args.addAll(List.of(source));
         int code = Main.execute(
                 args.toArray(String[]::new),

@@ -204,19 +204,32 @@ public final class IntervalJoin<K, L, R> {
     }
 
     /**
-     * @return the name of the changelogged buffer store holding the left rows (keys starting with byte 0) and their
-     *     time index (keys starting with byte 1)
+     * @return the name of the changelogged buffer store holding the left rows (keys starting with byte 0); read it
+     *     with {@link JoinStateReader}
      */
     public String leftBufferStoreName() {
         return spec.leftBufferStore();
     }
 
     /**
-     * @return the name of the changelogged buffer store holding the right rows (keys starting with byte 0) and their
-     *     time index (keys starting with byte 1)
+     * @return the name of the changelogged buffer store holding the right rows (keys starting with byte 0); read it
+     *     with {@link JoinStateReader}
      */
     public String rightBufferStoreName() {
         return spec.rightBufferStore();
+    }
+
+    /**
+     * @return the name of the changelogged store holding the join's watermarks (per task: each input's max event time
+     *     and the global watermark); an in-memory store, restored from its changelog when a task starts
+     */
+    public String metaStoreName() {
+        return spec.metaStore();
+    }
+
+    /** @return the join's validated configuration (for {@link JoinStateReader}) */
+    JoinSpec<K, L, R> spec() {
+        return spec;
     }
 
     /** Error code of {@link #verifyCopartitioned(Admin, String, String)} when the partition counts differ. */

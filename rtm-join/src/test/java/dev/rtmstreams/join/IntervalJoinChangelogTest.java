@@ -9,7 +9,6 @@ import dev.rtmstreams.processor.StoreBackend;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -21,15 +20,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 class IntervalJoinChangelogTest {
 
     private static final byte[] MARKER_KEY = {2};
-
-    private static List<TestRecord<byte[], byte[]>> changelog(JoinHarness h, String store) {
-        return h.driver
-                .createOutputTopic(
-                        "join-test-" + store + "-changelog",
-                        Serdes.ByteArray().deserializer(),
-                        Serdes.ByteArray().deserializer())
-                .readRecordsToList();
-    }
 
     private static List<Long> markers(List<TestRecord<byte[], byte[]>> records) {
         return records.stream()
@@ -76,8 +66,8 @@ class IntervalJoinChangelogTest {
             assertThat(h.leftRows()).isEqualTo(1);
             assertThat(h.rightRows()).isEqualTo(1);
 
-            List<TestRecord<byte[], byte[]>> left = changelog(h, h.join.leftBufferStoreName());
-            List<TestRecord<byte[], byte[]>> right = changelog(h, h.join.rightBufferStoreName());
+            List<TestRecord<byte[], byte[]>> left = h.changelog(h.join.leftBufferStoreName());
+            List<TestRecord<byte[], byte[]>> right = h.changelog(h.join.rightBufferStoreName());
             assertThat(tombstones(left)).isZero();
             assertThat(tombstones(right)).isZero();
             // every row was written once, in a row batch (the driver commits after each input: one row per batch), none
@@ -112,7 +102,7 @@ class IntervalJoinChangelogTest {
             h.tick(ofSeconds(1));
             assertThat(h.outValues()).containsExactly("A,null", "E,null");
 
-            List<TestRecord<byte[], byte[]>> left = changelog(h, h.join.leftBufferStoreName());
+            List<TestRecord<byte[], byte[]>> left = h.changelog(h.join.leftBufferStoreName());
             assertThat(tombstones(left)).isEqualTo(1); // E's: above the watermark
             assertThat(markers(left)).last().isEqualTo(t(ofMinutes(5)));
         }

@@ -147,6 +147,15 @@ final class JoinHarness implements AutoCloseable {
         return bufferEntries(NAME + "-right-index", 1);
     }
 
+    /** @return the records a store's changelog topic received so far (read once: the topic is consumed) */
+    List<TestRecord<byte[], byte[]>> changelog(String storeName) {
+        return driver.createOutputTopic(
+                        "join-test-" + storeName + "-changelog",
+                        Serdes.ByteArray().deserializer(),
+                        Serdes.ByteArray().deserializer())
+                .readRecordsToList();
+    }
+
     long lateCount() {
         return IntervalJoin.lateRecordsTotal(driver.metrics(), NAME);
     }

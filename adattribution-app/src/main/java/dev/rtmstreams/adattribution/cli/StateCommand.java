@@ -1,7 +1,10 @@
 package dev.rtmstreams.adattribution.cli;
 
+import dev.rtmstreams.adattribution.AppConfig;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.pipeline.ReadableOperators;
+import dev.rtmstreams.join.IntervalJoin;
+import dev.rtmstreams.join.JoinStateReader;
 import dev.rtmstreams.processor.StateReader;
 import dev.rtmstreams.processor.TransformWithState;
 import java.io.IOException;
@@ -11,10 +14,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -31,9 +38,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code state read}: prints the state of a transformWithState operator of the service, one JSON line per key, read
- * offline from a stopped instance's state directory or from the operator's changelog topic (Spark's state data
- * source). A running instance serves the same JSON at {@code GET /state/{operator}/{key}}.
+ * {@code state read}: prints the state of a transformWithState operator or of the click attribution join of the
+ * service, one JSON line per key, read offline from a stopped instance's state directory or from the changelog topics
+ * (Spark's state data source; for the join, with {@code joinSide}: each side's rows and the watermarks). A running
+ * instance serves the same JSON at {@code GET /state/{operator}/{key}}.
  */
 @Command(
         name = "state",
@@ -55,9 +63,10 @@ public final class StateCommand implements Runnable {
             name = "read",
             mixinStandardHelpOptions = true,
             sortOptions = false,
-            description = "Print an operator's state (value, list and map variables with TTL expiry, pending timers)"
-                    + " as one JSON line per key, from a stopped instance's --state-dir or from the operator's"
-                    + " changelog topic on --bootstrap-servers.")
+            description = "Print an operator's state as one JSON line per key: a transformWithState operator's value,"
+                    + " list and map variables with TTL expiry and pending timers; the click-attribution join's rows"
+                    + " per side (impressions left, clicks right) with their event times, and its watermarks. From a"
+                    + " stopped instance's --state-dir or from the changelog topics on --bootstrap-servers.")
     public static final class Read implements Callable<Integer> {
 
         @CommandLine.Spec
@@ -67,13 +76,14 @@ public final class StateCommand implements Runnable {
                 names = "--operator",
                 paramLabel = "NAME",
                 defaultValue = "request-ack-correlation",
-                description = "The transformWithState operator. Default: ${DEFAULT-VALUE}.")
+                description = "The operator: a transformWithState operator or the join (click-attribution)."
+                        + " Default: ${DEFAULT-VALUE}.")
         private String operator;
 
         @Option(
                 names = "--key",
                 paramLabel = "KEY",
-                description = "Only this grouping key (a transaction id). Default: every key.")
+                description = "Only this key (a transaction id; for the join an impression id). Default: every key.")
         private String key;
 
         @Option(
@@ -93,7 +103,7 @@ public final class StateCommand implements Runnable {
         @Option(
                 names = "--bootstrap-servers",
                 paramLabel = "HOST:PORT",
-                description = "Read the changelog topic <application.id>-<operator>-state-changelog from this cluster.")
+                description = "Read the changelog topics <application.id>-<store>-changelog from this cluster.")
         private String bootstrapServers;
 
         @Option(
@@ -104,86 +114,173 @@ public final class StateCommand implements Runnable {
                         + " over the file.")
         private Path kafkaConfig;
 
+        @Option(
+                names = "--config",
+                paramLabel = "FILE",
+                description = "For the join: the service's properties file (as for 'run', env RTM_CONFIG), for its"
+                        + " watermark delay, attribution window and wire format; RTM_* variables apply as for 'run'.")
+        private Path configFile;
+
+        private final Function<String, String> env;
+
+        /** Creates the command reading the process environment. */
+        public Read() {
+            this(System::getenv);
+        }
+
+        /** @param env environment lookup (returns null when unset) */
+        public Read(Function<String, String> env) {
+            this.env = env;
+        }
+
         @Override
         public Integer call() throws IOException {
             UnaryOperator<StateReader> decoders = ReadableOperators.all().get(operator);
-            if (decoders == null) {
+            if (decoders == null && !ReadableOperators.names().contains(operator)) {
                 throw new CommandLine.ParameterException(
                         spec.commandLine(),
                         "Invalid value for option '--operator': " + operator + " (readable: "
-                                + ReadableOperators.all().keySet() + ")");
+                                + ReadableOperators.names() + ")");
             }
             if ((stateDir == null) == (bootstrapServers == null)) {
                 throw new CommandLine.ParameterException(
                         spec.commandLine(), "Give exactly one of --state-dir and --bootstrap-servers");
             }
+            List<String> lines = decoders == null ? readJoin() : readOperator(decoders);
             PrintWriter out = spec.commandLine().getOut();
+            lines.forEach(out::println);
+            out.flush();
+            spec.commandLine().getErr().println("state read: " + lines.size() + " key(s) of " + operator);
+            return 0;
+        }
+
+        private List<String> readOperator(UnaryOperator<StateReader> decoders) throws IOException {
             List<StateReader> readers = new ArrayList<>();
             if (stateDir != null) {
-                for (Path store : storeDirectories()) {
-                    readers.add(decoders.apply(StateReader.fromRocksDbDirectory(store)));
+                String store = TransformWithState.storeNameOf(operator);
+                for (Path task : taskDirectories(store)) {
+                    readers.add(decoders.apply(StateReader.fromRocksDbDirectory(
+                            task.resolve("rocksdb").resolve(store))));
                 }
             } else {
-                readers.add(decoders.apply(StateReader.ofEntries(changelog())));
+                String topic = changelogTopic(TransformWithState.storeNameOf(operator));
+                List<KeyValue<Bytes, byte[]>> records = new ArrayList<>();
+                changelogs(List.of(topic)).get(topic).values().forEach(records::addAll);
+                readers.add(decoders.apply(StateReader.ofEntries(records)));
             }
-            int keys = 0;
+            List<String> lines = new ArrayList<>();
             for (StateReader r : readers) {
                 List<StateReader.KeyState> states = key == null
                         ? r.readAll()
                         : r.read(key.getBytes(StandardCharsets.UTF_8)).stream().toList();
-                for (StateReader.KeyState s : states) {
-                    out.println(StateReader.toJson(s));
-                    keys++;
-                }
+                states.forEach(s -> lines.add(StateReader.toJson(s)));
             }
-            out.flush();
-            spec.commandLine().getErr().println("state read: " + keys + " key(s) of " + operator);
-            return 0;
+            return lines;
         }
 
-        private List<Path> storeDirectories() throws IOException {
+        /** The join's state: one reader per task (partition), each with its own watermarks. */
+        private List<String> readJoin() throws IOException {
+            ReadableOperators.ReadableJoin readable =
+                    ReadableOperators.joins(config()).get(operator);
+            IntervalJoin<String, ?, ?> join = readable.join();
+            List<JoinStateReader> readers = new ArrayList<>();
+            if (stateDir != null) {
+                for (Path task : taskDirectories(join.leftBufferStoreName())) {
+                    readers.add(readable.decoders().apply(JoinStateReader.fromRocksDbDirectory(join, task)));
+                }
+            } else {
+                String left = changelogTopic(join.leftBufferStoreName());
+                String right = changelogTopic(join.rightBufferStoreName());
+                String meta = changelogTopic(join.metaStoreName());
+                Map<String, Map<Integer, List<KeyValue<Bytes, byte[]>>>> topics =
+                        changelogs(List.of(left, right, meta));
+                for (Map.Entry<Integer, List<KeyValue<Bytes, byte[]>>> p :
+                        topics.get(left).entrySet()) {
+                    readers.add(readable.decoders()
+                            .apply(JoinStateReader.ofChangelogs(
+                                    join,
+                                    p.getKey(),
+                                    p.getValue(),
+                                    topics.get(right).getOrDefault(p.getKey(), List.of()),
+                                    topics.get(meta).getOrDefault(p.getKey(), List.of()))));
+                }
+            }
+            List<String> lines = new ArrayList<>();
+            for (JoinStateReader r : readers) {
+                List<JoinStateReader.KeyState> states = key == null
+                        ? r.readAll()
+                        : r.read(key.getBytes(StandardCharsets.UTF_8)).stream().toList();
+                states.forEach(s -> lines.add(JoinStateReader.toJson(s)));
+            }
+            return lines;
+        }
+
+        /** @return the service's configuration as 'run' would resolve it here (the join's delays and window) */
+        private AppConfig config() {
+            Map<ServiceOption, String> cli = new EnumMap<>(ServiceOption.class);
+            cli.put(ServiceOption.APPLICATION_ID, applicationId);
+            // not used to read state; the configuration needs one (the environment or the file may give it)
+            cli.put(ServiceOption.BOOTSTRAP_SERVERS, bootstrapServers != null ? bootstrapServers : "unused:9092");
+            try {
+                return new ConfigResolver(env).resolve(cli, configFile).config();
+            } catch (ConfigResolver.ConfigException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+
+        /** @return the task directories under the application's state directory holding {@code store} */
+        private List<Path> taskDirectories(String store) throws IOException {
             Path app = stateDir.resolve(applicationId);
             if (!Files.isDirectory(app)) {
                 throw new CommandLine.ParameterException(
                         spec.commandLine(), "Invalid value for option '--state-dir': no directory " + app);
             }
-            String store = TransformWithState.storeNameOf(operator);
             try (Stream<Path> tasks = Files.list(app)) {
-                return tasks.map(t -> t.resolve("rocksdb").resolve(store))
-                        .filter(Files::isDirectory)
+                return tasks.filter(t -> Files.isDirectory(t.resolve("rocksdb").resolve(store)))
                         .sorted()
                         .toList();
             }
         }
 
-        private List<KeyValue<Bytes, byte[]>> changelog() {
-            String topic = applicationId + "-" + TransformWithState.storeNameOf(operator) + "-changelog";
+        private String changelogTopic(String store) {
+            return applicationId + "-" + store + "-changelog";
+        }
+
+        /**
+         * @return per topic, per partition, the records from the beginning to the current end in offset order
+         *     (committed ones only)
+         */
+        private Map<String, Map<Integer, List<KeyValue<Bytes, byte[]>>>> changelogs(List<String> topics) {
             Properties p = new Properties();
             KafkaClientSettings.Builder settings = KafkaClientSettings.builder();
             if (kafkaConfig != null) {
                 settings.file(kafkaConfig, "");
             }
-            p.putAll(settings.environment(System::getenv).build().asMap());
+            p.putAll(settings.environment(env).build().asMap());
             p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
             p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            List<KeyValue<Bytes, byte[]>> records = new ArrayList<>();
+            Map<String, Map<Integer, List<KeyValue<Bytes, byte[]>>>> records = new HashMap<>();
             try (KafkaConsumer<Bytes, byte[]> c =
                     new KafkaConsumer<>(p, new BytesDeserializer(), new ByteArrayDeserializer())) {
-                List<PartitionInfo> infos = c.partitionsFor(topic, Duration.ofSeconds(30));
-                if (infos == null || infos.isEmpty()) {
-                    throw new CommandLine.ParameterException(
-                            spec.commandLine(), "No changelog topic " + topic + " on " + bootstrapServers);
+                List<TopicPartition> parts = new ArrayList<>();
+                for (String topic : topics) {
+                    List<PartitionInfo> infos = c.partitionsFor(topic, Duration.ofSeconds(30));
+                    if (infos == null || infos.isEmpty()) {
+                        throw new CommandLine.ParameterException(
+                                spec.commandLine(), "No changelog topic " + topic + " on " + bootstrapServers);
+                    }
+                    records.put(topic, new TreeMap<>());
+                    infos.forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
                 }
-                List<TopicPartition> parts = infos.stream()
-                        .map(i -> new TopicPartition(topic, i.partition()))
-                        .toList();
                 c.assign(parts);
                 c.seekToBeginning(parts);
                 Map<TopicPartition, Long> end = c.endOffsets(parts);
                 while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
                     for (ConsumerRecord<Bytes, byte[]> r : c.poll(Duration.ofMillis(500))) {
-                        records.add(KeyValue.pair(r.key(), r.value()));
+                        records.get(r.topic())
+                                .computeIfAbsent(r.partition(), x -> new ArrayList<>())
+                                .add(KeyValue.pair(r.key(), r.value()));
                     }
                 }
             }

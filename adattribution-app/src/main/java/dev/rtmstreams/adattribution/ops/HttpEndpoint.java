@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  *       is RUNNING or REBALANCING, 503 with the state otherwise.</li>
  *   <li>{@code GET /metrics}: the registry in the Prometheus text exposition format 0.0.4 (or OpenMetrics or
  *       protobuf when the scraper asks for it).</li>
- *   <li>{@code GET /state/{operator}/{key}}: the state of one key of a transformWithState operator as one JSON
- *       line (see {@link StateLookup}); 404 when the operator is unknown or the key has no state here.</li>
+ *   <li>{@code GET /state/{operator}/{key}}: the state of one key of a transformWithState operator or of the join
+ *       as one JSON line (see {@link StateLookup}); 404 when the operator is unknown or the key has no state
+ *       here.</li>
  * </ul>
  * Any other path answers 404.
  */

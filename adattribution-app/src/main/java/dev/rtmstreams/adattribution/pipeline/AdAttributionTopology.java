@@ -96,31 +96,11 @@ public final class AdAttributionTopology {
                 (v, ts) -> Times.millis(v.getClickTime()),
                 deadLetters);
 
-        IntervalJoin.Builder<String, Encoded<Impression>, Encoded<Click>> join =
-                IntervalJoin.<String, Encoded<Impression>, Encoded<Click>>builder()
-                        .keySerde(Serdes.String())
-                        .leftSerde(Encoded.serde(impressionSerde))
-                        .rightSerde(Encoded.serde(clickSerde))
-                        .leftEventTime((k, imp, ts) -> Times.millis(imp.value().getImpressionTime()))
-                        .rightEventTime(
-                                (k, click, ts) -> Times.millis(click.value().getClickTime()))
-                        .leftWatermarkDelay(config.watermarkDelay())
-                        .rightWatermarkDelay(config.watermarkDelay())
-                        .lowerBound(Duration.ZERO)
-                        .upperBound(config.attributionWindow())
-                        .joinType(JoinType.INNER)
-                        // Duplicates are dropped inside the join, first copy wins: an impression whose impression_id
-                        // is still buffered, a click whose click_id is still buffered under its impression_id. So
-                        // each distinct click joins its impression once: exactly one AttributedClick per distinct
-                        // matching click, as the oracle's first-copy rule says. The buffers are the memory (an exact
-                        // copy meets its first copy or is late); no deduplication store and no repartition.
-                        .leftDistinctBy((impressionId, imp) -> imp.value().getImpressionId(), Serdes.String())
-                        .rightDistinctBy((impressionId, click) -> click.value().getClickId(), Serdes.String())
-                        .name(JOIN_NAME);
-        topics.lateRecords().ifPresent(join::lateRecordsTopic);
+        IntervalJoin<String, Encoded<Impression>, Encoded<Click>> join =
+                clickAttribution(config, impressionSerde, clickSerde);
         Serde<AttributedClick> attributedSerde = wire.serde(AttributedClick.class, topics.attributedClicks());
-        KStream<String, AttributedClick> attributed = join.build()
-                .join(impressions, clicks, (impressionId, imp, click) -> attribute(imp.value(), click.value()))
+        KStream<String, AttributedClick> attributed = join.join(
+                        impressions, clicks, (impressionId, imp, click) -> attribute(imp.value(), click.value()))
                 .processValues(StampAttributedAt::new, Named.as("stamp-attributed-at"));
         attributed.to(
                 topics.attributedClicks(),
@@ -167,6 +147,41 @@ public final class AdAttributionTopology {
                         Produced.with(Serdes.String(), wire.serde(LogRecord.class, topics.logRecords()))
                                 .withName("log-records-sink"));
         return builder.build();
+    }
+
+    /**
+     * The click attribution join as the topology builds it (also for reading its state, {@link ReadableOperators}).
+     *
+     * @param config the service configuration
+     * @param impressionSerde the impressions' serde
+     * @param clickSerde the clicks' serde
+     * @return the join
+     */
+    static IntervalJoin<String, Encoded<Impression>, Encoded<Click>> clickAttribution(
+            AppConfig config, AvroWireSerde<Impression> impressionSerde, AvroWireSerde<Click> clickSerde) {
+        IntervalJoin.Builder<String, Encoded<Impression>, Encoded<Click>> join =
+                IntervalJoin.<String, Encoded<Impression>, Encoded<Click>>builder()
+                        .keySerde(Serdes.String())
+                        .leftSerde(Encoded.serde(impressionSerde))
+                        .rightSerde(Encoded.serde(clickSerde))
+                        .leftEventTime((k, imp, ts) -> Times.millis(imp.value().getImpressionTime()))
+                        .rightEventTime(
+                                (k, click, ts) -> Times.millis(click.value().getClickTime()))
+                        .leftWatermarkDelay(config.watermarkDelay())
+                        .rightWatermarkDelay(config.watermarkDelay())
+                        .lowerBound(Duration.ZERO)
+                        .upperBound(config.attributionWindow())
+                        .joinType(JoinType.INNER)
+                        // Duplicates are dropped inside the join, first copy wins: an impression whose impression_id
+                        // is still buffered, a click whose click_id is still buffered under its impression_id. So
+                        // each distinct click joins its impression once: exactly one AttributedClick per distinct
+                        // matching click, as the oracle's first-copy rule says. The buffers are the memory (an exact
+                        // copy meets its first copy or is late); no deduplication store and no repartition.
+                        .leftDistinctBy((impressionId, imp) -> imp.value().getImpressionId(), Serdes.String())
+                        .rightDistinctBy((impressionId, click) -> click.value().getClickId(), Serdes.String())
+                        .name(JOIN_NAME);
+        config.topics().lateRecords().ifPresent(join::lateRecordsTopic);
+        return join.build();
     }
 
     /**

@@ -4,7 +4,11 @@ import static dev.rtmstreams.adattribution.pipeline.Events.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rtmstreams.adattribution.avro.AttributedClick;
+import dev.rtmstreams.adattribution.avro.Click;
+import dev.rtmstreams.adattribution.avro.Impression;
 import dev.rtmstreams.join.IntervalJoin;
+import dev.rtmstreams.join.JoinStateReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -160,5 +164,40 @@ class ClickAttributionTopologyTest {
                     .extracting(AttributedClick::getClickId)
                     .containsExactly("click-1");
         }
+    }
+
+    @Test
+    void shouldReadTheJoinsRowsPerSideDecodedAndItsWatermarksWhenTheServiceReadsItsState() {
+        impression("imp-1", T);
+        click("click-1", "imp-1", T + MIN);
+        click("click-1", "imp-1", T + MIN); // a copy: dropped, not buffered
+        impression("imp-2", T + 2 * MIN);
+        ReadableOperators.ReadableJoin readable =
+                ReadableOperators.joins(f.config).get(AdAttributionTopology.JOIN_NAME);
+        IntervalJoin<String, ?, ?> join = readable.join();
+
+        JoinStateReader reader = readable.decoders()
+                .apply(JoinStateReader.of(
+                        join,
+                        f.driver.getKeyValueStore(join.leftBufferStoreName()),
+                        f.driver.getKeyValueStore(join.rightBufferStoreName()),
+                        f.driver.getKeyValueStore(join.metaStoreName())));
+        JoinStateReader.KeyState imp1 =
+                reader.read("imp-1".getBytes(StandardCharsets.UTF_8)).orElseThrow();
+
+        assertThat(imp1.left()).singleElement().satisfies(row -> {
+            assertThat(row.eventTime()).isEqualTo(T);
+            assertThat(row.value()).isInstanceOf(Impression.class);
+            assertThat(((Impression) row.value()).getImpressionId()).isEqualTo("imp-1");
+        });
+        assertThat(imp1.right()).singleElement().satisfies(row -> {
+            assertThat(row.eventTime()).isEqualTo(T + MIN);
+            assertThat(row.matched()).isTrue();
+            assertThat(((Click) row.value()).getClickId()).isEqualTo("click-1");
+        });
+        long delay = f.config.watermarkDelay().toMillis();
+        assertThat(imp1.watermarks()).isEqualTo(new JoinStateReader.Watermarks(T + 2 * MIN, T + MIN, T + MIN - delay));
+        // values are Avro's JSON text of the record, as a JSON string
+        assertThat(JoinStateReader.toJson(imp1)).contains("\\\"click_id\\\": \\\"click-1\\\"");
     }
 }

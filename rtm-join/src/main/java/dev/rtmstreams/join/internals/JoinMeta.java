@@ -16,7 +16,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class JoinMeta {
 
-    private static final Bytes META_KEY = Bytes.wrap("meta".getBytes(StandardCharsets.UTF_8));
+    static final Bytes META_KEY = Bytes.wrap("meta".getBytes(StandardCharsets.UTF_8));
     private static final Bytes[] SIDE_KEYS = {Bytes.wrap(new byte[] {0}), Bytes.wrap(new byte[] {1})};
     private static final long SEQ_BLOCK = 4096;
 
@@ -122,34 +122,39 @@ final class JoinMeta {
 
     /** Recomputes the global watermark from the side maxima; it never moves backwards. @return true when it moved */
     boolean advance(Meta m) {
-        long lw = m.leftMax == Codec.NONE ? Codec.NONE : Codec.saturatedAdd(m.leftMax, -spec.leftDelayMs());
-        long rw = m.rightMax == Codec.NONE ? Codec.NONE : Codec.saturatedAdd(m.rightMax, -spec.rightDelayMs());
-        long candidate;
-        if (spec.policy() == WatermarkPolicy.MIN) {
-            boolean leftIdle = false;
-            boolean rightIdle = false;
-            if (idleTimeoutMs > 0) {
-                long now = context.currentSystemTimeMs();
-                leftIdle = idle(0, now);
-                rightIdle = idle(1, now);
-            }
-            if (leftIdle && rightIdle) {
-                candidate = Codec.NONE; // all inputs idle: hold the watermark (as Flink)
-            } else if (leftIdle) {
-                candidate = rw; // idle input left out of the min
-            } else if (rightIdle) {
-                candidate = lw;
-            } else {
-                candidate = (lw == Codec.NONE || rw == Codec.NONE) ? Codec.NONE : Math.min(lw, rw);
-            }
-        } else {
-            candidate = Math.max(lw, rw);
+        boolean leftIdle = false;
+        boolean rightIdle = false;
+        if (spec.policy() == WatermarkPolicy.MIN && idleTimeoutMs > 0) {
+            long now = context.currentSystemTimeMs();
+            leftIdle = idle(0, now);
+            rightIdle = idle(1, now);
         }
+        long candidate = candidate(spec, m.leftMax, m.rightMax, leftIdle, rightIdle);
         if (candidate != Codec.NONE && Watermarks.advances(candidate, m.global)) {
             m.global = candidate;
             return true;
         }
         return false;
+    }
+
+    /**
+     * @return the global watermark the side maxima allow ({@link Codec#NONE}: none yet): each side's max minus its
+     *     delay, then the MIN (idle sides left out; all idle: none) or the MAX of the two
+     */
+    static long candidate(JoinSpec<?, ?, ?> spec, long leftMax, long rightMax, boolean leftIdle, boolean rightIdle) {
+        long lw = leftMax == Codec.NONE ? Codec.NONE : Codec.saturatedAdd(leftMax, -spec.leftDelayMs());
+        long rw = rightMax == Codec.NONE ? Codec.NONE : Codec.saturatedAdd(rightMax, -spec.rightDelayMs());
+        if (spec.policy() != WatermarkPolicy.MIN) {
+            return Math.max(lw, rw);
+        }
+        if (leftIdle && rightIdle) {
+            return Codec.NONE; // all inputs idle: hold the watermark (as Flink)
+        } else if (leftIdle) {
+            return rw; // idle input left out of the min
+        } else if (rightIdle) {
+            return lw;
+        }
+        return (lw == Codec.NONE || rw == Codec.NONE) ? Codec.NONE : Math.min(lw, rw);
     }
 
     /** With an idle timeout, re-evaluates the watermark without input (an input can become idle): writes a move. */

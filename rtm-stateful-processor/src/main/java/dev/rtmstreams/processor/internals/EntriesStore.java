@@ -60,6 +60,11 @@ public final class EntriesStore implements ReadOnlyKeyValueStore<Bytes, byte[]> 
         return new EntriesStore(m);
     }
 
+    /** @return a store over {@code entries} (not copied: the caller hands them over) */
+    public static EntriesStore of(NavigableMap<Bytes, byte[]> entries) {
+        return new EntriesStore(entries);
+    }
+
     /** @return a copy of the RocksDB store in {@code directory} (opened read-only) */
     public static EntriesStore fromRocksDb(Path directory) {
         if (!Files.isDirectory(directory) || !Files.exists(directory.resolve("CURRENT"))) {

@@ -1,7 +1,7 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.StateReader;
-import java.util.Collection;
+import dev.rtmstreams.processor.spi.JsonText;
 import java.util.List;
 import java.util.Map;
 
@@ -52,49 +52,10 @@ public final class Json {
     }
 
     private static void value(StringBuilder b, Object v) {
-        if (v == null) {
-            b.append("null");
-        } else if (v instanceof Number || v instanceof Boolean) {
-            b.append(v);
-        } else if (v instanceof StateReader.Base64Value bv) {
-            b.append("{\"base64\":");
-            string(b, bv.base64());
-            b.append('}');
-        } else if (v instanceof Collection<?> c) {
-            b.append('[');
-            boolean first = true;
-            for (Object o : c) {
-                if (!first) {
-                    b.append(',');
-                }
-                first = false;
-                value(b, o);
-            }
-            b.append(']');
-        } else {
-            string(b, String.valueOf(v));
-        }
+        JsonText.value(b, v);
     }
 
     private static void string(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        b.append('"');
+        JsonText.string(b, s);
     }
 }

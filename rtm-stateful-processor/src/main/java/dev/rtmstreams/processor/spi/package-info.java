@@ -14,7 +14,9 @@
  *       big-endian primitives of every store layout, and stored record headers;
  *   <li>{@link dev.rtmstreams.processor.spi.StoreWriteBatch}: batched bulk writes, e.g. to rebuild a local index;
  *   <li>{@link dev.rtmstreams.processor.spi.UnloggedStore} and {@link dev.rtmstreams.processor.spi.UnloggedStoreBuilder}:
- *       a custom per-task store that is neither cached nor changelogged, and its builder.
+ *       a custom per-task store that is neither cached nor changelogged, and its builder;
+ *   <li>{@link dev.rtmstreams.processor.spi.StoreCopies} and {@link dev.rtmstreams.processor.spi.JsonText}: read-only
+ *       store copies (a RocksDB directory, replayed entries) and the JSON values of the state readers.
  * </ul>
  *
  * <p>Each operator keeps its own policy on top of these: how it marks "no watermark yet", how it derives a watermark
