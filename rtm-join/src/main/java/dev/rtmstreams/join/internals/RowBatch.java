@@ -82,14 +82,4 @@ final class RowBatch {
         }
         return out;
     }
-
-    /** @return a key sorting before every batch key */
-    static Bytes first() {
-        return Bytes.wrap(new byte[] {Codec.ROW_BATCH});
-    }
-
-    /** @return a key sorting after every batch key */
-    static Bytes last() {
-        return Bytes.wrap(new byte[] {Codec.ROW_BATCH + 1});
-    }
 }
