@@ -1,9 +1,6 @@
 package dev.rtmstreams.join.internals;
 
 import java.util.Arrays;
-import java.util.Map;
-import java.util.NavigableMap;
-import java.util.TreeMap;
 
 /**
  * Which keys (or, for {@code distinctBy}, which (key, id) pairs, {@link #hash(byte[], byte[])}) one side's buffer may
@@ -17,8 +14,12 @@ import java.util.TreeMap;
  * and is rebuilt from the buffer, and every later insert adds to it. Rows are never removed one by one: a segment is
  * dropped as a whole once eviction has passed its end ({@link #dropBefore}); until then evicted rows only make false
  * positives (a seek that finds nothing, as without the filter). Each new segment is sized for the number of keys the
- * largest segment so far held (about 10 bits per key, 4 hash functions: ~1% false positives; at least 32 KiB), so the
- * filter follows the input rate. A segment that receives more keys than it was sized for grows as a scalable Bloom
+ * largest segment so far held (at least 12 bits per key, 5 hash functions; at least 32 KiB), so the filter follows the
+ * input rate. The Bloom filters are blocked: all of a key's bits lie in one 64-bit word, so that asking a segment
+ * costs one memory access (a cache miss, as the filters of a busy join do not fit in the cache) instead of up to one
+ * per hash function; with 12 bits per key that gives ~1% false positives when a segment holds the keys it was sized
+ * for, as a classic Bloom filter gives with 10. Segments are kept in an array in time order (no boxed keys, no tree
+ * walk per probe) and asked newest first: a probe that finds its key usually finds it among the recent rows. A segment that receives more keys than it was sized for grows as a scalable Bloom
  * filter: once its newest slice is full, a slice four times larger takes the further keys, and a probe asks every
  * slice. Without that, the first segment of a fresh filter (a new task, or one rebuilt from a restored buffer after a
  * restart) was made at the smallest size before any rate was known and at a high rate saturated: it answered "maybe"
@@ -26,15 +27,23 @@ import java.util.TreeMap;
  */
 final class BufferKeyFilter {
 
-    private static final int HASHES = 4;
-    private static final int BITS_PER_KEY = 10;
+    private static final int HASHES = 5;
+    private static final int BITS_PER_KEY = 12;
     private static final int MIN_BITS = 1 << 18;
     private static final int MAX_BITS = 1 << 25;
     /** How much larger each further slice of a segment that outgrew its size is. */
     private static final int GROWTH = 4;
+    private static final long MAX_SEGMENT_MS = 24L * 3600 * 1000;
 
     private final long segmentMs;
-    private final NavigableMap<Long, Segment> segments = new TreeMap<>();
+    /** The live segments' indexes ({@code floorDiv(eventTime, segmentMs)}), ascending; {@code count} of them. */
+    private long[] indexes = new long[8];
+    /** The live segments, in the order of {@link #indexes}. */
+    private Segment[] segments = new Segment[8];
+    private int count;
+    /** The segment of the last {@link #add} (inserts come in near time order), or null. */
+    private Segment lastAdded;
+    private long lastAddedIndex;
     private int expectedKeys;
 
     /** @param segmentMs the event-time span of one segment; positive */
@@ -46,7 +55,8 @@ final class BufferKeyFilter {
     }
 
     /**
-     * A segment span for a join: a probe covers its time bound, so about four segments per bound; at least 1 s.
+     * A segment span for the key filter of a join: a probe covers its time bound, so about two segments per bound (a
+     * probe asks two or three); at least 1 s.
      *
      * @param lowerMs the join's lower bound
      * @param upperMs the join's upper bound
@@ -54,7 +64,20 @@ final class BufferKeyFilter {
      */
     static long segmentMsFor(long lowerMs, long upperMs) {
         long width = lowerMs == Long.MIN_VALUE ? Long.MAX_VALUE : Codec.saturatedAdd(upperMs, -lowerMs);
-        return Math.max(1000L, Math.min(width / 4, 24L * 3600 * 1000));
+        return Math.max(1000L, Math.min(width / 2, MAX_SEGMENT_MS));
+    }
+
+    /**
+     * A segment span for a filter asked over all of a side's live rows (the (key, id) filter of {@code distinctBy}):
+     * about two segments per live span, and never shorter than the key filter's.
+     *
+     * @param liveSpanMs how much event time a side's live rows span (its watermark delay plus how long a row stays
+     *     after the watermark passed it)
+     * @param keySegmentMs the key filter's span ({@link #segmentMsFor})
+     * @return the segment span in ms
+     */
+    static long segmentMsForLiveSpan(long liveSpanMs, long keySegmentMs) {
+        return Math.max(keySegmentMs, Math.min(liveSpanMs / 2, MAX_SEGMENT_MS));
     }
 
     /** Records that the buffer holds a row of {@code key} at {@code eventTime}. */
@@ -65,15 +88,33 @@ final class BufferKeyFilter {
     /** Records that the buffer holds a row whose {@link #hash} is {@code h} at {@code eventTime}. */
     void add(long h, long eventTime) {
         long index = Math.floorDiv(eventTime, segmentMs);
-        Segment s = segments.get(index);
-        if (s == null) {
-            s = new Segment(bitsFor(expectedKeys));
-            segments.put(index, s);
-        }
+        Segment s = lastAdded != null && lastAddedIndex == index ? lastAdded : segment(index);
+        lastAdded = s;
+        lastAddedIndex = index;
         s.add(h);
         if (s.keys > expectedKeys) {
             expectedKeys = s.keys;
         }
+    }
+
+    /** @return the segment of {@code index}, created (sized for the largest so far) if there is none */
+    private Segment segment(long index) {
+        int at = Arrays.binarySearch(indexes, 0, count, index);
+        if (at >= 0) {
+            return segments[at];
+        }
+        int insertAt = -at - 1;
+        if (count == indexes.length) {
+            indexes = Arrays.copyOf(indexes, count * 2);
+            segments = Arrays.copyOf(segments, count * 2);
+        }
+        System.arraycopy(indexes, insertAt, indexes, insertAt + 1, count - insertAt);
+        System.arraycopy(segments, insertAt, segments, insertAt + 1, count - insertAt);
+        Segment s = new Segment(bitsFor(expectedKeys));
+        indexes[insertAt] = index;
+        segments[insertAt] = s;
+        count++;
+        return s;
     }
 
     /** @return false only when the buffer certainly holds no row of {@code key} with event time in [from, to] */
@@ -83,16 +124,18 @@ final class BufferKeyFilter {
 
     /** @return false only when the buffer certainly holds no row of hash {@code h} with event time in [from, to] */
     boolean mightContain(long h, long from, long to) {
-        if (from > to) {
+        if (from > to || count == 0) {
             return false;
         }
-        Map<Long, Segment> range =
-                segments.subMap(Math.floorDiv(from, segmentMs), true, Math.floorDiv(to, segmentMs), true);
-        if (range.isEmpty()) {
-            return false;
+        long first = Math.floorDiv(from, segmentMs);
+        long last = Math.floorDiv(to, segmentMs);
+        int i = count - 1;
+        if (indexes[i] > last) {
+            int at = Arrays.binarySearch(indexes, 0, count, last);
+            i = at >= 0 ? at : -at - 2;
         }
-        for (Segment s : range.values()) {
-            if (s.mightContain(h)) {
+        for (; i >= 0 && indexes[i] >= first; i--) {
+            if (segments[i].mightContain(h)) {
                 return true;
             }
         }
@@ -102,18 +145,31 @@ final class BufferKeyFilter {
     /** Drops every segment that ends at or before {@code time}: the buffer holds no row older than it. */
     void dropBefore(long time) {
         long firstKept = Math.floorDiv(time, segmentMs);
-        segments.headMap(firstKept, false).clear();
+        int dropped = 0;
+        while (dropped < count && indexes[dropped] < firstKept) {
+            dropped++;
+        }
+        if (dropped == 0) {
+            return;
+        }
+        System.arraycopy(indexes, dropped, indexes, 0, count - dropped);
+        System.arraycopy(segments, dropped, segments, 0, count - dropped);
+        Arrays.fill(segments, count - dropped, count, null);
+        count -= dropped;
+        if (lastAdded != null && lastAddedIndex < firstKept) {
+            lastAdded = null;
+        }
     }
 
     /** @return the number of live segments (for tests) */
     int segmentCount() {
-        return segments.size();
+        return count;
     }
 
     /** @return the number of Bloom slices of the segment holding {@code eventTime}, 0 if none (for tests) */
     int sliceCount(long eventTime) {
-        Segment s = segments.get(Math.floorDiv(eventTime, segmentMs));
-        return s == null ? 0 : s.sliceCount();
+        int at = Arrays.binarySearch(indexes, 0, count, Math.floorDiv(eventTime, segmentMs));
+        return at < 0 ? 0 : segments[at].sliceCount();
     }
 
     private static int bitsFor(int keys) {
@@ -197,19 +253,22 @@ final class BufferKeyFilter {
         }
     }
 
-    /** One Bloom filter: a power-of-two bit set probed by double hashing. */
+    /**
+     * One blocked Bloom filter: a power-of-two number of 64-bit words; a key sets {@value #HASHES} bits of one word (the
+     * word chosen by the hash's low bits, the bits by 6-bit groups of its high bits).
+     */
     private static final class Slice {
         private final long[] words;
-        private final int mask;
+        private final int wordMask;
         private int keys;
 
         Slice(int bits) {
             this.words = new long[bits >>> 6];
-            this.mask = bits - 1;
+            this.wordMask = words.length - 1;
         }
 
         int bits() {
-            return mask + 1;
+            return words.length << 6;
         }
 
         /** @return the number of keys this slice is sized for: ~1% false positives when it holds them */
@@ -218,25 +277,22 @@ final class BufferKeyFilter {
         }
 
         void add(long h) {
-            int h1 = (int) h;
-            int h2 = (int) (h >>> 32) | 1;
-            for (int i = 0; i < HASHES; i++) {
-                int bit = (h1 + i * h2) & mask;
-                words[bit >>> 6] |= 1L << bit;
-            }
+            words[(int) h & wordMask] |= pattern(h);
             keys++;
         }
 
         boolean mightContain(long h) {
-            int h1 = (int) h;
-            int h2 = (int) (h >>> 32) | 1;
+            long pattern = pattern(h);
+            return (words[(int) h & wordMask] & pattern) == pattern;
+        }
+
+        /** @return the key's bits within its word: one per hash function, from bits 34-63 of the hash */
+        private static long pattern(long h) {
+            long p = 0;
             for (int i = 0; i < HASHES; i++) {
-                int bit = (h1 + i * h2) & mask;
-                if ((words[bit >>> 6] & (1L << bit)) == 0) {
-                    return false;
-                }
+                p |= 1L << (h >>> (34 + 6 * i));
             }
-            return true;
+            return p;
         }
     }
 }

@@ -75,7 +75,15 @@ final class SideBuffer {
     /** @return the filter of the (key, id) pairs a side with {@code distinctBy} holds, else null */
     static BufferKeyFilter newIdFilter(JoinSpec<?, ?, ?> spec, boolean left) {
         boolean distinct = left ? spec.leftDistinctBy() != null : spec.rightDistinctBy() != null;
-        return distinct ? new BufferKeyFilter(segmentMs(spec)) : null;
+        if (!distinct) {
+            return null;
+        }
+        // asked over all of the side's live rows: from the first live time (a row stays until the watermark is past it
+        // by the side's eviction offset) to the newest rows (up to a watermark delay ahead of the watermark)
+        long lower = spec.lowerMs();
+        long offset = Math.max(0, left ? spec.upperMs() : lower == Long.MIN_VALUE ? Long.MAX_VALUE : -lower);
+        long liveSpan = Codec.saturatedAdd(Math.max(spec.leftDelayMs(), spec.rightDelayMs()), offset);
+        return new BufferKeyFilter(BufferKeyFilter.segmentMsForLiveSpan(liveSpan, segmentMs(spec)));
     }
 
     static BufferKeyFilter newKeyFilter(JoinSpec<?, ?, ?> spec) {

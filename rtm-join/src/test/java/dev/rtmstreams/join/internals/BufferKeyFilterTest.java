@@ -108,10 +108,47 @@ class BufferKeyFilterTest {
     }
 
     @Test
-    void shouldSizeSegmentsForAboutFourPerJoinBound() {
-        assertThat(BufferKeyFilter.segmentMsFor(0, 120_000)).isEqualTo(30_000);
+    void shouldSizeSegmentsForAboutTwoPerJoinBoundAndTwoPerLiveSpan() {
+        assertThat(BufferKeyFilter.segmentMsFor(0, 120_000)).isEqualTo(60_000);
         assertThat(BufferKeyFilter.segmentMsFor(-10, 10)).isEqualTo(1000);
         assertThat(BufferKeyFilter.segmentMsFor(Long.MIN_VALUE, Long.MAX_VALUE)).isEqualTo(24L * 3600 * 1000);
+        // the attribution join's impressions: 5 minutes of watermark delay + 2 minutes of window
+        assertThat(BufferKeyFilter.segmentMsForLiveSpan(420_000, 60_000)).isEqualTo(210_000);
+        assertThat(BufferKeyFilter.segmentMsForLiveSpan(1_000, 60_000)).isEqualTo(60_000);
+        assertThat(BufferKeyFilter.segmentMsForLiveSpan(Long.MAX_VALUE, 60_000)).isEqualTo(24L * 3600 * 1000);
+    }
+
+    @Test
+    void shouldAnswerLikeAModelOfSegmentsCreatedInAnyOrderAndDroppedFromTheOldest() {
+        // model: every added (key, time) that has not been dropped; a probe must say "maybe" whenever the model holds
+        // the key in the probed range, and "no" whenever no segment overlapping the range was ever created
+        BufferKeyFilter filter = new BufferKeyFilter(1_000);
+        SplittableRandom random = new SplittableRandom(17);
+        Map<Integer, java.util.List<Long>> model = new HashMap<>();
+        long dropped = Long.MIN_VALUE;
+        for (int step = 0; step < 20_000; step++) {
+            int k = random.nextInt(500);
+            if (random.nextInt(100) == 0) {
+                long before = dropped == Long.MIN_VALUE ? 10_000 : dropped + random.nextLong(3_000);
+                filter.dropBefore(before);
+                long firstKept = Math.floorDiv(before, 1_000) * 1_000;
+                dropped = Math.max(dropped, firstKept);
+                long limit = dropped;
+                model.values().forEach(times -> times.removeIf(t -> t < limit));
+            } else {
+                long t = (dropped == Long.MIN_VALUE ? 0 : dropped) + random.nextLong(40_000);
+                filter.add(key("k" + k), t);
+                model.computeIfAbsent(k, x -> new java.util.ArrayList<>()).add(t);
+            }
+            long from = random.nextLong(200_000) - 20_000;
+            long to = from + random.nextLong(8_000);
+            boolean held = model.getOrDefault(k, java.util.List.of()).stream().anyMatch(t -> t >= from && t <= to);
+            if (held) {
+                assertThat(filter.mightContain(key("k" + k), from, to)).as("step %d", step).isTrue();
+            }
+        }
+        assertThat(filter.segmentCount()).isLessThanOrEqualTo(41);
+        assertThat(filter.mightContain(key("k1"), dropped - 100_000, dropped - 1)).isFalse();
     }
 
     @Test
