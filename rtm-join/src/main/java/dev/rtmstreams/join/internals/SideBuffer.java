@@ -69,7 +69,9 @@ final class SideBuffer {
         this.keys = shared.filters[side];
         this.ids = shared.idFilters[side];
         this.pending = shared.pending[side];
-        this.batched = OperatorStores.beforeCommit(buffer, this::beforeCommit);
+        // a batch record goes to the changelog only: its rows are in the local store already, one by one
+        this.batched = OperatorStores.beforeCommit(buffer, this::beforeCommit)
+                && OperatorStores.changelogOnly(buffer, k -> RowBatch.isBatchKey(k.get()));
     }
 
     /** @return the filter of the (key, id) pairs a side with {@code distinctBy} holds, else null */
@@ -175,9 +177,8 @@ final class SideBuffer {
     void flushPending() {
         if (!pending.isEmpty()) {
             KeyValue<Bytes, byte[]> record = pending.take();
-            // through the change-logging layer, which also writes it locally, where the rows already are
+            // to the changelog only (see the constructor): the rows are in the local store already
             buffer.put(record.key, record.value);
-            local.delete(record.key);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.rtmstreams.processor.internals;
 import dev.rtmstreams.processor.OperatorStateQuery;
 import dev.rtmstreams.processor.spi.RestoreObserver;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.common.serialization.Serializer;
@@ -46,6 +47,8 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
     private StateStoreContext context;
     private PositionTracker tracker; // null: the wrapped store tracks its own position
     private Runnable beforeCommit;
+    /** Keys written to the changelog only (the change-logging layer above logs them; this layer skips them). */
+    private Predicate<Bytes> changelogOnly;
     /** Sees the changelog batches restored into this store; null for none. */
     private final RestoreObserver restoreObserver;
 
@@ -92,6 +95,15 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
      */
     public void beforeCommit(Runnable action) {
         this.beforeCommit = action;
+    }
+
+    /**
+     * Makes puts of keys matching {@code keys} changelog-only: the change-logging layer above still logs them, this
+     * layer does not write them to the wrapped store (replacing a predicate set earlier). For records that a
+     * {@link RestoreObserver} expands on restore and that the live store never needs to hold.
+     */
+    public void changelogOnly(Predicate<Bytes> keys) {
+        this.changelogOnly = keys;
     }
 
     @Override
@@ -175,7 +187,10 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
 
     @Override
     public void put(Bytes key, byte[] value) {
-        wrapped().put(key, value);
+        Predicate<Bytes> skip = changelogOnly;
+        if (skip == null || !skip.test(key)) {
+            wrapped().put(key, value);
+        }
         written();
     }
 

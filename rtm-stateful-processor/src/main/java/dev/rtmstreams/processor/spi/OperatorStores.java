@@ -4,6 +4,7 @@ import dev.rtmstreams.processor.StoreBackend;
 import dev.rtmstreams.processor.internals.QueryableOperatorStore;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -90,6 +91,27 @@ public final class OperatorStores {
     public static KeyValueStore<Bytes, byte[]> unmetered(KeyValueStore<Bytes, byte[]> store) {
         QueryableOperatorStore innermost = QueryableOperatorStore.innermost(Objects.requireNonNull(store, "store"));
         return innermost != null ? innermost : store;
+    }
+
+    /**
+     * Makes writes of the keys {@code keys} accepts changelog-only: a {@code put} of such a key through the store's
+     * change-logging layer reaches the changelog and not the local store (replacing a predicate set earlier). For a
+     * store built with a {@link RestoreObserver} that expands such records on restore (e.g. a batch of rows the
+     * local store already holds one by one): the local copy would only be written and deleted again.
+     *
+     * @param store a changelogged store built by {@link #keyValue}, as returned by {@code ProcessorContext#getStateStore}
+     * @param keys which keys are changelog-only; not null
+     * @return true when set; false when {@code store} was not built by {@link #keyValue} (then every put is also
+     *     written locally)
+     */
+    public static boolean changelogOnly(KeyValueStore<Bytes, byte[]> store, Predicate<Bytes> keys) {
+        Objects.requireNonNull(keys, "keys");
+        QueryableOperatorStore innermost = QueryableOperatorStore.innermost(Objects.requireNonNull(store, "store"));
+        if (innermost == null) {
+            return false;
+        }
+        innermost.changelogOnly(keys);
+        return true;
     }
 
     /**

@@ -45,6 +45,51 @@ class OperatorStoresTest {
         assertThat(OperatorStores.unmetered(plain)).isSameAs(plain);
     }
 
+    @Test
+    void shouldWriteChangelogOnlyKeysToTheChangelogAndNotToTheLocalStore() {
+        org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
+        builder.addStateStore(OperatorStores.keyValue("s", StoreBackend.IN_MEMORY, true));
+        java.util.List<byte[]> local = new java.util.ArrayList<>();
+        builder.stream("in", org.apache.kafka.streams.kstream.Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+                .process(
+                        () -> new org.apache.kafka.streams.processor.api.Processor<byte[], byte[], Void, Void>() {
+                            private KeyValueStore<Bytes, byte[]> store;
+
+                            @Override
+                            public void init(org.apache.kafka.streams.processor.api.ProcessorContext<Void, Void> c) {
+                                store = c.getStateStore("s");
+                                assertThat(OperatorStores.changelogOnly(store, k -> k.get()[0] == 9)).isTrue();
+                            }
+
+                            @Override
+                            public void process(org.apache.kafka.streams.processor.api.Record<byte[], byte[]> r) {
+                                store.put(Bytes.wrap(r.key()), r.value());
+                                byte[] held = OperatorStores.unmetered(store).get(Bytes.wrap(r.key()));
+                                local.add(held);
+                            }
+                        },
+                        "s");
+        try (org.apache.kafka.streams.TopologyTestDriver driver =
+                new org.apache.kafka.streams.TopologyTestDriver(builder.build(), props())) {
+            var in = driver.createInputTopic(
+                    "in", Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
+            in.pipeInput(new byte[] {1}, new byte[] {10});
+            in.pipeInput(new byte[] {9}, new byte[] {90});
+            var changelog = driver.createOutputTopic(
+                    "operator-stores-test-s-changelog",
+                    Serdes.ByteArray().deserializer(),
+                    Serdes.ByteArray().deserializer());
+
+            assertThat(local.get(0)).containsExactly(10);
+            assertThat(local.get(1)).isNull(); // not written locally
+            KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore("s");
+            assertThat(store.get(Bytes.wrap(new byte[] {9}))).isNull();
+            assertThat(changelog.readKeyValuesToList())
+                    .extracting(kv -> kv.key[0] + "=" + kv.value[0])
+                    .containsExactly("1=10", "9=90"); // both logged, in order
+        }
+    }
+
     private static Properties props() {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "operator-stores-test");
