@@ -4,26 +4,28 @@ import java.util.Arrays;
 
 /**
  * Which keys (or, for {@code distinctBy}, which (key, id) pairs, {@link #hash(byte[], byte[])}) one side's buffer may
- * hold, per event-time segment: a Bloom filter per segment of {@code segmentMs}. A
- * probe of the other side asks {@link #mightContain} before it opens a RocksDB iterator; "no" is certain (a Bloom
- * filter has no false negatives), so a probe that can find nothing costs a few hash lookups instead of a seek across
- * every memtable and SST file. In a steady state most inputs of a typical attribution join probe a side that holds no
- * row for their key (an impression probes the clicks), and those seeks were half the join's CPU.
+ * hold, per event-time segment: a Bloom filter per segment of {@code segmentMs}. A probe of the other side asks
+ * {@link #mightContain} before it opens a RocksDB iterator; "no" is certain (a Bloom filter has no false negatives),
+ * so a probe that can find nothing costs a few memory accesses instead of a seek across every memtable and SST file.
+ * In a steady state most inputs of a typical attribution join probe a side that holds no row for their key (an
+ * impression probes the clicks), and those seeks were half the join's CPU.
  *
  * <p>Like the time index, the filter is derived from the changelogged rows: it starts empty with every task incarnation
  * and is rebuilt from the buffer, and every later insert adds to it. Rows are never removed one by one: a segment is
  * dropped as a whole once eviction has passed its end ({@link #dropBefore}); until then evicted rows only make false
  * positives (a seek that finds nothing, as without the filter). Each new segment is sized for the number of keys the
  * largest segment so far held (at least 12 bits per key, 5 hash functions; at least 32 KiB), so the filter follows the
- * input rate. The Bloom filters are blocked: all of a key's bits lie in one 64-bit word, so that asking a segment
- * costs one memory access (a cache miss, as the filters of a busy join do not fit in the cache) instead of up to one
- * per hash function; with 12 bits per key that gives ~1% false positives when a segment holds the keys it was sized
- * for, as a classic Bloom filter gives with 10. Segments are kept in an array in time order (no boxed keys, no tree
- * walk per probe) and asked newest first: a probe that finds its key usually finds it among the recent rows. A segment that receives more keys than it was sized for grows as a scalable Bloom
- * filter: once its newest slice is full, a slice four times larger takes the further keys, and a probe asks every
- * slice. Without that, the first segment of a fresh filter (a new task, or one rebuilt from a restored buffer after a
- * restart) was made at the smallest size before any rate was known and at a high rate saturated: it answered "maybe"
- * to every probe until eviction dropped it, one horizon later.
+ * input rate. The Bloom filters are blocked: all of a key's bits lie in one 64-bit word, so that asking a segment costs
+ * one memory access (a cache miss, as the filters of a busy join do not fit in the cache) instead of up to one per hash
+ * function; with 12 bits per key that gives ~1% false positives when a segment holds the keys it was sized for, as a
+ * classic Bloom filter gives with 10. Segments are kept in an array in time order (no boxed keys, no tree walk per
+ * probe) and asked newest first: a probe that finds its key usually finds it among the recent rows.
+ *
+ * <p>A segment that receives more keys than it was sized for grows as a scalable Bloom filter: once its newest slice is
+ * full, a slice four times larger takes the further keys, and a probe asks every slice. Without that, the first segment
+ * of a fresh filter (a new task, or one rebuilt from a restored buffer after a restart) was made at the smallest size
+ * before any rate was known and at a high rate saturated: it answered "maybe" to every probe until eviction dropped it,
+ * one horizon later.
  */
 final class BufferKeyFilter {
 
@@ -33,6 +35,7 @@ final class BufferKeyFilter {
     private static final int MAX_BITS = 1 << 25;
     /** How much larger each further slice of a segment that outgrew its size is. */
     private static final int GROWTH = 4;
+
     private static final long MAX_SEGMENT_MS = 24L * 3600 * 1000;
 
     private final long segmentMs;
@@ -40,9 +43,11 @@ final class BufferKeyFilter {
     private long[] indexes = new long[8];
     /** The live segments, in the order of {@link #indexes}. */
     private Segment[] segments = new Segment[8];
+
     private int count;
     /** The segment of the last {@link #add} (inserts come in near time order), or null. */
     private Segment lastAdded;
+
     private long lastAddedIndex;
     private int expectedKeys;
 
@@ -254,8 +259,8 @@ final class BufferKeyFilter {
     }
 
     /**
-     * One blocked Bloom filter: a power-of-two number of 64-bit words; a key sets {@value #HASHES} bits of one word (the
-     * word chosen by the hash's low bits, the bits by 6-bit groups of its high bits).
+     * One blocked Bloom filter: a power-of-two number of 64-bit words; a key sets {@value #HASHES} bits of one word
+     * (the word chosen by the hash's low bits, the bits by 6-bit groups of its high bits).
      */
     private static final class Slice {
         private final long[] words;

@@ -144,11 +144,14 @@ class BufferKeyFilterTest {
             long to = from + random.nextLong(8_000);
             boolean held = model.getOrDefault(k, java.util.List.of()).stream().anyMatch(t -> t >= from && t <= to);
             if (held) {
-                assertThat(filter.mightContain(key("k" + k), from, to)).as("step %d", step).isTrue();
+                assertThat(filter.mightContain(key("k" + k), from, to))
+                        .as("step %d", step)
+                        .isTrue();
             }
         }
         assertThat(filter.segmentCount()).isLessThanOrEqualTo(41);
-        assertThat(filter.mightContain(key("k1"), dropped - 100_000, dropped - 1)).isFalse();
+        assertThat(filter.mightContain(key("k1"), dropped - 100_000, dropped - 1))
+                .isFalse();
     }
 
     @Test

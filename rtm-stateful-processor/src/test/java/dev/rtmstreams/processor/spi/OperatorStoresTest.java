@@ -58,7 +58,8 @@ class OperatorStoresTest {
                             @Override
                             public void init(org.apache.kafka.streams.processor.api.ProcessorContext<Void, Void> c) {
                                 store = c.getStateStore("s");
-                                assertThat(OperatorStores.changelogOnly(store, k -> k.get()[0] == 9)).isTrue();
+                                assertThat(OperatorStores.changelogOnly(store, k -> k.get()[0] == 9))
+                                        .isTrue();
                             }
 
                             @Override
