@@ -35,8 +35,9 @@ public final class RtmProcessorConfig {
     public static final long DEFAULT_TIMER_RESOLUTION_MS = 100L;
 
     /**
-     * After this many wall-clock milliseconds without input on a task, the watermark is advanced by the wall
-     * clock as if the input were still flowing (so an idle input cannot stall event-time timers forever).
+     * Once a task's input has been silent for longer than this many wall-clock milliseconds, the watermark is
+     * advanced by the wall clock as if the input were still flowing (so an idle input cannot stall event-time timers
+     * forever); a join leaves such an input out of its MIN instead.
      * {@code 0} disables (default {@value #DEFAULT_WATERMARK_IDLE_TIMEOUT_MS}).
      */
     public static final String WATERMARK_IDLE_TIMEOUT_MS_CONFIG = "rtm.watermark.idle.timeout.ms";

@@ -125,7 +125,7 @@ final class JoinCore<K, L, R, VR> {
         byte[] valueBytes = serializeValue(left, record.value());
         Meta m = meta.get();
         boolean metaMustBeWritten = false;
-        if (isLate(eventTime, m.global)) {
+        if (isLate(eventTime, m.global())) {
             drops.late(left, false, record.key(), valueBytes, record.timestamp(), record.headers());
         } else {
             byte[] keyBytes = keySerializer.serialize(topic(left), record.key());
@@ -153,7 +153,7 @@ final class JoinCore<K, L, R, VR> {
         // wall-clock punctuator covers idle sides. Lazy eviction never changes the output, only the state size.
         if (++sinceEviction >= EVICT_EVERY) {
             sinceEviction = 0;
-            evict(left, m.global, EVICT_MIN_SPAN_MS);
+            evict(left, m.global(), EVICT_MIN_SPAN_MS);
         }
     }
 
@@ -161,7 +161,7 @@ final class JoinCore<K, L, R, VR> {
     void punctuateRealTime(boolean left) {
         // With an idle timeout, an input can become idle without any record arriving: re-evaluate the watermark.
         meta.advanceIfIdle();
-        evict(left, meta.get().global, 1);
+        evict(left, meta.get().global(), 1);
     }
 
     private int evict(boolean left, long watermark, long minSpanMs) {
@@ -194,7 +194,7 @@ final class JoinCore<K, L, R, VR> {
             return;
         }
         Meta m = meta.get();
-        long batchWatermark = m.global;
+        long batchWatermark = m.global();
         batchInputs.drain(in -> {
             K key = keyDeserializer.deserialize(topic(in.left()), in.keyBytes());
             if (isLate(in.eventTime(), batchWatermark)) {
@@ -216,10 +216,10 @@ final class JoinCore<K, L, R, VR> {
         });
         meta.advance(m);
         meta.write(m);
-        while (evict(true, m.global, 1) == spec.maxEvictionsPerPass()) {
+        while (evict(true, m.global(), 1) == spec.maxEvictionsPerPass()) {
             // keep going: micro-batch evicts everything evictable at the batch end, like Spark
         }
-        while (evict(false, m.global, 1) == spec.maxEvictionsPerPass()) {
+        while (evict(false, m.global(), 1) == spec.maxEvictionsPerPass()) {
             // idem
         }
     }
@@ -265,7 +265,7 @@ final class JoinCore<K, L, R, VR> {
             idHash = BufferKeyFilter.hash(keyBytes, idBytes);
             // the (key, id) filter, asked over the live rows' segments only, spares the scan of a row that has no copy
             // buffered (nearly every row)
-            if (own.holdsId(keyBytes, idHash, m.global, row -> Arrays.equals(rowIdBytes(left, key, row), idBytes))) {
+            if (own.holdsId(keyBytes, idHash, m.global(), row -> Arrays.equals(rowIdBytes(left, key, row), idBytes))) {
                 drops.duplicate(left);
                 // A dropped copy is not buffered, so a side maximum it raises (a copy with a later event time) could
                 // not be recovered from the buffers after a restart (see JoinMeta#lazyAllowed): the meta is written.

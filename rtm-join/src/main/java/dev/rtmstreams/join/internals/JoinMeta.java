@@ -3,16 +3,17 @@ package dev.rtmstreams.join.internals;
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.join.WatermarkPolicy;
 import dev.rtmstreams.processor.spi.ByteLayout;
-import dev.rtmstreams.processor.spi.Watermarks;
+import dev.rtmstreams.processor.spi.InputWatermarks;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The metadata of one join task, as one side processor sees it: the side maxima and the global watermark derived from
- * them (policy MIN or MAX, idle inputs, never moving backwards), and the row sequence allocator; live in the task's
- * shared {@link JoinTaskState}, persisted as one record in the changelogged meta store ({@link Meta}'s layout).
+ * The metadata of one join task, as one side processor sees it: the two inputs' watermark tracker (the operator
+ * runtime's {@link InputWatermarks}: side maxima, policy MIN or MAX, idle inputs left out, never moving backwards),
+ * the inputs' last arrival for idleness, and the row sequence allocator; live in the task's shared
+ * {@link JoinTaskState}, persisted as one record in the changelogged meta store ({@link Meta}'s layout).
  */
 final class JoinMeta {
 
@@ -36,6 +37,9 @@ final class JoinMeta {
     private final boolean lazy;
 
     private final SideBuffer[] buffers;
+    /** Per input, its last arrival (wall clock) as read for one idleness check. */
+    private final long[] lastInput = new long[2];
+
     private long lastMarked = Long.MIN_VALUE;
     private long nextSeq;
     private long seqEnd;
@@ -88,13 +92,27 @@ final class JoinMeta {
      * when it is higher, so the watermark never moves backwards.
      */
     private Meta load() {
-        Meta m = Meta.decode(store.get(META_KEY));
+        Meta m = Meta.decode(store.get(META_KEY), newWatermarks(spec, idleTimeoutMs));
         if (lazy) {
             m.observe(true, buffers[0].newest());
             m.observe(false, buffers[1].newest());
             advance(m);
         }
         return m;
+    }
+
+    /**
+     * @param spec the join
+     * @param idleTimeoutMs the watermark idle timeout in ms; 0: none
+     * @return a new watermark tracker of the join's two inputs (0 = left, 1 = right)
+     */
+    static InputWatermarks newWatermarks(JoinSpec<?, ?, ?> spec, long idleTimeoutMs) {
+        return InputWatermarks.of(
+                spec.policy() == WatermarkPolicy.MIN ? InputWatermarks.Combine.MIN : InputWatermarks.Combine.MAX,
+                InputWatermarks.IdleRule.LEAVE_OUT,
+                Math.max(0, idleTimeoutMs),
+                spec.leftDelayMs(),
+                spec.rightDelayMs());
     }
 
     /**
@@ -120,41 +138,18 @@ final class JoinMeta {
 
     // ---------------------------------------------------------------- watermark
 
-    /** Recomputes the global watermark from the side maxima; it never moves backwards. @return true when it moved */
+    /**
+     * Recomputes the global watermark from the side maxima; it never moves backwards. Under MIN with an idle timeout,
+     * an input without a record for at least the timeout is left out. @return true when it moved
+     */
     boolean advance(Meta m) {
-        boolean leftIdle = false;
-        boolean rightIdle = false;
         if (spec.policy() == WatermarkPolicy.MIN && idleTimeoutMs > 0) {
             long now = context.currentSystemTimeMs();
-            leftIdle = idle(0, now);
-            rightIdle = idle(1, now);
+            lastInput[0] = lastInput(0, now);
+            lastInput[1] = lastInput(1, now);
+            return m.watermarks.advance(now, lastInput);
         }
-        long candidate = candidate(spec, m.leftMax, m.rightMax, leftIdle, rightIdle);
-        if (candidate != Codec.NONE && Watermarks.advances(candidate, m.global)) {
-            m.global = candidate;
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * @return the global watermark the side maxima allow ({@link Codec#NONE}: none yet): each side's max minus its
-     *     delay, then the MIN (idle sides left out; all idle: none) or the MAX of the two
-     */
-    static long candidate(JoinSpec<?, ?, ?> spec, long leftMax, long rightMax, boolean leftIdle, boolean rightIdle) {
-        long lw = leftMax == Codec.NONE ? Codec.NONE : Codec.saturatedAdd(leftMax, -spec.leftDelayMs());
-        long rw = rightMax == Codec.NONE ? Codec.NONE : Codec.saturatedAdd(rightMax, -spec.rightDelayMs());
-        if (spec.policy() != WatermarkPolicy.MIN) {
-            return Math.max(lw, rw);
-        }
-        if (leftIdle && rightIdle) {
-            return Codec.NONE; // all inputs idle: hold the watermark (as Flink)
-        } else if (leftIdle) {
-            return rw; // idle input left out of the min
-        } else if (rightIdle) {
-            return lw;
-        }
-        return (lw == Codec.NONE || rw == Codec.NONE) ? Codec.NONE : Math.min(lw, rw);
+        return m.watermarks.advance();
     }
 
     /** With an idle timeout, re-evaluates the watermark without input (an input can become idle): writes a move. */
@@ -184,14 +179,14 @@ final class JoinMeta {
         }
     }
 
-    /** @return whether the side has received no record for longer than the idle timeout */
-    private boolean idle(int side, long now) {
+    /** @return the side's last arrival (wall clock); an input without one yet counts as arriving now */
+    private long lastInput(int side, long now) {
         byte[] v = activity.get(SIDE_KEYS[side]);
         if (v == null) {
             activity.put(SIDE_KEYS[side], ByteLayout.longValue(now));
-            return false;
+            return now;
         }
-        return now - ByteLayout.getLong(v, 0) > idleTimeoutMs;
+        return ByteLayout.getLong(v, 0);
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.rtmstreams.join.internals;
 
 import dev.rtmstreams.processor.spi.ByteLayout;
-import dev.rtmstreams.processor.spi.Watermarks;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -192,13 +191,10 @@ public final class JoinStateScan {
         if (!metaAvailable && !provenByRows(spec)) {
             return null;
         }
-        Meta m = Meta.decode(meta);
+        Meta m = Meta.decode(meta, JoinMeta.newWatermarks(spec, 0));
         m.observe(true, leftNewest);
         m.observe(false, rightNewest);
-        long candidate = JoinMeta.candidate(spec, m.leftMax, m.rightMax, false, false);
-        if (candidate != NONE && Watermarks.advances(candidate, m.global)) {
-            m.global = candidate;
-        }
-        return new RawWatermarks(m.leftMax, m.rightMax, m.global);
+        m.watermarks.advance();
+        return new RawWatermarks(m.max(true), m.max(false), m.global());
     }
 }

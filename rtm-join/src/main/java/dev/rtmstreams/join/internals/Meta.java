@@ -1,23 +1,33 @@
 package dev.rtmstreams.join.internals;
 
 import dev.rtmstreams.processor.spi.ByteLayout;
+import dev.rtmstreams.processor.spi.InputWatermarks;
 
 /**
- * Mutable view of the join's persisted metadata of one task: max event time per side, global watermark, sequence
- * high mark, stored as {@code [leftMax:8][rightMax:8][globalWatermark:8][seqHigh:8]} big-endian (see {@link Codec}).
+ * The join's persisted metadata of one task: the two inputs' watermark tracker (max event time per side, global
+ * watermark; the operator runtime's {@link InputWatermarks}) and the sequence high mark, stored as
+ * {@code [leftMax:8][rightMax:8][globalWatermark:8][seqHigh:8]} big-endian (see {@link Codec}), {@link Codec#NONE}
+ * for "none yet".
  */
 final class Meta {
-    long leftMax = Codec.NONE;
-    long rightMax = Codec.NONE;
-    long global = Codec.NONE;
+    /** Input 0 is the left side, input 1 the right. */
+    final InputWatermarks watermarks;
+
     long seqHigh = 0;
 
-    static Meta decode(byte[] bytes) {
-        Meta m = new Meta();
+    private Meta(InputWatermarks watermarks) {
+        this.watermarks = watermarks;
+    }
+
+    /**
+     * @param bytes the persisted record; null: none yet
+     * @param fresh a new tracker for the join (see {@link JoinMeta#newWatermarks}), restored from {@code bytes}
+     * @return the metadata
+     */
+    static Meta decode(byte[] bytes, InputWatermarks fresh) {
+        Meta m = new Meta(fresh);
         if (bytes != null) {
-            m.leftMax = ByteLayout.getLong(bytes, 0);
-            m.rightMax = ByteLayout.getLong(bytes, 8);
-            m.global = ByteLayout.getLong(bytes, 16);
+            fresh.restore(ByteLayout.getLong(bytes, 16), ByteLayout.getLong(bytes, 0), ByteLayout.getLong(bytes, 8));
             m.seqHigh = ByteLayout.getLong(bytes, 24);
         }
         return m;
@@ -25,28 +35,25 @@ final class Meta {
 
     byte[] encode() {
         byte[] b = new byte[32];
-        ByteLayout.putLong(b, 0, leftMax);
-        ByteLayout.putLong(b, 8, rightMax);
-        ByteLayout.putLong(b, 16, global);
+        ByteLayout.putLong(b, 0, watermarks.maxEventTime(0));
+        ByteLayout.putLong(b, 8, watermarks.maxEventTime(1));
+        ByteLayout.putLong(b, 16, watermarks.value());
         ByteLayout.putLong(b, 24, seqHigh);
         return b;
     }
 
+    /** @return the global watermark, or {@link Codec#NONE} */
+    long global() {
+        return watermarks.value();
+    }
+
+    /** @return a side's max event time, or {@link Codec#NONE} */
     long max(boolean left) {
-        return left ? leftMax : rightMax;
+        return watermarks.maxEventTime(left ? 0 : 1);
     }
 
     /** @return true when the side's max event time moved */
     boolean observe(boolean left, long eventTime) {
-        if (left) {
-            if (eventTime > leftMax) {
-                leftMax = eventTime;
-                return true;
-            }
-        } else if (eventTime > rightMax) {
-            rightMax = eventTime;
-            return true;
-        }
-        return false;
+        return watermarks.observe(left ? 0 : 1, eventTime);
     }
 }

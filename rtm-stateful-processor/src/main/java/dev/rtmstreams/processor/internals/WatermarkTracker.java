@@ -1,15 +1,14 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.spi.ByteLayout;
-import dev.rtmstreams.processor.spi.Watermarks;
+import dev.rtmstreams.processor.spi.InputWatermarks;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The event-time watermark of one operator task: max event time seen minus the allowed delay, never regressing,
- * persisted in the operator store so that it survives restarts; optionally advanced by wall-clock time while input
- * is idle. Rows at or below it are late (Spark's {@code WatermarkSupport}: {@code <=}); the late and never-regress rules
- * are {@link Watermarks}', shared with the join; the one input, the idle rule and when to persist are this tracker's.
+ * The event-time watermark of one single-input operator task, persisted in the operator store so that it survives
+ * restarts: the shared {@link InputWatermarks} (the join's too) with one input, whose event time follows the wall clock
+ * while it is idle ({@link InputWatermarks.IdleRule#FOLLOW_WALL_CLOCK}); this class adds when and where to persist.
  *
  * <p>By default every advance is written to the (changelogged) store. With {@link #persistBeforeCommit()} it is
  * written only by {@link #persistIfAdvanced()}, which the runtime calls right before each commit of the task, as
@@ -21,35 +20,33 @@ final class WatermarkTracker {
 
     private final KeyValueStore<Bytes, byte[]> store;
     private final long delayMs;
-    private final long idleTimeoutMs;
+    private final InputWatermarks tracker;
+    private final long[] lastInput = new long[1];
 
     private boolean persistBeforeCommit;
     private boolean unpersisted;
-    private boolean has;
-    private long watermark;
-    private long maxEventTime = Long.MIN_VALUE;
     /** Watermark published to metric reader threads; Long.MIN_VALUE: none yet. */
     private volatile long published = Long.MIN_VALUE;
 
     /**
      * @param store the operator store
      * @param delayMs allowed lateness subtracted from the max event time
-     * @param idleTimeoutMs advance by wall-clock time after this long without input; 0 = never
+     * @param idleTimeoutMs advance by wall-clock time once input has been silent for longer than this; 0 = never
      */
     WatermarkTracker(KeyValueStore<Bytes, byte[]> store, long delayMs, long idleTimeoutMs) {
         this.store = store;
         this.delayMs = delayMs;
-        this.idleTimeoutMs = idleTimeoutMs;
+        this.tracker = InputWatermarks.of(
+                InputWatermarks.Combine.MIN, InputWatermarks.IdleRule.FOLLOW_WALL_CLOCK, idleTimeoutMs, delayMs);
     }
 
     /** Loads the persisted watermark (after restoration). */
     void load() {
         byte[] wm = store.get(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)));
         if (wm != null) {
-            has = true;
-            watermark = ByteLayout.getLong(wm, 0);
-            published = watermark;
-            maxEventTime = Math.max(maxEventTime, watermark + delayMs);
+            long watermark = ByteLayout.getLong(wm, 0);
+            tracker.restore(watermark, watermark + delayMs);
+            published = tracker.value();
         }
     }
 
@@ -68,17 +65,17 @@ final class WatermarkTracker {
 
     /** @return whether a watermark exists yet */
     boolean has() {
-        return has;
+        return tracker.has();
     }
 
     /** @return the watermark; meaningful only when {@link #has()} */
     long value() {
-        return watermark;
+        return tracker.value();
     }
 
     /** @return the watermark as user code sees it in {@code TimerValues}: 0 before the first one */
     long forTimerValues() {
-        return has ? watermark : 0L;
+        return tracker.has() ? tracker.value() : 0L;
     }
 
     /** @return the watermark for metric readers (any thread); Long.MIN_VALUE before the first one */
@@ -88,29 +85,29 @@ final class WatermarkTracker {
 
     /** @return whether a row with {@code eventTime} is late: at or below the watermark */
     boolean isLate(long eventTime) {
-        return has && Watermarks.isLate(eventTime, watermark);
+        return tracker.isLate(eventTime);
     }
 
     /** Takes {@code eventTime} of a processed row (or a batch's max) into account. */
     void observe(long eventTime) {
-        if (eventTime > maxEventTime) {
-            maxEventTime = eventTime;
-        }
-        advance(eventTime - delayMs);
+        tracker.observe(0, eventTime);
+        advanced(tracker.advance());
     }
 
-    /** With an idle timeout: advances as if event time kept pace with the wall clock since the last input. */
+    /**
+     * With an idle timeout, once input has been silent for longer than it: advances as if event time kept pace with
+     * the wall clock since the last input.
+     */
     void applyIdleTimeout(long now, long lastInputWallClock) {
-        if (idleTimeoutMs > 0 && maxEventTime != Long.MIN_VALUE && now - lastInputWallClock >= idleTimeoutMs) {
-            advance(maxEventTime + (now - lastInputWallClock) - delayMs);
+        if (tracker.idleTimeoutEnabled()) {
+            lastInput[0] = lastInputWallClock;
+            advanced(tracker.advance(now, lastInput));
         }
     }
 
-    private void advance(long candidate) {
-        if (!has || Watermarks.advances(candidate, watermark)) {
-            has = true;
-            watermark = candidate;
-            published = candidate;
+    private void advanced(boolean moved) {
+        if (moved) {
+            published = tracker.value();
             if (persistBeforeCommit) {
                 unpersisted = true;
             } else {
@@ -120,6 +117,6 @@ final class WatermarkTracker {
     }
 
     private void write() {
-        store.put(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)), ByteLayout.longValue(watermark));
+        store.put(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)), ByteLayout.longValue(tracker.value()));
     }
 }
