@@ -175,12 +175,7 @@ final class JoinCore<K, L, R, VR> {
         meta.markActive(left);
         byte[] keyBytes = keySerializer.serialize(topic(left), record.key());
         byte[] valueBytes = serializeValue(left, record.value());
-        Meta m = meta.get();
-        long seq = meta.nextSeq(m);
-        if (meta.takeBlockAllocated()) {
-            meta.write(m);
-        }
-        batchInputs.append(seq, left, record.timestamp(), eventTime, keyBytes, record.headers(), valueBytes);
+        batchInputs.append(left, record.timestamp(), eventTime, keyBytes, record.headers(), valueBytes);
     }
 
     /**
@@ -188,7 +183,7 @@ final class JoinCore<K, L, R, VR> {
      * watermark of the batch start; then the watermark advances and both sides are evicted.
      */
     void runMicroBatch() {
-        if (!batchInputs.takeMayHoldInputs() && !meta.idleTimeoutEnabled()) {
+        if (!batchInputs.mayHoldInputs() && !meta.idleTimeoutEnabled()) {
             // No new input since the last batch: the watermark cannot have moved (without an idle timeout), and the
             // last batch evicted everything evictable, so the batch would change nothing; skip its scans and writes.
             return;

@@ -1,5 +1,7 @@
 package dev.rtmstreams.join.internals;
 
+import dev.rtmstreams.processor.spi.MicroBatchBuffer;
+
 /**
  * The in-memory join state of one task, shared by its two side processors through a {@link TaskLocalStore}: the
  * live {@link Meta} (side maxima, global watermark, sequence high mark). It is loaded from the changelogged meta store
@@ -17,11 +19,8 @@ final class JoinTaskState {
      * Set when the indexes are built.
      */
     BufferKeyFilter[] idFilters;
-    /**
-     * Micro-batch: whether an input may be waiting in the pending store (set when one is buffered by either side, and
-     * at start, when the store may hold restored inputs); cleared by a batch.
-     */
-    boolean pendingMayHoldInputs = true;
+    /** Micro-batch: the inputs of both sides waiting for the next batch; set by the task's first side processor. */
+    MicroBatchBuffer<MicroBatchInputs.Input> pendingInputs;
     /**
      * Per side (0 = left, 1 = right): the persisted eviction marker (every row at or below it has been evicted), or
      * {@link Codec#NONE}; read when the indexes are built.

@@ -1,21 +1,19 @@
 package dev.rtmstreams.join.internals;
 
-import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.HeadersLayout;
+import dev.rtmstreams.processor.spi.MicroBatchBuffer;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The inputs of both sides of a join task waiting for the next micro-batch, in arrival order across the sides: the
- * changelogged pending store ({@link Codec}'s pending entry layout), read as a whole by a batch and deleted only after
+ * operator runtime's {@link MicroBatchBuffer} over the changelogged pending store ({@link Codec}'s pending entry
+ * layout), one instance per task shared by the two side processors, read as a whole by a batch and deleted only after
  * the batch ran (at-least-once across a crash).
  */
 final class MicroBatchInputs {
@@ -23,63 +21,67 @@ final class MicroBatchInputs {
     /** One buffered input. */
     record Input(boolean left, long recordTs, long eventTime, byte[] keyBytes, Headers headers, byte[] valueBytes) {}
 
-    private final KeyValueStore<Bytes, byte[]> pending;
-    private final JoinTaskState shared;
+    private final MicroBatchBuffer<Input> buffer;
 
     MicroBatchInputs(JoinSpec<?, ?, ?> spec, ProcessorContext<?, ?> context, JoinTaskState shared) {
-        this.pending = context.getStateStore(spec.pendingStore());
-        this.shared = shared;
+        if (shared.pendingInputs == null) {
+            shared.pendingInputs = MicroBatchBuffer.dedicated(
+                    context.getStateStore(spec.pendingStore()), MicroBatchInputs::encode, MicroBatchInputs::decode);
+            shared.pendingInputs.load();
+        }
+        this.buffer = shared.pendingInputs;
     }
 
-    /** Buffers one input under sequence number {@code seq}. */
-    void append(long seq, boolean left, long recordTs, long eventTime, byte[] keyBytes, Headers headers, byte[] value) {
-        byte[] headerBytes = HeadersLayout.encode(headers);
+    /** Buffers one input after every earlier one of either side. */
+    void append(boolean left, long recordTs, long eventTime, byte[] keyBytes, Headers headers, byte[] value) {
+        buffer.append(new Input(left, recordTs, eventTime, keyBytes, headers, value));
+    }
+
+    /**
+     * @return false when no input can be waiting since the last batch (nothing was buffered by either side, and the
+     *     store's restored content has been drained)
+     */
+    boolean mayHoldInputs() {
+        return buffer.mayHoldEntries();
+    }
+
+    /** Hands every buffered input to {@code batch} in arrival order, then deletes them. */
+    void drain(Consumer<Input> batch) {
+        List<KeyValue<Bytes, Input>> inputs = buffer.read();
+        for (KeyValue<Bytes, Input> in : inputs) {
+            batch.accept(in.value);
+        }
+        buffer.delete(inputs);
+    }
+
+    private static byte[] encode(Input in) {
+        byte[] headerBytes = HeadersLayout.encode(in.headers());
+        byte[] keyBytes = in.keyBytes();
+        byte[] value = in.valueBytes();
         ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 4 + keyBytes.length + 4 + headerBytes.length + value.length);
-        b.put((byte) (left ? 0 : 1))
-                .putLong(recordTs)
-                .putLong(eventTime)
+        b.put((byte) (in.left() ? 0 : 1))
+                .putLong(in.recordTs())
+                .putLong(in.eventTime())
                 .putInt(keyBytes.length)
                 .put(keyBytes)
                 .putInt(headerBytes.length)
                 .put(headerBytes)
                 .put(value);
-        pending.put(Bytes.wrap(ByteLayout.longValue(seq)), b.array());
-        shared.pendingMayHoldInputs = true;
+        return b.array();
     }
 
-    /**
-     * @return false when no input can be waiting since the last batch (nothing was buffered by either side, and the
-     *     store's restored content has been drained); clears the flag
-     */
-    boolean takeMayHoldInputs() {
-        boolean may = shared.pendingMayHoldInputs;
-        shared.pendingMayHoldInputs = false;
-        return may;
-    }
-
-    /** Hands every buffered input to {@code batch} in arrival order, then deletes them. */
-    void drain(Consumer<Input> batch) {
-        List<Bytes> done = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = pending.all()) {
-            while (it.hasNext()) {
-                KeyValue<Bytes, byte[]> kv = it.next();
-                done.add(kv.key);
-                ByteBuffer b = ByteBuffer.wrap(kv.value);
-                boolean left = b.get() == 0;
-                long recordTs = b.getLong();
-                long eventTime = b.getLong();
-                byte[] keyBytes = new byte[b.getInt()];
-                b.get(keyBytes);
-                byte[] headerBytes = new byte[b.getInt()];
-                b.get(headerBytes);
-                Headers headers = HeadersLayout.read(headerBytes, 0);
-                byte[] valueBytes = new byte[b.remaining()];
-                b.get(valueBytes);
-                batch.accept(new Input(left, recordTs, eventTime, keyBytes, headers, valueBytes));
-            }
-        }
-        for (Bytes k : done) {
-            pending.delete(k);
-        }
+    private static Input decode(byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        boolean left = b.get() == 0;
+        long recordTs = b.getLong();
+        long eventTime = b.getLong();
+        byte[] keyBytes = new byte[b.getInt()];
+        b.get(keyBytes);
+        byte[] headerBytes = new byte[b.getInt()];
+        b.get(headerBytes);
+        Headers headers = HeadersLayout.read(headerBytes, 0);
+        byte[] valueBytes = new byte[b.remaining()];
+        b.get(valueBytes);
+        return new Input(left, recordTs, eventTime, keyBytes, headers, valueBytes);
     }
 }

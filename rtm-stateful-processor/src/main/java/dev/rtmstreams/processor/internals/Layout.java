@@ -214,6 +214,10 @@ final class Layout {
      * by {@code [count i32]} and per header {@code [nameLen i32][name utf8][valueLen i32, -1 = null][value]}. Entries
      * without the header part (the format before headers were kept) decode with empty headers.
      */
+    static byte[] encodeBufferEntry(BufferEntry e) {
+        return encodeBufferEntry(e.key(), e.timestamp(), e.value(), e.headers());
+    }
+
     static byte[] encodeBufferEntry(byte[] key, long timestamp, byte[] value, Headers headers) {
         Header[] hs = headers == null ? new Header[0] : headers.toArray();
         byte[][] names = HeadersLayout.names(hs);

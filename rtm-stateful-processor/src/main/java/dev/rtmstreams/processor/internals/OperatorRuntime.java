@@ -8,6 +8,7 @@ import dev.rtmstreams.processor.StatefulProcessor;
 import dev.rtmstreams.processor.StatefulProcessorWithInitialState;
 import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.spi.ByteLayout;
+import dev.rtmstreams.processor.spi.MicroBatchBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -59,7 +60,7 @@ final class OperatorRuntime<K, I, O> {
     private WatermarkTracker watermark;
     TimerService timers;
     private TtlCleaner ttl;
-    private MicroBatchBuffer buffer;
+    private MicroBatchBuffer<Layout.BufferEntry> buffer;
 
     private long lastInputWallClock;
     private long batchId;
@@ -108,7 +109,7 @@ final class OperatorRuntime<K, I, O> {
         // the per-key timer index is not changelogged when the store has the innermost layer (reset in loadMeta)
         timers = new TimerService(store, layer != null ? layer : store, MAX_TIMERS_PER_PASS);
         ttl = new TtlCleaner(keys, config.ttlCleanupBatch());
-        buffer = new MicroBatchBuffer(store);
+        buffer = MicroBatchBuffer.prefixed(store, Layout.BUFFER, Layout::encodeBufferEntry, Layout::decodeBufferEntry);
         long now = context.currentSystemTimeMs();
         lastInputWallClock = now;
         epochStartWallClock = now;
@@ -490,11 +491,11 @@ final class OperatorRuntime<K, I, O> {
             return;
         }
         lastInputWallClock = timeContext.currentSystemTimeMs();
-        buffer.append(
+        buffer.append(new Layout.BufferEntry(
                 keySerializer.serialize(topic, key),
                 timestamp,
                 value == null ? null : valueSerializer.serialize(topic, value),
-                headers);
+                headers));
     }
 
     /** The rows of one key in one batch, with the timestamp and headers its output gets. */
@@ -527,7 +528,7 @@ final class OperatorRuntime<K, I, O> {
         if (timeMode == TimeMode.EVENT_TIME) {
             watermark.applyIdleTimeout(now, lastInputWallClock);
         }
-        if (!buffer.mayHoldRows()) {
+        if (!buffer.mayHoldEntries()) {
             // No new data. Like Spark (TransformWithStateExec#shouldRunAnotherBatch), a no-data batch still runs in
             // processing-time mode (timers, a new batch id) but not otherwise: the watermark moves only with data
             // (or the idle timeout, whose due timers fire here). Either way the buffer scan is skipped, which keeps a
