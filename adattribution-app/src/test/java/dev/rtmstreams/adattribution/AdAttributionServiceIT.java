@@ -201,6 +201,12 @@ class AdAttributionServiceIT {
                     .containsPattern("kafka_streams_stream_rtm_processor_metrics_numRegisteredTimers\\{[^}]*"
                             + "rtm_processor_id=\"request-ack-correlation\"[^}]*\\} [1-9]")
                     .contains("kafka_streams_stream_rtm_processor_metrics_numValueStateVars");
+            // every metric the Grafana dashboard and the Prometheus alert rules (ops/) use is served
+            assertThat(ObservabilityAssets.missing(
+                            ObservabilityAssets.metricNames(ObservabilityAssets.files(ObservabilityAssets.repoRoot())),
+                            metrics))
+                    .as("metrics used in ops/ but not served on /metrics")
+                    .isEmpty();
 
             // the state reader through the custom interactive query: tx-3 has a request waiting, tx-4 an ack
             HttpResponse<String> tx3 = get(http, port, "/state/request-ack-correlation/tx-3");
