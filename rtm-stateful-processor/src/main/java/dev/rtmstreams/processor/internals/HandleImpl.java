@@ -81,8 +81,8 @@ final class HandleImpl implements StatefulProcessorHandle {
     @Override
     public <T> ValueState<T> getValueState(String stateName, Serde<T> valueSerde, TtlConfig ttlConfig) {
         long ttl = declare("get_value_state", stateName, ttlConfig);
-        ValueStateImpl<T> s =
-                new ValueStateImpl<>(keys, stateName, Objects.requireNonNull(valueSerde, "valueSerde"), ttl);
+        ValueStateImpl<T> s = new ValueStateImpl<>(
+                keys, stateName, Objects.requireNonNull(valueSerde, "valueSerde"), TtlLayer.of(keys, ttl));
         variables.put(stateName, s);
         record(stateName, OperatorMetadata.Kind.ValueState, ttl, valueSerde);
         return s;
@@ -91,8 +91,8 @@ final class HandleImpl implements StatefulProcessorHandle {
     @Override
     public <T> ListState<T> getListState(String stateName, Serde<T> elementSerde, TtlConfig ttlConfig) {
         long ttl = declare("get_list_state", stateName, ttlConfig);
-        ListStateImpl<T> s =
-                new ListStateImpl<>(keys, stateName, Objects.requireNonNull(elementSerde, "elementSerde"), ttl);
+        ListStateImpl<T> s = new ListStateImpl<>(
+                keys, stateName, Objects.requireNonNull(elementSerde, "elementSerde"), TtlLayer.of(keys, ttl));
         variables.put(stateName, s);
         record(stateName, OperatorMetadata.Kind.ListState, ttl, elementSerde);
         return s;
@@ -107,7 +107,7 @@ final class HandleImpl implements StatefulProcessorHandle {
                 stateName,
                 Objects.requireNonNull(userKeySerde, "userKeySerde"),
                 Objects.requireNonNull(valueSerde, "valueSerde"),
-                ttl);
+                TtlLayer.of(keys, ttl));
         variables.put(stateName, s);
         record(stateName, OperatorMetadata.Kind.MapState, ttl, userKeySerde, valueSerde);
         return s;

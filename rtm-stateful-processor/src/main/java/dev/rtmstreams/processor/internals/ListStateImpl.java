@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.LongPredicate;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -14,15 +15,16 @@ import org.apache.kafka.common.utils.Bytes;
 /**
  * List state on the operator store: one entry per grouping key holding the elements as
  * {@code [expiry i64][len i32][bytes]*} ({@code Long.MAX_VALUE} = no expiry). Each element has its own expiry,
- * set when appended; {@link #put} refreshes all. Appends drop already-expired elements while rewriting.
+ * the {@link TtlLayer}'s when appended; {@link #put} refreshes all. Appends drop already-expired elements while
+ * rewriting.
  */
 final class ListStateImpl<T> extends StoredStateVariable implements ListState<T> {
 
     private final Serializer<T> serializer;
     private final Deserializer<T> deserializer;
 
-    ListStateImpl(KeyContext keys, String name, Serde<T> serde, long ttlMs) {
-        super(keys, name, ttlMs);
+    ListStateImpl(KeyContext keys, String name, Serde<T> serde, TtlLayer ttl) {
+        super(keys, name, ttl);
         this.serializer = serde.serializer();
         this.deserializer = serde.deserializer();
     }
@@ -32,7 +34,12 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
     }
 
     /** Live (non-expired) elements of a stored list, as raw {@code [expiry][len][bytes]} records. */
-    private static List<byte[]> liveRecords(byte[] stored, long now) {
+    private List<byte[]> liveRecords(byte[] stored) {
+        return records(stored, ttl::isLive);
+    }
+
+    /** Elements of a stored list whose expiry passes {@code keep}, as raw {@code [expiry][len][bytes]} records. */
+    private static List<byte[]> records(byte[] stored, LongPredicate keep) {
         List<byte[]> out = new ArrayList<>();
         if (stored == null) {
             return out;
@@ -41,7 +48,7 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
         while (pos < stored.length) {
             long expiry = ByteLayout.getLong(stored, pos);
             int len = ByteLayout.getInt(stored, pos + 8);
-            if (!ValueCodec.isExpired(expiry, now)) {
+            if (keep.test(expiry)) {
                 out.add(Arrays.copyOfRange(stored, pos, pos + 12 + len));
             }
             pos += 12 + len;
@@ -71,18 +78,14 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
         return out;
     }
 
-    private long now() {
-        return keys.processingTime();
-    }
-
     @Override
     public boolean exists() {
-        return !liveRecords(keys.store.get(key("exists")), now()).isEmpty();
+        return !liveRecords(keys.store.get(key("exists"))).isEmpty();
     }
 
     @Override
     public Iterator<T> get() {
-        List<byte[]> live = liveRecords(keys.store.get(key("get")), now());
+        List<byte[]> live = liveRecords(keys.store.get(key("get")));
         List<T> out = new ArrayList<>(live.size());
         for (byte[] r : live) {
             out.add(deserializer.deserialize(name, Arrays.copyOfRange(r, 12, r.length)));
@@ -107,21 +110,15 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
         return out;
     }
 
-    private long expiry() {
-        return ttlMs > 0 ? now() + ttlMs : Long.MAX_VALUE;
-    }
-
     private void write(Bytes k, List<byte[]> records, long expiry) {
         keys.store.put(k, join(records));
-        if (ttlMs > 0) {
-            keys.indexTtl(expiry, k.get());
-        }
+        ttl.written(k, expiry);
     }
 
     @Override
     public void put(List<T> newState) {
         Bytes k = key("put");
-        long expiry = expiry();
+        long expiry = ttl.expiryOfWrite();
         write(k, encode(newState, expiry), expiry);
     }
 
@@ -131,8 +128,8 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
         if (newState == null) {
             throw new StateErrors.NullValueException(name);
         }
-        long expiry = expiry();
-        List<byte[]> records = liveRecords(keys.store.get(k), now());
+        long expiry = ttl.expiryOfWrite();
+        List<byte[]> records = liveRecords(keys.store.get(k));
         records.add(record(serializer.serialize(name, newState), expiry));
         write(k, records, expiry);
     }
@@ -140,9 +137,9 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
     @Override
     public void appendList(List<T> newState) {
         Bytes k = key("appendList");
-        long expiry = expiry();
+        long expiry = ttl.expiryOfWrite();
         List<byte[]> add = encode(newState, expiry);
-        List<byte[]> records = liveRecords(keys.store.get(k), now());
+        List<byte[]> records = liveRecords(keys.store.get(k));
         records.addAll(add);
         write(k, records, expiry);
     }
@@ -159,7 +156,7 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
         if (stored == null) {
             return 0;
         }
-        List<byte[]> live = liveRecords(stored, now);
+        List<byte[]> live = records(stored, expiry -> !ValueCodec.isExpired(expiry, now));
         int removed = count(stored) - live.size();
         if (live.isEmpty()) {
             keys.store.delete(k);

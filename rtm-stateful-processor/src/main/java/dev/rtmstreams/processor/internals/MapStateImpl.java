@@ -16,7 +16,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
  * Map state on the operator store: one entry per (grouping key, user key), key
- * {@code statePrefix + [keyLen][groupingKey] + userKeyBytes}, value per {@link ValueCodec} with a per-entry expiry.
+ * {@code statePrefix + [keyLen][groupingKey] + userKeyBytes}, value per {@link ValueCodec} with a per-entry expiry
+ * (the {@link TtlLayer}'s).
  */
 final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState<UK, UV> {
 
@@ -25,8 +26,8 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
     private final Serializer<UV> valueSerializer;
     private final Deserializer<UV> valueDeserializer;
 
-    MapStateImpl(KeyContext keys, String name, Serde<UK> keySerde, Serde<UV> valueSerde, long ttlMs) {
-        super(keys, name, ttlMs);
+    MapStateImpl(KeyContext keys, String name, Serde<UK> keySerde, Serde<UV> valueSerde, TtlLayer ttl) {
+        super(keys, name, ttl);
         this.keySerializer = keySerde.serializer();
         this.keyDeserializer = keySerde.deserializer();
         this.valueSerializer = valueSerde.serializer();
@@ -45,18 +46,13 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
         return Bytes.wrap(Layout.concat(gp, keySerializer.serialize(name, userKey)));
     }
 
-    private long now() {
-        return keys.processingTime();
-    }
-
     private List<KeyValue<byte[], byte[]>> liveEntries(String op) {
         byte[] gp = groupPrefix(op);
-        long now = now();
         List<KeyValue<byte[], byte[]>> out = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = keys.store.prefixScan(Bytes.wrap(gp), BytesSer.INSTANCE)) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> kv = it.next();
-                if (!ValueCodec.isExpired(ValueCodec.expiry(kv.value), now)) {
+                if (ttl.isLive(ValueCodec.expiry(kv.value))) {
                     byte[] k = kv.key.get();
                     out.add(KeyValue.pair(Arrays.copyOfRange(k, gp.length, k.length), kv.value));
                 }
@@ -73,7 +69,7 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
     @Override
     public UV getValue(UK key) {
         byte[] stored = keys.store.get(entryKey("getValue", key));
-        if (stored == null || ValueCodec.isExpired(ValueCodec.expiry(stored), now())) {
+        if (stored == null || !ttl.isLive(ValueCodec.expiry(stored))) {
             return null;
         }
         return valueDeserializer.deserialize(name, ValueCodec.payload(stored));
@@ -82,7 +78,7 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
     @Override
     public boolean containsKey(UK key) {
         byte[] stored = keys.store.get(entryKey("containsKey", key));
-        return stored != null && !ValueCodec.isExpired(ValueCodec.expiry(stored), now());
+        return stored != null && ttl.isLive(ValueCodec.expiry(stored));
     }
 
     @Override
@@ -91,14 +87,9 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
         if (value == null) {
             throw new StateErrors.NullValueException(name);
         }
-        byte[] payload = valueSerializer.serialize(name, value);
-        if (ttlMs > 0) {
-            long expiry = now() + ttlMs;
-            keys.store.put(k, ValueCodec.encode(payload, expiry));
-            keys.indexTtl(expiry, k.get());
-        } else {
-            keys.store.put(k, ValueCodec.encode(payload, Long.MAX_VALUE));
-        }
+        long expiry = ttl.expiryOfWrite();
+        keys.store.put(k, ValueCodec.encode(valueSerializer.serialize(name, value), expiry));
+        ttl.written(k, expiry);
     }
 
     @Override

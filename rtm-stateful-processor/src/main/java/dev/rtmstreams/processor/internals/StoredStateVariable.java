@@ -2,20 +2,20 @@ package dev.rtmstreams.processor.internals;
 
 /**
  * What value, list and map state share: the operator's key context, the variable's name, the prefix of its keys in
- * the operator store ({@link Layout#statePrefix}) and its time to live.
+ * the operator store ({@link Layout#statePrefix}) and its time-to-live layer.
  */
 abstract class StoredStateVariable implements StateVariable {
 
     final KeyContext keys;
     final String name;
     final byte[] prefix;
-    /** Time to live of what is written, in milliseconds; not positive: no expiry. */
-    final long ttlMs;
+    /** Every decision about expiry ({@link TtlLayer#NONE} without TTL). */
+    final TtlLayer ttl;
 
-    StoredStateVariable(KeyContext keys, String name, long ttlMs) {
+    StoredStateVariable(KeyContext keys, String name, TtlLayer ttl) {
         this.keys = keys;
         this.name = name;
         this.prefix = Layout.statePrefix(name);
-        this.ttlMs = ttlMs;
+        this.ttl = ttl;
     }
 }

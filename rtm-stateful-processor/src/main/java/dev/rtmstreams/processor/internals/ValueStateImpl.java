@@ -9,8 +9,8 @@ import org.apache.kafka.common.utils.Bytes;
 
 /**
  * Value state on the operator store. Key {@code statePrefix + [keyLen][groupingKey]}; value per {@link ValueCodec}.
- * With TTL every update writes a TTL-index entry; an expired value reads as absent at once (after Flink's
- * {@code TtlValueState}: the expiry check wraps the plain read).
+ * Expiry is the {@link TtlLayer}'s: every update stores the expiry it gives, and a value it no longer calls live reads
+ * as absent at once.
  */
 final class ValueStateImpl<T> extends StoredStateVariable implements ValueState<T> {
 
@@ -21,8 +21,8 @@ final class ValueStateImpl<T> extends StoredStateVariable implements ValueState<
     private byte[] cachedSuffix;
     private Bytes cachedKey;
 
-    ValueStateImpl(KeyContext keys, String name, Serde<T> serde, long ttlMs) {
-        super(keys, name, ttlMs);
+    ValueStateImpl(KeyContext keys, String name, Serde<T> serde, TtlLayer ttl) {
+        super(keys, name, ttl);
         this.serializer = serde.serializer();
         this.deserializer = serde.deserializer();
     }
@@ -38,7 +38,7 @@ final class ValueStateImpl<T> extends StoredStateVariable implements ValueState<
 
     private byte[] liveStored(String op) {
         byte[] stored = keys.store.get(key(op));
-        if (stored == null || ValueCodec.isExpired(ValueCodec.expiry(stored), keys.processingTime())) {
+        if (stored == null || !ttl.isLive(ValueCodec.expiry(stored))) {
             return null;
         }
         return stored;
@@ -69,14 +69,9 @@ final class ValueStateImpl<T> extends StoredStateVariable implements ValueState<
         if (newValue == null) {
             throw new StateErrors.NullValueException(name);
         }
-        byte[] payload = serializer.serialize(name, newValue);
-        if (ttlMs > 0) {
-            long expiry = keys.processingTime() + ttlMs;
-            keys.store.put(k, ValueCodec.encode(payload, expiry));
-            keys.indexTtl(expiry, k.get());
-        } else {
-            keys.store.put(k, ValueCodec.encode(payload, Long.MAX_VALUE));
-        }
+        long expiry = ttl.expiryOfWrite();
+        keys.store.put(k, ValueCodec.encode(serializer.serialize(name, newValue), expiry));
+        ttl.written(k, expiry);
     }
 
     @Override

@@ -1,0 +1,19 @@
+package dev.rtmstreams.processor;
+
+import java.time.Duration;
+
+/**
+ * {@link MapStateContractTest} on {@link StoreBackend#ROCKS_DB} with the TTL layer on: the non-TTL cases run with a
+ * TTL of a day, which nothing outlives within a test.
+ */
+class MapStateRocksDbTtlLayerTest extends MapStateContractTest {
+    @Override
+    StoreBackend backend() {
+        return StoreBackend.ROCKS_DB;
+    }
+
+    @Override
+    TtlConfig contractTtl() {
+        return TtlConfig.of(Duration.ofDays(1));
+    }
+}
