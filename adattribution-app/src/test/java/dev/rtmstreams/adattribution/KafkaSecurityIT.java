@@ -43,10 +43,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The service against a secured broker (a child-JVM KRaft broker with a {@code SASL_SSL} listener, {@code PLAIN},
+ * The service against a secured broker (a child-JVM KRaft broker with a {@code SASL_SSL} listener, {@code PLAIN} and
+ * {@code SCRAM-SHA-512} (the mechanism docs/security.md recommends),
  * {@code StandardAuthorizer}, no access without an ACL): with exactly the ACLs of the Security page (docs/security.md)
  * (parsed from its {@code kafka-acls.sh} commands, so the page and this test cannot drift apart) it attributes a
  * click, under exactly-once and under at-least-once; its log never holds the password; a wrong password or a missing ACL stops it at start
@@ -122,15 +123,16 @@ class KafkaSecurityIT {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"exactly_once_v2", "at_least_once"})
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"exactly_once_v2, PLAIN", "at_least_once, PLAIN", "at_least_once, SCRAM-SHA-512"})
     void shouldAttributeAClickWithExactlyTheReadmeAclsAndNeverLogThePasswordWhenRunOverSaslSsl(
-            String guarantee, @TempDir Path dir) throws Exception {
+            String guarantee, String mechanism, @TempDir Path dir) throws Exception {
         int port = ChildJvm.freePort();
         Path log = dir.resolve("service.log");
-        String impression = "imp-" + guarantee;
-        String click = "c-" + guarantee;
-        ChildJvm service = launch(
+        String impression = "imp-" + guarantee + "-" + mechanism;
+        String click = "c-" + guarantee + "-" + mechanism;
+        ChildJvm service = launchOver(
+                        mechanism,
                         dir,
                         log,
                         SERVICE_USER,
@@ -235,7 +237,12 @@ class KafkaSecurityIT {
      */
     private static ChildJvm.Builder launch(Path dir, Path log, String user, String password, String... extraArgs)
             throws Exception {
-        Map<String, String> security = broker.clientSecurityConfig(user, password);
+        return launchOver(BrokerSecurity.MECHANISM, dir, log, user, password, extraArgs);
+    }
+
+    private static ChildJvm.Builder launchOver(
+            String mechanism, Path dir, Path log, String user, String password, String... extraArgs) throws Exception {
+        Map<String, String> security = broker.clientSecurityConfig(user, password, mechanism);
         Map<String, String> env = new LinkedHashMap<>();
         StringBuilder file = new StringBuilder();
         security.forEach((k, v) -> {

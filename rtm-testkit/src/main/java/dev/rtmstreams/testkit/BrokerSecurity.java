@@ -8,7 +8,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Security of a test broker: one {@code SASL_SSL} client listener with the {@code PLAIN} mechanism, a self-signed
+ * Security of a test broker: one {@code SASL_SSL} client listener offering the {@code PLAIN} and {@code SCRAM-SHA-512}
+ * mechanisms (every user has credentials for both; SCRAM's are added when the log directory is formatted), a self-signed
  * certificate for {@code localhost} generated when the broker is built, and Kafka's {@code StandardAuthorizer} with
  * {@code allow.everyone.if.no.acl.found=false}: a user may do only what an ACL allows, except the admin user, who is
  * the broker's super user (inter-broker and controller traffic, and the test kit's own helpers).
@@ -21,10 +22,10 @@ import java.util.Set;
  * }
  * }</pre>
  *
- * <p>Why {@code PLAIN} and not SCRAM: PLAIN users are declared in the broker's JAAS configuration, so they exist
- * from the first request on and the same mechanism also secures the KRaft controller listener; SCRAM credentials
- * live in the metadata log and cannot secure the controller listener. A client configures both the same way
- * apart from {@code sasl.mechanism} and the login module.
+ * <p>Why {@code PLAIN} for the admin and the controller listener: PLAIN users are declared in the broker's JAAS
+ * configuration, so they exist from the first request on and the same mechanism also secures the KRaft controller
+ * listener; SCRAM credentials live in the metadata log and cannot secure the controller listener. A client
+ * configures both the same way apart from {@code sasl.mechanism} and the login module ({@link #jaasConfig}).
  *
  * <p>Immutable; built and validated by {@link Builder#build()}.
  */
@@ -34,6 +35,10 @@ public final class BrokerSecurity {
     public static final String MECHANISM = "PLAIN";
     /** The login module of {@link #MECHANISM}. */
     public static final String PLAIN_LOGIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule";
+    /** The SCRAM mechanism the client listener also offers (docs/security.md recommends it). */
+    public static final String SCRAM_MECHANISM = "SCRAM-SHA-512";
+    /** The login module of {@link #SCRAM_MECHANISM}. */
+    public static final String SCRAM_LOGIN_MODULE = "org.apache.kafka.common.security.scram.ScramLoginModule";
 
     private final String adminUser;
     private final Map<String, String> passwords;
@@ -65,8 +70,38 @@ public final class BrokerSecurity {
      * @return the JAAS configuration line
      */
     public static String plainJaasConfig(String user, String password) {
-        return PLAIN_LOGIN_MODULE + " required username=\"" + Objects.requireNonNull(user, "user") + "\" password=\""
+        return jaasConfig(MECHANISM, user, password);
+    }
+
+    /**
+     * Returns a {@code sasl.jaas.config} value logging in as {@code user} with {@code password}.
+     *
+     * @param mechanism {@link #MECHANISM} or {@link #SCRAM_MECHANISM}
+     * @param user the user name; not null
+     * @param password the password; not null
+     * @return the JAAS configuration line
+     * @throws IllegalArgumentException naming an unknown mechanism
+     */
+    public static String jaasConfig(String mechanism, String user, String password) {
+        String module = switch (Objects.requireNonNull(mechanism, "mechanism")) {
+            case MECHANISM -> PLAIN_LOGIN_MODULE;
+            case SCRAM_MECHANISM -> SCRAM_LOGIN_MODULE;
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown SASL mechanism '" + mechanism + "': " + MECHANISM + " or " + SCRAM_MECHANISM);
+        };
+        return module + " required username=\"" + Objects.requireNonNull(user, "user") + "\" password=\""
                 + Objects.requireNonNull(password, "password") + "\";";
+    }
+
+    /**
+     * @return per user, the {@code kafka-storage format --add-scram} value that gives it {@link #SCRAM_MECHANISM}
+     *     credentials with its password
+     */
+    public java.util.List<String> scramCredentials() {
+        return passwords.entrySet().stream()
+                .map(e -> SCRAM_MECHANISM + "=[name=" + e.getKey() + ",password=" + e.getValue() + "]")
+                .toList();
     }
 
     /**
@@ -127,7 +162,7 @@ public final class BrokerSecurity {
          * Sets the super user. Default {@code admin} / {@code admin-secret}.
          *
          * @param user a name of {@code [A-Za-z0-9._-]}; not null
-         * @param password a password without {@code "} or {@code \}; not null, not empty
+         * @param password a password without {@code "}, {@code \}, {@code ,}, {@code [} or {@code ]}; not null, not empty
          * @return this builder
          */
         public Builder admin(String user, String password) {
@@ -140,7 +175,7 @@ public final class BrokerSecurity {
          * Adds a user with no rights but those its ACLs give.
          *
          * @param user a name of {@code [A-Za-z0-9._-]}, not the admin's; not null
-         * @param password a password without {@code "} or {@code \}; not null, not empty
+         * @param password a password without {@code "}, {@code \}, {@code ,}, {@code [} or {@code ]}; not null, not empty
          * @return this builder
          */
         public Builder user(String user, String password) {
@@ -188,10 +223,11 @@ public final class BrokerSecurity {
         }
 
         private static void checkPassword(String user, String password) {
-            // the password goes between double quotes in a JAAS line; the message never shows it
-            if (password == null || password.isEmpty() || password.contains("\"") || password.contains("\\")) {
+            // the password goes between double quotes in a JAAS line and into a SCRAM credential list
+            // ([name=...,password=...]); the message never shows it
+            if (password == null || password.isEmpty() || !password.matches("[^\"\\\\,\\[\\]]+")) {
                 throw new IllegalArgumentException(
-                        "the password of user '" + user + "' must be non-empty and hold no \" or \\");
+                        "the password of user '" + user + "' must be non-empty and hold no \", \\, ',', '[' or ']'");
             }
         }
     }

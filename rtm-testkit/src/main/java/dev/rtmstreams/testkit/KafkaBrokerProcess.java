@@ -133,6 +133,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
                     List.of(Long.toString(ProcessHandle.current().pid()), config.toString()));
             if (!BrokerProcessFiles.isFormatted(logDir)) {
                 args.add(Uuid.randomUuid().toString());
+                security.ifPresent(s -> args.addAll(s.scramCredentials()));
             }
             try (Admin admin = Admin.create(readinessClientConfig())) {
                 jvm = launch(args, admin);
@@ -318,8 +319,23 @@ public final class KafkaBrokerProcess implements KafkaCluster {
      * @throws IllegalStateException if the broker has no security configured
      */
     public Map<String, String> clientSecurityConfig(String user, String password) {
+        return clientSecurityConfig(user, password, BrokerSecurity.MECHANISM);
+    }
+
+    /**
+     * Returns the client security settings logging in as {@code user} with any password over a given mechanism.
+     *
+     * @param user a user name; not null
+     * @param password the password to send; not null
+     * @param mechanism {@link BrokerSecurity#MECHANISM} or {@link BrokerSecurity#SCRAM_MECHANISM} (every user of the
+     *     broker's {@link BrokerSecurity} has credentials for both)
+     * @return a fresh map the caller owns; never null
+     * @throws IllegalStateException if the broker has no security configured
+     * @throws IllegalArgumentException naming an unknown mechanism
+     */
+    public Map<String, String> clientSecurityConfig(String user, String password, String mechanism) {
         requireSecurity();
-        return SaslSslConfigs.client(user, password, tls.orElseThrow());
+        return SaslSslConfigs.client(user, password, mechanism, tls.orElseThrow());
     }
 
     /**

@@ -60,6 +60,31 @@ class SecuredBrokerProcessTest {
                                 .get(20, TimeUnit.SECONDS))
                         .hasCauseInstanceOf(TopicAuthorizationException.class);
             }
+            // the same user over SCRAM-SHA-512 (credentials added when the log directory was formatted), and a wrong
+            // SCRAM password refused
+            Map<String, Object> aliceScram = new java.util.HashMap<>(alice);
+            aliceScram.putAll(broker.clientSecurityConfig("alice", "alice-pw", BrokerSecurity.SCRAM_MECHANISM));
+            assertThat(aliceScram).containsEntry("sasl.mechanism", "SCRAM-SHA-512");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                    with(aliceScram, Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, 20_000)),
+                    new StringSerializer(),
+                    new StringSerializer())) {
+                producer.send(new ProducerRecord<>("granted", "k", "over scram"))
+                        .get(20, TimeUnit.SECONDS);
+            }
+            Map<String, Object> wrongScram = new java.util.HashMap<>(alice);
+            wrongScram.putAll(broker.clientSecurityConfig("alice", "not-alice-pw", BrokerSecurity.SCRAM_MECHANISM));
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                    with(wrongScram, Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, 20_000)),
+                    new StringSerializer(),
+                    new StringSerializer())) {
+                Throwable refused = org.assertj.core.api.Assertions.catchThrowable(
+                        () -> producer.send(new ProducerRecord<>("granted", "k", "no"))
+                                .get(20, TimeUnit.SECONDS));
+                assertThat(java.util.stream.Stream.iterate(refused, java.util.Objects::nonNull, Throwable::getCause))
+                        .as("%s", refused)
+                        .anyMatch(t -> t instanceof org.apache.kafka.common.errors.SaslAuthenticationException);
+            }
             try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
                     with(
                             alice,

@@ -17,7 +17,8 @@ public final class BrokerMain {
     /**
      * Runs the child.
      *
-     * @param args parent pid, config file, optional cluster id for formatting
+     * @param args parent pid, config file, optional cluster id for formatting, then SCRAM credentials to add when
+     *     formatting ({@code kafka-storage format --add-scram} values)
      */
     public static void main(String[] args) {
         long parentPid = Long.parseLong(args[0]);
@@ -28,8 +29,13 @@ public final class BrokerMain {
         parent.get().onExit().thenRun(() -> Runtime.getRuntime().halt(4));
         String config = args[1];
         if (args.length > 2) {
-            int code = kafka.tools.StorageTool.execute(
-                    new String[] {"format", "-t", args[2], "-c", config, "--ignore-formatted"}, System.out);
+            java.util.List<String> format = new java.util.ArrayList<>(
+                    java.util.List.of("format", "-t", args[2], "-c", config, "--ignore-formatted"));
+            for (int i = 3; i < args.length; i++) {
+                format.add("--add-scram"); // e.g. SCRAM-SHA-512=[name=alice,password=alice-secret]
+                format.add(args[i]);
+            }
+            int code = kafka.tools.StorageTool.execute(format.toArray(new String[0]), System.out);
             if (code != 0) {
                 System.out.println("rtm-testkit: formatting failed with exit code " + code);
                 System.out.flush();

@@ -7,7 +7,8 @@ import java.util.stream.Collectors;
 
 /**
  * The broker and client properties of a {@link BrokerSecurity}: a {@code SASL_SSL} client (and inter-broker)
- * listener, a {@code SASL_PLAINTEXT} controller listener, both {@code PLAIN}, logged in as the admin, with
+ * listener offering {@code PLAIN} and {@code SCRAM-SHA-512}, a {@code SASL_PLAINTEXT} controller listener, both logged
+ * in as the admin over {@code PLAIN}, with
  * {@code StandardAuthorizer}, the admin as the only super user and no access without an ACL.
  */
 public final class SaslSslConfigs {
@@ -42,6 +43,13 @@ public final class SaslSslConfigs {
         p.put("sasl.mechanism.inter.broker.protocol", BrokerSecurity.MECHANISM);
         p.put("sasl.mechanism.controller.protocol", BrokerSecurity.MECHANISM);
         p.put("listener.name.sasl_ssl.plain.sasl.jaas.config", withoutSemicolon(login) + " " + usersOfListener + ";");
+        // SCRAM credentials are in the metadata log (added when the log directory is formatted)
+        p.put(
+                "listener.name.sasl_ssl.sasl.enabled.mechanisms",
+                BrokerSecurity.MECHANISM + "," + BrokerSecurity.SCRAM_MECHANISM);
+        p.put(
+                "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config",
+                BrokerSecurity.SCRAM_LOGIN_MODULE + " required;");
         p.put("listener.name.controller.sasl.enabled.mechanisms", BrokerSecurity.MECHANISM);
         p.put(
                 "listener.name.controller.plain.sasl.jaas.config",
@@ -64,14 +72,15 @@ public final class SaslSslConfigs {
      *
      * @param user the user name
      * @param password the password (need not be the right one: tests of wrong credentials)
+     * @param mechanism {@link BrokerSecurity#MECHANISM} or {@link BrokerSecurity#SCRAM_MECHANISM}
      * @param tls the trust store
      * @return {@code security.protocol}, {@code sasl.mechanism}, {@code sasl.jaas.config}, {@code ssl.truststore.*}
      */
-    public static Map<String, String> client(String user, String password, SelfSignedTls tls) {
+    public static Map<String, String> client(String user, String password, String mechanism, SelfSignedTls tls) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("security.protocol", "SASL_SSL");
-        p.put("sasl.mechanism", BrokerSecurity.MECHANISM);
-        p.put("sasl.jaas.config", BrokerSecurity.plainJaasConfig(user, password));
+        p.put("sasl.mechanism", mechanism);
+        p.put("sasl.jaas.config", BrokerSecurity.jaasConfig(mechanism, user, password));
         p.put("ssl.truststore.location", tls.trustStore().toString());
         p.put("ssl.truststore.password", tls.password());
         p.put("ssl.truststore.type", SelfSignedTls.storeType());
