@@ -4,8 +4,8 @@ import static dev.rtmstreams.examples.Drivers.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rtmstreams.processor.TimeMode;
-import dev.rtmstreams.topology.ContractReport;
-import dev.rtmstreams.topology.ModeContractChecker;
+import dev.rtmstreams.topology.testing.ContractReport;
+import dev.rtmstreams.topology.testing.ModeContractChecker;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;

@@ -11,10 +11,10 @@
  *   <li>{@link dev.rtmstreams.topology.RealTimeClientSettings} publishes the client settings real-time mode applies
  *       for itself, for a plain Kafka Streams application (a benchmark's peer) to run with the same;</li>
  *   <li>{@link dev.rtmstreams.topology.RocksDbBoundedMemory} bounds RocksDB memory per JVM;</li>
- *   <li>{@link dev.rtmstreams.topology.PrometheusEndpoint} serves the metrics to Prometheus;</li>
- *   <li>{@link dev.rtmstreams.topology.ModeContractChecker} (a test utility) finds processors whose output depends on
- *       the execution contract.</li>
+ *   <li>{@link dev.rtmstreams.topology.PrometheusEndpoint} serves the metrics to Prometheus.</li>
  * </ul>
- * Everything under {@code dev.rtmstreams.topology.internals} is implementation; do not use it.
+ * The mode-contract checker, which finds processors whose output depends on the execution contract, is a test utility
+ * of the {@code rtm-test-utils} artifact ({@code dev.rtmstreams.topology.testing}). Everything under
+ * {@code dev.rtmstreams.topology.internals} is implementation; do not use it.
  */
 package dev.rtmstreams.topology;

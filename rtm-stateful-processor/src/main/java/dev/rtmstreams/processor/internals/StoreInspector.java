@@ -6,7 +6,7 @@ import java.util.OptionalLong;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
-/** Read-only views of an operator store for test tooling (the public test harness). */
+/** Read-only views of an operator store for test tooling (the public test harness of rtm-test-utils). */
 public final class StoreInspector {
 
     private StoreInspector() {}

@@ -26,8 +26,7 @@ class ArchitectureTest {
                 .resideOutsideOfPackages(
                         "dev.rtmstreams.processor",
                         "dev.rtmstreams.processor.internals",
-                        "dev.rtmstreams.processor.spi",
-                        "dev.rtmstreams.processor.testing")
+                        "dev.rtmstreams.processor.spi")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("dev.rtmstreams.processor.internals")

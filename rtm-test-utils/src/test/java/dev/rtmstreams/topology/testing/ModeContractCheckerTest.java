@@ -1,4 +1,4 @@
-package dev.rtmstreams.topology;
+package dev.rtmstreams.topology.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,8 @@ import dev.rtmstreams.processor.StatefulProcessor;
 import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.TimerValues;
 import dev.rtmstreams.processor.ValueState;
+import dev.rtmstreams.topology.RtmStreams;
+import dev.rtmstreams.topology.Trigger;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

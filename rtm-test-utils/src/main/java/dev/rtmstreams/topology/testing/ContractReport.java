@@ -1,4 +1,4 @@
-package dev.rtmstreams.topology;
+package dev.rtmstreams.topology.testing;
 
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;

@@ -1,4 +1,4 @@
-package dev.rtmstreams.topology;
+package dev.rtmstreams.topology.testing;
 
 import dev.rtmstreams.processor.RtmProcessorConfig;
 import dev.rtmstreams.processor.StatefulProcessor;
