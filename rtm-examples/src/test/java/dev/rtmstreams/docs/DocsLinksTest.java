@@ -255,7 +255,7 @@ class DocsLinksTest {
     }
 
     /** The repository root: the first directory above this module's basedir that holds README.md and docs/. */
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         Path dir = Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
                 .toAbsolutePath();
         for (Path d = dir; d != null; d = d.getParent()) {

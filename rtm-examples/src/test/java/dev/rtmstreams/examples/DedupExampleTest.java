@@ -4,9 +4,9 @@ import static dev.rtmstreams.examples.Drivers.at;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rtmstreams.topology.Trigger;
 import dev.rtmstreams.topology.testing.ContractReport;
 import dev.rtmstreams.topology.testing.ModeContractChecker;
-import dev.rtmstreams.topology.Trigger;
 import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
