@@ -10,8 +10,10 @@ import java.util.List;
  * @param slots one entry per local stream thread, in thread-name order; unmodifiable
  * @param tasksPerSlot the configured packing
  * @param targetUtilization the busy fraction a slot should stay under (default 0.5)
- * @param violations human-readable violations (a slot running more than {@code tasksPerSlot} active tasks); empty
- *     when the assignment is within the rules; unmodifiable
+ * @param violations human-readable violations (a slot running more than {@code tasksPerSlot} active tasks, a group
+ *     with fewer slots than the topology needs); empty when the assignment is within the rules; unmodifiable
+ * @param group the whole group's slots (every instance's stream threads) against what the topology needs; null when the
+ *     group could not be described
  */
 public record AssignmentReport(
         String applicationId,
@@ -19,7 +21,8 @@ public record AssignmentReport(
         List<Slot> slots,
         int tasksPerSlot,
         double targetUtilization,
-        List<String> violations) {
+        List<String> violations,
+        GroupSlots group) {
 
     /** Copies the lists. */
     public AssignmentReport {

@@ -2,6 +2,7 @@ package dev.rtmstreams.topology;
 
 import dev.rtmstreams.topology.internals.BrokerHops;
 import dev.rtmstreams.topology.internals.EpochRuntime;
+import dev.rtmstreams.topology.internals.GroupSlotsProbe;
 import dev.rtmstreams.topology.internals.PartitionCounts;
 import dev.rtmstreams.topology.internals.RtmClientSupplier;
 import dev.rtmstreams.topology.internals.TopologySizer;
@@ -82,6 +83,8 @@ public final class RtmStreams implements AutoCloseable {
         String appId = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
         this.runtime =
                 new EpochRuntime(appId, b.trigger.mode(), b.time, b.targetUtilization, b.tasksPerSlot, b.listeners);
+        // after each rebalance the assignment check also counts the whole group's slots (a member per stream thread)
+        runtime.groupSlots(new GroupSlotsProbe(config, appId, this::sizingReport, threads() * expectedInstances));
         this.streams = new KafkaStreams(topology, config, new RtmClientSupplier(runtime), b.time);
         runtime.attach(streams);
         streams.setStateListener((newState, oldState) -> {

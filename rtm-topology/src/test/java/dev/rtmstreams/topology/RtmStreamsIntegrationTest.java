@@ -372,11 +372,13 @@ class RtmStreamsIntegrationTest {
                 assertThat(new TreeSet<>(s.activeTasks())).isEqualTo(actual);
                 assertThat(s.activeTasks()).hasSize(2);
             });
-            assertThat(r.violations())
-                    .singleElement()
-                    .asString()
-                    .contains("runs 2 active tasks")
-                    .contains("tasksPerSlot=1");
+            // the whole group: 2 slots (1 thread on each of 2 instances) for 4 tasks at 1 task per slot
+            assertThat(r.group()).isEqualTo(new GroupSlots(2, 2, 4, 2));
+            assertThat(r.group().undersized()).isTrue();
+            assertThat(r.violations()).hasSize(2);
+            assertThat(r.violations().get(0)).contains("runs 2 active tasks").contains("tasksPerSlot=1");
+            assertThat(r.violations().get(1))
+                    .contains("the group has 2 slots (stream threads) on 2 instance(s), the topology needs 4");
             assertThat(r.targetUtilization()).isEqualTo(0.5);
             all.addAll(r.slots().get(0).activeTasks());
         }

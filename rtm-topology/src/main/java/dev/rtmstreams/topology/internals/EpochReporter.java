@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.AssignmentReport;
 import dev.rtmstreams.topology.EpochProgress;
+import dev.rtmstreams.topology.GroupSlots;
 import dev.rtmstreams.topology.LatencyStats;
 import dev.rtmstreams.topology.ProgressListener;
 import dev.rtmstreams.topology.SourceProgress;
@@ -217,6 +218,13 @@ final class EpochReporter implements AutoCloseable {
                 h.getMaxValue());
     }
 
+    private volatile GroupSlotsProbe groupSlots;
+
+    /** Sets how the assignment check counts the whole group's slots (null: it does not). */
+    void groupSlots(GroupSlotsProbe probe) {
+        this.groupSlots = probe;
+    }
+
     /** Schedules the post-rebalance assignment check on the progress thread. */
     void scheduleAssignmentCheck() {
         try {
@@ -253,8 +261,16 @@ final class EpochReporter implements AutoCloseable {
                             + ", more than tasksPerSlot=" + tasksPerSlot);
                 }
             }
+            GroupSlotsProbe probe = groupSlots;
+            GroupSlots group = probe == null ? null : probe.probe();
+            if (group != null && group.undersized()) {
+                violations.add("the group has " + group.slotsPresent() + " slots (stream threads) on "
+                        + group.instancesPresent() + " instance(s), the topology needs " + group.slotsRequired()
+                        + " at tasksPerSlot=" + tasksPerSlot + " (expected " + group.slotsExpected()
+                        + "): start more instances or stream threads");
+            }
             AssignmentReport report = new AssignmentReport(
-                    applicationId, time.milliseconds(), slots, tasksPerSlot, targetUtilization, violations);
+                    applicationId, time.milliseconds(), slots, tasksPerSlot, targetUtilization, violations, group);
             latestAssignment = report;
             if (violations.isEmpty()) {
                 LOG.info(

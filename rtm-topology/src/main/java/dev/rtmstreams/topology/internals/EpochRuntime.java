@@ -91,6 +91,11 @@ public final class EpochRuntime implements AutoCloseable {
     }
 
     /** @return the latest assignment report */
+    /** Makes the post-rebalance assignment check also count the whole group's slots. */
+    public void groupSlots(GroupSlotsProbe probe) {
+        reporter.groupSlots(probe);
+    }
+
     public Optional<AssignmentReport> latestAssignment() {
         return reporter.latestAssignment();
     }
