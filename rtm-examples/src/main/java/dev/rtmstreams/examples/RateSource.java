@@ -1,6 +1,6 @@
 package dev.rtmstreams.examples;
 
-import dev.rtmstreams.testkit.Pacer;
+import dev.rtmstreams.tools.Pacer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

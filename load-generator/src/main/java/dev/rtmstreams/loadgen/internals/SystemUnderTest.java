@@ -2,7 +2,7 @@ package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.TopicNames;
-import dev.rtmstreams.testkit.ChildJvm;
+import dev.rtmstreams.tools.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.rtmstreams.examples.internals;
 
 import dev.rtmstreams.examples.RateSource;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
-import dev.rtmstreams.testkit.LatencyRecorder;
+import dev.rtmstreams.tools.LatencyRecorder;
 import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.SizingReport;
 import dev.rtmstreams.topology.SlotCheckMode;

@@ -1,6 +1,6 @@
 package dev.rtmstreams.reliability.internals;
 
-import dev.rtmstreams.testkit.ChildJvm;
+import dev.rtmstreams.tools.ChildJvm;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.URI;

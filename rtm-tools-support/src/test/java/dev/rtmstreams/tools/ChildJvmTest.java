@@ -1,4 +1,4 @@
-package dev.rtmstreams.testkit;
+package dev.rtmstreams.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

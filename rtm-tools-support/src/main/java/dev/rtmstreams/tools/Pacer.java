@@ -1,4 +1,4 @@
-package dev.rtmstreams.testkit;
+package dev.rtmstreams.tools;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.rtmstreams.testkit;
+package dev.rtmstreams.tools;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

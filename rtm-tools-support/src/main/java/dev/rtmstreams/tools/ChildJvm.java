@@ -1,6 +1,5 @@
-package dev.rtmstreams.testkit;
+package dev.rtmstreams.tools;
 
-import dev.rtmstreams.testkit.internals.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;

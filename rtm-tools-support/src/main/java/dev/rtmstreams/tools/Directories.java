@@ -1,4 +1,4 @@
-package dev.rtmstreams.testkit.internals;
+package dev.rtmstreams.tools;
 
 import java.io.IOException;
 import java.nio.file.FileVisitResult;

@@ -1,4 +1,4 @@
-package dev.rtmstreams.testkit;
+package dev.rtmstreams.tools;
 
 import java.io.PrintStream;
 import java.util.Locale;

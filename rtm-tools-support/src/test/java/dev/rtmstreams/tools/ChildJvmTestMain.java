@@ -1,4 +1,4 @@
-package dev.rtmstreams.testkit;
+package dev.rtmstreams.tools;
 
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
