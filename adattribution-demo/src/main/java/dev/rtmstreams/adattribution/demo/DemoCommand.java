@@ -1,7 +1,6 @@
-package dev.rtmstreams.adattribution.cli;
+package dev.rtmstreams.adattribution.demo;
 
-import dev.rtmstreams.adattribution.demo.DemoLogging;
-import dev.rtmstreams.adattribution.demo.DemoRunner;
+import dev.rtmstreams.adattribution.cli.ServiceOption;
 import dev.rtmstreams.processor.ExecutionMode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -108,13 +107,6 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!embeddedBrokerAvailable()) {
-            spec.commandLine()
-                    .getErr()
-                    .println("demo needs the embedded Kafka broker, which the service jar leaves out: run"
-                            + " java -jar adattribution-app/target/adattribution-demo.jar demo");
-            return 1;
-        }
         Duration d = parse("--duration", duration);
         Duration w = parse("--warmup", warmup);
         Duration mb = parse("--micro-batch-interval", microBatchInterval);
@@ -183,16 +175,6 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "Invalid value for option '" + option + "': " + e.getMessage());
-        }
-    }
-
-    /** @return whether the test kit's embedded broker is on the class path (the demo jar, not the service jar) */
-    static boolean embeddedBrokerAvailable() {
-        try {
-            Class.forName("dev.rtmstreams.testkit.EmbeddedKafkaCluster", false, DemoCommand.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
         }
     }
 }
