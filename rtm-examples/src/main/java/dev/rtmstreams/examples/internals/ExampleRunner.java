@@ -1,6 +1,5 @@
 package dev.rtmstreams.examples.internals;
 
-import dev.rtmstreams.examples.RateSource;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.tools.LatencyRecorder;
 import dev.rtmstreams.topology.RtmStreams;
@@ -47,7 +46,7 @@ import org.apache.kafka.streams.StreamsConfig;
 /**
  * Runs one example under each requested trigger against an embedded KRaft broker (rtm-testkit) or an existing
  * cluster: creates fresh topics per run, starts the topology with {@link RtmStreams}, feeds it with the
- * {@link RateSource}, reads the output topic and measures end-to-end latency with the test kit's
+ * {@link RateSource}, reads the output topic and measures end-to-end latency with rtm-tools-support's
  * {@link LatencyRecorder} (output received minus the source time of the record), then prints one table row per
  * trigger.
  */

@@ -1,4 +1,4 @@
-package dev.rtmstreams.examples;
+package dev.rtmstreams.examples.internals;
 
 import dev.rtmstreams.tools.Pacer;
 import java.time.Duration;
@@ -77,7 +77,7 @@ public final class RateSource {
     }
 
     /**
-     * Sends rows on schedule (the test kit's {@link Pacer}) for {@code duration}, then flushes the producer.
+     * Sends rows on schedule (rtm-tools-support's {@link Pacer}) for {@code duration}, then flushes the producer.
      *
      * @param producer where to send; not closed
      * @param topics the input topics, used round-robin; not empty

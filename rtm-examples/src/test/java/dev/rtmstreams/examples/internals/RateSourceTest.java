@@ -1,4 +1,4 @@
-package dev.rtmstreams.examples;
+package dev.rtmstreams.examples.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
