@@ -13,6 +13,7 @@ import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import dev.rtmstreams.adattribution.workload.WorkloadGenerator;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
+import dev.rtmstreams.tools.Directories;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -128,7 +128,7 @@ public final class DemoRunner {
                 results.add(runMode(kafka, mode, stateRoot.resolve(mode.configValue())));
             }
         } finally {
-            deleteRecursively(stateRoot);
+            Directories.deleteQuietly(stateRoot);
         }
         Files.createDirectories(settings.reportDir());
         Path report = settings.reportDir().resolve("demo-report.json");
@@ -391,20 +391,6 @@ public final class DemoRunner {
             if (h.getTotalCount() > 0) {
                 h.outputPercentileDistribution(ps, 1000.0); // values in ms
             }
-        }
-    }
-
-    private static void deleteRecursively(Path root) {
-        try (var paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    LOG.debug("cannot delete {}: {}", p, e.toString());
-                }
-            });
-        } catch (IOException e) {
-            LOG.debug("cannot delete {}: {}", root, e.toString());
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.rtmstreams.reliability.internals;
 
 import dev.rtmstreams.tools.ChildJvm;
+import dev.rtmstreams.tools.Directories;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
@@ -9,11 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * One ad-attribution service instance in a child JVM, started from the app's fat jar with its
@@ -187,14 +186,7 @@ public final class ServiceInstance implements AutoCloseable {
      * @throws IOException when a file cannot be deleted
      */
     public void deleteStateDir() throws IOException {
-        if (!Files.exists(stateDir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(stateDir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        Directories.delete(stateDir);
     }
 
     private String get(String path) {
