@@ -4,7 +4,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.rtmstreams.tools.LatencyRecorder;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -89,19 +91,17 @@ record DemoReport(Settings settings, List<Mode> modes) {
             if (h.getTotalCount() == 0) {
                 return new Latency(0, null, null, null, null, null, null, null);
             }
+            // the one latency summary of the tools (milliseconds rounded to a microsecond), as a typed record
+            Map<String, Object> ms = LatencyRecorder.summary(h);
             return new Latency(
                     h.getTotalCount(),
-                    ms(h.getValueAtPercentile(50)),
-                    ms(h.getValueAtPercentile(90)),
-                    ms(h.getValueAtPercentile(95)),
-                    ms(h.getValueAtPercentile(99)),
-                    ms(h.getValueAtPercentile(99.9)),
-                    ms(h.getMaxValue()),
-                    ms(h.getMean()));
-        }
-
-        private static Double ms(double micros) {
-            return Math.round(micros) / 1000.0;
+                    (Double) ms.get("p50"),
+                    (Double) ms.get("p90"),
+                    (Double) ms.get("p95"),
+                    (Double) ms.get("p99"),
+                    (Double) ms.get("p999"),
+                    (Double) ms.get("max"),
+                    (Double) ms.get("mean"));
         }
     }
 
