@@ -2,6 +2,8 @@ package dev.rtmstreams.adattribution.demo;
 
 import dev.rtmstreams.adattribution.cli.ServiceOption;
 import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.tools.cli.RateOption;
+import dev.rtmstreams.tools.cli.SeedOption;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,6 +14,7 @@ import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,13 +40,9 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Load duration per mode (ISO-8601 or 30s/2m). Default: ${DEFAULT-VALUE}.")
     private String duration;
 
-    @Option(
-            names = "--rate",
-            paramLabel = "EVENTS_PER_S",
-            defaultValue = "1000",
-            description =
-                    "Input events per second (impressions, clicks, requests, acks together). Default: ${DEFAULT-VALUE}.")
-    private double rate;
+    /** Input events per second (impressions, clicks, requests, acks together). */
+    @Mixin
+    private RateOption rate = new RateOption(1000);
 
     @Option(
             names = "--warmup",
@@ -99,20 +98,17 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--no-progress", description = "No progress bar (it is drawn only on a terminal anyway).")
     private boolean noProgress;
 
-    @Option(
-            names = "--seed",
-            defaultValue = "42",
-            description = "Random seed of the workload. Default: ${DEFAULT-VALUE}.")
-    private long seed;
+    @Mixin
+    private SeedOption seed = new SeedOption();
 
     @Override
     public Integer call() throws Exception {
         Duration d = parse("--duration", duration);
         Duration w = parse("--warmup", warmup);
         Duration mb = parse("--micro-batch-interval", microBatchInterval);
-        if (!(rate > 0)) {
+        if (!(rate.rate() > 0)) {
             throw new CommandLine.ParameterException(
-                    spec.commandLine(), "Invalid value for option '--rate': must be positive: " + rate);
+                    spec.commandLine(), "Invalid value for option '--rate': must be positive: " + rate.rate());
         }
         if (partitions < 1) {
             throw new CommandLine.ParameterException(
@@ -145,13 +141,13 @@ public final class DemoCommand implements Callable<Integer> {
             new DemoRunner(
                             new DemoRunner.Settings(
                                     d,
-                                    rate,
+                                    rate.rate(),
                                     w,
                                     partitions,
                                     reportDir,
                                     parsedModes,
                                     mb,
-                                    seed,
+                                    seed.seed(),
                                     kafkaOverrides,
                                     !noProgress && System.console() != null),
                             out)
