@@ -1,6 +1,6 @@
 package dev.rtmstreams.adattribution;
 
-import dev.rtmstreams.adattribution.cli.DemoCommand;
+import dev.rtmstreams.adattribution.cli.DemoPointer;
 import dev.rtmstreams.adattribution.cli.RunCommand;
 import dev.rtmstreams.adattribution.cli.StateCommand;
 import java.io.PrintWriter;
@@ -10,7 +10,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * Entry point of the fat jar: {@code java -jar adattribution-app.jar run|demo|state ...}.
+ * Entry point of the service jar: {@code java -jar adattribution-app.jar run|state ...}. The demo is its own jar
+ * (adattribution-demo, which adds {@code demo} to this command line through {@link #commandLine}); here {@code demo}
+ * only says where it is.
  *
  * <p>Exit codes: 0 success (for {@code run}: a clean shutdown after SIGTERM), 1 runtime failure (for {@code run}:
  * Kafka Streams failed or did not close cleanly), 2 invalid command line or configuration (the message names the
@@ -21,7 +23,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "The ad-attribution service on rtm-streams: click attribution and request/ack correlation.",
-        subcommands = {RunCommand.class, DemoCommand.class, StateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class})
 public final class Main implements Runnable {
 
     /** Avro 1.12 deserializes generated classes only from trusted packages. */
@@ -51,9 +53,37 @@ public final class Main implements Runnable {
      * @return the exit code
      */
     public static int execute(String[] args, Function<String, String> env, PrintWriter out, PrintWriter err) {
-        trustAvroPackages();
-        CommandLine cl = new CommandLine(new Main(), new Factory(env));
+        return execute(commandLine(env, new DemoPointer()), args, out, err);
+    }
+
+    /**
+     * Builds the command line: {@code run}, {@code demo} (the given command), {@code state}, {@code help}.
+     *
+     * @param env environment lookup (returns null when unset)
+     * @param demoCommand the picocli command object behind {@code demo} (annotated with {@code @Command})
+     * @return the command line, not yet executed
+     */
+    public static CommandLine commandLine(Function<String, String> env, Object demoCommand) {
+        Factory factory = new Factory(env);
+        CommandLine cl = new CommandLine(new Main(), factory);
         RunCommand.addServiceOptions(cl.getSubcommands().get("run").getCommandSpec());
+        cl.addSubcommand("demo", new CommandLine(demoCommand, factory));
+        cl.addSubcommand("state", new CommandLine(StateCommand.class, factory));
+        cl.addSubcommand("help", new CommandLine(CommandLine.HelpCommand.class, factory));
+        return cl;
+    }
+
+    /**
+     * Runs a command line built by {@link #commandLine} without exiting the JVM.
+     *
+     * @param cl the command line
+     * @param args the arguments
+     * @param out standard output
+     * @param err standard error
+     * @return the exit code
+     */
+    public static int execute(CommandLine cl, String[] args, PrintWriter out, PrintWriter err) {
+        trustAvroPackages();
         cl.setOut(out);
         cl.setErr(err);
         return cl.execute(args);

@@ -44,11 +44,16 @@ class MainCommandLineTest {
     }
 
     @Test
-    void shouldPrintHelpWhenTopLevelOrDemoHelpIsRequested() {
-        assertThat(run(Map.of(), "--help").out).contains("run", "demo");
-        Outcome demo = run(Map.of(), "demo", "--help");
-        assertThat(demo.code).isZero();
-        assertThat(demo.out).contains("--duration", "--rate");
+    void shouldPrintHelpWhenTopLevelHelpIsRequested() {
+        assertThat(run(Map.of(), "--help").out).contains("run", "demo", "state");
+    }
+
+    @Test
+    void shouldNameTheDemoJarAndFailWhenDemoIsRunFromTheServiceJar() {
+        Outcome o = run(Map.of(), "demo", "--rate", "500");
+
+        assertThat(o.code).isEqualTo(1);
+        assertThat(o.err).contains("adattribution-demo/target/adattribution-demo.jar demo");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.rtmstreams.adattribution;
 
-import dev.rtmstreams.testkit.ChildJvm;
+import dev.rtmstreams.tools.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

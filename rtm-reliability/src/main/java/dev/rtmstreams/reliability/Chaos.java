@@ -5,6 +5,9 @@ import dev.rtmstreams.loadgen.ExitCodes;
 import dev.rtmstreams.loadgen.LoadGenerator;
 import dev.rtmstreams.reliability.internals.Scenario;
 import dev.rtmstreams.reliability.internals.ScenarioRunner;
+import dev.rtmstreams.tools.cli.DurationOption;
+import dev.rtmstreams.tools.cli.RateOption;
+import dev.rtmstreams.tools.cli.SeedOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -93,17 +97,11 @@ public final class Chaos {
                         "service-crash, pending-timers, state-wipe, broker-restart, poison, instance-failover or soak.")
         String scenario;
 
-        @Option(
-                names = "--duration",
-                defaultValue = "PT60S",
-                description = "Length of the load (ISO-8601). " + "Default: ${DEFAULT-VALUE}.")
-        Duration duration;
+        @Mixin
+        DurationOption duration = new DurationOption(Duration.ofSeconds(60));
 
-        @Option(
-                names = "--rate",
-                defaultValue = "2000",
-                description = "Events per second of the load. " + "Default: ${DEFAULT-VALUE}.")
-        double rate;
+        @Mixin
+        RateOption rate = new RateOption(2000);
 
         @Option(
                 names = "--report-dir",
@@ -165,8 +163,8 @@ public final class Chaos {
                                 + " service down for twice this). Default: ${DEFAULT-VALUE}.")
         Duration correlationWindow;
 
-        @Option(names = "--seed", defaultValue = "42", description = "Workload seed. Default: ${DEFAULT-VALUE}.")
-        long seed;
+        @Mixin
+        SeedOption seed = new SeedOption();
 
         @Option(
                 names = "--drain",
@@ -226,8 +224,8 @@ public final class Chaos {
             List<String> brokerJvm = brokerJvmOptions != null ? brokerJvmOptions : List.of("-Xmx768m");
             ScenarioRunner.Settings settings = new ScenarioRunner.Settings(
                     sc,
-                    duration,
-                    rate,
+                    duration.duration(),
+                    rate.rate(),
                     reportDir,
                     Optional.ofNullable(bootstrapServers),
                     exactlyOnce,
@@ -235,7 +233,7 @@ public final class Chaos {
                     partitions,
                     checkpointInterval,
                     correlationWindow,
-                    seed,
+                    seed.seed(),
                     drain,
                     jvm,
                     brokerJvm,

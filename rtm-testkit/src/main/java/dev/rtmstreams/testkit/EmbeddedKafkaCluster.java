@@ -1,7 +1,7 @@
 package dev.rtmstreams.testkit;
 
 import dev.rtmstreams.testkit.internals.BrokerLogLevels;
-import dev.rtmstreams.testkit.internals.Directories;
+import dev.rtmstreams.tools.Directories;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,10 +1,11 @@
 package dev.rtmstreams.testkit;
 
 import dev.rtmstreams.testkit.internals.BrokerProcessFiles;
-import dev.rtmstreams.testkit.internals.Directories;
-import dev.rtmstreams.testkit.internals.Ports;
 import dev.rtmstreams.testkit.internals.SaslSslConfigs;
 import dev.rtmstreams.testkit.internals.SelfSignedTls;
+import dev.rtmstreams.tools.ChildJvm;
+import dev.rtmstreams.tools.Directories;
+import dev.rtmstreams.tools.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -13,7 +13,7 @@ import dev.rtmstreams.processor.TimerValues;
 import dev.rtmstreams.processor.TransformWithState;
 import dev.rtmstreams.processor.TtlConfig;
 import dev.rtmstreams.processor.ValueState;
-import dev.rtmstreams.testkit.internals.Directories;
+import dev.rtmstreams.tools.Directories;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

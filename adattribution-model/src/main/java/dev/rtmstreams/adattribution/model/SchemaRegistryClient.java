@@ -36,8 +36,8 @@ import org.apache.avro.Schema;
  * Errors come back as {@code {"error_code": N, "message": "..."}} and are thrown as {@link SchemaRegistryException}.
  *
  * <p>Caching: schemas by id and ids by (subject, schema) are kept for the life of the client (ids are immutable in a
- * registry), so the registry is asked once per id and once per registered schema. Latest versions and compatibility
- * answers are not cached.
+ * registry), so the registry is asked once per id and once per registered schema, also when several stream threads
+ * miss at the same moment (they wait for the one request). Latest versions and compatibility answers are not cached.
  *
  * <p>Credentials: HTTP basic auth when a user is set; the password is never printed ({@link #toString()}).
  * Thread-safe.
@@ -106,14 +106,16 @@ public final class SchemaRegistryClient {
         if (cached != null) {
             return cached;
         }
-        JsonNode answer = send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema));
-        int id = answer.path("id").asInt(-1);
-        if (id < 0) {
-            throw new SchemaRegistryException("registry answered without an id: " + answer, 200, -1, null);
-        }
-        schemasById.putIfAbsent(id, schema);
-        idsBySubjectAndSchema.put(key, id);
-        return id;
+        // computeIfAbsent: threads that miss together wait for one request (a failed one is not cached)
+        return idsBySubjectAndSchema.computeIfAbsent(key, k -> {
+            JsonNode answer = send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema));
+            int id = answer.path("id").asInt(-1);
+            if (id < 0) {
+                throw new SchemaRegistryException("registry answered without an id: " + answer, 200, -1, null);
+            }
+            schemasById.putIfAbsent(id, schema);
+            return id;
+        });
     }
 
     /**
@@ -129,10 +131,9 @@ public final class SchemaRegistryClient {
         if (cached != null) {
             return cached;
         }
-        JsonNode answer = send("GET", "/schemas/ids/" + id, null);
-        Schema schema = parse(answer, "schema id " + id);
-        Schema raced = schemasById.putIfAbsent(id, schema);
-        return raced == null ? schema : raced;
+        // computeIfAbsent: the stream threads that meet a new id together wait for one request, so each writer
+        // schema is looked up once per client (per process), not once per thread; a failed lookup is not cached
+        return schemasById.computeIfAbsent(id, k -> parse(send("GET", "/schemas/ids/" + id, null), "schema id " + id));
     }
 
     /**

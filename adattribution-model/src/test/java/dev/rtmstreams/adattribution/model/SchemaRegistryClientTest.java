@@ -6,6 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.rtmstreams.adattribution.avro.Click;
 import dev.rtmstreams.adattribution.avro.Impression;
 import dev.rtmstreams.testkit.SchemaRegistryStandIn;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +53,34 @@ class SchemaRegistryClientTest {
         }
 
         assertThat(registry.requests("GET /schemas/ids/" + id)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldAskRegistryOncePerSchemaWhenManyThreadsMissTogether() throws Exception {
+        int id = registry.register("ad-impressions-value", Impression.getClassSchema());
+        SchemaRegistryClient client = client();
+        int threads = 8;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Integer>> ids = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                ids.add(pool.submit(() -> {
+                    start.await();
+                    client.schemaById(id);
+                    return client.register("ad-clicks-value", Click.getClassSchema());
+                }));
+            }
+            start.countDown();
+            for (Future<Integer> f : ids) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(registry.requests("GET /schemas/ids/" + id)).isEqualTo(1);
+        assertThat(registry.requests("POST /subjects/ad-clicks-value/versions")).isEqualTo(1);
     }
 
     @Test

@@ -1,9 +1,9 @@
 package dev.rtmstreams.adattribution.workload;
 
 import dev.rtmstreams.adattribution.model.AvroWire;
-import dev.rtmstreams.testkit.LatencyRecorder;
-import dev.rtmstreams.testkit.Pacer;
-import dev.rtmstreams.testkit.ProgressBar;
+import dev.rtmstreams.tools.LatencyRecorder;
+import dev.rtmstreams.tools.Pacer;
+import dev.rtmstreams.tools.ProgressBar;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;

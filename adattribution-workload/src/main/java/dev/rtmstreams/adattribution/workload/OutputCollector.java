@@ -1,6 +1,6 @@
 package dev.rtmstreams.adattribution.workload;
 
-import dev.rtmstreams.testkit.LatencyRecorder;
+import dev.rtmstreams.tools.LatencyRecorder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;

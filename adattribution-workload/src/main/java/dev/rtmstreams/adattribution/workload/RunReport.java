@@ -1,7 +1,7 @@
 package dev.rtmstreams.adattribution.workload;
 
-import dev.rtmstreams.testkit.LatencyRecorder;
-import dev.rtmstreams.testkit.Pacer;
+import dev.rtmstreams.tools.LatencyRecorder;
+import dev.rtmstreams.tools.Pacer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -12,6 +12,8 @@ import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import dev.rtmstreams.loadgen.ExitCodes;
 import dev.rtmstreams.loadgen.LoadGenerator;
+import dev.rtmstreams.tools.cli.DurationOption;
+import dev.rtmstreams.tools.cli.SeedOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -22,6 +24,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -77,17 +80,11 @@ public final class Commands {
                         + " their published rate.")
         Double rate;
 
-        @Option(
-                names = "--duration",
-                description = "Length of the run (ISO-8601). Default: ${DEFAULT-VALUE}.",
-                defaultValue = "PT60S")
-        Duration duration;
+        @Mixin
+        DurationOption duration = new DurationOption(Duration.ofSeconds(60));
 
-        @Option(
-                names = "--seed",
-                description = "Random seed; same seed, same events. Default: ${DEFAULT-VALUE}.",
-                defaultValue = "42")
-        long seed;
+        @Mixin
+        SeedOption seed = new SeedOption();
 
         @Option(names = "--id-prefix", description = "Prefix of every generated id. Default: s<seed>-.")
         String idPrefix;
@@ -158,9 +155,9 @@ public final class Commands {
 
         WorkloadConfig build(double defaultRequestShare, double defaultRate) {
             WorkloadConfig.Builder b = WorkloadConfig.builder()
-                    .seed(seed)
+                    .seed(seed.seed())
                     .rate(rate != null ? rate : defaultRate)
-                    .duration(duration)
+                    .duration(duration.duration())
                     .requestShare(requestShare != null ? requestShare : defaultRequestShare);
             ifGiven(idPrefix, b::idPrefix);
             ifGiven(clicksPerImpression, b::clicksPerImpression);

@@ -1,7 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.adattribution.workload.LoadRun;
-import dev.rtmstreams.testkit.LatencyRecorder;
+import dev.rtmstreams.tools.LatencyRecorder;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;

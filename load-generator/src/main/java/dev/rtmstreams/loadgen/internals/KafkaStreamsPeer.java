@@ -2,6 +2,7 @@ package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.TopicNames;
+import dev.rtmstreams.tools.Directories;
 import dev.rtmstreams.topology.RealTimeClientSettings;
 import dev.rtmstreams.topology.Trigger;
 import java.io.IOException;
@@ -193,6 +194,6 @@ final class KafkaStreamsPeer implements AutoCloseable {
     @Override
     public void close() {
         streams.close(Duration.ofSeconds(30));
-        StateDirectories.delete(stateDir);
+        Directories.deleteQuietly(stateDir);
     }
 }

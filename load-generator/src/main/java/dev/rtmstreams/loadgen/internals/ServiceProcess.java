@@ -1,7 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
-import dev.rtmstreams.testkit.ChildJvm;
-import java.nio.file.Files;
+import dev.rtmstreams.tools.ChildJvm;
+import dev.rtmstreams.tools.ServiceJar;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,10 +23,8 @@ public final class ServiceProcess {
     private ServiceProcess() {}
 
     /**
-     * Starts the service from its fat jar with its command line, as an operator would:
-     * {@code java -Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams -jar adattribution-app.jar run
-     * --bootstrap-servers B --trigger T --create-topics --application-id ID --state-dir DIR --http-port P ...};
-     * ready when {@code GET /health} on port P answers 200 with state RUNNING.
+     * Starts the service from its fat jar with its command line, as an operator would ({@link ServiceJar#run}, plus
+     * {@code --trigger T --create-topics ...}); ready when {@code GET /health} answers 200 with state RUNNING.
      *
      * @param name the label in log and error messages
      * @param appJar the service's fat jar
@@ -51,28 +49,14 @@ public final class ServiceProcess {
             Path logFile,
             List<String> jvmOptions,
             List<String> extraArgs) {
-        if (!Files.isRegularFile(appJar)) {
-            throw new IllegalArgumentException("service jar not found: " + appJar.toAbsolutePath()
-                    + " (build it with: mvn -B -pl adattribution-app -am package -DskipTests, or pass --app-jar)");
-        }
         int httpPort = ChildJvm.freePort();
-        List<String> args = new ArrayList<>(List.of(
-                "run",
-                "--bootstrap-servers",
-                bootstrapServers,
-                "--trigger",
-                trigger,
-                "--create-topics",
-                "--application-id",
-                applicationId,
-                "--state-dir",
-                stateDir.toAbsolutePath().toString(),
-                "--http-port",
-                Integer.toString(httpPort)));
+        List<String> args = new ArrayList<>(List.of("--trigger", trigger, "--create-topics"));
         args.addAll(extraArgs);
-        return child(name, jvmOptions, args, logFile)
-                .jar(appJar)
-                .readiness(ChildJvm.Readiness.streamsRunning(httpPort))
+        return ServiceJar.run(appJar, bootstrapServers, applicationId, stateDir, httpPort)
+                .name(name)
+                .jvmOptions(jvmOptions)
+                .args(args)
+                .logFile(logFile)
                 .build()
                 .start();
     }

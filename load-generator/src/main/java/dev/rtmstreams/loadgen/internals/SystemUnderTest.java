@@ -2,7 +2,8 @@ package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.TopicNames;
-import dev.rtmstreams.testkit.ChildJvm;
+import dev.rtmstreams.tools.ChildJvm;
+import dev.rtmstreams.tools.Directories;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,14 +91,14 @@ final class SystemUnderTest implements AutoCloseable {
         try {
             app = startService(o, mode, bootstrap, topics, appId, stateDir);
         } catch (IOException | RuntimeException e) {
-            StateDirectories.delete(stateDir);
+            Directories.deleteQuietly(stateDir);
             throw e;
         }
         AutoCloseable stopAndClean = () -> {
             try {
                 app.close();
             } finally {
-                StateDirectories.delete(stateDir);
+                Directories.deleteQuietly(stateDir);
             }
         };
         return ready(new SystemUnderTest(mode, stopAndClean, app.pid(), LoadRun.Outputs.SERVICE), () -> {

@@ -1,21 +1,18 @@
 package dev.rtmstreams.examples.internals;
 
-import dev.rtmstreams.examples.RateSource;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
-import dev.rtmstreams.testkit.LatencyRecorder;
+import dev.rtmstreams.tools.Directories;
+import dev.rtmstreams.tools.LatencyRecorder;
 import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.SizingReport;
 import dev.rtmstreams.topology.SlotCheckMode;
 import dev.rtmstreams.topology.Trigger;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +24,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -47,7 +43,7 @@ import org.apache.kafka.streams.StreamsConfig;
 /**
  * Runs one example under each requested trigger against an embedded KRaft broker (rtm-testkit) or an existing
  * cluster: creates fresh topics per run, starts the topology with {@link RtmStreams}, feeds it with the
- * {@link RateSource}, reads the output topic and measures end-to-end latency with the test kit's
+ * {@link RateSource}, reads the output topic and measures end-to-end latency with rtm-tools-support's
  * {@link LatencyRecorder} (output received minus the source time of the record), then prints one table row per
  * trigger.
  */
@@ -190,7 +186,7 @@ public final class ExampleRunner {
                 return new RunResult(trigger, rows, records, reader.outputs(), reader.latency(), used);
             }
         } finally {
-            deleteRecursively(stateDir);
+            Directories.deleteUnchecked(stateDir);
         }
     }
 
@@ -349,14 +345,6 @@ public final class ExampleRunner {
                     (long) s.get("count"));
         }
         out.flush();
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** Where a run's outputs are observed: counted, and their end-to-end latency recorded. */

@@ -1,6 +1,6 @@
 package dev.rtmstreams.examples.internals;
 
-import dev.rtmstreams.testkit.LatencyRecorder;
+import dev.rtmstreams.tools.LatencyRecorder;
 import dev.rtmstreams.topology.SizingReport;
 import dev.rtmstreams.topology.Trigger;
 

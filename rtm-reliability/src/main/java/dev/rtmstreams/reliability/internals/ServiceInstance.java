@@ -1,6 +1,8 @@
 package dev.rtmstreams.reliability.internals;
 
-import dev.rtmstreams.testkit.ChildJvm;
+import dev.rtmstreams.tools.ChildJvm;
+import dev.rtmstreams.tools.Directories;
+import dev.rtmstreams.tools.ServiceJar;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
@@ -8,12 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * One ad-attribution service instance in a child JVM, started from the app's fat jar with its
@@ -26,6 +25,8 @@ public final class ServiceInstance implements AutoCloseable {
     private final String name;
     private final Path appJar;
     private final List<String> jvmOptions;
+    private final String bootstrapServers;
+    private final String applicationId;
     private final List<String> args;
     private final Path stateDir;
     private final Path logDir;
@@ -57,31 +58,16 @@ public final class ServiceInstance implements AutoCloseable {
             List<String> jvmOptions,
             List<String> serviceArgs,
             Map<String, String> environment) {
-        if (!Files.isRegularFile(appJar)) {
-            throw new IllegalArgumentException("service jar not found: " + appJar.toAbsolutePath()
-                    + " (build it: mvn -B -q -pl adattribution-app package -DskipTests, or pass --app-jar)");
-        }
         this.name = name;
         this.appJar = appJar;
+        this.bootstrapServers = bootstrapServers;
+        this.applicationId = applicationId;
         this.stateDir = stateDir;
         this.logDir = logDir;
         this.httpPort = ChildJvm.freePort();
-        List<String> opts = new ArrayList<>();
-        opts.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=dev.rtmstreams");
-        opts.addAll(jvmOptions);
-        this.jvmOptions = List.copyOf(opts);
-        List<String> cmd = new ArrayList<>();
-        cmd.add("run");
-        cmd.add("--bootstrap-servers");
-        cmd.add(bootstrapServers);
-        cmd.add("--application-id");
-        cmd.add(applicationId);
-        cmd.add("--state-dir");
-        cmd.add(stateDir.toAbsolutePath().toString());
-        cmd.add("--http-port");
-        cmd.add(Integer.toString(httpPort));
-        cmd.addAll(serviceArgs);
-        this.args = List.copyOf(cmd);
+        ServiceJar.requireJar(appJar);
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.args = List.copyOf(serviceArgs);
         this.environment = Map.copyOf(environment);
     }
 
@@ -116,14 +102,12 @@ public final class ServiceInstance implements AutoCloseable {
             throw new IllegalStateException(name + " is already running: pid " + jvm.pid());
         }
         starts++;
-        jvm = ChildJvm.builder()
+        jvm = ServiceJar.run(appJar, bootstrapServers, applicationId, stateDir, httpPort)
                 .name(name)
-                .jar(appJar)
                 .jvmOptions(jvmOptions)
                 .args(args)
                 .environment(environment)
                 .logFile(logFile())
-                .readiness(ChildJvm.Readiness.streamsRunning(httpPort))
                 .build()
                 .start();
     }
@@ -187,14 +171,7 @@ public final class ServiceInstance implements AutoCloseable {
      * @throws IOException when a file cannot be deleted
      */
     public void deleteStateDir() throws IOException {
-        if (!Files.exists(stateDir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(stateDir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        Directories.delete(stateDir);
     }
 
     private String get(String path) {

@@ -7,6 +7,13 @@ import dev.rtmstreams.processor.StatefulProcessorHandle;
 import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.TtlConfig;
 import dev.rtmstreams.processor.ValueState;
+import dev.rtmstreams.processor.errors.DuplicateStateVariableException;
+import dev.rtmstreams.processor.errors.IncorrectTimeModeToAssignTtlException;
+import dev.rtmstreams.processor.errors.InvalidHandleStateException;
+import dev.rtmstreams.processor.errors.InvalidStateNameException;
+import dev.rtmstreams.processor.errors.InvalidTimeModeException;
+import dev.rtmstreams.processor.errors.ReservedStateNameException;
+import dev.rtmstreams.processor.errors.TtlDurationMustBePositiveException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -50,26 +57,26 @@ final class HandleImpl implements StatefulProcessorHandle {
                 return;
             }
         }
-        throw new StateErrors.InvalidHandleStateException(operation, keys.state);
+        throw new InvalidHandleStateException(operation, keys.state.name());
     }
 
     private long declare(String operation, String stateName, TtlConfig ttlConfig) {
         requireState(operation, HandleState.CREATED);
         Objects.requireNonNull(ttlConfig, "ttlConfig");
         if (stateName == null || stateName.isEmpty() || stateName.getBytes(StandardCharsets.UTF_8).length > 1024) {
-            throw new StateErrors.InvalidStateNameException(stateName);
+            throw new InvalidStateNameException(stateName);
         }
         if (stateName.charAt(0) == '$') {
-            throw new StateErrors.ReservedStateNameException(stateName);
+            throw new ReservedStateNameException(stateName);
         }
         if (variables.containsKey(stateName)) {
-            throw new StateErrors.DuplicateStateVariableException(stateName);
+            throw new DuplicateStateVariableException(stateName);
         }
         if (ttlConfig.isEnabled() && runtime.timeMode != TimeMode.PROCESSING_TIME) {
-            throw new StateErrors.IncorrectTimeModeToAssignTtlException(stateName, runtime.timeMode.name());
+            throw new IncorrectTimeModeToAssignTtlException(stateName, runtime.timeMode.name());
         }
         if (!ttlConfig.isValid()) {
-            throw new StateErrors.TtlDurationMustBePositiveException("update", stateName, ttlConfig.ttlDuration());
+            throw new TtlDurationMustBePositiveException("update", stateName, ttlConfig.ttlDuration());
         }
         if (ttlConfig.isEnabled()) {
             anyTtl = true;
@@ -121,7 +128,7 @@ final class HandleImpl implements StatefulProcessorHandle {
 
     private void checkTimerOperation(String operation) {
         if (runtime.timeMode == TimeMode.NONE) {
-            throw new StateErrors.InvalidTimeModeException(operation, TimeMode.NONE.name());
+            throw new InvalidTimeModeException(operation, TimeMode.NONE.name());
         }
         requireState(operation, HandleState.INITIALIZED, HandleState.DATA_PROCESSED, HandleState.TIMER_PROCESSED);
     }
@@ -168,7 +175,7 @@ final class HandleImpl implements StatefulProcessorHandle {
     @Override
     public QueryInfo getQueryInfo() {
         if (keys.state == HandleState.CLOSED) {
-            throw new StateErrors.InvalidHandleStateException("get_query_info", keys.state);
+            throw new InvalidHandleStateException("get_query_info", keys.state.name());
         }
         UUID q = runtime.queryId;
         UUID r = runtime.runId;

@@ -1,5 +1,7 @@
 package dev.rtmstreams.processor.internals;
 
+import dev.rtmstreams.processor.errors.ImplicitKeyNotFoundException;
+import dev.rtmstreams.processor.errors.InvalidHandleStateException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
@@ -60,7 +62,7 @@ final class KeyContext {
      */
     byte[] keyBytes(String what) {
         if (keyBytes == null) {
-            throw new StateErrors.ImplicitKeyNotFoundException(what);
+            throw new ImplicitKeyNotFoundException(what);
         }
         return keyBytes;
     }
@@ -72,7 +74,7 @@ final class KeyContext {
     byte[] keySuffix(String operation, String stateName) {
         checkStateAccess(operation);
         if (keySuffix == null) {
-            throw new StateErrors.ImplicitKeyNotFoundException(stateName);
+            throw new ImplicitKeyNotFoundException(stateName);
         }
         return keySuffix;
     }
@@ -102,7 +104,7 @@ final class KeyContext {
      */
     void checkStateAccess(String operation) {
         if (state == HandleState.CLOSED || state == HandleState.CREATED) {
-            throw new StateErrors.InvalidHandleStateException(snakeCase(operation), state);
+            throw new InvalidHandleStateException(snakeCase(operation), state.name());
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.ListState;
+import dev.rtmstreams.processor.errors.EmptyListException;
+import dev.rtmstreams.processor.errors.NullValueException;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -95,15 +97,15 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
 
     private List<byte[]> encode(List<T> values, long expiry) {
         if (values == null) {
-            throw new StateErrors.NullValueException(name);
+            throw new NullValueException(name);
         }
         if (values.isEmpty()) {
-            throw new StateErrors.EmptyListException(name);
+            throw new EmptyListException(name);
         }
         List<byte[]> out = new ArrayList<>(values.size());
         for (T v : values) {
             if (v == null) {
-                throw new StateErrors.NullValueException(name);
+                throw new NullValueException(name);
             }
             out.add(record(serializer.serialize(name, v), expiry));
         }
@@ -126,7 +128,7 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
     public void appendValue(T newState) {
         Bytes k = key("appendValue");
         if (newState == null) {
-            throw new StateErrors.NullValueException(name);
+            throw new NullValueException(name);
         }
         long expiry = ttl.expiryOfWrite();
         List<byte[]> records = liveRecords(keys.store.get(k));

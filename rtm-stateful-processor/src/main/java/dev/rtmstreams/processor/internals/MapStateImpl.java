@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.MapState;
+import dev.rtmstreams.processor.errors.NullValueException;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,7 +42,7 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
     private Bytes entryKey(String op, UK userKey) {
         byte[] gp = groupPrefix(op);
         if (userKey == null) {
-            throw new StateErrors.NullValueException(name);
+            throw new NullValueException(name);
         }
         return Bytes.wrap(Layout.concat(gp, keySerializer.serialize(name, userKey)));
     }
@@ -85,7 +86,7 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
     public void updateValue(UK key, UV value) {
         Bytes k = entryKey("updateValue", key);
         if (value == null) {
-            throw new StateErrors.NullValueException(name);
+            throw new NullValueException(name);
         }
         long expiry = ttl.expiryOfWrite();
         keys.store.put(k, ValueCodec.encode(valueSerializer.serialize(name, value), expiry));

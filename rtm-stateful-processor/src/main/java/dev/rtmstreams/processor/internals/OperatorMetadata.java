@@ -1,5 +1,9 @@
 package dev.rtmstreams.processor.internals;
 
+import dev.rtmstreams.processor.errors.InvalidConfigAfterRestartException;
+import dev.rtmstreams.processor.errors.InvalidVariableTypeChangeException;
+import dev.rtmstreams.processor.errors.KeySchemaNotCompatibleException;
+import dev.rtmstreams.processor.errors.ValueSchemaNotCompatibleException;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -133,19 +137,17 @@ record OperatorMetadata(
      */
     void checkCompatibleWith(OperatorMetadata previous, String operatorName) {
         if (!previous.timeMode.equals(timeMode)) {
-            throw new StateErrors.InvalidConfigAfterRestartException(
-                    operatorName, "timeMode", previous.timeMode, timeMode);
+            throw new InvalidConfigAfterRestartException(operatorName, "timeMode", previous.timeMode, timeMode);
         }
         if (!previous.outputMode.equals(outputMode)) {
-            throw new StateErrors.InvalidConfigAfterRestartException(
-                    operatorName, "outputMode", previous.outputMode, outputMode);
+            throw new InvalidConfigAfterRestartException(operatorName, "outputMode", previous.outputMode, outputMode);
         }
         for (Variable now : variables.values()) {
             Variable before = previous.variables.containsKey(now.name())
                     ? previous.variables.get(now.name())
                     : previous.retired.get(now.name());
             if (before != null && before.kind() != now.kind()) {
-                throw new StateErrors.InvalidVariableTypeChangeException(
+                throw new InvalidVariableTypeChangeException(
                         operatorName,
                         now.name(),
                         before.kind().name(),
@@ -154,8 +156,7 @@ record OperatorMetadata(
         }
         // every entry (state, timers, Spark's "default" column family) is keyed by the grouping key
         if (!serdesCompatible(previous.keySerde, keySerde)) {
-            throw new StateErrors.KeySchemaNotCompatibleException(
-                    operatorName, "key: " + previous.keySerde, "key: " + keySerde);
+            throw new KeySchemaNotCompatibleException(operatorName, "key: " + previous.keySerde, "key: " + keySerde);
         }
         for (Variable now : variables.values()) {
             Variable before = previous.variables.containsKey(now.name())
@@ -165,12 +166,11 @@ record OperatorMetadata(
                 continue;
             }
             if (now.kind() == Kind.MapState && !serdesCompatible(before.userKeySerde(), now.userKeySerde())) {
-                throw new StateErrors.KeySchemaNotCompatibleException(
+                throw new KeySchemaNotCompatibleException(
                         operatorName, before.keySchema(previous.keySerde), now.keySchema(keySerde));
             }
             if (before.ttl() != now.ttl() || !serdesCompatible(before.valueSerde(), now.valueSerde())) {
-                throw new StateErrors.ValueSchemaNotCompatibleException(
-                        operatorName, before.valueSchema(), now.valueSchema());
+                throw new ValueSchemaNotCompatibleException(operatorName, before.valueSchema(), now.valueSchema());
             }
         }
     }

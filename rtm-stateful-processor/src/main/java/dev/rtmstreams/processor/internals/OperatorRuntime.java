@@ -7,6 +7,8 @@ import dev.rtmstreams.processor.RtmProcessorMetrics;
 import dev.rtmstreams.processor.StatefulProcessor;
 import dev.rtmstreams.processor.StatefulProcessorWithInitialState;
 import dev.rtmstreams.processor.TimeMode;
+import dev.rtmstreams.processor.errors.CannotReinitializeStateOnKeyException;
+import dev.rtmstreams.processor.errors.UserFunctionException;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.MicroBatchBuffer;
 import java.nio.charset.StandardCharsets;
@@ -348,7 +350,7 @@ final class OperatorRuntime<K, I, O> {
         if (e instanceof RtmException || e instanceof TaskCorruptedException || e instanceof TaskMigratedException) {
             return e;
         }
-        return new StateErrors.UserFunctionException(function, e);
+        return new UserFunctionException(function, e);
     }
 
     // ---------------------------------------------------------------- initial state
@@ -368,7 +370,7 @@ final class OperatorRuntime<K, I, O> {
         byte[] keyBytes = keySerializer.serialize(topic, key);
         Bytes seenKey = Bytes.wrap(Layout.initialStateSeenKey(keyBytes));
         if (keys.store.get(seenKey) != null) {
-            throw new StateErrors.CannotReinitializeStateOnKeyException(String.valueOf(key));
+            throw new CannotReinitializeStateOnKeyException(String.valueOf(key));
         }
         keys.store.put(seenKey, Layout.EMPTY);
         keys.enter(keyBytes, now);

@@ -1,6 +1,8 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.StateReader;
+import dev.rtmstreams.processor.errors.ErrorParameters;
+import dev.rtmstreams.processor.errors.InvalidOptionValueException;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -104,8 +106,8 @@ public final class StateScanner {
             serdes.put(n, v.serde());
         });
         return new Declaration(
-                StateErrors.sparkModeName(md.timeMode()),
-                StateErrors.sparkModeName(md.outputMode()),
+                ErrorParameters.sparkModeName(md.timeMode()),
+                ErrorParameters.sparkModeName(md.outputMode()),
                 kinds,
                 ttl,
                 serdes);
@@ -124,7 +126,7 @@ public final class StateScanner {
     public static void requireDeclared(ReadOnlyKeyValueStore<Bytes, byte[]> store, String stateName) {
         Declaration d = declaration(store);
         if (d != null && !d.kinds().containsKey(stateName)) {
-            throw new StateErrors.InvalidOptionValueException(
+            throw new InvalidOptionValueException(
                     "stateVarName",
                     "State variable " + stateName + " is not defined for the transformWithState operator.");
         }

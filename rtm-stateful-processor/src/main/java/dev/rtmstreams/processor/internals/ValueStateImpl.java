@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.ValueState;
+import dev.rtmstreams.processor.errors.NullValueException;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -67,7 +68,7 @@ final class ValueStateImpl<T> extends StoredStateVariable implements ValueState<
     public void update(T newValue) {
         Bytes k = key("update");
         if (newValue == null) {
-            throw new StateErrors.NullValueException(name);
+            throw new NullValueException(name);
         }
         long expiry = ttl.expiryOfWrite();
         keys.store.put(k, ValueCodec.encode(serializer.serialize(name, newValue), expiry));

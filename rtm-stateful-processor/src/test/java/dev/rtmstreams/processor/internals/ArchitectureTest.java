@@ -1,9 +1,11 @@
 package dev.rtmstreams.processor.internals;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import dev.rtmstreams.processor.RtmException;
 import java.nio.file.Paths;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +47,28 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("dev.rtmstreams.processor.internals")
+                .check(classes);
+    }
+
+    @Test
+    void shouldKeepTheNamedErrorsPublicAndFreeOfInternalsWhenUsersCatchThem() {
+        JavaClasses classes = new ClassFileImporter().importPaths(Paths.get("target/classes"));
+        noClasses()
+                .that()
+                .resideInAPackage("dev.rtmstreams.processor.errors")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.rtmstreams.processor.internals")
+                .check(classes);
+        classes()
+                .that()
+                .resideInAPackage("dev.rtmstreams.processor.errors")
+                .and()
+                .haveSimpleNameEndingWith("Exception")
+                .should()
+                .bePublic()
+                .andShould()
+                .beAssignableTo(RtmException.class)
                 .check(classes);
     }
 }

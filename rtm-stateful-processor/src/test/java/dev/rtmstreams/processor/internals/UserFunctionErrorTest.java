@@ -2,6 +2,7 @@ package dev.rtmstreams.processor.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rtmstreams.processor.errors.UserFunctionException;
 import java.util.Set;
 import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.errors.TaskMigratedException;
@@ -17,7 +18,7 @@ class UserFunctionErrorTest {
         TaskMigratedException migrated = new TaskMigratedException("fenced", new RuntimeException());
 
         assertThat(OperatorRuntime.userFunctionError("handleInputRows", own))
-                .isInstanceOf(StateErrors.UserFunctionException.class)
+                .isInstanceOf(UserFunctionException.class)
                 .hasCause(own);
         // Kafka Streams re-initializes (corrupted) or migrates the task only when it sees these unwrapped
         assertThat(OperatorRuntime.userFunctionError("handleExpiredTimer", corrupted))

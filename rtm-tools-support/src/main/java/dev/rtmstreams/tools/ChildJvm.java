@@ -1,0 +1,776 @@
+package dev.rtmstreams.tools;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A program in a child JVM, run with this JVM's {@code java}: a main class on a class path or a fat jar, its
+ * output (stdout and stderr) captured to a log file, ready when its {@link Readiness} says so, stopped
+ * gracefully with SIGTERM ({@link #stop()}) or killed with SIGKILL ({@link #kill()}).
+ *
+ * <pre>{@code
+ * int port = ChildJvm.freePort();
+ * try (ChildJvm service = ChildJvm.builder()
+ *         .jar(Path.of("adattribution-app/target/adattribution-app.jar"))
+ *         .args(List.of("run", "--bootstrap-servers", bootstrap, "--http-port", Integer.toString(port)))
+ *         .logFile(Path.of("target/service.log"))
+ *         .readiness(ChildJvm.Readiness.health(port))
+ *         .build()
+ *         .start()) {
+ *     service.awaitReady(Duration.ofSeconds(60));   // GET /health answers 200
+ *     service.kill();                                // kill -9
+ * }
+ * }</pre>
+ *
+ * <p>One instance runs one process once; to run the program again (a restart after a crash), build another
+ * (e.g. with another log file). The log file is truncated at start, unless {@link Builder#appendToLog(boolean)} keeps
+ * the output of earlier runs. {@link Builder#argFile(Path)} hands the command to {@code java} in an argument file.
+ *
+ * <p>Thread-safety: all methods may be called from any thread.
+ */
+public final class ChildJvm implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChildJvm.class);
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration KILL_WAIT = Duration.ofSeconds(30);
+
+    private final String name;
+    private final List<String> command;
+    private final Path argFile;
+    private final List<String> argFileArgs;
+    private final boolean appendToLog;
+    private final Map<String, String> environment;
+    private final Path workingDir;
+    private final Path logFile;
+    private final Readiness readiness;
+    private final Duration stopTimeout;
+
+    private Process process;
+    private long logScanOffset;
+    private String partialLine = "";
+
+    private ChildJvm(Builder b, String name, List<String> command, List<String> argFileArgs, Path logFile) {
+        this.name = name;
+        this.command = List.copyOf(command);
+        this.argFile = b.argFile;
+        this.argFileArgs = List.copyOf(argFileArgs);
+        this.appendToLog = b.appendToLog;
+        this.environment = Map.copyOf(b.environment);
+        this.workingDir = b.workingDir;
+        this.logFile = logFile;
+        this.readiness = b.readiness;
+        this.stopTimeout = b.stopTimeout;
+    }
+
+    /**
+     * Returns a builder with defaults: this JVM's class path for a main class, no JVM options, no arguments, this
+     * JVM's environment and working directory, a temporary log file, ready as soon as started
+     * ({@link Readiness#started()}), stop timeout 30 s.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns a TCP port that was free on localhost a moment ago, for a child's HTTP server (and its
+     * {@link Readiness#health(int)}).
+     *
+     * @return the port
+     * @throws UncheckedIOException when no port can be bound
+     */
+    public static int freePort() {
+        return Ports.freePorts(1)[0];
+    }
+
+    /**
+     * Launches the process (does not wait for readiness), after writing the {@link Builder#argFile(Path)} when one
+     * is set.
+     *
+     * @return this, for chaining
+     * @throws IllegalStateException when already started
+     * @throws UncheckedIOException when the argument file cannot be written or the process cannot be started (the
+     *     message names the command)
+     */
+    public synchronized ChildJvm start() {
+        if (process != null) {
+            throw new IllegalStateException(name + " was already started (pid " + process.pid() + "); build another");
+        }
+        try {
+            Files.createDirectories(logFile.toAbsolutePath().getParent());
+            if (argFile != null) {
+                writeArgFile(argFile, argFileArgs);
+            }
+            if (appendToLog && Files.exists(logFile)) {
+                logScanOffset = Files.size(logFile); // an output line readiness reads this run's output only
+            }
+            ProcessBuilder pb = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(
+                            appendToLog
+                                    ? ProcessBuilder.Redirect.appendTo(logFile.toFile())
+                                    : ProcessBuilder.Redirect.to(logFile.toFile()));
+            if (workingDir != null) {
+                pb.directory(workingDir.toFile());
+            }
+            pb.environment().putAll(environment);
+            LOG.info("starting {}: {} (log {})", name, commandLine(), logFile);
+            process = pb.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name + ": " + commandLine(), e);
+        }
+        return this;
+    }
+
+    /** Writes a java {@code @argfile}: one argument a line, quoted, backslashes and quotes escaped. */
+    private static void writeArgFile(Path file, List<String> args) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (String arg : args) {
+            lines.add('"' + arg.replace("\\", "\\\\").replace("\"", "\\\"") + '"');
+        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.write(file, lines, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Waits until the child is ready by its {@link Readiness}.
+     *
+     * @param timeout the longest wait; positive
+     * @return how long the wait took
+     * @throws IllegalArgumentException when the timeout is not positive
+     * @throws IllegalStateException when not started, when the process exits while starting, or when the timeout
+     *     passes; the message names the command, the readiness check, the timeout and holds the log's tail
+     * @throws InterruptedException when interrupted
+     */
+    public Duration awaitReady(Duration timeout) throws InterruptedException {
+        requirePositive(timeout);
+        Process p = process();
+        long t0 = System.nanoTime();
+        long deadline = t0 + timeout.toNanos();
+        while (true) {
+            if (isReady()) {
+                return Duration.ofNanos(System.nanoTime() - t0);
+            }
+            if (!p.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + p.exitValue() + " before it was ready ("
+                        + readiness + "); command: " + commandLine() + "; log " + logFile + ":\n" + tail(40));
+            }
+            if (System.nanoTime() >= deadline) {
+                throw new IllegalStateException(name + " not ready (" + readiness + ") within " + timeout
+                        + "; command: " + commandLine() + "; log " + logFile + ":\n" + tail(40));
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+    }
+
+    private boolean isReady() {
+        switch (readiness.kind) {
+            case STARTED:
+                return true;
+            case OUTPUT_LINE:
+                return outputHasLine(readiness.text);
+            case HTTP:
+                String body = httpGetOk(readiness.port, readiness.path);
+                return body != null && body.contains(readiness.text);
+            case CHECK:
+                return readiness.check.getAsBoolean();
+            default:
+                throw new AssertionError(readiness.kind);
+        }
+    }
+
+    /** Scans the log from where the last scan stopped for a complete line containing {@code text}. */
+    private synchronized boolean outputHasLine(String text) {
+        try {
+            if (!Files.exists(logFile)) {
+                return false;
+            }
+            byte[] fresh;
+            try (var ch = Files.newByteChannel(logFile)) {
+                ch.position(logScanOffset);
+                var in = java.nio.channels.Channels.newInputStream(ch);
+                fresh = in.readAllBytes();
+            }
+            if (fresh.length == 0) {
+                return false;
+            }
+            String chunk = partialLine + new String(fresh, StandardCharsets.UTF_8);
+            int lastNewline = chunk.lastIndexOf('\n');
+            String complete = lastNewline < 0 ? "" : chunk.substring(0, lastNewline);
+            String rest = lastNewline < 0 ? chunk : chunk.substring(lastNewline + 1);
+            logScanOffset += fresh.length;
+            partialLine = rest;
+            for (String line : complete.split("\n", -1)) {
+                if (line.contains(text)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The body of a GET on localhost when it answers 200, else null. */
+    private static String httpGetOk(int port, String path) {
+        try {
+            HttpURLConnection c = (HttpURLConnection)
+                    URI.create("http://localhost:" + port + path).toURL().openConnection();
+            c.setConnectTimeout(2000);
+            c.setReadTimeout(10000);
+            try {
+                if (c.getResponseCode() != 200) {
+                    return null;
+                }
+                try (var in = c.getInputStream()) {
+                    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                }
+            } finally {
+                c.disconnect();
+            }
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Stops the process gracefully: SIGTERM, then waits up to the stop timeout for it to exit, then SIGKILL.
+     *
+     * @return the exit code (143 is the JVM's answer to SIGTERM without its own exit code, 137 a SIGKILL)
+     * @throws IllegalStateException when not started, or when the process does not die after SIGKILL
+     * @throws InterruptedException when interrupted (the process is then killed)
+     */
+    public int stop() throws InterruptedException {
+        Process p = process();
+        if (!p.isAlive()) {
+            return p.exitValue();
+        }
+        p.destroy();
+        try {
+            if (p.waitFor(stopTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                return p.exitValue();
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            throw e;
+        }
+        LOG.warn("{} (pid {}) did not stop within {} of SIGTERM; killing it", name, p.pid(), stopTimeout);
+        return kill();
+    }
+
+    /**
+     * Waits for the process to exit by itself (sends no signal), e.g. a program expected to stop on an error.
+     *
+     * @param timeout the longest wait; positive
+     * @return the exit code, or empty when the process still runs after the timeout
+     * @throws IllegalArgumentException when the timeout is not positive
+     * @throws IllegalStateException when not started
+     * @throws InterruptedException when interrupted
+     */
+    public OptionalInt awaitExit(Duration timeout) throws InterruptedException {
+        requirePositive(timeout);
+        Process p = process();
+        return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                ? OptionalInt.of(p.exitValue())
+                : OptionalInt.empty();
+    }
+
+    /**
+     * Kills the process with SIGKILL ({@code kill -9}: no shutdown hook, no commit, no flush) and waits for it.
+     *
+     * @return the exit code (137 on Linux)
+     * @throws IllegalStateException when not started, or when the process is still alive 30 s after SIGKILL
+     * @throws InterruptedException when interrupted
+     */
+    public int kill() throws InterruptedException {
+        Process p = process();
+        p.destroyForcibly();
+        if (!p.waitFor(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException(
+                    name + " pid " + p.pid() + " did not die within " + KILL_WAIT + " of SIGKILL");
+        }
+        LOG.info("killed {} (pid {}) with SIGKILL", name, p.pid());
+        return p.exitValue();
+    }
+
+    /** @return whether the process was started and has not exited */
+    public synchronized boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /**
+     * @return the process id
+     * @throws IllegalStateException when not started
+     */
+    public long pid() {
+        return process().pid();
+    }
+
+    /** @return the label used in log and error messages (never null) */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * @return the full command line, {@code java} first (immutable); with an {@link Builder#argFile(Path)}
+     *     {@code java @FILE}
+     */
+    public List<String> command() {
+        return command;
+    }
+
+    /** @return the file that receives the child's stdout and stderr */
+    public Path logFile() {
+        return logFile;
+    }
+
+    /** @return the readiness check */
+    public Readiness readiness() {
+        return readiness;
+    }
+
+    /**
+     * Returns the last lines of the child's output.
+     *
+     * @param lines how many
+     * @return the text, or a note when the log cannot be read
+     */
+    public String tail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | RuntimeException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    /** Stops the process like {@link #stop()} when it runs; does nothing when it was never started or has exited. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (process == null || !process.isAlive()) {
+                return;
+            }
+        }
+        try {
+            stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void requirePositive(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+    }
+
+    private synchronized Process process() {
+        if (process == null) {
+            throw new IllegalStateException(name + " is not started");
+        }
+        return process;
+    }
+
+    private String commandLine() {
+        return String.join(" ", command);
+    }
+
+    /**
+     * When a child counts as ready. Immutable.
+     *
+     * <ul>
+     *   <li>{@link #health(int)}: {@code GET http://localhost:PORT/health} answers 200 (optionally with a body
+     *       containing a text, {@link #withBodyContaining(String)}; {@link #streamsRunning(int)}: with Kafka Streams
+     *       {@code RUNNING});
+     *   <li>{@link #outputLine(String)}: a line of its output (stdout or stderr) contains a text;
+     *   <li>{@link #check(String, BooleanSupplier)}: a check of the caller's (e.g. a Kafka broker answering a
+     *       request) returns true;
+     *   <li>{@link #started()}: as soon as the process is started.
+     * </ul>
+     */
+    public static final class Readiness {
+
+        /** The text of a {@code /health} body once Kafka Streams is {@code RUNNING}; see {@link #streamsRunning}. */
+        public static final String STREAMS_RUNNING = "\"state\":\"RUNNING\"";
+
+        private enum Kind {
+            STARTED,
+            OUTPUT_LINE,
+            HTTP,
+            CHECK
+        }
+
+        private final Kind kind;
+        private final int port;
+        private final String path;
+        private final String text;
+        private final BooleanSupplier check;
+
+        private Readiness(Kind kind, int port, String path, String text) {
+            this(kind, port, path, text, null);
+        }
+
+        private Readiness(Kind kind, int port, String path, String text, BooleanSupplier check) {
+            this.kind = kind;
+            this.port = port;
+            this.path = path;
+            this.text = text;
+            this.check = check;
+        }
+
+        /** @return ready as soon as the process is started */
+        public static Readiness started() {
+            return new Readiness(Kind.STARTED, 0, null, "");
+        }
+
+        /**
+         * A check of the caller's, called from {@link ChildJvm#awaitReady(Duration)}'s thread every 100 ms while the
+         * child runs, until it returns true.
+         *
+         * @param description what the check waits for, for error messages (e.g. {@code broker at localhost:9092
+         *     answers describe-cluster}); not blank
+         * @param ready returns true once the child is ready; it should return false (not throw) while it is not
+         * @return the check
+         * @throws IllegalArgumentException when the description is blank
+         */
+        public static Readiness check(String description, BooleanSupplier ready) {
+            Objects.requireNonNull(description, "description");
+            Objects.requireNonNull(ready, "ready");
+            if (description.isBlank()) {
+                throw new IllegalArgumentException("readiness description must not be blank");
+            }
+            return new Readiness(Kind.CHECK, 0, null, description, ready);
+        }
+
+        /**
+         * @param text a text a line of the child's output contains once it is ready; not empty
+         * @return the check
+         * @throws IllegalArgumentException when the text is empty or holds a line break
+         */
+        public static Readiness outputLine(String text) {
+            Objects.requireNonNull(text, "text");
+            if (text.isEmpty() || text.contains("\n")) {
+                throw new IllegalArgumentException("ready line must be non-empty and one line: '" + text + "'");
+            }
+            return new Readiness(Kind.OUTPUT_LINE, 0, null, text);
+        }
+
+        /**
+         * @param port the child's HTTP port on localhost, 1-65535
+         * @return ready when {@code GET /health} answers 200
+         * @throws IllegalArgumentException when the port is out of range
+         */
+        public static Readiness health(int port) {
+            return http(port, "/health");
+        }
+
+        /**
+         * The readiness of a Kafka Streams service: {@code GET /health} answers 200 with {@value #STREAMS_RUNNING} in
+         * its body, as rtm-topology's {@code PrometheusEndpoint} and the ad-attribution service answer once Kafka
+         * Streams is {@code RUNNING} (their 200 alone also means {@code REBALANCING}).
+         *
+         * @param port the child's HTTP port on localhost, 1-65535
+         * @return the check
+         * @throws IllegalArgumentException when the port is out of range
+         */
+        public static Readiness streamsRunning(int port) {
+            return health(port).withBodyContaining(STREAMS_RUNNING);
+        }
+
+        /**
+         * @param port the child's HTTP port on localhost, 1-65535
+         * @param path the path, starting with {@code /}
+         * @return ready when {@code GET path} answers 200
+         * @throws IllegalArgumentException when the port is out of range or the path does not start with /
+         */
+        public static Readiness http(int port, String path) {
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("readiness port must be 1-65535: " + port);
+            }
+            Objects.requireNonNull(path, "path");
+            if (!path.startsWith("/")) {
+                throw new IllegalArgumentException("readiness path must start with /: '" + path + "'");
+            }
+            return new Readiness(Kind.HTTP, port, path, "");
+        }
+
+        /**
+         * @param bodyText a text the 200 answer's body must contain, e.g. {@code "state":"RUNNING"}
+         * @return an HTTP check that also requires the text
+         * @throws IllegalStateException when this is not an HTTP check
+         */
+        public Readiness withBodyContaining(String bodyText) {
+            Objects.requireNonNull(bodyText, "bodyText");
+            if (kind != Kind.HTTP) {
+                throw new IllegalStateException("only an HTTP readiness check has a body: " + this);
+            }
+            return new Readiness(kind, port, path, bodyText);
+        }
+
+        /** @return the HTTP port of an HTTP check, else -1 */
+        public int port() {
+            return kind == Kind.HTTP ? port : -1;
+        }
+
+        @Override
+        public String toString() {
+            switch (kind) {
+                case STARTED:
+                    return "started";
+                case OUTPUT_LINE:
+                    return "output line containing '" + text + "'";
+                case CHECK:
+                    return text;
+                default:
+                    return "GET http://localhost:" + port + path + " answers 200"
+                            + (text.isEmpty() ? "" : " with '" + text + "'");
+            }
+        }
+    }
+
+    /**
+     * Builds a {@link ChildJvm}; validated in {@link #build()}. Set exactly one of {@link #mainClass(String)} and
+     * {@link #jar(Path)}.
+     */
+    public static final class Builder {
+
+        private String name;
+        private String mainClass;
+        private String classpath = System.getProperty("java.class.path");
+        private Path jar;
+        private final List<String> jvmOptions = new ArrayList<>();
+        private final List<String> args = new ArrayList<>();
+        private final Map<String, String> environment = new LinkedHashMap<>();
+        private Path workingDir;
+        private Path logFile;
+        private boolean appendToLog;
+        private Path argFile;
+        private Readiness readiness = Readiness.started();
+        private Duration stopTimeout = Duration.ofSeconds(30);
+        private Path javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java");
+
+        private Builder() {}
+
+        /**
+         * @param name a label for log and error messages; default: the main class or the jar's file name
+         * @return this
+         */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * @param mainClass the class whose {@code main} to run, on {@link #classpath(String)}
+         * @return this
+         */
+        public Builder mainClass(String mainClass) {
+            this.mainClass = Objects.requireNonNull(mainClass, "mainClass");
+            return this;
+        }
+
+        /**
+         * @param classpath the child's class path for {@link #mainClass(String)}; default this JVM's
+         *     {@code java.class.path}
+         * @return this
+         */
+        public Builder classpath(String classpath) {
+            this.classpath = Objects.requireNonNull(classpath, "classpath");
+            return this;
+        }
+
+        /**
+         * @param jar a fat jar to run with {@code java -jar}; must exist when built
+         * @return this
+         */
+        public Builder jar(Path jar) {
+            this.jar = Objects.requireNonNull(jar, "jar");
+            return this;
+        }
+
+        /**
+         * @param options JVM options, added after the ones given before (e.g. {@code -Xmx1g})
+         * @return this
+         */
+        public Builder jvmOptions(List<String> options) {
+            jvmOptions.addAll(List.copyOf(options));
+            return this;
+        }
+
+        /**
+         * @param option one JVM option, added after the ones given before
+         * @return this
+         */
+        public Builder jvmOption(String option) {
+            return jvmOptions(List.of(option));
+        }
+
+        /**
+         * @param arguments program arguments, added after the ones given before
+         * @return this
+         */
+        public Builder args(List<String> arguments) {
+            args.addAll(List.copyOf(arguments));
+            return this;
+        }
+
+        /**
+         * @param variable an environment variable of the child (on top of this JVM's environment)
+         * @param value its value
+         * @return this
+         */
+        public Builder environment(String variable, String value) {
+            Objects.requireNonNull(variable, "variable");
+            Objects.requireNonNull(value, "value");
+            environment.put(variable, value);
+            return this;
+        }
+
+        /**
+         * @param variables environment variables of the child (on top of this JVM's environment)
+         * @return this
+         */
+        public Builder environment(Map<String, String> variables) {
+            variables.forEach(this::environment);
+            return this;
+        }
+
+        /**
+         * @param dir the child's working directory; must exist when built; default this JVM's
+         * @return this
+         */
+        public Builder workingDir(Path dir) {
+            this.workingDir = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /**
+         * @param file where the child's stdout and stderr go (truncated at start, parents created); default a
+         *     temporary file
+         * @return this
+         */
+        public Builder logFile(Path file) {
+            this.logFile = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
+         * @param append true: the child's output is appended to the log file (e.g. one file across restarts, each
+         *     run a new {@link ChildJvm}; {@link Readiness#outputLine(String)} reads this run's output only); default
+         *     false: the file is truncated at start
+         * @return this
+         */
+        public Builder appendToLog(boolean append) {
+            this.appendToLog = append;
+            return this;
+        }
+
+        /**
+         * @param file a java argument file ({@code java @FILE}) that {@link ChildJvm#start()} writes the JVM options,
+         *     class path or jar, main class and arguments into (parents created), so that a long class path stays
+         *     clear of the command line's length limit; default none: all on the command line
+         * @return this
+         */
+        public Builder argFile(Path file) {
+            this.argFile = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
+         * @param check when the child counts as ready; default {@link Readiness#started()}
+         * @return this
+         */
+        public Builder readiness(Readiness check) {
+            this.readiness = Objects.requireNonNull(check, "check");
+            return this;
+        }
+
+        /**
+         * @param timeout how long {@link #stop()} waits after SIGTERM before SIGKILL; positive; default 30 s
+         * @return this
+         */
+        public Builder stopTimeout(Duration timeout) {
+            this.stopTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * @param java the {@code java} executable; default this JVM's
+         * @return this
+         */
+        public Builder javaExecutable(Path java) {
+            this.javaExecutable = Objects.requireNonNull(java, "java");
+            return this;
+        }
+
+        /**
+         * Validates and builds (does not start).
+         *
+         * @return the child, not yet started
+         * @throws IllegalArgumentException when neither or both of main class and jar are set, the jar or the
+         *     working directory does not exist, or the stop timeout is not positive (the message names the value)
+         * @throws UncheckedIOException when the default temporary log file cannot be created
+         */
+        public ChildJvm build() {
+            if ((mainClass == null) == (jar == null)) {
+                throw new IllegalArgumentException(
+                        "set exactly one of mainClass and jar: mainClass=" + mainClass + ", jar=" + jar);
+            }
+            if (jar != null && !Files.isRegularFile(jar)) {
+                throw new IllegalArgumentException("jar not found: " + jar.toAbsolutePath());
+            }
+            if (workingDir != null && !Files.isDirectory(workingDir)) {
+                throw new IllegalArgumentException("working directory not found: " + workingDir.toAbsolutePath());
+            }
+            if (stopTimeout.isNegative() || stopTimeout.isZero()) {
+                throw new IllegalArgumentException("stopTimeout must be positive: " + stopTimeout);
+            }
+            List<String> javaArgs = new ArrayList<>(jvmOptions);
+            if (jar != null) {
+                javaArgs.add("-jar");
+                javaArgs.add(jar.toAbsolutePath().toString());
+            } else {
+                javaArgs.add("-cp");
+                javaArgs.add(classpath);
+                javaArgs.add(mainClass);
+            }
+            javaArgs.addAll(args);
+            List<String> cmd = new ArrayList<>();
+            cmd.add(javaExecutable.toString());
+            if (argFile != null) {
+                cmd.add("@" + argFile.toAbsolutePath());
+            } else {
+                cmd.addAll(javaArgs);
+            }
+            String label = name != null ? name : jar != null ? String.valueOf(jar.getFileName()) : mainClass;
+            Path log = logFile;
+            if (log == null) {
+                try {
+                    log = Files.createTempFile("child-jvm-", ".log");
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot create a temporary log file", e);
+                }
+            }
+            return new ChildJvm(this, label, cmd, argFile != null ? javaArgs : List.of(), log.toAbsolutePath());
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package dev.rtmstreams.tools;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * End-to-end latencies of one run (used by the load generator's bench and the rtm-examples runner): one HdrHistogram over the whole run plus one per second of the
+ * run (by the second in which the output was received), in microseconds with 3 significant
+ * digits. Single writer; {@link #lastSecondP99Millis()} may be read from another thread.
+ */
+public final class LatencyRecorder {
+
+    private static final long HIGHEST_MICROS = 3_600_000_000L;
+
+    private final long startNanos;
+    private final Histogram total = newHistogram();
+    private final List<Histogram> perSecond = new ArrayList<>();
+    private volatile double lastSecondP99Millis = Double.NaN;
+
+    /**
+     * Creates a recorder.
+     *
+     * @param startNanos the run's start on the {@code System.nanoTime()} clock
+     */
+    public LatencyRecorder(long startNanos) {
+        this.startNanos = startNanos;
+    }
+
+    /**
+     * Records one latency.
+     *
+     * @param receivedNanos when the output was received
+     * @param latencyNanos its end-to-end latency; negative values are recorded as 0
+     */
+    public void record(long receivedNanos, long latencyNanos) {
+        long micros = recordNanos(total, latencyNanos);
+        int second = (int) Math.max(0, (receivedNanos - startNanos) / 1_000_000_000L);
+        while (perSecond.size() <= second) {
+            if (!perSecond.isEmpty()) {
+                Histogram previous = perSecond.get(perSecond.size() - 1);
+                if (previous.getTotalCount() > 0) {
+                    lastSecondP99Millis = previous.getValueAtPercentile(99) / 1000.0;
+                }
+            }
+            perSecond.add(new Histogram(HIGHEST_MICROS, 2));
+        }
+        perSecond.get(second).recordValue(micros);
+    }
+
+    /**
+     * Returns an empty histogram like the whole-run one: microseconds up to an hour, 3 significant digits.
+     *
+     * @return a new histogram
+     */
+    public static Histogram newHistogram() {
+        return new Histogram(HIGHEST_MICROS, 3);
+    }
+
+    /**
+     * Records one latency into a histogram of microseconds (one from {@link #newHistogram()}).
+     *
+     * @param microseconds the histogram; not null
+     * @param latencyNanos the latency; negative values are recorded as 0, values above an hour as an hour
+     * @return the recorded value in microseconds
+     */
+    public static long recordNanos(Histogram microseconds, long latencyNanos) {
+        long micros = Math.min(HIGHEST_MICROS, Math.max(0, latencyNanos / 1000));
+        microseconds.recordValue(micros);
+        return micros;
+    }
+
+    /** @return the p99 in ms of the last completed second with outputs, NaN before */
+    public double lastSecondP99Millis() {
+        return lastSecondP99Millis;
+    }
+
+    /** @return the whole-run histogram (microseconds); do not modify */
+    public Histogram total() {
+        return total;
+    }
+
+    /**
+     * Returns the percentile summary in milliseconds: p50, p90, p95, p99, p999, max, mean, count.
+     *
+     * @return an ordered map
+     */
+    public Map<String, Object> summaryMillis() {
+        return summary(total);
+    }
+
+    /**
+     * Summarizes a histogram of microseconds in milliseconds: p50, p90, p95, p99, p999, max, mean, count.
+     *
+     * @param h a histogram of microseconds; not null
+     * @return an ordered map
+     */
+    public static Map<String, Object> summary(Histogram h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("p50", ms(h, 50));
+        m.put("p90", ms(h, 90));
+        m.put("p95", ms(h, 95));
+        m.put("p99", ms(h, 99));
+        m.put("p999", ms(h, 99.9));
+        m.put("max", round(h.getMaxValue() / 1000.0));
+        m.put("mean", round(h.getTotalCount() == 0 ? 0 : h.getMean() / 1000.0));
+        m.put("count", h.getTotalCount());
+        return m;
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? 0 : round(h.getValueAtPercentile(percentile) / 1000.0);
+    }
+
+    /**
+     * Rounds to three decimals (the precision of the reports).
+     *
+     * @param v a value
+     * @return {@code v} rounded to 0.001
+     */
+    public static double round(double v) {
+        return Math.round(v * 1000.0) / 1000.0;
+    }
+
+    /**
+     * Returns the per-second series: second, outputs, p50, p99, max (ms).
+     *
+     * @return one map per second of the run
+     */
+    public List<Map<String, Object>> perSecondMillis() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int s = 0; s < perSecond.size(); s++) {
+            Histogram h = perSecond.get(s);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("t", s);
+            m.put("outputs", h.getTotalCount());
+            m.put("p50", ms(h, 50));
+            m.put("p99", ms(h, 99));
+            m.put("max", round(h.getMaxValue() / 1000.0));
+            out.add(m);
+        }
+        return out;
+    }
+
+    /**
+     * Returns the latency at each of the given percentiles, in ms (for the distribution chart).
+     *
+     * @param percentiles percentiles in [0, 100]
+     * @return the latencies
+     */
+    public double[] percentilesMillis(double[] percentiles) {
+        double[] out = new double[percentiles.length];
+        for (int i = 0; i < percentiles.length; i++) {
+            out[i] = ms(total, percentiles[i]);
+        }
+        return out;
+    }
+}

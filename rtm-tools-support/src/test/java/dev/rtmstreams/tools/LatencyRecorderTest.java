@@ -1,0 +1,45 @@
+package dev.rtmstreams.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class LatencyRecorderTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void shouldSummarisePercentilesAndBucketBySecondOfReceptionWhenRecording() {
+        LatencyRecorder r = new LatencyRecorder(0);
+        for (int i = 1; i <= 100; i++) {
+            r.record(SECOND / 2, i * 1_000_000L); // second 0: 1..100 ms
+        }
+        r.record(2 * SECOND + 5, 500_000_000L); // second 2: 500 ms
+        Map<String, Object> s = r.summaryMillis();
+        assertThat((double) s.get("p50")).isCloseTo(51, within(1.0));
+        assertThat((double) s.get("p99")).isCloseTo(100, within(1.0));
+        assertThat((double) s.get("max")).isCloseTo(500, within(1.0));
+        assertThat(s.get("count")).isEqualTo(101L);
+        List<Map<String, Object>> perSecond = r.perSecondMillis();
+        assertThat(perSecond).hasSize(3);
+        assertThat(perSecond.get(0)).containsEntry("outputs", 100L);
+        assertThat(perSecond.get(1)).containsEntry("outputs", 0L);
+        assertThat((double) perSecond.get(2).get("max")).isCloseTo(500, within(5.0)); // 2 significant digits per second
+        assertThat(r.lastSecondP99Millis()).isCloseTo(100, within(1.0));
+    }
+
+    @Test
+    void shouldRecordMicrosecondsClampedToZeroAndAnHourWhenRecordingIntoAHistogram() {
+        Histogram h = LatencyRecorder.newHistogram();
+        assertThat(LatencyRecorder.recordNanos(h, 2_500_000L)).isEqualTo(2_500L);
+        assertThat(LatencyRecorder.recordNanos(h, -5)).isZero();
+        assertThat(LatencyRecorder.recordNanos(h, 2 * 3600 * SECOND)).isEqualTo(3_600_000_000L);
+        assertThat(h.getTotalCount()).isEqualTo(3);
+        assertThat(h.getMinValue()).isZero();
+        assertThat(h.getMaxValue()).isCloseTo(3_600_000_000L, within(3_600_000L)); // 3 significant digits
+    }
+}
