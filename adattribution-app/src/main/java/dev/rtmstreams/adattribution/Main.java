@@ -130,7 +130,7 @@ public final class Main implements Runnable {
         @Override
         public String[] getVersion() {
             String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"adattribution-app " + (v == null ? "0.1.0-SNAPSHOT" : v)};
+            return new String[] {"adattribution-app " + (v == null ? "0.2.0-SNAPSHOT" : v)};
         }
     }
 

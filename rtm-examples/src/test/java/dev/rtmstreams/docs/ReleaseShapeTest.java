@@ -32,7 +32,8 @@ class ReleaseShapeTest {
         assertThat(firstVersion(bom)).as("rtm-bom's version").isEqualTo(firstVersion(parent));
         assertThat(parent).contains("<module>rtm-bom</module>");
         List<String> pinned = new ArrayList<>();
-        Matcher m = MANAGED.matcher(bom);
+        String managed = bom.substring(bom.indexOf("<dependencyManagement>"), bom.indexOf("</dependencyManagement>"));
+        Matcher m = MANAGED.matcher(managed);
         while (m.find()) {
             pinned.add(m.group(1));
         }

@@ -76,7 +76,7 @@ public final class Chaos {
     @Command(
             name = "chaos",
             mixinStandardHelpOptions = true,
-            version = "rtm-streams chaos 0.1.0",
+            version = "rtm-streams chaos 0.2.0-SNAPSHOT",
             sortOptions = false,
             description = {
                 "Inject one fault into the ad-attribution service under load from the load generator and check "

@@ -50,7 +50,7 @@ public final class Commands {
     @Command(
             name = "load-generator",
             mixinStandardHelpOptions = true,
-            version = "rtm-streams load-generator 0.1.0",
+            version = "rtm-streams load-generator 0.2.0-SNAPSHOT",
             description = "Load generator, correctness oracle and benchmark for the ad-attribution service.",
             subcommands = {
                 RunCommand.class,

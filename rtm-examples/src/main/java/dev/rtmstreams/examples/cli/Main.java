@@ -90,7 +90,7 @@ public final class Main implements Runnable {
         @Override
         public String[] getVersion() {
             String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"rtm-examples " + (v == null ? "0.1.0-SNAPSHOT" : v)};
+            return new String[] {"rtm-examples " + (v == null ? "0.2.0-SNAPSHOT" : v)};
         }
     }
 }
