@@ -36,14 +36,16 @@ final class InstrumentedConsumer extends KafkaConsumer<byte[], byte[]> {
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        long start = System.nanoTime();
         super.commitSync(offsets);
-        runtime.onCommit(offsets);
+        runtime.onCommit(offsets, false, start, System.nanoTime());
     }
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
+        long start = System.nanoTime();
         super.commitSync(offsets, timeout);
-        runtime.onCommit(offsets);
+        runtime.onCommit(offsets, false, start, System.nanoTime());
     }
 
     @Override
