@@ -70,50 +70,6 @@ public record EpochProgress(
         java.util.Objects.requireNonNull(e2eVisibleLatencyMs, "e2eVisibleLatencyMs");
     }
 
-    /**
-     * A report without commit figures ({@link CommitProgress#NONE}, {@link LatencyStats#EMPTY}): the form before
-     * they were added.
-     */
-    public EpochProgress(
-            String applicationId,
-            long epochId,
-            String threadName,
-            ExecutionMode mode,
-            long startTimeMs,
-            long endTimeMs,
-            long numInputRows,
-            double inputRowsPerSecond,
-            Map<String, SourceProgress> sources,
-            Long watermarkMs,
-            long stateRowsEstimate,
-            long stateBytesEstimate,
-            double busyFraction,
-            LatencyStats sourceQueuingLatencyMs,
-            LatencyStats processingLatencyMs,
-            LatencyStats e2eLatencyMs,
-            java.util.List<StateOperatorProgress> stateOperators) {
-        this(
-                applicationId,
-                epochId,
-                threadName,
-                mode,
-                startTimeMs,
-                endTimeMs,
-                numInputRows,
-                inputRowsPerSecond,
-                sources,
-                watermarkMs,
-                stateRowsEstimate,
-                stateBytesEstimate,
-                busyFraction,
-                sourceQueuingLatencyMs,
-                processingLatencyMs,
-                e2eLatencyMs,
-                stateOperators,
-                CommitProgress.NONE,
-                LatencyStats.EMPTY);
-    }
-
     /** @return {@code endTimeMs - startTimeMs} */
     public long durationMs() {
         return endTimeMs - startTimeMs;

@@ -327,34 +327,23 @@ public final class EpochRuntime implements AutoCloseable {
     private void registerGauges(ThreadState s) {
         Map<String, String> tags = Map.of("thread-id", s.thread);
         String[] qs = {"p50", "p90", "p95", "p99", "max"};
-        for (int i = 0; i < LATENCY_METRICS.size(); i++) {
-            int metric = i;
-            for (int j = 0; j < qs.length; j++) {
-                int q = j;
-                MetricName name = metrics.metricName(
-                        LATENCY_METRICS.get(i) + "-" + qs[j],
-                        METRIC_GROUP,
-                        LATENCY_METRICS.get(i) + " " + qs[j] + " of the latest checkpoint epoch",
-                        tags);
-                metrics.addMetric(name, (Gauge<Long>) (cfg, now) -> s.lastStat(metric, q));
-            }
-        }
         for (int j = 0; j < qs.length; j++) {
             int q = j;
-            metrics.addMetric(
-                    metrics.metricName(
-                            COMMIT_DURATION_METRIC + "-" + qs[j],
-                            METRIC_GROUP,
-                            "commit duration " + qs[j] + " of the latest checkpoint epoch (microseconds)",
-                            tags),
-                    (Gauge<Long>) (cfg, now) -> s.lastCommitStat(q));
+            for (int i = 0; i < LATENCY_METRICS.size(); i++) {
+                int metric = i;
+                String m = LATENCY_METRICS.get(i);
+                gauge(
+                        m + "-" + qs[q],
+                        m + " " + qs[q] + " of the latest checkpoint epoch",
+                        tags,
+                        (cfg, now) -> s.lastStat(metric, q));
+            }
+            gauge(
+                    COMMIT_DURATION_METRIC + "-" + qs[q],
+                    "commit duration " + qs[q] + " of the latest checkpoint epoch (microseconds)",
+                    tags,
+                    (cfg, now) -> s.lastCommitStat(q));
         }
-        metrics.addMetric(
-                metrics.metricName("commit-total", METRIC_GROUP, "commits (transactions under exactly-once)", tags),
-                (Gauge<Long>) (cfg, now) -> s.commitsTotal);
-        metrics.addMetric(
-                metrics.metricName("commit-aborts-total", METRIC_GROUP, "aborted transactions", tags),
-                (Gauge<Long>) (cfg, now) -> s.abortsTotal);
         String[][] parts = {
             {"commit-pre-commit-us", "operator stores' before-commit writes"},
             {"commit-producer-flush-us", "producer flush"},
@@ -363,24 +352,24 @@ public final class EpochRuntime implements AutoCloseable {
         };
         for (int j = 0; j < parts.length; j++) {
             int part = j;
-            metrics.addMetric(
-                    metrics.metricName(
-                            parts[j][0],
-                            METRIC_GROUP,
-                            "mean per commit of the latest checkpoint epoch, microseconds: " + parts[j][1],
-                            tags),
-                    (Gauge<Long>) (cfg, now) -> s.lastCommitPart(part));
+            gauge(
+                    parts[j][0],
+                    "mean per commit of the latest checkpoint epoch, microseconds: " + parts[j][1],
+                    tags,
+                    (cfg, now) -> s.lastCommitPart(part));
         }
-        metrics.addMetric(
-                metrics.metricName("epoch-total", METRIC_GROUP, "closed checkpoint epochs", tags),
-                (Gauge<Long>) (cfg, now) -> s.epochs);
-        metrics.addMetric(
-                metrics.metricName("input-rows-total", METRIC_GROUP, "records polled, all epochs", tags),
-                (Gauge<Long>) (cfg, now) -> s.inputRowsTotal);
+        gauge("commit-total", "commits (transactions under exactly-once)", tags, (cfg, now) -> s.commitsTotal);
+        gauge("commit-aborts-total", "aborted transactions", tags, (cfg, now) -> s.abortsTotal);
+        gauge("epoch-total", "closed checkpoint epochs", tags, (cfg, now) -> s.epochs);
+        gauge("input-rows-total", "records polled, all epochs", tags, (cfg, now) -> s.inputRowsTotal);
         metrics.addMetric(
                 metrics.metricName(
                         "busy-fraction", METRIC_GROUP, "process+punctuate+commit ratio at the latest epoch", tags),
                 (Gauge<Double>) (cfg, now) -> s.busy);
+    }
+
+    private void gauge(String name, String description, Map<String, String> tags, Gauge<Long> value) {
+        metrics.addMetric(metrics.metricName(name, METRIC_GROUP, description, tags), value);
     }
 
     /** Stops the progress thread after delivering what is queued (waits up to 5 s). */

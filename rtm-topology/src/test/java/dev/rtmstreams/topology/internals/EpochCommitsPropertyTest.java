@@ -68,6 +68,52 @@ class EpochCommitsPropertyTest {
     record Epoch(
             long startMs, long endMs, Map<TopicPartition, Long> offsets, long commits, long aborts, long flushUs) {}
 
+    /** The model: the open epoch of one stream thread, and the epochs it is expected to close. */
+    static final class Model {
+        final int epochIntervalMs;
+        final List<Epoch> closed = new ArrayList<>();
+        long epochStart;
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        long commits;
+        long aborts;
+        long flushNanos;
+        long committedTotal;
+        long countedTotal;
+
+        Model(int epochIntervalMs, long startMs) {
+            this.epochIntervalMs = epochIntervalMs;
+            this.epochStart = startMs;
+        }
+
+        /** A commit succeeded at {@code nowMs}; returns whether the epoch closes. */
+        boolean committed(Map<TopicPartition, OffsetAndMetadata> committed, long cycleFlushNanos, long nowMs) {
+            committedTotal++;
+            commits++;
+            flushNanos += cycleFlushNanos;
+            for (Map.Entry<TopicPartition, OffsetAndMetadata> o : committed.entrySet()) {
+                offsets.put(o.getKey(), o.getValue().offset());
+            }
+            if (nowMs - epochStart < epochIntervalMs) {
+                return false;
+            }
+            closed.add(new Epoch(epochStart, nowMs, offsets, commits, aborts, flushNanos / commits / 1000));
+            restart(nowMs);
+            return true;
+        }
+
+        /** The thread died (kill -9): its open epoch is never reported (reports are not durable). */
+        void crashed(long nowMs) {
+            restart(nowMs);
+        }
+
+        private void restart(long nowMs) {
+            countedTotal += commits;
+            epochStart = nowMs;
+            offsets = new HashMap<>();
+            commits = aborts = flushNanos = 0;
+        }
+    }
+
     @Property(tries = 500)
     void shouldCountEveryCommitOnceAndReportOnlyCommittedOffsets(
             @ForAll("cycles") List<Cycle> cycles,
@@ -75,17 +121,9 @@ class EpochCommitsPropertyTest {
             @ForAll boolean transactional) {
         long nowNanos = 1_000_000_000L;
         EpochCommits sut = new EpochCommits(epochIntervalMs, nowNanos / 1_000_000);
+        Model model = new Model(epochIntervalMs, nowNanos / 1_000_000);
         List<EpochCommits.Closed> closed = new ArrayList<>();
-        // the model
-        List<Epoch> expected = new ArrayList<>();
-        long epochStart = nowNanos / 1_000_000;
-        Map<TopicPartition, Long> epochOffsets = new HashMap<>();
-        long commits = 0;
-        long aborts = 0;
-        long flushNanos = 0;
         long offsetCounter = 0;
-        long committedTotal = 0;
-        long countedTotal = 0;
         for (Cycle c : cycles) {
             nowNanos += c.gapMs() * 1_000_000L;
             long part = c.partMicros() * 1_000L;
@@ -95,99 +133,65 @@ class EpochCommitsPropertyTest {
                     offsets.put(PARTITIONS[i], new OffsetAndMetadata(++offsetCounter));
                 }
             }
-            // the stores' before-commit writes
+            // the stores' before-commit writes, then one producer flush per task
             if (c.preCommit()) {
                 sut.preCommit(new PreCommitTime.Sample(part, nowNanos));
                 nowNanos += part;
             }
-            if (c.stop() == Stop.CRASH_AFTER_PRE_COMMIT) {
-                countedTotal += crash(commits);
-                sut = new EpochCommits(epochIntervalMs, nowNanos / 1_000_000);
-                epochStart = nowNanos / 1_000_000;
-                epochOffsets = new HashMap<>();
-                commits = aborts = flushNanos = 0;
-                continue;
-            }
             long cycleFlush = 0;
-            for (int t = 0; t < c.tasks(); t++) {
-                sut.flushed(nowNanos, nowNanos + part);
-                nowNanos += part;
-                cycleFlush += part;
+            if (c.stop() != Stop.CRASH_AFTER_PRE_COMMIT) {
+                for (int t = 0; t < c.tasks(); t++) {
+                    sut.flushed(nowNanos, nowNanos + part);
+                    nowNanos += part;
+                    cycleFlush += part;
+                }
+                if (transactional
+                        && c.stop() != Stop.NOTHING_TO_COMMIT
+                        && c.stop() != Stop.ABORT_AFTER_FLUSH
+                        && c.stop() != Stop.CRASH_AFTER_FLUSH) {
+                    sut.offsetsSent(offsets, nowNanos, nowNanos + part);
+                    nowNanos += part;
+                }
             }
-            if (c.stop() == Stop.NOTHING_TO_COMMIT) {
-                // Kafka Streams prepared a commit and found nothing to commit; the next one comes later
-                nowNanos += EpochCommits.STALE_GAP_NANOS + 1;
-                continue;
-            }
-            if (c.stop() == Stop.ABORT_AFTER_FLUSH) {
-                sut.aborted();
-                aborts++;
-                continue;
-            }
-            if (c.stop() == Stop.CRASH_AFTER_FLUSH) {
-                countedTotal += crash(commits);
-                sut = new EpochCommits(epochIntervalMs, nowNanos / 1_000_000);
-                epochStart = nowNanos / 1_000_000;
-                epochOffsets = new HashMap<>();
-                commits = aborts = flushNanos = 0;
-                continue;
-            }
-            if (transactional) {
-                sut.offsetsSent(offsets, nowNanos, nowNanos + part);
-                nowNanos += part;
-            }
-            if (c.stop() == Stop.ABORT_AFTER_OFFSETS || c.stop() == Stop.ABORT_IN_END_TXN) {
-                nowNanos += c.stop() == Stop.ABORT_IN_END_TXN ? part : 0;
-                sut.aborted();
-                aborts++;
-                continue;
-            }
-            if (c.stop() == Stop.CRASH_AFTER_OFFSETS) {
-                countedTotal += crash(commits);
-                sut = new EpochCommits(epochIntervalMs, nowNanos / 1_000_000);
-                epochStart = nowNanos / 1_000_000;
-                epochOffsets = new HashMap<>();
-                commits = aborts = flushNanos = 0;
-                continue;
-            }
-            long start = nowNanos;
-            nowNanos += part;
-            long nowMs = nowNanos / 1_000_000;
-            EpochCommits.Closed out =
-                    sut.committed(transactional ? Map.of() : offsets, transactional, start, nowNanos, nowMs);
-            committedTotal++;
-            commits++;
-            flushNanos += cycleFlush;
-            for (Map.Entry<TopicPartition, OffsetAndMetadata> o : offsets.entrySet()) {
-                epochOffsets.put(o.getKey(), o.getValue().offset());
-            }
-            if (nowMs - epochStart >= epochIntervalMs) {
-                expected.add(new Epoch(epochStart, nowMs, epochOffsets, commits, aborts, flushNanos / commits / 1000));
-                countedTotal += commits;
-                epochStart = nowMs;
-                epochOffsets = new HashMap<>();
-                commits = aborts = flushNanos = 0;
-                assertThat(out)
-                        .as("the epoch closes once its interval has passed")
-                        .isNotNull();
-                closed.add(out);
-            } else {
-                assertThat(out).as("the epoch stays open within its interval").isNull();
-            }
-            assertThat(sut.openCommits()).isEqualTo(commits);
-            if (c.stop() == Stop.CRASH_AFTER_COMMIT) {
-                countedTotal += crash(commits);
-                sut = new EpochCommits(epochIntervalMs, nowNanos / 1_000_000);
-                epochStart = nowNanos / 1_000_000;
-                epochOffsets = new HashMap<>();
-                commits = aborts = flushNanos = 0;
+            switch (c.stop()) {
+                case NOTHING_TO_COMMIT -> nowNanos += EpochCommits.STALE_GAP_NANOS + 1; // the next one comes later
+                case ABORT_AFTER_FLUSH, ABORT_AFTER_OFFSETS, ABORT_IN_END_TXN -> {
+                    sut.aborted();
+                    model.aborts++;
+                }
+                case CRASH_AFTER_PRE_COMMIT, CRASH_AFTER_FLUSH, CRASH_AFTER_OFFSETS -> {
+                    model.crashed(nowNanos / 1_000_000);
+                    sut = new EpochCommits(epochIntervalMs, nowNanos / 1_000_000);
+                }
+                case COMMITTED, CRASH_AFTER_COMMIT -> {
+                    long start = nowNanos;
+                    nowNanos += part;
+                    long nowMs = nowNanos / 1_000_000;
+                    EpochCommits.Closed out =
+                            sut.committed(transactional ? Map.of() : offsets, transactional, start, nowNanos, nowMs);
+                    if (model.committed(offsets, cycleFlush, nowMs)) {
+                        assertThat(out)
+                                .as("the epoch closes once its interval has passed")
+                                .isNotNull();
+                        closed.add(out);
+                    } else {
+                        assertThat(out)
+                                .as("the epoch stays open within its interval")
+                                .isNull();
+                    }
+                    assertThat(sut.openCommits()).isEqualTo(model.commits);
+                    if (c.stop() == Stop.CRASH_AFTER_COMMIT) {
+                        model.crashed(nowMs);
+                        sut = new EpochCommits(epochIntervalMs, nowMs);
+                    }
+                }
             }
         }
-        countedTotal += commits;
+        model.crashed(nowNanos / 1_000_000); // count what is still open
 
-        assertThat(closed).hasSameSizeAs(expected);
-        for (int i = 0; i < expected.size(); i++) {
-            Epoch e = expected.get(i);
+        assertThat(closed).hasSameSizeAs(model.closed);
+        for (int i = 0; i < model.closed.size(); i++) {
+            Epoch e = model.closed.get(i);
             EpochCommits.Closed a = closed.get(i);
             Map<TopicPartition, Long> reported = new HashMap<>();
             a.offsets().forEach((tp, om) -> reported.put(tp, om.offset()));
@@ -202,12 +206,9 @@ class EpochCommitsPropertyTest {
                     .as("a commit lasts at least its flushes")
                     .isGreaterThanOrEqualTo(e.flushUs());
         }
-        assertThat(countedTotal).as("every successful commit is counted once").isEqualTo(committedTotal);
-    }
-
-    /** A crash loses the open epoch's report (reports are not durable); its commits are counted there. */
-    private static long crash(long openCommits) {
-        return openCommits;
+        assertThat(model.countedTotal)
+                .as("every successful commit is counted once")
+                .isEqualTo(model.committedTotal);
     }
 
     @Test
