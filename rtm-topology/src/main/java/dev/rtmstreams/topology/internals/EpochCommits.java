@@ -19,7 +19,8 @@ import org.apache.kafka.common.TopicPartition;
  *   idle --preCommit/flushed/offsetsSent--> in commit --committed--> idle (commit counted; epoch may close)
  *                                            in commit --aborted----> idle (abort counted; its parts dropped)
  * </pre>
- * An epoch closes at a commit when the epoch interval has passed since it started (interval 0: at every commit); it
+ * An epoch closes at a commit when the epoch interval has passed since it started (interval 0: at every commit), or
+ * at an idle moment of the thread once the interval has passed ({@link #closeIfDue}); it
  * carries the offsets of all its commits (the latest per partition) and the commit figures ({@link CommitProgress}).
  * A closed epoch's offsets and figures are never reported again; an aborted commit's offsets are never reported.
  */
@@ -136,6 +137,17 @@ final class EpochCommits {
             aborts++;
         }
         resetCycle();
+    }
+
+    /**
+     * Closes the epoch when it has commits and its interval has passed: a thread that went idle after its last commit
+     * (Kafka Streams commits only after processing something) would otherwise hold that commit's report back until
+     * its next input.
+     *
+     * @return the epoch, or null when it stays open
+     */
+    Closed closeIfDue(long nowMs) {
+        return commits > 0 && nowMs - epochStartMs >= epochIntervalMs ? close(nowMs) : null;
     }
 
     /**

@@ -244,6 +244,25 @@ public final class EpochRuntime implements AutoCloseable {
         return r;
     }
 
+    /**
+     * Called after every empty poll of the main consumer, on the stream thread: when transactions commit more often
+     * than epochs close, closes an epoch whose interval has passed since its last commit (an idle thread makes no
+     * further commit that would close it).
+     */
+    void onIdlePoll() {
+        if (epochIntervalMs == 0) {
+            return;
+        }
+        ThreadState s = local.get();
+        if (s == null || s.commits.openCommits() == 0) {
+            return;
+        }
+        EpochCommits.Closed closed = s.commits.closeIfDue(time.milliseconds());
+        if (closed != null) {
+            submit(s, closed);
+        }
+    }
+
     /** Called after each producer flush (Kafka Streams flushes before every commit), on the stream thread. */
     void onProducerFlush(long startNanos, long endNanos) {
         ThreadState s = state();

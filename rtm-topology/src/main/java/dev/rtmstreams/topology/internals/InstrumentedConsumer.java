@@ -30,6 +30,8 @@ final class InstrumentedConsumer extends KafkaConsumer<byte[], byte[]> {
         ConsumerRecords<byte[], byte[]> records = super.poll(timeout);
         if (!records.isEmpty()) {
             runtime.onPoll(records);
+        } else {
+            runtime.onIdlePoll();
         }
         return records;
     }

@@ -46,13 +46,18 @@ class EpochCommitsPropertyTest {
         NOTHING_TO_COMMIT
     }
 
-    /** One commit cycle: gap before it, whether stores wrote before the commit, tasks flushed, offsets, stop point. */
-    record Cycle(int gapMs, boolean preCommit, int tasks, int partitionMask, int partMicros, Stop stop) {}
+    /**
+     * One commit cycle: the gap before it (with or without an idle poll at its end), whether stores wrote before the
+     * commit, tasks flushed, offsets, stop point.
+     */
+    record Cycle(
+            int gapMs, boolean idlePoll, boolean preCommit, int tasks, int partitionMask, int partMicros, Stop stop) {}
 
     @Provide
     Arbitrary<List<Cycle>> cycles() {
         Arbitrary<Cycle> cycle = Combinators.combine(
                         Arbitraries.integers().between(0, 400),
+                        Arbitraries.of(true, false),
                         Arbitraries.of(true, false),
                         Arbitraries.integers().between(1, 3),
                         Arbitraries.integers().between(1, 7),
@@ -101,6 +106,16 @@ class EpochCommitsPropertyTest {
             return true;
         }
 
+        /** The thread polled nothing at {@code nowMs}; returns whether the epoch closes. */
+        boolean idle(long nowMs) {
+            if (commits == 0 || nowMs - epochStart < epochIntervalMs) {
+                return false;
+            }
+            closed.add(new Epoch(epochStart, nowMs, offsets, commits, aborts, flushNanos / commits / 1000));
+            restart(nowMs);
+            return true;
+        }
+
         /** The thread died (kill -9): its open epoch is never reported (reports are not durable). */
         void crashed(long nowMs) {
             restart(nowMs);
@@ -126,6 +141,15 @@ class EpochCommitsPropertyTest {
         long offsetCounter = 0;
         for (Cycle c : cycles) {
             nowNanos += c.gapMs() * 1_000_000L;
+            if (c.idlePoll()) {
+                EpochCommits.Closed idle = sut.closeIfDue(nowNanos / 1_000_000);
+                if (model.idle(nowNanos / 1_000_000)) {
+                    assertThat(idle).as("an idle thread closes a due epoch").isNotNull();
+                    closed.add(idle);
+                } else {
+                    assertThat(idle).isNull();
+                }
+            }
             long part = c.partMicros() * 1_000L;
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
             for (int i = 0; i < PARTITIONS.length; i++) {
