@@ -66,24 +66,6 @@ public final class EpochRuntime implements AutoCloseable {
      * @param targetUtilization slot busy fraction target
      * @param tasksPerSlot slot packing
      * @param listeners initial listeners
-     */
-    public EpochRuntime(
-            String applicationId,
-            ExecutionMode mode,
-            Time time,
-            double targetUtilization,
-            int tasksPerSlot,
-            List<ProgressListener> listeners) {
-        this(applicationId, mode, time, targetUtilization, tasksPerSlot, listeners, 0, false);
-    }
-
-    /**
-     * @param applicationId the application id (internal topics start with it)
-     * @param mode trigger mode, reported in progress
-     * @param time the clock (injected; {@code Time.SYSTEM} in production)
-     * @param targetUtilization slot busy fraction target
-     * @param tasksPerSlot slot packing
-     * @param listeners initial listeners
      * @param epochIntervalMs how long an epoch lasts at least: the checkpoint interval when transactions commit more
      *     often than epochs close (exactly-once real-time mode), 0 when every commit closes an epoch
      * @param exactlyOnce true under {@code exactly_once_v2}: output becomes visible at its transaction's commit
