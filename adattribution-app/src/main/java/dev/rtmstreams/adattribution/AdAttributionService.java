@@ -74,6 +74,21 @@ public final class AdAttributionService implements AutoCloseable {
     }
 
     /** @return the Kafka Streams properties the service derives from its configuration */
+    private Trigger trigger() {
+        return config.trigger() == ExecutionMode.REAL_TIME
+                ? Trigger.realTime(config.checkpointInterval())
+                : Trigger.microBatch(config.microBatchInterval());
+    }
+
+    /** @return a builder of the service's {@link RtmStreams} for {@code topology}: trigger, guarantee, slot check */
+    RtmStreams.Builder rtmStreams(Topology topology) {
+        return RtmStreams.builder(topology, streamsProperties())
+                .trigger(trigger())
+                .slotCheck(config.slotCheck())
+                .exactlyOnce("exactly_once_v2".equals(config.processingGuarantee()))
+                .transactionInterval(config.transactionInterval());
+    }
+
     Properties streamsProperties() {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
@@ -117,13 +132,8 @@ public final class AdAttributionService implements AutoCloseable {
         config.postgres().ifPresent(AttributedClickPostgresSink::createTable);
         Topology topology = AdAttributionTopology.build(config, deadLetters);
         LOG.info("event=topology description={}", topology.describe().toString().replace('\n', ' '));
-        Trigger trigger = config.trigger() == ExecutionMode.REAL_TIME
-                ? Trigger.realTime(config.checkpointInterval())
-                : Trigger.microBatch(config.microBatchInterval());
-        RtmStreams.Builder builder = RtmStreams.builder(topology, streamsProperties())
-                .trigger(trigger)
-                .slotCheck(config.slotCheck())
-                .exactlyOnce("exactly_once_v2".equals(config.processingGuarantee()))
+        Trigger trigger = trigger();
+        RtmStreams.Builder builder = rtmStreams(topology)
                 .addProgressListener(progress)
                 .addStateListener((newState, oldState) -> {
                     LOG.info("event=state-change from={} to={}", oldState, newState);

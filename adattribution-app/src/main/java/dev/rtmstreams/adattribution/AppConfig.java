@@ -4,6 +4,7 @@ import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.SlotCheckMode;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -35,6 +36,14 @@ public final class AppConfig {
     private final ExecutionMode trigger;
     private final Duration checkpointInterval;
     private final Duration microBatchInterval;
+    private final Duration transactionInterval;
+
+    /**
+     * The longest commit interval exactly_once_v2 accepts without a transaction timeout of the user's: a minute less
+     * than the brokers' default {@code transaction.max.timeout.ms} (15 minutes).
+     */
+    public static final Duration MAX_EXACTLY_ONCE_COMMIT_INTERVAL = Duration.ofMinutes(14);
+
     private final Path stateDir;
     private final boolean createTopics;
     private final int topicPartitions;
@@ -60,6 +69,7 @@ public final class AppConfig {
         this.trigger = b.trigger;
         this.checkpointInterval = b.checkpointInterval;
         this.microBatchInterval = b.microBatchInterval;
+        this.transactionInterval = b.transactionInterval;
         this.stateDir = b.stateDir;
         this.createTopics = b.createTopics;
         this.topicPartitions = b.topicPartitions;
@@ -132,6 +142,7 @@ public final class AppConfig {
         b.trigger = trigger;
         b.checkpointInterval = checkpointInterval;
         b.microBatchInterval = microBatchInterval;
+        b.transactionInterval = transactionInterval;
         b.stateDir = stateDir;
         b.createTopics = createTopics;
         b.topicPartitions = topicPartitions;
@@ -180,9 +191,20 @@ public final class AppConfig {
     public ExecutionMode trigger() {
         return trigger;
     }
-    /** @return how often a real-time run checkpoints (commits); positive */
+    /**
+     * @return how often a real-time run checkpoints: commits offsets at-least-once, closes an epoch under
+     *     exactly-once; positive
+     */
     public Duration checkpointInterval() {
         return checkpointInterval;
+    }
+
+    /**
+     * @return how often a real-time run under exactly_once_v2 commits its transactions (at most the checkpoint
+     *     interval); not negative, zero for every pass of the stream thread's loop
+     */
+    public Duration transactionInterval() {
+        return transactionInterval;
     }
     /** @return the batch interval of the micro-batch trigger; not negative, zero for as fast as possible */
     public Duration microBatchInterval() {
@@ -275,6 +297,7 @@ public final class AppConfig {
         m.put("trigger", trigger.configValue());
         m.put("checkpointInterval", checkpointInterval);
         m.put("microBatchInterval", microBatchInterval);
+        m.put("transactionInterval", transactionInterval);
         m.put("stateDir", stateDir);
         m.put("createTopics", createTopics);
         m.put("topicPartitions", topicPartitions);
@@ -344,6 +367,7 @@ public final class AppConfig {
         private ExecutionMode trigger = ExecutionMode.REAL_TIME;
         private Duration checkpointInterval = Duration.ofMinutes(5);
         private Duration microBatchInterval = Duration.ofSeconds(1);
+        private Duration transactionInterval = RtmStreams.DEFAULT_TRANSACTION_INTERVAL;
         private Path stateDir = Path.of(System.getProperty("java.io.tmpdir"), "adattribution-state");
         private boolean createTopics;
         private int topicPartitions = 1;
@@ -395,6 +419,11 @@ public final class AppConfig {
         /** @param v checkpoint (commit) interval of real-time mode; default PT5M */
         public Builder checkpointInterval(Duration v) {
             this.checkpointInterval = v;
+            return this;
+        }
+        /** @param v transaction interval of real-time mode under exactly_once_v2; default PT0.02S */
+        public Builder transactionInterval(Duration v) {
+            this.transactionInterval = v;
             return this;
         }
         /** @param v batch interval of micro-batch mode; default PT1S */
@@ -557,6 +586,43 @@ public final class AppConfig {
         }
 
         /**
+         * Under exactly_once_v2 a transaction stays open for one commit interval: the transaction interval in real-time
+         * mode (at most the checkpoint interval), the batch interval in micro-batch mode. Refuses, naming our option,
+         * an interval longer than the producer's transaction timeout when one is set, or, when none is set, too close
+         * to the broker's default maximum (15 minutes) for any timeout to cover it.
+         */
+        private void requireTransactionsFit() {
+            boolean realTime = trigger == ExecutionMode.REAL_TIME;
+            String option = realTime ? "transaction-interval" : "micro-batch-interval";
+            Duration interval = realTime
+                    ? (transactionInterval.compareTo(checkpointInterval) < 0 ? transactionInterval : checkpointInterval)
+                    : microBatchInterval;
+            Duration shown = realTime ? transactionInterval : microBatchInterval;
+            String timeout = kafkaOverrides.getOrDefault(
+                    "producer.transaction.timeout.ms", kafkaOverrides.get("transaction.timeout.ms"));
+            if (timeout != null) {
+                long ms;
+                try {
+                    ms = Long.parseLong(timeout.trim());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(
+                            "kafka.producer.transaction.timeout.ms must be a number: '" + timeout + "'", e);
+                }
+                if (ms < interval.toMillis()) {
+                    throw new IllegalArgumentException(option + " " + shown + " is longer than the transaction timeout"
+                            + " (kafka.producer.transaction.timeout.ms=" + timeout + ") under exactly_once_v2: every"
+                            + " transaction would be aborted; choose a shorter " + option + " or a longer timeout");
+                }
+            } else if (interval.compareTo(MAX_EXACTLY_ONCE_COMMIT_INTERVAL) > 0) {
+                throw new IllegalArgumentException(option + " " + shown + " is too long for exactly_once_v2: a"
+                        + " transaction stays open that long, and brokers end transactions after"
+                        + " transaction.max.timeout.ms (15 minutes by default); choose at most "
+                        + MAX_EXACTLY_ONCE_COMMIT_INTERVAL + ", or set kafka.producer.transaction.timeout.ms (and"
+                        + " the brokers' transaction.max.timeout.ms)");
+            }
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the configuration
@@ -593,6 +659,13 @@ public final class AppConfig {
             if (!"at_least_once".equals(processingGuarantee) && !"exactly_once_v2".equals(processingGuarantee)) {
                 throw new IllegalArgumentException(
                         "processing-guarantee must be at_least_once or exactly_once_v2: '" + processingGuarantee + "'");
+            }
+            if (transactionInterval == null || transactionInterval.isNegative()) {
+                throw new IllegalArgumentException("transaction-interval must not be negative (PT0S: at every pass"
+                        + " of the stream thread's loop): " + transactionInterval);
+            }
+            if ("exactly_once_v2".equals(processingGuarantee)) {
+                requireTransactionsFit();
             }
             requirePositive("attribution-window", attributionWindow);
             if (watermarkDelay == null || watermarkDelay.isNegative()) {

@@ -6,7 +6,9 @@ import java.util.Map;
 /**
  * Report of one checkpoint epoch, like Spark's {@code StreamingQueryProgress}. An epoch is the work of one stream
  * thread between two of its commits (offset commits under at-least-once, transaction commits under exactly-once):
- * the commit that ends the epoch is a real, successful commit. Logged as one JSON line per epoch
+ * the commit that ends the epoch is a real, successful commit. Under exactly-once in real-time mode transactions
+ * commit at the (short) transaction interval and an epoch closes at the first commit once the checkpoint interval
+ * has passed, so one epoch spans many commits ({@link #commits()}). Logged as one JSON line per epoch
  * (logger {@code dev.rtmstreams.topology.progress}) and passed to {@link ProgressListener}s.
  * Values measured on other threads (state and busy-fraction metrics) are read right after the commit.
  *
@@ -33,6 +35,11 @@ import java.util.Map;
  * @param e2eLatencyMs source record timestamp to the send of an output record it caused
  * @param stateOperators the thread's transformWithState operators with Spark's custom metrics for the epoch;
  *     unmodifiable, empty when the thread runs none
+ * @param commits the epoch's commits and where their time went; {@link CommitProgress#NONE} when not measured
+ * @param e2eVisibleLatencyMs under exactly-once: source record timestamp to the commit of the transaction that made
+ *     an output record it caused visible to {@code read_committed} readers (what such a reader waits for, apart
+ *     from its own fetch); {@link LatencyStats#EMPTY} under at-least-once, where output is visible when sent
+ *     ({@code e2eLatencyMs})
  */
 public record EpochProgress(
         String applicationId,
@@ -51,12 +58,16 @@ public record EpochProgress(
         LatencyStats sourceQueuingLatencyMs,
         LatencyStats processingLatencyMs,
         LatencyStats e2eLatencyMs,
-        java.util.List<StateOperatorProgress> stateOperators) {
+        java.util.List<StateOperatorProgress> stateOperators,
+        CommitProgress commits,
+        LatencyStats e2eVisibleLatencyMs) {
 
     /** Copies the sources and operators. */
     public EpochProgress {
         sources = Map.copyOf(sources);
         stateOperators = java.util.List.copyOf(stateOperators);
+        java.util.Objects.requireNonNull(commits, "commits");
+        java.util.Objects.requireNonNull(e2eVisibleLatencyMs, "e2eVisibleLatencyMs");
     }
 
     /** @return {@code endTimeMs - startTimeMs} */

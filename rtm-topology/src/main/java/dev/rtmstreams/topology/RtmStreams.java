@@ -40,11 +40,16 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  * <h2>Delivery guarantee and latency</h2>
  * At-least-once by default: output is sent as soon as it is produced and commits only checkpoint progress.
- * With {@link Builder#exactlyOnce(boolean) exactly-once v2}, output is written in transactions committed once per
- * checkpoint interval, so a {@code read_committed} consumer sees it only after the commit: its end-to-end latency
- * includes up to one whole checkpoint interval (the default 5 minutes would be 5 minutes of latency). Under
- * exactly-once choose a short checkpoint interval (e.g. 100-200 ms) and accept the commit cost; the
- * {@code e2eLatencyMs} reported here is measured at send time and does not include the wait for the commit.
+ * With {@link Builder#exactlyOnce(boolean) exactly-once v2}, output is written in transactions, and a
+ * {@code read_committed} consumer sees it only after its transaction commits. In real-time mode transactions are
+ * short: they commit every {@link Builder#transactionInterval(Duration) transaction interval} (default
+ * {@link #DEFAULT_TRANSACTION_INTERVAL 20 ms}), independently of the checkpoint interval, which then sets how often
+ * epochs close. Kafka Streams 4.4 flushes no state store at a commit under exactly-once (a store's changelog offsets
+ * are written into the store, KIP-1035, and only when a task is closed or suspended), so a short transaction costs
+ * the producer flush, the offsets and the EndTxn round trips, not a checkpoint of the state. A micro-batch trigger
+ * commits once per batch. {@code e2eLatencyMs} is measured at send time; {@code e2eVisibleLatencyMs} at the
+ * commit that made the output visible. The design and what a crash at each point of the cycle replays:
+ * {@code docs/exactly-once.md}.
  * <h2>Epochs</h2>
  * Each commit of a stream thread (offset commit, or transaction commit under exactly-once) closes a checkpoint
  * epoch; see {@link EpochProgress}. Kafka Streams commits only when something was processed, so an idle thread
@@ -58,6 +63,13 @@ import org.slf4j.LoggerFactory;
 public final class RtmStreams implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RtmStreams.class);
+
+    /**
+     * The default transaction interval of exactly-once real-time mode (20 ms): how often a stream thread commits its
+     * transaction, so how long at most a {@code read_committed} reader waits for output beyond the commit itself.
+     * See {@link Builder#transactionInterval(Duration)}.
+     */
+    public static final Duration DEFAULT_TRANSACTION_INTERVAL = Duration.ofMillis(20);
 
     private final Topology topology;
     private final Properties config;
@@ -81,8 +93,16 @@ public final class RtmStreams implements AutoCloseable {
         this.partitionCounts = b.partitionCounts == null ? null : Map.copyOf(b.partitionCounts);
         this.stateListeners = List.copyOf(b.stateListeners);
         String appId = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
-        this.runtime =
-                new EpochRuntime(appId, b.trigger.mode(), b.time, b.targetUtilization, b.tasksPerSlot, b.listeners);
+        boolean shortTransactions = b.exactlyOnce && b.trigger.isRealTime();
+        this.runtime = new EpochRuntime(
+                appId,
+                b.trigger.mode(),
+                b.time,
+                b.targetUtilization,
+                b.tasksPerSlot,
+                b.listeners,
+                shortTransactions ? b.trigger.interval().toMillis() : 0,
+                b.exactlyOnce);
         // after each rebalance the assignment check also counts the whole group's slots (a member per stream thread)
         runtime.groupSlots(new GroupSlotsProbe(config, appId, this::sizingReport, threads() * expectedInstances));
         this.streams = new KafkaStreams(topology, config, new RtmClientSupplier(runtime), b.time);
@@ -183,6 +203,9 @@ public final class RtmStreams implements AutoCloseable {
      */
     public boolean close(Duration timeout) {
         boolean done = streams.close(timeout);
+        if (done) {
+            runtime.closeOpenEpochs(); // the stream threads have stopped
+        }
         runtime.close();
         return done;
     }
@@ -270,6 +293,7 @@ public final class RtmStreams implements AutoCloseable {
         private Map<String, Integer> partitionCounts;
         private double targetUtilization = 0.5;
         private boolean exactlyOnce;
+        private Duration transactionInterval = DEFAULT_TRANSACTION_INTERVAL;
         private Long rocksDbMemory;
         private Time time = Time.SYSTEM;
         private final List<ProgressListener> listeners = new ArrayList<>();
@@ -322,10 +346,35 @@ public final class RtmStreams implements AutoCloseable {
 
         /**
          * @param exactlyOnce true for {@code exactly_once_v2}: output becomes visible to {@code read_committed}
-         *     readers only at each checkpoint (see the class javadoc); default false (at-least-once)
+         *     readers when its transaction commits, every {@link #transactionInterval(Duration) transaction interval}
+         *     in real-time mode, once per batch in micro-batch mode (see the class javadoc); default false
+         *     (at-least-once)
          */
         public Builder exactlyOnce(boolean exactlyOnce) {
             this.exactlyOnce = exactlyOnce;
+            return this;
+        }
+
+        /**
+         * How often transactions commit under exactly-once in a real-time trigger (Kafka Streams'
+         * {@code commit.interval.ms}; at most the checkpoint interval, which then sets how often checkpoint epochs
+         * close): output becomes visible to {@code read_committed} readers at the first commit after it is sent, so
+         * this bounds their extra wait. Ignored at-least-once (output is visible when sent) and under a micro-batch
+         * trigger (one transaction per batch). Each commit blocks the stream thread for the producer flush and two
+         * round trips to the brokers, and adds transaction markers to every partition the transaction wrote.
+         *
+         * @param interval the interval; {@link Duration#ZERO} commits at every pass of the stream thread's loop that
+         *     processed something; default {@link #DEFAULT_TRANSACTION_INTERVAL}
+         * @return this builder
+         * @throws IllegalArgumentException when the interval is negative
+         * @throws NullPointerException when the interval is null
+         */
+        public Builder transactionInterval(Duration interval) {
+            Objects.requireNonNull(interval, "transactionInterval");
+            if (interval.isNegative()) {
+                throw new IllegalArgumentException("transactionInterval must not be negative: " + interval);
+            }
+            this.transactionInterval = interval;
             return this;
         }
 
@@ -384,8 +433,8 @@ public final class RtmStreams implements AutoCloseable {
                 p.put(RocksDbBoundedMemory.TOTAL_MEMORY_BYTES_CONFIG, Long.toString(rocksDbMemory));
             }
             List<String> warnings = new ArrayList<>();
-            Properties configured =
-                    TriggerConfigurer.apply(p, trigger, exactlyOnce, BrokerHops.of(topology.describe()), warnings);
+            Properties configured = TriggerConfigurer.apply(
+                    p, trigger, exactlyOnce, transactionInterval, BrokerHops.of(topology.describe()), warnings);
             for (String w : warnings) {
                 LOG.warn("{}: {}", trigger, w);
             }

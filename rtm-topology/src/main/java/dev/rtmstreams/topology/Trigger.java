@@ -17,8 +17,9 @@ import java.util.Objects;
  *       call {@code handleInputRows} once per record. The interval is the <em>checkpoint interval</em> ("how often
  *       we checkpoint, not how often we process"): Kafka Streams' {@code commit.interval.ms} is set to it, so each
  *       commit closes one checkpoint epoch. Default 5 minutes like Spark. Spark's minimum is 5 s; rtm-streams
- *       accepts down to {@link #MIN_CHECKPOINT_INTERVAL} (100 ms) because short checkpoints are useful in tests and
- *       under exactly-once (where the commit interval bounds the latency seen by {@code read_committed} readers).</li>
+ *       accepts down to {@link #MIN_CHECKPOINT_INTERVAL} (100 ms) because short checkpoints are useful in tests.
+ *       Under exactly-once, transactions commit at their own, shorter interval
+ *       ({@link RtmStreams.Builder#transactionInterval}) and the checkpoint interval sets how often epochs close.</li>
  *   <li><b>Micro-batch</b>: rows are buffered for the interval and handed to {@code handleInputRows} once per key
  *       per batch; Kafka Streams commits once per interval. An interval of {@link Duration#ZERO} means <em>as fast
  *       as possible</em> (Spark's {@code Trigger.ProcessingTime("0 minutes")}): a batch ends at every pass of the

@@ -188,14 +188,22 @@ class RtmStreamsIntegrationTest {
         assertThat(inputRows(epochs, "eos-in")).isEqualTo(100);
         assertThat(TestRecords.consumeStrings(kafka, "eos-out", 100, Duration.ofSeconds(30)))
                 .hasSize(100);
+        // transactions commit every 20 ms; the epoch holding the last of them closes once the 200 ms checkpoint
+        // interval has passed, at the thread's next idle poll
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(epochs.stream()
+                                .flatMap(e -> e
+                                        .sources()
+                                        .getOrDefault("eos-in", new SourceProgress("x", 0, 0, Map.of()))
+                                        .committedOffsets()
+                                        .values()
+                                        .stream()))
+                        .contains(100L));
+        assertThat(epochs).allSatisfy(e -> assertThat(e.commits().commits()).isPositive());
         assertThat(epochs.stream()
-                        .flatMap(e -> e
-                                .sources()
-                                .getOrDefault("eos-in", new SourceProgress("x", 0, 0, Map.of()))
-                                .committedOffsets()
-                                .values()
-                                .stream()))
-                .contains(100L);
+                        .mapToLong(e -> e.e2eVisibleLatencyMs().count())
+                        .sum())
+                .isEqualTo(100);
     }
 
     @Test

@@ -38,9 +38,18 @@ public enum ServiceOption {
     CHECKPOINT_INTERVAL(
             "checkpoint-interval",
             "DURATION",
-            "Real-time mode: how often state and offsets are checkpointed (committed), not how often records are processed.",
+            "Real-time mode: how often state and offsets are checkpointed (committed), not how often records are processed;"
+                    + " under exactly_once_v2 how often epochs close (transactions follow --transaction-interval).",
             "PT5M",
             (b, v) -> b.checkpointInterval(Durations.parse(v))),
+    TRANSACTION_INTERVAL(
+            "transaction-interval",
+            "DURATION",
+            "Real-time mode under exactly_once_v2: how often transactions commit, so how long read_committed readers"
+                    + " wait for output at most beyond the commit itself (at most --checkpoint-interval; PT0S: at every"
+                    + " pass of the stream thread's loop).",
+            "PT0.02S",
+            (b, v) -> b.transactionInterval(Durations.parse(v))),
     MICRO_BATCH_INTERVAL(
             "micro-batch-interval",
             "DURATION",

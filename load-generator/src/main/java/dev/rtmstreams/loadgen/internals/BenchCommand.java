@@ -72,9 +72,11 @@ final class BenchCommand implements Callable<Integer> {
             split = ",",
             description = "Modes to run, comma-separated: echo, real-time, "
                     + "micro-batch, micro-batch-asap (micro-batch with interval PT0S: as fast as possible), kafka-streams-join, "
-                    + "kafka-streams-join-tuned, kafka-streams-passthrough, "
+                    + "kafka-streams-join-tuned, kafka-streams-passthrough, real-time-eos (exactly_once_v2), "
+                    + "kafka-streams-join-eos (the stock join under exactly_once_v2), kafka-streams-join-eos-tuned, "
                     + "and real-time-LABEL (or just LABEL) for each --variant. Default: echo,real-time,micro-batch,"
-                    + "kafka-streams-join,kafka-streams-join-tuned,kafka-streams-passthrough plus every variant.")
+                    + "kafka-streams-join,kafka-streams-join-tuned,kafka-streams-passthrough,real-time-eos,"
+                    + "kafka-streams-join-eos plus every variant.")
     List<String> modes;
 
     @Option(

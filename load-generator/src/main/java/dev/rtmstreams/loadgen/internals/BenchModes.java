@@ -22,6 +22,12 @@ final class BenchModes {
     public static final String KAFKA_STREAMS_JOIN_TUNED = KafkaStreamsPeer.Kind.JOIN_TUNED.mode();
     /** A Kafka Streams source to sink copy with real-time mode's client settings ({@link KafkaStreamsPeer}). */
     public static final String KAFKA_STREAMS_PASSTHROUGH = KafkaStreamsPeer.Kind.PASSTHROUGH.mode();
+    /** The stock join under exactly-once, Kafka Streams' default commit interval ({@link KafkaStreamsPeer}). */
+    public static final String KAFKA_STREAMS_JOIN_EOS = KafkaStreamsPeer.Kind.JOIN_EOS.mode();
+    /** The join under exactly-once with real-time mode's settings and transaction interval ({@link KafkaStreamsPeer}). */
+    public static final String KAFKA_STREAMS_JOIN_EOS_TUNED = KafkaStreamsPeer.Kind.JOIN_EOS_TUNED.mode();
+    /** The service in real-time mode under {@code exactly_once_v2}: short transactions, read_committed output. */
+    public static final String REAL_TIME_EOS = "real-time-eos";
 
     /** The modes run when none are chosen, in order. */
     public static final List<String> DEFAULT_MODES = List.of(
@@ -30,7 +36,9 @@ final class BenchModes {
             "micro-batch",
             KAFKA_STREAMS_JOIN,
             KAFKA_STREAMS_JOIN_TUNED,
-            KAFKA_STREAMS_PASSTHROUGH);
+            KAFKA_STREAMS_PASSTHROUGH,
+            REAL_TIME_EOS,
+            KAFKA_STREAMS_JOIN_EOS);
 
     /** Every built-in mode (the defaults plus {@code micro-batch-asap}); variants add {@code real-time-LABEL}. */
     public static final List<String> MODES = List.of(
@@ -40,7 +48,10 @@ final class BenchModes {
             "micro-batch-asap",
             KAFKA_STREAMS_JOIN,
             KAFKA_STREAMS_JOIN_TUNED,
-            KAFKA_STREAMS_PASSTHROUGH);
+            KAFKA_STREAMS_PASSTHROUGH,
+            REAL_TIME_EOS,
+            KAFKA_STREAMS_JOIN_EOS,
+            KAFKA_STREAMS_JOIN_EOS_TUNED);
 
     /** What each built-in mode runs, in words for the reports: every peer named plainly. */
     private static final Map<String, String> DESCRIPTIONS = Map.of(
@@ -58,7 +69,13 @@ final class BenchModes {
             KAFKA_STREAMS_JOIN_TUNED,
             "KStream#join with real-time mode's client settings: what the engine adds",
             KAFKA_STREAMS_PASSTHROUGH,
-            "Kafka Streams source -> sink with real-time mode's client settings: the Kafka Streams floor");
+            "Kafka Streams source -> sink with real-time mode's client settings: the Kafka Streams floor",
+            REAL_TIME_EOS,
+            "rtm-streams, real-time mode, exactly_once_v2 (transactions every 20 ms; output read read_committed)",
+            KAFKA_STREAMS_JOIN_EOS,
+            "stock KStream#join under exactly_once_v2, Kafka Streams' default commit interval (100 ms)",
+            KAFKA_STREAMS_JOIN_EOS_TUNED,
+            "KStream#join under exactly_once_v2 with real-time mode's client settings, commits every 20 ms");
 
     /** Prefix of the mode of a {@link Variant}. */
     public static final String VARIANT_PREFIX = "real-time-";
@@ -79,7 +96,7 @@ final class BenchModes {
                 throw new IllegalArgumentException(
                         "variant label must be letters, digits, '.', '_' or '-': '" + label + "'");
             }
-            if (MODES.contains(label)) {
+            if (MODES.contains(label) || MODES.contains(VARIANT_PREFIX + label)) {
                 throw new IllegalArgumentException("variant label must not be a mode name: '" + label + "'");
             }
             args = List.copyOf(args);
@@ -183,7 +200,7 @@ final class BenchModes {
      */
     static String description(String mode) {
         String m = withoutRate(mode);
-        if (m.startsWith(VARIANT_PREFIX)) {
+        if (m.startsWith(VARIANT_PREFIX) && !DESCRIPTIONS.containsKey(m)) {
             return "rtm-streams, real-time mode, the service from --variant " + m.substring(VARIANT_PREFIX.length());
         }
         return DESCRIPTIONS.getOrDefault(m, "");
@@ -218,7 +235,7 @@ final class BenchModes {
     }
 
     static Variant variantOf(String mode, Map<String, Variant> variants) {
-        if (!mode.startsWith(VARIANT_PREFIX)) {
+        if (!mode.startsWith(VARIANT_PREFIX) || MODES.contains(mode)) {
             return null;
         }
         return variants.get(mode.substring(VARIANT_PREFIX.length()));

@@ -4,6 +4,7 @@ import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.tools.Directories;
 import dev.rtmstreams.topology.RealTimeClientSettings;
+import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.Trigger;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,6 +37,17 @@ final class KafkaStreamsPeer implements AutoCloseable {
          */
         JOIN_TUNED("kafka-streams-join-tuned", true, LoadRun.Outputs.ATTRIBUTION),
         /**
+         * {@code kafka-streams-join-eos}: the stock join under {@code exactly_once_v2} with Kafka Streams' default
+         * commit interval under exactly-once (100 ms): what a user gets by switching to exactly-once.
+         */
+        JOIN_EOS("kafka-streams-join-eos", false, LoadRun.Outputs.ATTRIBUTION, true),
+        /**
+         * {@code kafka-streams-join-eos-tuned}: the join under {@code exactly_once_v2} with real-time mode's client
+         * settings and its transaction interval as the commit interval ({@link RtmStreams#DEFAULT_TRANSACTION_INTERVAL}):
+         * what real-time exactly-once adds over Kafka Streams tuned the same way.
+         */
+        JOIN_EOS_TUNED("kafka-streams-join-eos-tuned", true, LoadRun.Outputs.ATTRIBUTION, true),
+        /**
          * {@code kafka-streams-passthrough}: a source to sink topology ({@link KafkaStreamsPassthroughPipeline}) with
          * real-time mode's client settings, checked like the echo: the floor any Kafka Streams extension pays.
          */
@@ -44,11 +56,17 @@ final class KafkaStreamsPeer implements AutoCloseable {
         private final String mode;
         private final boolean realTimeSettings;
         private final LoadRun.Outputs outputs;
+        private final boolean exactlyOnce;
 
         Kind(String mode, boolean realTimeSettings, LoadRun.Outputs outputs) {
+            this(mode, realTimeSettings, outputs, false);
+        }
+
+        Kind(String mode, boolean realTimeSettings, LoadRun.Outputs outputs, boolean exactlyOnce) {
             this.mode = mode;
             this.realTimeSettings = realTimeSettings;
             this.outputs = outputs;
+            this.exactlyOnce = exactlyOnce;
         }
 
         /** @return the bench mode that runs this peer */
@@ -120,9 +138,9 @@ final class KafkaStreamsPeer implements AutoCloseable {
     }
 
     /**
-     * The Kafka Streams properties of a peer: what every peer shares (at-least-once, input from the earliest offset,
-     * replication factor 1, the bench's stream-thread count), then {@link #stockProperties} or
-     * {@link #realTimeProperties}.
+     * The Kafka Streams properties of a peer: what every peer shares (its guarantee: at-least-once, or
+     * {@code exactly_once_v2} for the {@code -eos} peers; input from the earliest offset, replication factor 1, the
+     * bench's stream-thread count), then {@link #stockProperties} or {@link #realTimeProperties}.
      *
      * @param kind which peer
      * @param bootstrapServers the cluster
@@ -138,10 +156,20 @@ final class KafkaStreamsPeer implements AutoCloseable {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streamThreads);
-        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
+        p.put(
+                StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+                kind.exactlyOnce ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         p.putAll(kind.realTimeSettings ? realTimeProperties() : stockProperties());
+        if (kind.exactlyOnce) {
+            if (kind.realTimeSettings) {
+                // as real-time mode commits under exactly-once: short transactions
+                p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, RtmStreams.DEFAULT_TRANSACTION_INTERVAL.toMillis());
+            } else {
+                p.remove(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG); // Kafka Streams' default under exactly-once
+            }
+        }
         return p;
     }
 

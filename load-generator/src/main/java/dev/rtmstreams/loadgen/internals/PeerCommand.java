@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
         description = "Run a benchmark peer (" + PeerCommand.KINDS + ") until SIGTERM; prints PEER READY once it "
                 + "processes input.")
 final class PeerCommand implements Callable<Integer> {
-    static final String KINDS = "echo, kafka-streams-join, kafka-streams-join-tuned or kafka-streams-passthrough";
+    static final String KINDS = "echo, kafka-streams-join, kafka-streams-join-tuned, kafka-streams-passthrough,"
+            + " kafka-streams-join-eos or kafka-streams-join-eos-tuned";
 
     @Option(names = "--kind", required = true, description = KINDS + ".")
     String kind;

@@ -210,6 +210,9 @@ final class SystemUnderTest implements AutoCloseable {
         if (mode.equals("micro-batch-asap")) {
             args.addAll(List.of("--micro-batch-interval", "PT0S"));
         }
+        if (mode.equals(BenchModes.REAL_TIME_EOS)) {
+            args.addAll(List.of("--processing-guarantee", "exactly_once_v2"));
+        }
         args.addAll(List.of(
                 "--attribution-window",
                 o.workload().attributionWindow().toString(),
@@ -275,6 +278,9 @@ final class SystemUnderTest implements AutoCloseable {
                 Integer.toString(o.streamThreads())));
         if (mode.equals("micro-batch-asap")) {
             args.addAll(List.of("--micro-batch-interval", "PT0S"));
+        }
+        if (mode.equals(BenchModes.REAL_TIME_EOS)) {
+            args.addAll(List.of("--processing-guarantee", "exactly_once_v2"));
         }
         if (o.benchWorkload() == BenchWorkload.STREAM_STATIC_JOIN) {
             Path table = LatencyWorkload.writeStaticTable(o.reportDir().resolve("static-table.csv"));

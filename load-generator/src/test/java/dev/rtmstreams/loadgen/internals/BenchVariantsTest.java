@@ -60,6 +60,8 @@ class BenchVariantsTest {
                         "kafka-streams-join",
                         "kafka-streams-join-tuned",
                         "kafka-streams-passthrough",
+                        "real-time-eos",
+                        "kafka-streams-join-eos",
                         "real-time-new",
                         "real-time-old");
         assertThat(BenchModes.resolveModes(List.of(), Map.of())).isEqualTo(BenchModes.DEFAULT_MODES);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.topology.RealTimeClientSettings;
+import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.Trigger;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,5 +95,40 @@ class KafkaStreamsPeerTest {
         assertThat(BenchModes.description("kafka-streams-join")).contains("what you get by switching");
         assertThat(BenchModes.description("kafka-streams-join-tuned@10000")).contains("what the engine adds");
         assertThat(BenchModes.description("kafka-streams-passthrough")).contains("the Kafka Streams floor");
+    }
+
+    @Test
+    void shouldRunTheJoinUnderExactlyOnceWithKafkasDefaultOrRealTimeModesCommitInterval() {
+        Properties stock = properties(KafkaStreamsPeer.Kind.JOIN_EOS);
+        Properties tuned = properties(KafkaStreamsPeer.Kind.JOIN_EOS_TUNED);
+
+        assertThat(stock)
+                .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)
+                .doesNotContainKey(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
+        assertThat(tuned)
+                .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)
+                .containsEntry(
+                        StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, RtmStreams.DEFAULT_TRANSACTION_INTERVAL.toMillis());
+        // Kafka Streams accepts both (its commit interval must not exceed the 10 s transaction timeout)
+        assertThat(new StreamsConfig(stock).getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))
+                .isEqualTo(100L);
+        assertThat(new StreamsConfig(tuned).getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))
+                .isEqualTo(20L);
+        assertThat(KafkaStreamsPeer.Kind.JOIN_EOS.outputs()).isEqualTo(LoadRun.Outputs.ATTRIBUTION);
+    }
+
+    @Test
+    void shouldRunTheExactlyOnceModesByDefaultAndNotMistakeRealTimeEosForAVariant() {
+        assertThat(BenchModes.DEFAULT_MODES).contains(BenchModes.REAL_TIME_EOS, "kafka-streams-join-eos");
+        assertThat(BenchModes.MODES).contains("kafka-streams-join-eos-tuned");
+        assertThat(KafkaStreamsPeer.Kind.ofMode("kafka-streams-join-eos")).isEqualTo(KafkaStreamsPeer.Kind.JOIN_EOS);
+        assertThat(BenchModes.description("real-time-eos")).contains("exactly_once_v2");
+        assertThat(BenchModes.variantOf("real-time-eos", Map.of())).isNull();
+        assertThat(BenchModes.resolveModes(java.util.List.of("real-time-eos"), Map.of()))
+                .containsExactly("real-time-eos");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new BenchModes.Variant("eos", Path.of("x.jar"), java.util.List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'eos'");
     }
 }

@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.OperatorStateQuery;
+import dev.rtmstreams.processor.spi.PreCommitTime;
 import dev.rtmstreams.processor.spi.RestoreObserver;
 import java.util.List;
 import java.util.function.Predicate;
@@ -110,7 +111,9 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
     public void flushCache() {
         Runnable action = beforeCommit;
         if (action != null) {
+            long start = System.nanoTime();
             action.run();
+            PreCommitTime.record(start, System.nanoTime());
         }
         super.flushCache();
     }

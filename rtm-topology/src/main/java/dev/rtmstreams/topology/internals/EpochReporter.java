@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.AssignmentReport;
+import dev.rtmstreams.topology.CommitProgress;
 import dev.rtmstreams.topology.EpochProgress;
 import dev.rtmstreams.topology.GroupSlots;
 import dev.rtmstreams.topology.LatencyStats;
@@ -172,7 +173,9 @@ final class EpochReporter implements AutoCloseable {
                     e,
                     stateOperatorDeltas
                             .computeIfAbsent(thread, t -> new StateOperatorDeltas())
-                            .next(dev.rtmstreams.processor.RtmProcessorMetrics.sparkCustomMetrics(m, thread)));
+                            .next(dev.rtmstreams.processor.RtmProcessorMetrics.sparkCustomMetrics(m, thread)),
+                    snap.commits,
+                    stats(snap.visible));
             snap.state.published(progress);
             latest = progress;
             synchronized (recent) {
@@ -323,5 +326,7 @@ final class EpochReporter implements AutoCloseable {
             Map<TopicPartition, OffsetAndMetadata> offsets,
             Histogram queuing,
             Histogram processing,
-            Histogram e2e) {}
+            Histogram e2e,
+            Histogram visible,
+            CommitProgress commits) {}
 }

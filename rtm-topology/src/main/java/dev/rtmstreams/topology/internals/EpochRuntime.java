@@ -2,6 +2,7 @@ package dev.rtmstreams.topology.internals;
 
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.AssignmentReport;
+import dev.rtmstreams.topology.CommitProgress;
 import dev.rtmstreams.topology.EpochProgress;
 import dev.rtmstreams.topology.LatencyStats;
 import dev.rtmstreams.topology.ProgressListener;
@@ -42,7 +43,9 @@ public final class EpochRuntime implements AutoCloseable {
     public static final String METRIC_GROUP = "rtm-epoch-metrics";
     /** The three latency metric names, as Databricks names them. */
     public static final List<String> LATENCY_METRICS =
-            List.of("sourceQueuingLatencyMs", "processingLatencyMs", "e2eLatencyMs");
+            List.of("sourceQueuingLatencyMs", "processingLatencyMs", "e2eLatencyMs", "e2eVisibleLatencyMs");
+    /** Percentiles of the commit durations of the latest epoch (microseconds), a summary like the latencies. */
+    public static final String COMMIT_DURATION_METRIC = "commitDurationUs";
 
     private final String internalPrefix;
     private final ExecutionMode mode;
@@ -52,6 +55,9 @@ public final class EpochRuntime implements AutoCloseable {
     private final Map<String, TopicKind> topicKinds = new java.util.concurrent.ConcurrentHashMap<>();
     private final Metrics metrics;
     private final EpochReporter reporter;
+    private final long epochIntervalMs;
+    private final boolean exactlyOnce;
+    private final List<ThreadState> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param applicationId the application id (internal topics start with it)
@@ -60,6 +66,9 @@ public final class EpochRuntime implements AutoCloseable {
      * @param targetUtilization slot busy fraction target
      * @param tasksPerSlot slot packing
      * @param listeners initial listeners
+     * @param epochIntervalMs how long an epoch lasts at least: the checkpoint interval when transactions commit more
+     *     often than epochs close (exactly-once real-time mode), 0 when every commit closes an epoch
+     * @param exactlyOnce true under {@code exactly_once_v2}: output becomes visible at its transaction's commit
      */
     public EpochRuntime(
             String applicationId,
@@ -67,7 +76,14 @@ public final class EpochRuntime implements AutoCloseable {
             Time time,
             double targetUtilization,
             int tasksPerSlot,
-            List<ProgressListener> listeners) {
+            List<ProgressListener> listeners,
+            long epochIntervalMs,
+            boolean exactlyOnce) {
+        if (epochIntervalMs < 0) {
+            throw new IllegalArgumentException("epochIntervalMs must not be negative: " + epochIntervalMs);
+        }
+        this.epochIntervalMs = epochIntervalMs;
+        this.exactlyOnce = exactlyOnce;
         this.internalPrefix = applicationId + "-";
         this.mode = mode;
         this.time = time;
@@ -111,8 +127,9 @@ public final class EpochRuntime implements AutoCloseable {
         ThreadState s = local.get();
         if (s == null) {
             Thread t = Thread.currentThread();
-            s = new ThreadState(t.getName(), time.milliseconds());
+            s = new ThreadState(t.getName(), time.milliseconds(), epochIntervalMs);
             local.set(s);
+            threads.add(s);
             registerGauges(s);
         }
         return s;
@@ -191,6 +208,9 @@ public final class EpochRuntime implements AutoCloseable {
             long ts = LatencyHeader.sourceTimestamp(h);
             if (ts >= 0) {
                 s.e2e.recordValue(Math.max(0, now - ts));
+                if (exactlyOnce) {
+                    s.awaitCommit(ts);
+                }
             }
             return strip(record);
         }
@@ -198,6 +218,9 @@ public final class EpochRuntime implements AutoCloseable {
             // no source header (e.g. emitted by a punctuator from buffered rows): the output timestamp, which Kafka
             // Streams derives from the input record's, stands in for the source append time
             s.e2e.recordValue(Math.max(0, now - record.timestamp()));
+            if (exactlyOnce) {
+                s.awaitCommit(record.timestamp());
+            }
         }
         return record;
     }
@@ -208,23 +231,93 @@ public final class EpochRuntime implements AutoCloseable {
         return r;
     }
 
-    /** Called after every successful commit (offsets or transaction) of a stream thread, on that thread. */
-    void onCommit(Map<TopicPartition, OffsetAndMetadata> offsets) {
+    /**
+     * Called after every empty poll of the main consumer, on the stream thread: when transactions commit more often
+     * than epochs close, closes an epoch whose interval has passed since its last commit (an idle thread makes no
+     * further commit that would close it).
+     */
+    void onIdlePoll() {
+        if (epochIntervalMs == 0) {
+            return;
+        }
+        ThreadState s = local.get();
+        if (s == null || s.commits.openCommits() == 0) {
+            return;
+        }
+        EpochCommits.Closed closed = s.commits.closeIfDue(time.milliseconds());
+        if (closed != null) {
+            submit(s, closed);
+        }
+    }
+
+    /** Called after each producer flush (Kafka Streams flushes before every commit), on the stream thread. */
+    void onProducerFlush(long startNanos, long endNanos) {
+        ThreadState s = state();
+        s.commits.preCommit(dev.rtmstreams.processor.spi.PreCommitTime.take());
+        s.commits.flushed(startNanos, endNanos);
+    }
+
+    /** Called after the input offsets were added to the transaction (exactly-once), on the stream thread. */
+    void onOffsetsSent(Map<TopicPartition, OffsetAndMetadata> offsets, long startNanos, long endNanos) {
+        ThreadState s = state();
+        s.commits.preCommit(dev.rtmstreams.processor.spi.PreCommitTime.take());
+        s.commits.offsetsSent(offsets, startNanos, endNanos);
+    }
+
+    /**
+     * Called after every successful commit (offsets, or transaction when {@code transaction}) of a stream thread, on
+     * that thread; closes the epoch when the epoch interval has passed (at once when it is 0).
+     *
+     * @param offsets the offsets committed by this call (at-least-once; empty for a transaction, whose offsets came
+     *     through {@link #onOffsetsSent})
+     */
+    void onCommit(Map<TopicPartition, OffsetAndMetadata> offsets, boolean transaction, long startNanos, long endNanos) {
         long now = time.milliseconds();
         ThreadState s = state();
+        s.commits.preCommit(dev.rtmstreams.processor.spi.PreCommitTime.take());
+        s.committedVisible(now);
+        EpochCommits.Closed closed = s.commits.committed(offsets, transaction, startNanos, endNanos, now);
+        if (closed != null) {
+            submit(s, closed);
+        }
+    }
+
+    /** Called when the transaction was aborted, on the stream thread: its output never becomes visible. */
+    void onAbort() {
+        ThreadState s = state();
+        s.commits.aborted();
+        s.pendingVisible = 0;
+    }
+
+    private void submit(ThreadState s, EpochCommits.Closed closed) {
         EpochReporter.Snapshot snap = new EpochReporter.Snapshot(
                 epochIds.getAndIncrement(),
                 s,
-                s.startMs,
-                now,
+                closed.startMs(),
+                closed.endMs(),
                 s.counts,
-                new HashMap<>(offsets),
+                new HashMap<>(closed.offsets()),
                 s.queuing.getIntervalHistogram(),
                 s.processing.getIntervalHistogram(),
-                s.e2e.getIntervalHistogram());
+                s.e2e.getIntervalHistogram(),
+                s.visible.getIntervalHistogram(),
+                closed.commits());
         s.counts = new HashMap<>();
-        s.startMs = now;
         reporter.submit(snap);
+    }
+
+    /**
+     * Reports the open epochs that have commits but did not reach the epoch interval (the last ones of a closing
+     * application). Call only once the stream threads have stopped.
+     */
+    public void closeOpenEpochs() {
+        long now = time.milliseconds();
+        for (ThreadState s : threads) {
+            EpochCommits.Closed closed = s.commits.closeNow(now);
+            if (closed != null) {
+                submit(s, closed);
+            }
+        }
     }
 
     /** @return the progress as one JSON line */
@@ -240,28 +333,49 @@ public final class EpochRuntime implements AutoCloseable {
     private void registerGauges(ThreadState s) {
         Map<String, String> tags = Map.of("thread-id", s.thread);
         String[] qs = {"p50", "p90", "p95", "p99", "max"};
-        for (int i = 0; i < LATENCY_METRICS.size(); i++) {
-            int metric = i;
-            for (int j = 0; j < qs.length; j++) {
-                int q = j;
-                MetricName name = metrics.metricName(
-                        LATENCY_METRICS.get(i) + "-" + qs[j],
-                        METRIC_GROUP,
-                        LATENCY_METRICS.get(i) + " " + qs[j] + " of the latest checkpoint epoch",
-                        tags);
-                metrics.addMetric(name, (Gauge<Long>) (cfg, now) -> s.lastStat(metric, q));
+        for (int j = 0; j < qs.length; j++) {
+            int q = j;
+            for (int i = 0; i < LATENCY_METRICS.size(); i++) {
+                int metric = i;
+                String m = LATENCY_METRICS.get(i);
+                gauge(
+                        m + "-" + qs[q],
+                        m + " " + qs[q] + " of the latest checkpoint epoch",
+                        tags,
+                        (cfg, now) -> s.lastStat(metric, q));
             }
+            gauge(
+                    COMMIT_DURATION_METRIC + "-" + qs[q],
+                    "commit duration " + qs[q] + " of the latest checkpoint epoch (microseconds)",
+                    tags,
+                    (cfg, now) -> s.lastCommitStat(q));
         }
-        metrics.addMetric(
-                metrics.metricName("epoch-total", METRIC_GROUP, "closed checkpoint epochs", tags),
-                (Gauge<Long>) (cfg, now) -> s.epochs);
-        metrics.addMetric(
-                metrics.metricName("input-rows-total", METRIC_GROUP, "records polled, all epochs", tags),
-                (Gauge<Long>) (cfg, now) -> s.inputRowsTotal);
+        String[][] parts = {
+            {"commit-pre-commit-us", "operator stores' before-commit writes"},
+            {"commit-producer-flush-us", "producer flush"},
+            {"commit-offsets-us", "input offsets (sendOffsetsToTransaction or commitSync)"},
+            {"commit-end-txn-us", "commitTransaction (EndTxn)"}
+        };
+        for (int j = 0; j < parts.length; j++) {
+            int part = j;
+            gauge(
+                    parts[j][0],
+                    "mean per commit of the latest checkpoint epoch, microseconds: " + parts[j][1],
+                    tags,
+                    (cfg, now) -> s.lastCommitPart(part));
+        }
+        gauge("commit-total", "commits (transactions under exactly-once)", tags, (cfg, now) -> s.commitsTotal);
+        gauge("commit-aborts-total", "aborted transactions", tags, (cfg, now) -> s.abortsTotal);
+        gauge("epoch-total", "closed checkpoint epochs", tags, (cfg, now) -> s.epochs);
+        gauge("input-rows-total", "records polled, all epochs", tags, (cfg, now) -> s.inputRowsTotal);
         metrics.addMetric(
                 metrics.metricName(
                         "busy-fraction", METRIC_GROUP, "process+punctuate+commit ratio at the latest epoch", tags),
                 (Gauge<Double>) (cfg, now) -> s.busy);
+    }
+
+    private void gauge(String name, String description, Map<String, String> tags, Gauge<Long> value) {
+        metrics.addMetric(metrics.metricName(name, METRIC_GROUP, description, tags), value);
     }
 
     /** Stops the progress thread after delivering what is queued (waits up to 5 s). */
@@ -277,16 +391,43 @@ public final class EpochRuntime implements AutoCloseable {
         final Recorder queuing = new Recorder(3);
         final Recorder processing = new Recorder(3);
         final Recorder e2e = new Recorder(3);
+        final Recorder visible = new Recorder(3);
+        final EpochCommits commits;
         Map<String, long[]> counts = new HashMap<>();
-        long startMs;
-        volatile LatencyStats[] last = {LatencyStats.EMPTY, LatencyStats.EMPTY, LatencyStats.EMPTY};
+        /** Source timestamps of the output records sent in the open transaction (exactly-once). */
+        long[] pendingTimestamps = new long[64];
+
+        int pendingVisible;
+        volatile LatencyStats[] last = {LatencyStats.EMPTY, LatencyStats.EMPTY, LatencyStats.EMPTY, LatencyStats.EMPTY};
+        volatile CommitProgress lastCommits = CommitProgress.NONE;
+        volatile long commitsTotal;
+        volatile long abortsTotal;
         volatile long epochs;
         volatile long inputRowsTotal;
         volatile double busy = -1;
 
-        ThreadState(String thread, long startMs) {
+        ThreadState(String thread, long startMs, long epochIntervalMs) {
             this.thread = thread;
-            this.startMs = startMs;
+            this.commits = new EpochCommits(epochIntervalMs, startMs);
+        }
+
+        /** An output record caused by a source record of timestamp {@code ts} joined the open transaction. */
+        void awaitCommit(long ts) {
+            if (pendingVisible == pendingTimestamps.length) {
+                pendingTimestamps = java.util.Arrays.copyOf(pendingTimestamps, pendingVisible * 2);
+            }
+            pendingTimestamps[pendingVisible++] = ts;
+        }
+
+        /** The open transaction committed at {@code nowMs}: its output records became visible. */
+        void committedVisible(long nowMs) {
+            for (int i = 0; i < pendingVisible; i++) {
+                visible.recordValue(Math.max(0, nowMs - pendingTimestamps[i]));
+            }
+            pendingVisible = 0;
+            if (pendingTimestamps.length > 4096) {
+                pendingTimestamps = new long[64];
+            }
         }
 
         void count(String topic, int n) {
@@ -299,14 +440,36 @@ public final class EpochRuntime implements AutoCloseable {
         }
 
         void published(EpochProgress p) {
-            last = new LatencyStats[] {p.sourceQueuingLatencyMs(), p.processingLatencyMs(), p.e2eLatencyMs()};
+            last = new LatencyStats[] {
+                p.sourceQueuingLatencyMs(), p.processingLatencyMs(), p.e2eLatencyMs(), p.e2eVisibleLatencyMs()
+            };
+            lastCommits = p.commits();
+            commitsTotal = commitsTotal + p.commits().commits();
+            abortsTotal = abortsTotal + p.commits().aborts();
             epochs = epochs + 1;
             inputRowsTotal = inputRowsTotal + p.numInputRows();
             busy = p.busyFraction();
         }
 
         long lastStat(int metric, int q) {
-            LatencyStats s = last[metric];
+            return pick(last[metric], q);
+        }
+
+        long lastCommitStat(int q) {
+            return pick(lastCommits.durationUs(), q);
+        }
+
+        long lastCommitPart(int part) {
+            CommitProgress c = lastCommits;
+            return switch (part) {
+                case 0 -> c.preCommitUs();
+                case 1 -> c.producerFlushUs();
+                case 2 -> c.offsetsUs();
+                default -> c.endTxnUs();
+            };
+        }
+
+        private static long pick(LatencyStats s, int q) {
             return switch (q) {
                 case 0 -> s.p50();
                 case 1 -> s.p90();

@@ -30,20 +30,24 @@ final class InstrumentedConsumer extends KafkaConsumer<byte[], byte[]> {
         ConsumerRecords<byte[], byte[]> records = super.poll(timeout);
         if (!records.isEmpty()) {
             runtime.onPoll(records);
+        } else {
+            runtime.onIdlePoll();
         }
         return records;
     }
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        long start = System.nanoTime();
         super.commitSync(offsets);
-        runtime.onCommit(offsets);
+        runtime.onCommit(offsets, false, start, System.nanoTime());
     }
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
+        long start = System.nanoTime();
         super.commitSync(offsets, timeout);
-        runtime.onCommit(offsets);
+        runtime.onCommit(offsets, false, start, System.nanoTime());
     }
 
     @Override

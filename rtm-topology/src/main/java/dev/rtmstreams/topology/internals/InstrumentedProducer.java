@@ -1,6 +1,5 @@
 package dev.rtmstreams.topology.internals;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -13,15 +12,15 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * A stream thread's producer: measures processing and end-to-end latency of each output record on send, under
- * exactly-once closes a checkpoint epoch after every successful transaction commit, and under a micro-batch trigger
+ * A stream thread's producer: measures processing and end-to-end latency of each output record on send, times the
+ * parts of each commit (flush, offsets, EndTxn), under exactly-once reports every successful transaction commit to
+ * its {@link EpochRuntime} (which closes checkpoint epochs), and under a micro-batch trigger
  * holds output records until the epoch ends ({@link EpochOutputGate}).
  */
 final class InstrumentedProducer extends KafkaProducer<byte[], byte[]> {
 
     private final EpochRuntime runtime;
     private final EpochOutputGate gate;
-    private Map<TopicPartition, OffsetAndMetadata> pendingOffsets = Map.of();
 
     InstrumentedProducer(Map<String, Object> config, EpochRuntime runtime) {
         super(config, new ByteArraySerializer(), new ByteArraySerializer());
@@ -56,32 +55,32 @@ final class InstrumentedProducer extends KafkaProducer<byte[], byte[]> {
     /** Ends the epoch under at-least-once: Kafka Streams flushes the producer before it commits the offsets. */
     @Override
     public void flush() {
+        long start = System.nanoTime();
         releaseHeld();
         super.flush();
+        runtime.onProducerFlush(start, System.nanoTime());
     }
 
     @Override
     public void sendOffsetsToTransaction(
             Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata groupMetadata) {
+        long start = System.nanoTime();
         releaseHeld(); // exactly-once: the epoch's output goes into the transaction that commits its offsets
         super.sendOffsetsToTransaction(offsets, groupMetadata);
-        Map<TopicPartition, OffsetAndMetadata> merged = new HashMap<>(pendingOffsets);
-        merged.putAll(offsets);
-        pendingOffsets = merged;
+        runtime.onOffsetsSent(offsets, start, System.nanoTime());
     }
 
     @Override
     public void commitTransaction() {
+        long start = System.nanoTime();
         releaseHeld();
         super.commitTransaction();
-        Map<TopicPartition, OffsetAndMetadata> committed = pendingOffsets;
-        pendingOffsets = Map.of();
-        runtime.onCommit(committed);
+        runtime.onCommit(Map.of(), true, start, System.nanoTime());
     }
 
     @Override
     public void abortTransaction() {
-        pendingOffsets = Map.of();
+        runtime.onAbort();
         if (gate != null) {
             gate.discard(new org.apache.kafka.common.KafkaException("transaction aborted"));
         }

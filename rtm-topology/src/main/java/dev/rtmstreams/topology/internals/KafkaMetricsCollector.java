@@ -28,9 +28,11 @@ import org.apache.kafka.common.MetricName;
  *   <caption>Kafka metric to Prometheus family</caption>
  *   <tr><th>Kafka metric</th><th>Prometheus family</th><th>type</th></tr>
  *   <tr><td>{@code rtm-epoch-metrics} {@code e2eLatencyMs-p50} ... {@code -max} (likewise
- *       {@code processingLatencyMs}, {@code sourceQueuingLatencyMs})</td>
- *       <td>{@code rtm_e2e_latency_ms} ({@code rtm_processing_latency_ms}, {@code rtm_source_queuing_latency_ms})
- *       with label {@code quantile} 0.5, 0.9, 0.95, 0.99, 1.0</td><td>summary</td></tr>
+ *       {@code processingLatencyMs}, {@code sourceQueuingLatencyMs}, {@code e2eVisibleLatencyMs},
+ *       {@code commitDurationUs})</td>
+ *       <td>{@code rtm_e2e_latency_ms} ({@code rtm_processing_latency_ms}, {@code rtm_source_queuing_latency_ms},
+ *       {@code rtm_e2e_visible_latency_ms}, {@code rtm_commit_duration_us}) with label {@code quantile} 0.5, 0.9,
+ *       0.95, 0.99, 1.0</td><td>summary</td></tr>
  *   <tr><td>any other {@code rtm-epoch-metrics} {@code <name>}</td><td>{@code rtm_<name>}</td><td>gauge</td></tr>
  *   <tr><td>{@code <group>} {@code <name>}</td><td>{@code kafka_streams_<group>_<name>}</td><td>gauge</td></tr>
  * </table>
@@ -42,9 +44,16 @@ import org.apache.kafka.common.MetricName;
 public final class KafkaMetricsCollector implements MultiCollector {
 
     private static final Map<String, String> SUMMARIES = Map.of(
-            "e2eLatencyMs", "rtm_e2e_latency_ms",
-            "processingLatencyMs", "rtm_processing_latency_ms",
-            "sourceQueuingLatencyMs", "rtm_source_queuing_latency_ms");
+            "e2eLatencyMs",
+            "rtm_e2e_latency_ms",
+            "processingLatencyMs",
+            "rtm_processing_latency_ms",
+            "sourceQueuingLatencyMs",
+            "rtm_source_queuing_latency_ms",
+            "e2eVisibleLatencyMs",
+            "rtm_e2e_visible_latency_ms",
+            EpochRuntime.COMMIT_DURATION_METRIC,
+            "rtm_commit_duration_us");
     private static final Map<String, Double> QUANTILES =
             Map.of("p50", 0.5, "p90", 0.9, "p95", 0.95, "p99", 0.99, "max", 1.0);
 
@@ -86,7 +95,10 @@ public final class KafkaMetricsCollector implements MultiCollector {
                 if (SUMMARIES.containsKey(base) && q != null) {
                     Family f = families.computeIfAbsent(
                             SUMMARIES.get(base),
-                            k -> new Family(true, base + " of the latest checkpoint epoch per stream thread (ms)."));
+                            k -> new Family(
+                                    true,
+                                    base + " of the latest checkpoint epoch per stream thread ("
+                                            + (base.endsWith("Us") ? "microseconds" : "ms") + ")."));
                     if (f.summary) {
                         f.quantiles
                                 .computeIfAbsent(labels, k -> new TreeMap<>())

@@ -2,9 +2,12 @@ package dev.rtmstreams.topology.internals;
 
 import dev.rtmstreams.processor.RtmProcessorConfig;
 import dev.rtmstreams.topology.RealTimeClientSettings;
+import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.Trigger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -45,6 +48,21 @@ public final class TriggerConfigurer {
      */
     static final String AS_FAST_AS_POSSIBLE_COMMIT_INTERVAL_MS = "100";
 
+    /**
+     * Kafka Streams' default {@code producer.transaction.timeout.ms} under exactly-once (10 s), kept whenever it
+     * covers the commit interval comfortably.
+     */
+    static final long STREAMS_DEFAULT_TRANSACTION_TIMEOUT_MS = 10_000;
+
+    /**
+     * The broker's default {@code transaction.max.timeout.ms} (15 minutes): a producer asking for a longer
+     * transaction timeout is refused when it starts, so a default timeout set here never exceeds it.
+     */
+    static final long BROKER_DEFAULT_MAX_TRANSACTION_TIMEOUT_MS = 900_000;
+
+    /** Slack a transaction needs beyond one commit interval (the loop pass that commits, a slow commit). */
+    static final long MIN_TRANSACTION_SLACK_MS = 60_000;
+
     private TriggerConfigurer() {}
 
     /**
@@ -57,9 +75,40 @@ public final class TriggerConfigurer {
     }
 
     /**
+     * Configures with the default transaction interval ({@link RtmStreams#DEFAULT_TRANSACTION_INTERVAL}).
+     *
+     * @see #apply(Properties, Trigger, boolean, Duration, int, List)
+     */
+    public static Properties apply(
+            Properties props, Trigger trigger, boolean exactlyOnce, int brokerHops, List<String> warnings) {
+        return apply(props, trigger, exactlyOnce, RtmStreams.DEFAULT_TRANSACTION_INTERVAL, brokerHops, warnings);
+    }
+
+    /**
+     * The commit interval Kafka Streams gets: under exactly-once in real-time mode the transaction interval (at most
+     * the checkpoint interval), else the trigger's interval ({@value #AS_FAST_AS_POSSIBLE_COMMIT_INTERVAL_MS} ms for
+     * an as-fast-as-possible micro-batch trigger).
+     *
+     * @param trigger the trigger
+     * @param exactlyOnce true for {@code exactly_once_v2}
+     * @param transactionInterval the transaction interval of exactly-once real-time mode
+     * @return {@code commit.interval.ms} in milliseconds
+     */
+    public static long commitIntervalMs(Trigger trigger, boolean exactlyOnce, Duration transactionInterval) {
+        if (trigger.isRealTime() && exactlyOnce) {
+            return Math.min(transactionInterval.toMillis(), trigger.interval().toMillis());
+        }
+        return trigger.interval().isZero()
+                ? Long.parseLong(AS_FAST_AS_POSSIBLE_COMMIT_INTERVAL_MS)
+                : trigger.interval().toMillis();
+    }
+
+    /**
      * @param props the user's properties; a configured copy is returned, {@code props} is not modified
      * @param trigger the trigger
      * @param exactlyOnce true for {@code exactly_once_v2}
+     * @param transactionInterval under exactly-once in real-time mode, how often transactions commit (Kafka Streams'
+     *     {@code commit.interval.ms}; capped at the checkpoint interval); ignored otherwise
      * @param brokerHops how many times a record crosses the broker in the topology ({@link BrokerHops}); above 1,
      *     real-time mode's default fetch wait is {@value #REAL_TIME_MULTI_HOP_FETCH_MAX_WAIT_MS} ms
      * @param warnings receives one message per soft conflict
@@ -67,7 +116,16 @@ public final class TriggerConfigurer {
      * @throws IllegalArgumentException on a hard conflict, naming the key and the value
      */
     public static Properties apply(
-            Properties props, Trigger trigger, boolean exactlyOnce, int brokerHops, List<String> warnings) {
+            Properties props,
+            Trigger trigger,
+            boolean exactlyOnce,
+            Duration transactionInterval,
+            int brokerHops,
+            List<String> warnings) {
+        Objects.requireNonNull(transactionInterval, "transactionInterval");
+        if (transactionInterval.isNegative()) {
+            throw new IllegalArgumentException("transactionInterval must not be negative: " + transactionInterval);
+        }
         if (brokerHops < 1) {
             throw new IllegalArgumentException("brokerHops must be at least 1: " + brokerHops);
         }
@@ -75,8 +133,10 @@ public final class TriggerConfigurer {
         p.putAll(props);
         String interval = Long.toString(trigger.interval().toMillis());
         // As fast as possible (interval 0): batches run back to back, checkpoints (commits) every
-        // AS_FAST_AS_POSSIBLE_COMMIT_INTERVAL_MS.
-        String commitInterval = trigger.interval().isZero() ? AS_FAST_AS_POSSIBLE_COMMIT_INTERVAL_MS : interval;
+        // AS_FAST_AS_POSSIBLE_COMMIT_INTERVAL_MS. Exactly-once real-time: short transactions, epochs at the checkpoint
+        // interval (EpochRuntime).
+        long commitIntervalMs = commitIntervalMs(trigger, exactlyOnce, transactionInterval);
+        String commitInterval = Long.toString(commitIntervalMs);
         String guarantee = exactlyOnce ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE;
         requireUnsetOr(
                 p,
@@ -88,8 +148,14 @@ public final class TriggerConfigurer {
                 p,
                 StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
                 commitInterval,
-                "the commit interval is the trigger's interval (" + trigger + ")");
+                exactlyOnce && trigger.isRealTime()
+                        ? "under exactly-once the commit interval is the transaction interval (" + transactionInterval
+                                + ", RtmStreams.Builder#transactionInterval)"
+                        : "the commit interval is the trigger's interval (" + trigger + ")");
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitInterval);
+        if (exactlyOnce) {
+            fitTransactionTimeout(p, trigger, commitIntervalMs);
+        }
         if (trigger.isRealTime()) {
             requireUnsetOr(
                     p,
@@ -173,6 +239,48 @@ public final class TriggerConfigurer {
             p.put(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, batchInterval);
         }
         return p;
+    }
+
+    /**
+     * Under exactly-once a transaction stays open for up to one commit interval, and Kafka Streams refuses a
+     * {@code producer.transaction.timeout.ms} below {@code commit.interval.ms} with a message naming neither trigger
+     * nor interval. Sets the timeout when the user did not: Kafka Streams' 10 s, or twice the commit interval when
+     * that is longer, at most the broker's default maximum (15 minutes). Refuses, naming the trigger and its interval,
+     * a user's timeout below the commit interval, and a commit interval that leaves less than
+     * {@value #MIN_TRANSACTION_SLACK_MS} ms under the broker's default maximum.
+     */
+    private static void fitTransactionTimeout(Properties p, Trigger trigger, long commitIntervalMs) {
+        String key = StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        Object own = p.get(key) != null ? p.get(key) : p.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        if (own != null) {
+            // Kafka Streams checks only the prefixed key against the commit interval; the producer takes either
+            p.put(key, own);
+            long timeout;
+            try {
+                timeout = Long.parseLong(String.valueOf(own).trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + " must be a number: " + own, e);
+            }
+            if (timeout < commitIntervalMs) {
+                throw new IllegalArgumentException(trigger + " commits a transaction every " + commitIntervalMs
+                        + " ms under exactly-once, but " + key + "=" + own + " ends transactions sooner: choose a"
+                        + " shorter interval, or a transaction timeout of at least " + commitIntervalMs + " ms");
+            }
+            return;
+        }
+        if (commitIntervalMs > BROKER_DEFAULT_MAX_TRANSACTION_TIMEOUT_MS - MIN_TRANSACTION_SLACK_MS) {
+            throw new IllegalArgumentException(trigger + " under exactly-once keeps each transaction open for "
+                    + commitIntervalMs + " ms, too close to the broker's default transaction.max.timeout.ms ("
+                    + BROKER_DEFAULT_MAX_TRANSACTION_TIMEOUT_MS + " ms): choose an interval of at most "
+                    + Duration.ofMillis(BROKER_DEFAULT_MAX_TRANSACTION_TIMEOUT_MS - MIN_TRANSACTION_SLACK_MS)
+                    + ", or set " + key + " (and the broker's transaction.max.timeout.ms) yourself");
+        }
+        long timeout = Math.min(
+                Math.max(STREAMS_DEFAULT_TRANSACTION_TIMEOUT_MS, 2 * commitIntervalMs),
+                BROKER_DEFAULT_MAX_TRANSACTION_TIMEOUT_MS);
+        if (timeout != STREAMS_DEFAULT_TRANSACTION_TIMEOUT_MS) {
+            p.put(key, Long.toString(timeout));
+        }
     }
 
     /** @return the value {@link RealTimeClientSettings} gives a (prefixed) key */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rtmstreams.processor.RtmProcessorConfig;
+import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.Trigger;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,5 +100,101 @@ class TriggerConfigurerTest {
                         TriggerConfigurer.apply(user, Trigger.microBatch(Duration.ZERO), false, new ArrayList<>()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG + "=0");
+    }
+
+    /** Kafka Streams' own validation of the configured properties (it refuses a transaction timeout below the commit interval). */
+    private static StreamsConfig kafkaStreamsAccepts(Properties p) {
+        Properties q = new Properties();
+        q.putAll(p);
+        q.put(StreamsConfig.APPLICATION_ID_CONFIG, "app");
+        q.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092");
+        return new StreamsConfig(q);
+    }
+
+    @Test
+    void shouldCommitShortTransactionsWhenExactlyOnceRealTimeWithTheDefaultCheckpointInterval() {
+        Properties p = TriggerConfigurer.apply(new Properties(), Trigger.realTime(), true, new ArrayList<>());
+
+        assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))
+                .isEqualTo(Long.toString(RtmStreams.DEFAULT_TRANSACTION_INTERVAL.toMillis()));
+        assertThat(p.get("producer.transaction.timeout.ms")).isNull(); // Kafka Streams' 10 s covers 20 ms
+        assertThat(kafkaStreamsAccepts(p).getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))
+                .isEqualTo(20L);
+    }
+
+    @Test
+    void shouldCapTheTransactionIntervalAtTheCheckpointInterval() {
+        Properties p = TriggerConfigurer.apply(
+                new Properties(),
+                Trigger.realTime(Duration.ofMillis(100)),
+                true,
+                Duration.ofSeconds(1),
+                1,
+                new ArrayList<>());
+        assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("100");
+
+        Properties alos = TriggerConfigurer.apply(
+                new Properties(),
+                Trigger.realTime(Duration.ofMinutes(1)),
+                false,
+                Duration.ofMillis(5),
+                1,
+                new ArrayList<>());
+        assertThat(alos.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("60000"); // no transactions
+        assertThatThrownBy(() -> TriggerConfigurer.apply(
+                        new Properties(), Trigger.realTime(), true, Duration.ofMillis(-1), 1, new ArrayList<>()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("transactionInterval must not be negative: PT-0.001S");
+    }
+
+    @Test
+    void shouldStartEveryDocumentedExactlyOnceCombination() {
+        for (Trigger t : List.of(
+                Trigger.realTime(),
+                Trigger.realTime(Trigger.MIN_CHECKPOINT_INTERVAL),
+                Trigger.realTime(Duration.ofHours(1)),
+                Trigger.microBatch(Duration.ZERO),
+                Trigger.microBatch(Duration.ofSeconds(1)),
+                Trigger.microBatch(Duration.ofSeconds(30)),
+                Trigger.microBatch(Duration.ofMinutes(14)))) {
+            for (Duration tx :
+                    List.of(Duration.ZERO, RtmStreams.DEFAULT_TRANSACTION_INTERVAL, Duration.ofMinutes(10))) {
+                Properties p = TriggerConfigurer.apply(new Properties(), t, true, tx, 1, new ArrayList<>());
+                StreamsConfig c = kafkaStreamsAccepts(p);
+                long commit = c.getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
+                Object timeout = p.get("producer.transaction.timeout.ms");
+                long effective = timeout == null ? 10_000 : Long.parseLong(timeout.toString());
+                assertThat(effective)
+                        .as("%s, %s", t, tx)
+                        .isGreaterThanOrEqualTo(commit)
+                        .isLessThanOrEqualTo(900_000);
+            }
+        }
+        Properties p = TriggerConfigurer.apply(
+                new Properties(), Trigger.microBatch(Duration.ofSeconds(30)), true, new ArrayList<>());
+        assertThat(p.get("producer.transaction.timeout.ms")).isEqualTo("60000");
+    }
+
+    @Test
+    void shouldRefuseACommitIntervalNoTransactionCanSpanNamingTheTrigger() {
+        assertThatThrownBy(() -> TriggerConfigurer.apply(
+                        new Properties(), Trigger.microBatch(Duration.ofMinutes(15)), true, new ArrayList<>()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Trigger.microBatch(PT15M)")
+                .hasMessageContaining("transaction.max.timeout.ms");
+
+        Properties own = new Properties();
+        own.put("producer.transaction.timeout.ms", "10000");
+        assertThatThrownBy(() -> TriggerConfigurer.apply(
+                        own, Trigger.microBatch(Duration.ofSeconds(30)), true, new ArrayList<>()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Trigger.microBatch(PT30S)")
+                .hasMessageContaining("producer.transaction.timeout.ms=10000");
+
+        Properties bare = new Properties();
+        bare.put("transaction.timeout.ms", "1200000");
+        Properties p =
+                TriggerConfigurer.apply(bare, Trigger.microBatch(Duration.ofMinutes(15)), true, new ArrayList<>());
+        assertThat(kafkaStreamsAccepts(p).originals()).containsEntry("producer.transaction.timeout.ms", "1200000");
     }
 }
