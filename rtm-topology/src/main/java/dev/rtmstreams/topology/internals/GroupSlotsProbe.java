@@ -11,10 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.clients.admin.StreamsGroupDescription;
 import org.apache.kafka.clients.admin.StreamsGroupMemberDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,11 +75,7 @@ public final class GroupSlotsProbe {
 
     /** @return per member (stream thread), its instance: the client id before {@code -StreamThread-} */
     private List<String> classicMembers(Admin admin) throws Exception {
-        ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(groupId))
-                .describedGroups()
-                .get(groupId)
-                .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        return d.members().stream()
+        return described(admin.describeConsumerGroups(List.of(groupId)).describedGroups()).members().stream()
                 .map(MemberDescription::clientId)
                 .map(GroupSlotsProbe::instanceOf)
                 .toList();
@@ -88,13 +83,14 @@ public final class GroupSlotsProbe {
 
     /** @return per member of the streams group, its process id */
     private List<String> streamsMembers(Admin admin) throws Exception {
-        StreamsGroupDescription d = admin.describeStreamsGroups(List.of(groupId))
-                .describedGroups()
-                .get(groupId)
-                .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        return d.members().stream()
+        return described(admin.describeStreamsGroups(List.of(groupId)).describedGroups()).members().stream()
                 .map(StreamsGroupMemberDescription::processId)
                 .toList();
+    }
+
+    /** @return this group's description, waiting at most {@link #TIMEOUT} */
+    private <D> D described(Map<String, KafkaFuture<D>> groups) throws Exception {
+        return groups.get(groupId).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** @return the instance part of a stream thread's consumer client id */
