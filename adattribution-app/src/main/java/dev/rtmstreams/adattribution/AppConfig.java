@@ -421,7 +421,7 @@ public final class AppConfig {
             this.checkpointInterval = v;
             return this;
         }
-        /** @param v transaction interval of real-time mode under exactly_once_v2; default PT0.02S */
+        /** @param v transaction interval of real-time mode under exactly_once_v2; default PT0.01S */
         public Builder transactionInterval(Duration v) {
             this.transactionInterval = v;
             return this;

@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * With {@link Builder#exactlyOnce(boolean) exactly-once v2}, output is written in transactions, and a
  * {@code read_committed} consumer sees it only after its transaction commits. In real-time mode transactions are
  * short: they commit every {@link Builder#transactionInterval(Duration) transaction interval} (default
- * {@link #DEFAULT_TRANSACTION_INTERVAL 20 ms}), independently of the checkpoint interval, which then sets how often
+ * {@link #DEFAULT_TRANSACTION_INTERVAL 10 ms}), independently of the checkpoint interval, which then sets how often
  * epochs close. Kafka Streams 4.4 flushes no state store at a commit under exactly-once (a store's changelog offsets
  * are written into the store, KIP-1035, and only when a task is closed or suspended), so a short transaction costs
  * the producer flush, the offsets and the EndTxn round trips, not a checkpoint of the state. A micro-batch trigger
@@ -65,11 +65,11 @@ public final class RtmStreams implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RtmStreams.class);
 
     /**
-     * The default transaction interval of exactly-once real-time mode (20 ms): how often a stream thread commits its
+     * The default transaction interval of exactly-once real-time mode (10 ms): how often a stream thread commits its
      * transaction, so how long at most a {@code read_committed} reader waits for output beyond the commit itself.
      * See {@link Builder#transactionInterval(Duration)}.
      */
-    public static final Duration DEFAULT_TRANSACTION_INTERVAL = Duration.ofMillis(20);
+    public static final Duration DEFAULT_TRANSACTION_INTERVAL = Duration.ofMillis(10);
 
     private final Topology topology;
     private final Properties config;

@@ -188,7 +188,7 @@ class RtmStreamsIntegrationTest {
         assertThat(inputRows(epochs, "eos-in")).isEqualTo(100);
         assertThat(TestRecords.consumeStrings(kafka, "eos-out", 100, Duration.ofSeconds(30)))
                 .hasSize(100);
-        // transactions commit every 20 ms; the epoch holding the last of them closes once the 200 ms checkpoint
+        // transactions commit every 10 ms; the epoch holding the last of them closes once the 200 ms checkpoint
         // interval has passed, at the thread's next idle poll
         await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> assertThat(epochs.stream()

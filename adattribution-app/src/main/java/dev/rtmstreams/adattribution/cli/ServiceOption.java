@@ -48,7 +48,7 @@ public enum ServiceOption {
             "Real-time mode under exactly_once_v2: how often transactions commit, so how long read_committed readers"
                     + " wait for output at most beyond the commit itself (at most --checkpoint-interval; PT0S: at every"
                     + " pass of the stream thread's loop).",
-            "PT0.02S",
+            "PT0.01S",
             (b, v) -> b.transactionInterval(Durations.parse(v))),
     MICRO_BATCH_INTERVAL(
             "micro-batch-interval",

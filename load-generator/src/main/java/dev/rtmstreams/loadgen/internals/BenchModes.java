@@ -71,11 +71,11 @@ final class BenchModes {
             KAFKA_STREAMS_PASSTHROUGH,
             "Kafka Streams source -> sink with real-time mode's client settings: the Kafka Streams floor",
             REAL_TIME_EOS,
-            "rtm-streams, real-time mode, exactly_once_v2 (transactions every 20 ms; output read read_committed)",
+            "rtm-streams, real-time mode, exactly_once_v2 (transactions every 10 ms; output read read_committed)",
             KAFKA_STREAMS_JOIN_EOS,
             "stock KStream#join under exactly_once_v2, Kafka Streams' default commit interval (100 ms)",
             KAFKA_STREAMS_JOIN_EOS_TUNED,
-            "KStream#join under exactly_once_v2 with real-time mode's client settings, commits every 20 ms");
+            "KStream#join under exactly_once_v2 with real-time mode's client settings, commits every 10 ms");
 
     /** Prefix of the mode of a {@link Variant}. */
     public static final String VARIANT_PREFIX = "real-time-";

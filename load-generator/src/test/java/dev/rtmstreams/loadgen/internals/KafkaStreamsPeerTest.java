@@ -113,7 +113,7 @@ class KafkaStreamsPeerTest {
         assertThat(new StreamsConfig(stock).getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))
                 .isEqualTo(100L);
         assertThat(new StreamsConfig(tuned).getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))
-                .isEqualTo(20L);
+                .isEqualTo(10L); // the tuned peer commits at real-time mode's default transaction interval
         assertThat(KafkaStreamsPeer.Kind.JOIN_EOS.outputs()).isEqualTo(LoadRun.Outputs.ATTRIBUTION);
     }
 

@@ -117,9 +117,9 @@ class TriggerConfigurerTest {
 
         assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))
                 .isEqualTo(Long.toString(RtmStreams.DEFAULT_TRANSACTION_INTERVAL.toMillis()));
-        assertThat(p.get("producer.transaction.timeout.ms")).isNull(); // Kafka Streams' 10 s covers 20 ms
+        assertThat(p.get("producer.transaction.timeout.ms")).isNull(); // Kafka Streams' 10 s covers 10 ms
         assertThat(kafkaStreamsAccepts(p).getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))
-                .isEqualTo(20L);
+                .isEqualTo(10L);
     }
 
     @Test
