@@ -29,10 +29,7 @@ class ComposeFileTest {
 
     @BeforeAll
     static void locate() {
-        repoRoot = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        if (!Files.exists(repoRoot.resolve("docker-compose.yml")) && repoRoot.getParent() != null) {
-            repoRoot = repoRoot.getParent();
-        }
+        repoRoot = ObservabilityAssets.repoRoot();
         dclint = findDclint(repoRoot);
         if (dclint == null) {
             String message =

@@ -7,6 +7,7 @@ import static dev.rtmstreams.processor.spi.ByteLayout.putInt;
 import static dev.rtmstreams.processor.spi.ByteLayout.putLong;
 import static dev.rtmstreams.processor.spi.ByteLayout.putTime;
 
+import dev.rtmstreams.processor.spi.Watermarks;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.apache.kafka.common.utils.Bytes;
@@ -175,10 +176,6 @@ final class Codec {
     }
 
     static long saturatedAdd(long a, long b) {
-        long r = a + b;
-        if (((a ^ r) & (b ^ r)) < 0) {
-            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-        return r;
+        return Watermarks.saturatedAdd(a, b);
     }
 }

@@ -140,7 +140,7 @@ final class JoinMeta {
 
     /**
      * Recomputes the global watermark from the side maxima; it never moves backwards. Under MIN with an idle timeout,
-     * an input without a record for at least the timeout is left out. @return true when it moved
+     * an input without a record for longer than the timeout is left out. @return true when it moved
      */
     boolean advance(Meta m) {
         if (spec.policy() == WatermarkPolicy.MIN && idleTimeoutMs > 0) {

@@ -82,9 +82,8 @@ final class SideBuffer {
         }
         // asked over all of the side's live rows: from the first live time (a row stays until the watermark is past it
         // by the side's eviction offset) to the newest rows (up to a watermark delay ahead of the watermark)
-        long lower = spec.lowerMs();
-        long offset = Math.max(0, left ? spec.upperMs() : lower == Long.MIN_VALUE ? Long.MAX_VALUE : -lower);
-        long liveSpan = Codec.saturatedAdd(Math.max(spec.leftDelayMs(), spec.rightDelayMs()), offset);
+        long liveSpan =
+                Codec.saturatedAdd(Math.max(spec.leftDelayMs(), spec.rightDelayMs()), evictionOffset(spec, left));
         return new BufferKeyFilter(BufferKeyFilter.segmentMsForLiveSpan(liveSpan, segmentMs(spec)));
     }
 
@@ -205,14 +204,19 @@ final class SideBuffer {
      *     {@code distinctRows} or {@code distinctBy} also not before {@code wm > t})
      */
     long maxEvictableTime(long watermark) {
+        // evictable iff t + offset < wm  <=>  t <= wm - offset - 1
+        return Codec.saturatedAdd(Codec.saturatedAdd(watermark, -evictionOffset(spec, left)), -1);
+    }
+
+    /** @return how far the watermark must pass a row of the side before it is evictable ({@code t + offset < wm}) */
+    private static long evictionOffset(JoinSpec<?, ?, ?> spec, boolean left) {
         long offset = left ? spec.upperMs() : -spec.lowerMs();
         if (spec.keepsRowsUntilOwnTime()) {
             // Keep a row at least until it is itself behind the watermark, so that a later copy of it is late (with
             // lower <= 0 <= upper, as in the usual bounds, this changes nothing).
             offset = Math.max(offset, 0);
         }
-        // evictable iff t + offset < wm  <=>  t <= wm - offset - 1
-        return Codec.saturatedAdd(Codec.saturatedAdd(watermark, -offset), -1);
+        return offset;
     }
 
     /**

@@ -214,13 +214,6 @@ public final class InputWatermarks {
 
     /** @return {@code t + d} saturated at the long range; {@link #NONE} stays {@link #NONE} */
     private static long shift(long t, long d) {
-        if (t == NONE) {
-            return NONE;
-        }
-        long r = t + d;
-        if (((t ^ r) & (d ^ r)) < 0) {
-            return t < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-        return r;
+        return t == NONE ? NONE : Watermarks.saturatedAdd(t, d);
     }
 }

@@ -42,4 +42,20 @@ public final class Watermarks {
     public static boolean advances(long candidate, long watermark) {
         return candidate > watermark;
     }
+
+    /**
+     * Adds a delay or bound to a time, saturating at the long range instead of wrapping (an unbounded join bound is
+     * {@link Long#MIN_VALUE} or {@link Long#MAX_VALUE}).
+     *
+     * @param time a time in ms
+     * @param delta the amount to add, negative to subtract
+     * @return {@code time + delta}, or {@link Long#MIN_VALUE} / {@link Long#MAX_VALUE} where it would overflow
+     */
+    public static long saturatedAdd(long time, long delta) {
+        long r = time + delta;
+        if (((time ^ r) & (delta ^ r)) < 0) {
+            return time < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return r;
+    }
 }
