@@ -165,12 +165,15 @@ class ChaosScenariosIT {
     @Test
     @SuppressWarnings("unchecked")
     void shouldNotReviveExpiredStateNorRegressWatermarksWhenTheStateDirIsWiped() throws Exception {
-        // the checker waits until the probe transactions' window has passed before its second wipe: a 10 s window
-        // (the load sends partners within a second) instead of the default 60 s
+        // the checker waits until the probe transactions' timers have deleted them (read on the live state
+        // endpoint) before its second wipe: a 5 s window keeps that wait short
         Map<String, Object> r = runChaos(
-                dir, shortRun("state-wipe", dir, "--correlation-window", "PT10S", "--bootstrap-servers", bootstrap()));
+                dir, shortRun("state-wipe", dir, "--correlation-window", "PT5S", "--bootstrap-servers", bootstrap()));
 
         Map<String, Object> probes = (Map<String, Object>) r.get("wipe_probes");
+        assertThat(((Number) probes.get("expiry_cleared_before_wipe_ms")).longValue())
+                .as("the timers deleted the probes' state before the wipe")
+                .isPositive();
         assertThat(((Number) probes.get("late_pair_joined_after_wipe")).longValue())
                 .isZero();
         assertThat(((Number) probes.get("expired_state_matched_after_wipe")).longValue())

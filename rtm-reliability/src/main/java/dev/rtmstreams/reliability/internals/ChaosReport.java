@@ -425,7 +425,14 @@ public record ChaosReport(
     /**
      * The second, quiesced wipe of the state-wipe scenario.
      *
-     * @param waitedForExpiryAndCheckpointMs the wait until the probes expired and were checkpointed
+     * @param waitedForExpiryAndCheckpointMs from sending the probe transactions until the kill: their expiry and two
+     *     checkpoint intervals after it
+     * @param expiryClearedBeforeWipeMs from sending the probe transactions until the live service held no state of any
+     *     of them ({@code GET /state/request-ack-correlation/<tx>} answered 404: their expiry timers fired), -1 when
+     *     that did not happen within the wait
+     * @param secondAckEventTimeAfterRequestMs the event time of each second ack after its request's: inside the
+     *     correlation window, so only state the timer removed keeps it from matching (a later ack would find the state
+     *     expired on arrival whether the timer fired or not)
      * @param secondWipeRestartToRunningMs from the restart to RUNNING
      * @param secondWipeRestartToFirstJoinMs from the restart until a fresh pair was joined
      * @param latePairEventTimeBehindNowS how far behind the stream the late pair was
@@ -437,6 +444,11 @@ public record ChaosReport(
     public record WipeProbes(
             @JsonProperty("waited_for_expiry_and_checkpoint_ms")
             long waitedForExpiryAndCheckpointMs,
+
+            @JsonProperty("expiry_cleared_before_wipe_ms") long expiryClearedBeforeWipeMs,
+
+            @JsonProperty("second_ack_event_time_after_request_ms")
+            long secondAckEventTimeAfterRequestMs,
 
             @JsonProperty("second_wipe_restart_to_running_ms")
             long secondWipeRestartToRunningMs,

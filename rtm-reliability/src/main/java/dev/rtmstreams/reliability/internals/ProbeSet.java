@@ -11,8 +11,14 @@ import java.util.List;
  * @param impressionTimes their event times
  * @param firstSeenNanos when the transactions were sent ({@link System#nanoTime()}; their timers are due a correlation
  *     window later), 0 for straddling matches
+ * @param sentAtMillis the event time of the transactions' requests and first acks (wall clock at sending)
  */
-record ProbeSet(List<String> ids, List<String> impressionIds, List<Long> impressionTimes, long firstSeenNanos) {
+record ProbeSet(
+        List<String> ids,
+        List<String> impressionIds,
+        List<Long> impressionTimes,
+        long firstSeenNanos,
+        long sentAtMillis) {
 
     ProbeSet {
         ids = List.copyOf(ids);
@@ -38,7 +44,7 @@ record ProbeSet(List<String> ids, List<String> impressionIds, List<Long> impress
             run.probes().request(tx, now);
             run.probes().ack(tx, "a1", now);
         }
-        return new ProbeSet(ids, List.of(), List.of(), firstSeen);
+        return new ProbeSet(ids, List.of(), List.of(), firstSeen, now);
     }
 
     /**
@@ -62,7 +68,7 @@ record ProbeSet(List<String> ids, List<String> impressionIds, List<Long> impress
             times.add(now);
             run.probes().impression(imp, now);
         }
-        return new ProbeSet(ids, impressions, times, 0);
+        return new ProbeSet(ids, impressions, times, 0, now);
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.rtmstreams.tools.ServiceJar;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -174,7 +175,27 @@ public final class ServiceInstance implements AutoCloseable {
         Directories.delete(stateDir);
     }
 
+    /**
+     * Asks the live state endpoint whether this instance holds state of a key.
+     *
+     * @param operator the operator's name, e.g. {@code request-ack-correlation}
+     * @param key the key as text
+     * @return 200 when it holds state of the key, 404 when not, another status on errors, -1 when it does not answer
+     */
+    public int stateStatus(String operator, String key) {
+        return fetch("/state/" + URLEncoder.encode(operator, StandardCharsets.UTF_8) + "/"
+                        + URLEncoder.encode(key, StandardCharsets.UTF_8))
+                .status();
+    }
+
     private String get(String path) {
+        return fetch(path).body();
+    }
+
+    /** An answer of the HTTP endpoint: status -1 and body null when it did not answer. */
+    private record HttpAnswer(int status, String body) {}
+
+    private HttpAnswer fetch(String path) {
         try {
             HttpURLConnection c = (HttpURLConnection)
                     URI.create("http://localhost:" + httpPort + path).toURL().openConnection();
@@ -183,13 +204,13 @@ public final class ServiceInstance implements AutoCloseable {
             int code = c.getResponseCode();
             var in = code >= 400 ? c.getErrorStream() : c.getInputStream();
             if (in == null) {
-                return null;
+                return new HttpAnswer(code, null);
             }
             try (in) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                return new HttpAnswer(code, new String(in.readAllBytes(), StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
-            return null;
+            return new HttpAnswer(-1, null);
         }
     }
 

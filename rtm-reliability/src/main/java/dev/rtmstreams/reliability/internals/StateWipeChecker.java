@@ -1,20 +1,37 @@
 package dev.rtmstreams.reliability.internals;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * State restored from the changelogs after a wipe (state-wipe). After the load, a second, quiesced wipe: wait until
- * the probe transactions sent early have expired and been checkpointed, kill the service, wipe its state directory,
- * queue a late join pair (far behind the watermark) and a second ack of each expired transaction as the first records
- * it will read, restart, and check that neither produces output (expired state stays gone, watermarks do not regress)
- * while a fresh pair still joins.
+ * the live service holds no state of the probe transactions sent early (their expiry timers fired: {@code GET
+ * /state/request-ack-correlation/<tx>} answers 404) and that was checkpointed, kill the service, wipe its state
+ * directory, queue a late join pair (far behind the watermark) and a second ack of each expired transaction as the
+ * first records it will read, restart, and check that neither produces output (expired state stays gone, watermarks
+ * do not regress) while a fresh pair still joins.
+ *
+ * <p>The second acks carry an event time inside their transaction's correlation window: the service finds a key's
+ * state expired on arrival of a record later than the window whether its timer fired or not, so a later ack would
+ * pass without exercising the expiry path. With an in-window ack only the timer's delete, restored from the
+ * changelog, keeps it from matching. The timer deletes a key only once its task has processed a record later than the
+ * key's window, so after the load a request per partition moves the tasks' stream time past it.
  */
 final class StateWipeChecker implements Checker {
 
     private static final Duration OUTPUT_TIMEOUT = Duration.ofSeconds(60);
+    /** The correlation operator's name in the service (its state is read live). */
+    static final String CORRELATION_OPERATOR = "request-ack-correlation";
+    /** Second acks' event time after their request's: well inside any correlation window. */
+    static final long SECOND_ACK_AFTER_REQUEST_MS = 100;
+    /** Beyond twice the window, the longest wait for the timers to delete the probes. */
+    private static final Duration CLEAR_GRACE = Duration.ofSeconds(30);
 
     private final TimerProbes expired = new TimerProbes("expired");
 
@@ -30,13 +47,14 @@ final class StateWipeChecker implements Checker {
         ServiceInstance service = run.primary();
         Probes probes = run.probes();
         ProbeSet p = expired.sent();
-        long until = p.firstSeenNanos()
-                + s.correlationWindow()
-                        .plusSeconds(3)
-                        .plus(s.checkpointInterval().multipliedBy(2))
-                        .toNanos();
-        long waited = Math.max(0, RunContext.millis(until - System.nanoTime()));
+        advanceStreamTime(run, p, s.correlationWindow(), s.partitions());
+        // a timer that found the input behind looks again a window later: it has seen the requests above by then
+        long deadline = System.nanoTime()
+                + s.correlationWindow().multipliedBy(2).plus(CLEAR_GRACE).toNanos();
+        long clearedMs = awaitNoState(service, p, deadline);
+        long until = System.nanoTime() + s.checkpointInterval().multipliedBy(2).toNanos();
         TimeUnit.NANOSECONDS.sleep(Math.max(0, until - System.nanoTime()));
+        long waited = RunContext.millis(System.nanoTime() - p.firstSeenNanos());
         service.kill9();
         service.deleteStateDir();
         long now = System.currentTimeMillis();
@@ -49,7 +67,7 @@ final class StateWipeChecker implements Checker {
         probes.impression(lateImp, lateTime);
         probes.click(lateImp + "-click", lateImp, lateTime + 1000);
         for (String tx : p.ids()) {
-            probes.ack(tx, "a2", now);
+            probes.ack(tx, "a2", p.sentAtMillis() + SECOND_ACK_AFTER_REQUEST_MS);
         }
         long restart = System.nanoTime();
         service.start();
@@ -64,6 +82,8 @@ final class StateWipeChecker implements Checker {
         judge(
                 new ChaosReport.WipeProbes(
                         waited,
+                        clearedMs,
+                        SECOND_ACK_AFTER_REQUEST_MS,
                         toRunning,
                         toFirstJoin,
                         (now - lateTime) / 1000,
@@ -75,6 +95,49 @@ final class StateWipeChecker implements Checker {
     }
 
     /**
+     * Moves every correlation task's stream time past the probe transactions' window: one request of a fresh
+     * transaction per partition (its key chosen by Kafka's default partitioner), with an event time a second after the
+     * window. A timer deletes a key only once its task has processed a record later than the key's window; once the
+     * load has ended, nothing else would. These requests are never acked: they produce no output.
+     */
+    private static void advanceStreamTime(RunContext run, ProbeSet p, Duration window, int partitions) {
+        long time = p.sentAtMillis() + window.toMillis() + 1000;
+        Set<Integer> covered = new HashSet<>();
+        for (int i = 0; covered.size() < partitions; i++) {
+            String tx = run.probeId("tick-" + i);
+            if (covered.add(Utils.toPositive(Utils.murmur2(tx.getBytes(StandardCharsets.UTF_8))) % partitions)) {
+                run.probes().request(tx, time);
+            }
+        }
+    }
+
+    /**
+     * Polls the live state of the probe transactions until none is held.
+     *
+     * @return milliseconds from sending the probes until no state was held, -1 when some was still held at the deadline
+     */
+    private static long awaitNoState(ServiceInstance service, ProbeSet p, long deadlineNanos)
+            throws InterruptedException {
+        while (true) {
+            boolean anyHeld = false;
+            for (String tx : p.ids()) {
+                if (service.stateStatus(CORRELATION_OPERATOR, tx) != 404) {
+                    anyHeld = true;
+                    break;
+                }
+            }
+            long now = System.nanoTime();
+            if (!anyHeld) {
+                return RunContext.millis(now - p.firstSeenNanos());
+            }
+            if (now > deadlineNanos) {
+                return -1;
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    /**
      * The verdict on what was observed: records {@code wipe_probes}; fails when the late pair was joined (watermarks
      * regressed), an expired transaction matched (expired state came back) or the fresh pair was not joined.
      *
@@ -83,6 +146,10 @@ final class StateWipeChecker implements Checker {
      */
     static void judge(ChaosReport.WipeProbes observed, Findings findings) {
         findings.wipeProbes(observed);
+        if (observed.expiryClearedBeforeWipeMs() < 0) {
+            findings.fail("the probe transactions' expiry timers had not deleted their state before the wipe (the live"
+                    + " state endpoint still held it): the check of expired state would not exercise the expiry path");
+        }
         if (observed.latePairJoinedAfterWipe() > 0) {
             findings.fail("watermark regressed after wipe+restore: a pair " + observed.latePairEventTimeBehindNowS()
                     + " s behind the stream was joined");

@@ -16,6 +16,7 @@ class CheckersTest {
             List.of("probe-r-straddle-0", "probe-r-straddle-1"),
             List.of("probe-r-simp-0", "probe-r-simp-1"),
             List.of(1L, 2L),
+            0,
             0);
 
     @Test
@@ -128,6 +129,20 @@ class CheckersTest {
                         "watermark regressed after wipe+restore: a pair 600 s behind the stream was joined",
                         "expired state came back after wipe+restore: 2 expired transactions matched",
                         "joins did not continue after wipe+restore: a fresh pair was not joined within 60 s");
+    }
+
+    @Test
+    void shouldFailTheWipeWhenTheTimersHadNotDeletedTheProbesBeforeIt() {
+        Findings f = new Findings();
+        ChaosReport.WipeProbes notCleared =
+                new ChaosReport.WipeProbes(43_543, -1, 100, 20_396, 21_006, 600, 0, 3, 0, true);
+
+        StateWipeChecker.judge(notCleared, f);
+
+        assertThat(f.failures())
+                .containsExactly("the probe transactions' expiry timers had not deleted their state before the wipe"
+                        + " (the live state endpoint still held it): the check of expired state would not exercise"
+                        + " the expiry path");
     }
 
     @Test

@@ -122,6 +122,8 @@ final class ReportFieldNames {
                     List.of(
                             "wipe_probes",
                             "wipe_probes.waited_for_expiry_and_checkpoint_ms",
+                            "wipe_probes.expiry_cleared_before_wipe_ms",
+                            "wipe_probes.second_ack_event_time_after_request_ms",
                             "wipe_probes.second_wipe_restart_to_running_ms",
                             "wipe_probes.second_wipe_restart_to_first_join_ms",
                             "wipe_probes.late_pair_event_time_behind_now_s",

@@ -108,7 +108,7 @@ final class SyntheticReports {
     }
 
     static ChaosReport.WipeProbes wipe(int lateJoined, long revived, boolean freshJoined) {
-        return new ChaosReport.WipeProbes(43_543, 20_396, 21_006, 600, lateJoined, 3, revived, freshJoined);
+        return new ChaosReport.WipeProbes(43_543, 9_812, 100, 20_396, 21_006, 600, lateJoined, 3, revived, freshJoined);
     }
 
     /**
@@ -139,6 +139,7 @@ final class SyntheticReports {
                 List.of("probe-r-straddle-0", "probe-r-straddle-1", "probe-r-straddle-2"),
                 List.of("probe-r-simp-0", "probe-r-simp-1", "probe-r-simp-2"),
                 List.of(1L, 2L, 3L),
+                0,
                 0);
         switch (scenario) {
             case PENDING_TIMERS -> {
