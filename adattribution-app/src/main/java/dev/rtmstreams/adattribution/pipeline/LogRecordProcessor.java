@@ -31,11 +31,13 @@ import org.apache.kafka.common.serialization.Serdes;
  *       record of the key later than that finds the state expired (it is cleared first), so an ack
  *       more than a window after its request finds no request.</li>
  *   <li>When a key is first seen, a processing-time timer is registered at now + window. When it
- *       fires, the key's state is cleared only if this task has already seen a record later than
- *       the key's expiry; otherwise the input is behind (e.g. a backlog after an outage of the
- *       service) and the timer is set again, a window later. So an outage longer than the window
- *       loses no match whose ack was produced during it, and state stays bounded while input flows
- *       (while a partition receives nothing, its keys wait for its next record).</li>
+ *       fires, the key's state is cleared only if this task's inputs are past the key's expiry: one
+ *       of them (requests or acks) has delivered a record later than it, and each has either done so
+ *       too or been silent for longer than a window. Otherwise an input is behind (e.g. a backlog
+ *       after an outage of the service, whose requests may be read well ahead of its acks) and the
+ *       timer is set again, a window later. So an outage longer than the window loses no match
+ *       whose ack was produced during it, and state stays bounded while input flows (while neither
+ *       input delivers anything, keys wait for the next record).</li>
  * </ul>
  *
  * <p>Correct under both execution contracts: rows of one call are processed in arrival order, so
@@ -45,8 +47,10 @@ import org.apache.kafka.common.serialization.Serdes;
 public final class LogRecordProcessor extends StatefulProcessor<String, CorrelationEvent, LogRecord> {
 
     private final long windowMs;
-    /** The latest record timestamp this task has processed since it started (the task's stream time). */
-    private long maxRecordTime = Long.MIN_VALUE;
+    /** How far this task's requests input has come since the task started. */
+    private final InputProgress requests = new InputProgress();
+    /** How far this task's acks input has come since the task started. */
+    private final InputProgress acks = new InputProgress();
 
     private ValueState<CorrelationEvent> request;
     private ListState<CorrelationEvent> pendingAcks;
@@ -76,10 +80,12 @@ public final class LogRecordProcessor extends StatefulProcessor<String, Correlat
     @Override
     public Iterator<LogRecord> handleInputRows(String key, Iterator<CorrelationEvent> rows, TimerValues timerValues) {
         long now = timerValues.getCurrentProcessingTimeInMs();
+        requests.started(now);
+        acks.started(now);
         List<LogRecord> out = new ArrayList<>(1);
         while (rows.hasNext()) {
             CorrelationEvent event = rows.next();
-            maxRecordTime = Math.max(maxRecordTime, event.recordTime());
+            (event.isRequest() ? requests : acks).saw(event.recordTime(), now);
             Long expiresAt = expiry.get();
             if (expiresAt != null && event.recordTime() > expiresAt) {
                 clearKey(); // more than a window after the key's first record: its state has expired
@@ -119,14 +125,51 @@ public final class LogRecordProcessor extends StatefulProcessor<String, Correlat
         if (expiresAt == null) {
             return Collections.emptyIterator(); // cleared already (a record after its expiry came first)
         }
-        if (maxRecordTime > expiresAt) {
+        long now = timerValues.getCurrentProcessingTimeInMs();
+        if (inputsPast(expiresAt, now)) {
             clearKey();
         } else {
             // the input has not reached the key's expiry yet (e.g. a backlog after an outage): look again later;
             // meanwhile a record of the key after its expiry clears it on arrival
-            getHandle().registerTimer(timerValues.getCurrentProcessingTimeInMs() + windowMs);
+            getHandle().registerTimer(now + windowMs);
         }
         return Collections.emptyIterator();
+    }
+
+    /**
+     * Whether this task's inputs are past a key's expiry: one input has delivered a record later than it, and the
+     * other has too or has been silent for longer than a window (since its last record, or since the task started).
+     */
+    private boolean inputsPast(long expiresAt, long now) {
+        requests.started(now);
+        acks.started(now);
+        boolean requestsPast = requests.maxRecordTime > expiresAt;
+        boolean acksPast = acks.maxRecordTime > expiresAt;
+        return (requestsPast || acksPast)
+                && (requestsPast || requests.silentLongerThan(windowMs, now))
+                && (acksPast || acks.silentLongerThan(windowMs, now));
+    }
+
+    /** One input of the task: its latest record time and when it last delivered a record (processing time). */
+    private static final class InputProgress {
+        private long maxRecordTime = Long.MIN_VALUE;
+        private long lastSeenAt = Long.MIN_VALUE;
+
+        void saw(long recordTime, long now) {
+            maxRecordTime = Math.max(maxRecordTime, recordTime);
+            lastSeenAt = now;
+        }
+
+        /** An input that has delivered nothing yet counts as seen when the task first looked at it. */
+        void started(long now) {
+            if (lastSeenAt == Long.MIN_VALUE) {
+                lastSeenAt = now;
+            }
+        }
+
+        boolean silentLongerThan(long windowMs, long now) {
+            return now - lastSeenAt > windowMs;
+        }
     }
 
     /** Clears the key's state and its pending timers (the firing one, if any, is deleted after its handler). */

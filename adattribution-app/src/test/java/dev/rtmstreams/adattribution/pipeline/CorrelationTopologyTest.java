@@ -162,6 +162,36 @@ class CorrelationTopologyTest {
     }
 
     @Test
+    void shouldWaitForTheAcksWhenTheRequestsBacklogIsReadAheadOfThem() {
+        open("real-time");
+        request("tx-1", T);
+        ack("tx-0", "delivered", T);
+        f.advance(Duration.ofMinutes(2));
+        ack("tx-0", "clicked", T + 120_000); // the acks input delivers, but is behind tx-1's window
+        f.advance(Duration.ofMinutes(2));
+        // after an outage the requests backlog is read ahead of the acks': the requests input is past tx-1's window
+        request("tx-2", T + 301_000);
+        f.advance(Duration.ofMinutes(1).plusSeconds(1)); // tx-1's timer fires: the acks input is neither past nor idle
+        ack("tx-1", "delivered", T + 10_000); // produced 10 s after its request, read now
+
+        assertThat(statuses()).containsExactly("tx-1:delivered");
+    }
+
+    @Test
+    void shouldClearStateOnceBothInputsArePastTheKeysWindow() {
+        open("real-time");
+        request("tx-1", T);
+        ack("tx-0", "delivered", T);
+        f.advance(Duration.ofMinutes(4));
+        request("tx-2", T + 301_000);
+        ack("tx-3", "delivered", T + 302_000); // both inputs are past tx-1's window
+        f.advance(Duration.ofMinutes(1).plusSeconds(1)); // tx-1's timer fires and clears it
+        ack("tx-1", "delivered", T + 299_000); // an ack from within tx-1's window, arriving after the clear
+
+        assertThat(f.logRecords.isEmpty()).as("tx-1's request is gone").isTrue();
+    }
+
+    @Test
     void shouldClearStateOnceTheInputIsPastTheKeysWindowSoStateStaysBounded() {
         open("real-time");
         request("tx-1", T);

@@ -20,8 +20,8 @@ import org.apache.kafka.common.utils.Utils;
  * <p>The second acks carry an event time inside their transaction's correlation window: the service finds a key's
  * state expired on arrival of a record later than the window whether its timer fired or not, so a later ack would
  * pass without exercising the expiry path. With an in-window ack only the timer's delete, restored from the
- * changelog, keeps it from matching. The timer deletes a key only once its task has processed a record later than the
- * key's window, so after the load a request per partition moves the tasks' stream time past it.
+ * changelog, keeps it from matching. The timer deletes a key only once its task's inputs have passed the key's
+ * window, so after the load a request and an ack per partition move them past it.
  */
 final class StateWipeChecker implements Checker {
 
@@ -95,18 +95,22 @@ final class StateWipeChecker implements Checker {
     }
 
     /**
-     * Moves every correlation task's stream time past the probe transactions' window: one request of a fresh
-     * transaction per partition (its key chosen by Kafka's default partitioner), with an event time a second after the
-     * window. A timer deletes a key only once its task has processed a record later than the key's window; once the
-     * load has ended, nothing else would. These requests are never acked: they produce no output.
+     * Moves every correlation task's inputs past the probe transactions' window: per partition, a request and an ack of
+     * two fresh transactions (keys chosen by Kafka's default partitioner), with an event time a second after the
+     * window. A timer deletes a key only once its task's inputs have passed the key's window; once the load has ended,
+     * nothing else would move them. Neither record has a partner: they produce no output.
      */
     private static void advanceStreamTime(RunContext run, ProbeSet p, Duration window, int partitions) {
         long time = p.sentAtMillis() + window.toMillis() + 1000;
-        Set<Integer> covered = new HashSet<>();
-        for (int i = 0; covered.size() < partitions; i++) {
+        Set<Integer> requested = new HashSet<>();
+        Set<Integer> acked = new HashSet<>();
+        for (int i = 0; requested.size() < partitions || acked.size() < partitions; i++) {
             String tx = run.probeId("tick-" + i);
-            if (covered.add(Utils.toPositive(Utils.murmur2(tx.getBytes(StandardCharsets.UTF_8))) % partitions)) {
+            int partition = Utils.toPositive(Utils.murmur2(tx.getBytes(StandardCharsets.UTF_8))) % partitions;
+            if (requested.add(partition)) {
                 run.probes().request(tx, time);
+            } else if (acked.add(partition)) {
+                run.probes().ack(tx, "tick", time);
             }
         }
     }
