@@ -3,6 +3,7 @@ package dev.rtmstreams.adattribution;
 import dev.rtmstreams.adattribution.model.KafkaAccessCheck;
 import dev.rtmstreams.adattribution.model.KafkaAccessException;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
+import dev.rtmstreams.adattribution.model.ServiceTopics;
 import dev.rtmstreams.adattribution.ops.HttpEndpoint;
 import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
 import dev.rtmstreams.adattribution.pipeline.AttributedClickPostgresSink;
@@ -202,7 +203,7 @@ public final class AdAttributionService implements AutoCloseable {
     private void verifyAccess(Admin admin, Properties adminProperties) {
         Map<String, AclOperation> needed = new LinkedHashMap<>();
         config.topics().inputs().forEach(t -> needed.put(t, AclOperation.READ));
-        for (String topic : config.topics().all()) {
+        for (String topic : config.allTopics()) {
             needed.putIfAbsent(topic, AclOperation.WRITE);
         }
         Map<String, Object> client = new LinkedHashMap<>();
@@ -220,7 +221,7 @@ public final class AdAttributionService implements AutoCloseable {
      *     their partition counts
      */
     private void verifyCopartitioning(Admin admin) {
-        AppConfig.Topics topics = config.topics();
+        ServiceTopics topics = config.topics();
         try {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             for (List<String> pair : List.of(
@@ -241,7 +242,7 @@ public final class AdAttributionService implements AutoCloseable {
         try {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();
-            for (String topic : config.topics().all()) {
+            for (String topic : config.allTopics()) {
                 if (!existing.contains(topic)) {
                     missing.add(new NewTopic(topic, config.topicPartitions(), config.replicationFactor()));
                 }

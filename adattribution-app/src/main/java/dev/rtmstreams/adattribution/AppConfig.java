@@ -2,6 +2,7 @@ package dev.rtmstreams.adattribution;
 
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
+import dev.rtmstreams.adattribution.model.ServiceTopics;
 import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.RtmStreams;
@@ -10,7 +11,9 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,7 +60,8 @@ public final class AppConfig {
     private final Duration correlationWindow;
     private final int httpPort;
     private final InetAddress httpBindAddress;
-    private final Topics topics;
+    private final ServiceTopics topics;
+    private final String lateRecordsTopic;
     private final Map<String, String> kafkaOverrides;
     private final Postgres postgres;
     private final WireFormat wireFormat;
@@ -83,15 +87,15 @@ public final class AppConfig {
         this.correlationWindow = b.correlationWindow;
         this.httpPort = b.httpPort;
         this.httpBindAddress = b.resolvedHttpBindAddress;
-        this.topics = new Topics(
+        this.topics = new ServiceTopics(
                 b.impressionsTopic,
                 b.clicksTopic,
-                b.attributedClicksTopic,
                 b.requestsTopic,
                 b.acksTopic,
+                b.attributedClicksTopic,
                 b.logRecordsTopic,
-                b.dlqTopic,
-                b.lateRecordsTopic);
+                b.dlqTopic);
+        this.lateRecordsTopic = b.lateRecordsTopic;
         this.kafkaOverrides = Map.copyOf(b.kafkaOverrides);
         this.postgres = b.postgresUrl == null ? null : new Postgres(b.postgresUrl, b.postgresUser, b.postgresPassword);
         this.wireFormat = b.wireFormat;
@@ -163,7 +167,7 @@ public final class AppConfig {
         b.acksTopic = topics.acks();
         b.logRecordsTopic = topics.logRecords();
         b.dlqTopic = topics.dlq();
-        b.lateRecordsTopic = topics.lateRecords().orElse(null);
+        b.lateRecordsTopic = lateRecordsTopic;
         b.kafkaOverrides.putAll(kafkaOverrides);
         if (postgres != null) {
             b.postgresUrl = postgres.url();
@@ -266,8 +270,18 @@ public final class AppConfig {
         return httpBindAddress;
     }
     /** @return the topic names; never null */
-    public Topics topics() {
+    public ServiceTopics topics() {
         return topics;
+    }
+    /** @return the topic for join inputs behind the watermark, empty when late records are only counted */
+    public Optional<String> lateRecordsTopic() {
+        return Optional.ofNullable(lateRecordsTopic);
+    }
+    /** @return every topic the service reads or writes: {@link ServiceTopics#all()} and the late-records topic */
+    public List<String> allTopics() {
+        List<String> all = new ArrayList<>(topics.all());
+        lateRecordsTopic().ifPresent(all::add);
+        return List.copyOf(all);
     }
     /**
      * @return extra Kafka Streams and client properties (from {@code kafka.*} keys of the config file and
@@ -312,52 +326,12 @@ public final class AppConfig {
         m.put("httpPort", httpPort);
         m.put("httpBindAddress", httpBindAddress.getHostAddress());
         m.put("topics", topics);
+        m.put("lateRecordsTopic", lateRecordsTopic);
         m.put("kafkaOverrides", KafkaClientSettings.redact(kafkaOverrides));
         m.put("postgres", postgres);
         m.put("wireFormat", wireFormat.configValue());
         m.put("schemaRegistry", schemaRegistry);
         return "AppConfig" + m;
-    }
-
-    /**
-     * The topic names of the service.
-     *
-     * @param impressions input impressions ({@code ad-impressions})
-     * @param clicks input clicks ({@code ad-clicks})
-     * @param attributedClicks output of click attribution ({@code attributed-clicks})
-     * @param requests input ad requests ({@code ad-requests})
-     * @param acks input ad acks ({@code ad-acks})
-     * @param logRecords output of request/ack correlation ({@code ad-log-records})
-     * @param dlq dead-letter topic for undecodable input ({@code adattribution-dlq})
-     * @param lateRecordsTopic optional topic for join inputs behind the watermark (null = none)
-     */
-    public record Topics(
-            String impressions,
-            String clicks,
-            String attributedClicks,
-            String requests,
-            String acks,
-            String logRecords,
-            String dlq,
-            String lateRecordsTopic) {
-
-        /** @return the late-records topic, empty when late records are only counted */
-        public Optional<String> lateRecords() {
-            return Optional.ofNullable(lateRecordsTopic);
-        }
-
-        /** @return the input topics */
-        public java.util.List<String> inputs() {
-            return java.util.List.of(impressions, clicks, requests, acks);
-        }
-
-        /** @return every topic the service reads or writes */
-        public java.util.List<String> all() {
-            java.util.List<String> all = new java.util.ArrayList<>(
-                    java.util.List.of(impressions, clicks, attributedClicks, requests, acks, logRecords, dlq));
-            lateRecords().ifPresent(all::add);
-            return all;
-        }
     }
 
     /** Builds an {@link AppConfig}; every setter returns the builder. Validation happens in {@link #build()}. */

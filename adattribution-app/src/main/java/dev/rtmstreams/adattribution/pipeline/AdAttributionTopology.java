@@ -10,6 +10,7 @@ import dev.rtmstreams.adattribution.avro.LogRecord;
 import dev.rtmstreams.adattribution.model.AvroWire;
 import dev.rtmstreams.adattribution.model.AvroWireSerde;
 import dev.rtmstreams.adattribution.model.SchemaRegistryClient;
+import dev.rtmstreams.adattribution.model.ServiceTopics;
 import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.processor.TimeMode;
@@ -66,7 +67,7 @@ public final class AdAttributionTopology {
      */
     public static Topology build(AppConfig config, DeadLetterCounter deadLetters) {
         StreamsBuilder builder = new StreamsBuilder();
-        AppConfig.Topics topics = config.topics();
+        ServiceTopics topics = config.topics();
         // Every topic's Avro framing (--wire-format) comes from here; the rest of the topology does not care which.
         AvroWire wire = wire(config);
         AvroWireSerde<Impression> impressionSerde = wire.serde(Impression.class, topics.impressions());
@@ -180,7 +181,7 @@ public final class AdAttributionTopology {
                         .leftDistinctBy((impressionId, imp) -> imp.value().getImpressionId(), Serdes.String())
                         .rightDistinctBy((impressionId, click) -> click.value().getClickId(), Serdes.String())
                         .name(JOIN_NAME);
-        config.topics().lateRecords().ifPresent(join::lateRecordsTopic);
+        config.lateRecordsTopic().ifPresent(join::lateRecordsTopic);
         return join.build();
     }
 

@@ -47,13 +47,13 @@ class ConfigResolverTest {
         assertThat(c.watermarkDelay()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.correlationWindow()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.createTopics()).isFalse();
-        assertThat(c.topics().all())
+        assertThat(c.allTopics())
                 .containsExactly(
                         "ad-impressions",
                         "ad-clicks",
-                        "attributed-clicks",
                         "ad-requests",
                         "ad-acks",
+                        "attributed-clicks",
                         "ad-log-records",
                         "adattribution-dlq");
     }

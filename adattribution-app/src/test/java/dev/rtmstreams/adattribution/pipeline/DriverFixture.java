@@ -3,6 +3,7 @@ package dev.rtmstreams.adattribution.pipeline;
 import dev.rtmstreams.adattribution.AppConfig;
 import dev.rtmstreams.adattribution.avro.AttributedClick;
 import dev.rtmstreams.adattribution.avro.LogRecord;
+import dev.rtmstreams.adattribution.model.ServiceTopics;
 import dev.rtmstreams.processor.RtmProcessorConfig;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -41,7 +42,7 @@ final class DriverFixture implements AutoCloseable {
         props.put(RtmProcessorConfig.EXECUTION_MODE_CONFIG, executionMode);
         props.put(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, 1000L);
         driver = new TopologyTestDriver(AdAttributionTopology.build(config, deadLetters), props, START);
-        AppConfig.Topics t = config.topics();
+        ServiceTopics t = config.topics();
         StringSerializer ks = new StringSerializer();
         ByteArraySerializer vs = new ByteArraySerializer();
         impressions = driver.createInputTopic(t.impressions(), ks, vs, START, java.time.Duration.ZERO);
