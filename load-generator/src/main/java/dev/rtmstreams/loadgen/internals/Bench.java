@@ -178,13 +178,17 @@ final class Bench {
                 // while the system under test is idle, rather than in a long young pause that stalls the pacer inside
                 // the window
                 System.gc();
-                CostMeter meter = new CostMeter(sut.pid(), cluster.brokerPid());
+                CostMeter meter = new CostMeter(sut.suts(), cluster.brokerPid());
                 meter.beforeRun();
                 Map<String, Object> report = LoadRun.run(
                                 plan.spec(), plan.rate(), ms, extra, meter, plan.firstMeasured())
                         .report();
                 meter.afterRun();
-                report.put("cost", meter.report(((Number) report.get("events_sent")).longValue()));
+                long events = ((Number) report.get("events_sent")).longValue();
+                report.put("cost", meter.report(events));
+                if (sut.group() != null) {
+                    report.put("instances", sut.group().report(meter, events));
+                }
                 return report;
             }
         }
