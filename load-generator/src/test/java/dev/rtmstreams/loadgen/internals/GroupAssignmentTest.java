@@ -134,6 +134,34 @@ class GroupAssignmentTest {
     }
 
     @Test
+    void shouldShowEachInstanceInTheHtmlPageAndUnderTheConsoleTable() {
+        List<GroupAssignment.Instance> group = List.of(instance("instance-1", "0_0"), instance("instance-2", "0_1"));
+        Map<String, Object> report = new java.util.LinkedHashMap<>();
+        report.put("mode", "real-time");
+        report.put("latency_ms", Map.of());
+        report.put(
+                "instances",
+                GroupAssignment.section(
+                        group,
+                        group,
+                        List.of(
+                                new CostMeter.InstanceCpu("instance-1", 100, 600L),
+                                new CostMeter.InstanceCpu("instance-2", 100, 200L)),
+                        1000));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+
+        String html = HtmlReport.render("t", List.of(report));
+        ReportWriter.printInstances(
+                new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8), List.of(report));
+
+        assertThat(html).contains("Service instances", "instance-1", "[0_0]", "instance-2", "[0_1]", "unchanged");
+        assertThat(bytes.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains("real-time: 2 instances, SUT 800.0 us/ev in all, assignment unchanged during the run")
+                .containsPattern("instance-1 +pid 100 +600.0 us/ev +share +75% +active tasks \\[0_0\\]")
+                .containsPattern("instance-2 +pid 100 +200.0 us/ev +share +25% +active tasks \\[0_1\\]");
+    }
+
+    @Test
     void shouldRefuseReadingsOfDifferentInstances() {
         List<GroupAssignment.Instance> one = List.of(instance("instance-1", "0_0"));
         List<GroupAssignment.Instance> other = List.of(instance("instance-2", "0_0"));
