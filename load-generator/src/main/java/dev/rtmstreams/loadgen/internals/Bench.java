@@ -168,7 +168,12 @@ final class Bench {
                 // cold path)
                 Plan plan = plan(o, mode, ms, rowTopics);
                 Map<String, Object> extra = new LinkedHashMap<>();
-                extra.put("system_under_test", BenchModes.description(mode));
+                extra.put(
+                        "system_under_test",
+                        sut.group() != null && o.instances() > 1
+                                ? BenchModes.description(mode) + ", " + o.instances()
+                                        + " instances with one application id"
+                                : BenchModes.description(mode));
                 extra.put("workload", plan.description());
                 Map<String, Object> env = RunDescriptions.environment(o, bootstrap);
                 env.put("load_average_1m_at_bench_start", benchLoad);

@@ -78,6 +78,7 @@ class ServiceBenchSmokeTest {
         // run (each runs tasks of its own) and still so at its end; the CPU of the group is the sum of the instances'
         @SuppressWarnings("unchecked")
         Map<String, Object> instances = (Map<String, Object>) r.get("instances");
+        assertThat((String) r.get("system_under_test")).endsWith(", 2 instances with one application id");
         assertThat(instances).containsEntry("count", 2).containsEntry("sut_cpu_ms", cost.get("sut_cpu_ms"));
         @SuppressWarnings("unchecked")
         Map<String, List<String>> atStart = (Map<String, List<String>>) instances.get("assignment_at_start");
