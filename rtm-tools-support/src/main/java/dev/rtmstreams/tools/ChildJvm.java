@@ -187,7 +187,7 @@ public final class ChildJvm implements AutoCloseable {
             case OUTPUT_LINE:
                 return outputHasLine(readiness.text);
             case HTTP:
-                String body = httpGetOk(readiness.port, readiness.path);
+                String body = httpGet(readiness.port, readiness.path);
                 return body != null && body.contains(readiness.text);
             case CHECK:
                 return readiness.check.getAsBoolean();
@@ -228,8 +228,14 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** The body of a GET on localhost when it answers 200, else null. */
-    private static String httpGetOk(int port, String path) {
+    /**
+     * {@code GET http://localhost:PORT/PATH} with a 2 s connect and a 10 s read timeout.
+     *
+     * @param port the port on localhost
+     * @param path the path, starting with {@code /}
+     * @return the body when the answer is 200; null when it is another status or nothing answers
+     */
+    public static String httpGet(int port, String path) {
         try {
             HttpURLConnection c = (HttpURLConnection)
                     URI.create("http://localhost:" + port + path).toURL().openConnection();

@@ -168,7 +168,12 @@ final class Bench {
                 // cold path)
                 Plan plan = plan(o, mode, ms, rowTopics);
                 Map<String, Object> extra = new LinkedHashMap<>();
-                extra.put("system_under_test", BenchModes.description(mode));
+                extra.put(
+                        "system_under_test",
+                        sut.group() != null && o.instances() > 1
+                                ? BenchModes.description(mode) + ", " + o.instances()
+                                        + " instances with one application id"
+                                : BenchModes.description(mode));
                 extra.put("workload", plan.description());
                 Map<String, Object> env = RunDescriptions.environment(o, bootstrap);
                 env.put("load_average_1m_at_bench_start", benchLoad);
@@ -178,13 +183,17 @@ final class Bench {
                 // while the system under test is idle, rather than in a long young pause that stalls the pacer inside
                 // the window
                 System.gc();
-                CostMeter meter = new CostMeter(sut.pid(), cluster.brokerPid());
+                CostMeter meter = new CostMeter(sut.suts(), cluster.brokerPid());
                 meter.beforeRun();
                 Map<String, Object> report = LoadRun.run(
                                 plan.spec(), plan.rate(), ms, extra, meter, plan.firstMeasured())
                         .report();
                 meter.afterRun();
-                report.put("cost", meter.report(((Number) report.get("events_sent")).longValue()));
+                long events = ((Number) report.get("events_sent")).longValue();
+                report.put("cost", meter.report(events));
+                if (sut.group() != null) {
+                    report.put("instances", sut.group().report(meter, events));
+                }
                 return report;
             }
         }

@@ -104,6 +104,26 @@ final class BenchCluster implements AutoCloseable {
     }
 
     /**
+     * The partitions of existing topics.
+     *
+     * @param bootstrap the cluster
+     * @param names the topic names
+     * @return partitions by topic, in the order given
+     * @throws InterruptedException if interrupted
+     * @throws ExecutionException on a broker error (e.g. a topic that does not exist)
+     */
+    static Map<String, Integer> partitions(String bootstrap, List<String> names)
+            throws InterruptedException, ExecutionException {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            Map<String, org.apache.kafka.clients.admin.TopicDescription> d =
+                    admin.describeTopics(names).allTopicNames().get();
+            Map<String, Integer> out = new java.util.LinkedHashMap<>();
+            names.forEach(n -> out.put(n, d.get(n).partitions().size()));
+            return out;
+        }
+    }
+
+    /**
      * Creates topics, ignoring those that exist.
      *
      * @param bootstrap the cluster

@@ -150,9 +150,21 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--partitions",
-            description = "Partitions per topic. Default: ${DEFAULT-VALUE}.",
-            defaultValue = "2")
-    int partitions;
+            description = "Partitions per topic; at least --instances. Default: 2, or 2 per instance with --instances.")
+    Integer partitions;
+
+    @Option(
+            names = "--instances",
+            paramLabel = "N",
+            defaultValue = "1",
+            description = "Instances of the service in the modes that run it (real-time, micro-batch,"
+                    + " micro-batch-asap, real-time-eos, variants): N JVMs with the same application id, each with its"
+                    + " own state directory, HTTP port and log (service-MODE-I.log); the run starts once every"
+                    + " instance is RUNNING with active tasks of its own. The oracle is the same; the report adds an"
+                    + " instances section: CPU per event summed and per instance, and each instance's tasks at the"
+                    + " start and the end. Modes echo and kafka-streams-* run one JVM and refuse N > 1."
+                    + " Default: ${DEFAULT-VALUE}.")
+    int instances;
 
     @Option(
             names = "--warmup",
@@ -224,8 +236,11 @@ final class BenchCommand implements Callable<Integer> {
         FindMax.Settings fm =
                 findMax ? new FindMax.Settings(findMaxStart, findMaxFactor, findMaxLimit, findMaxResolution) : null;
         BenchWorkload bw = BenchWorkload.parse(benchWorkload);
-        BenchOptions o = BenchOptions.builder()
-                .workload(workload.build(0.0, bw.isPublished() ? BenchWorkload.PUBLISHED_RATE : 1000))
+        BenchOptions.Builder builder = BenchOptions.builder();
+        if (partitions != null) {
+            builder.partitions(partitions);
+        }
+        BenchOptions o = builder.workload(workload.build(0.0, bw.isPublished() ? BenchWorkload.PUBLISHED_RATE : 1000))
                 .modes(BenchModes.resolveModes(modes, vs, bw))
                 .bootstrapServers(bootstrapServers)
                 .broker(kind)
@@ -233,7 +248,7 @@ final class BenchCommand implements Callable<Integer> {
                 .appJar(appJar)
                 .appJvmOptions(appJvmOptions != null ? appJvmOptions : List.of("-Xmx1g"))
                 .appArgs(appArgs)
-                .partitions(partitions)
+                .instances(instances)
                 .warmup(warmup)
                 .drain(drain)
                 .readyTimeout(readyTimeout)

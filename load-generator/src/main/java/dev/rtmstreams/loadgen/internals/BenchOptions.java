@@ -57,8 +57,9 @@ final class BenchOptions {
     private final BenchWorkload benchWorkload;
     private final Path examplesJar;
     private final int rowBytes;
+    private final int instances;
 
-    private BenchOptions(Builder b, List<String> modes) {
+    private BenchOptions(Builder b, List<String> modes, int partitions) {
         this.workload = b.workload;
         this.modes = List.copyOf(modes);
         this.bootstrapServers = Optional.ofNullable(b.bootstrapServers);
@@ -67,7 +68,7 @@ final class BenchOptions {
         this.appJar = b.appJar;
         this.appJvmOptions = List.copyOf(b.appJvmOptions);
         this.appArgs = List.copyOf(b.appArgs);
-        this.partitions = b.partitions;
+        this.partitions = partitions;
         this.warmup = b.warmup;
         this.drain = b.drain;
         this.readyTimeout = b.readyTimeout;
@@ -79,12 +80,13 @@ final class BenchOptions {
         this.benchWorkload = b.benchWorkload;
         this.examplesJar = b.examplesJar;
         this.rowBytes = b.rowBytes;
+        this.instances = b.instances;
     }
 
     /**
      * Returns a builder with the {@code bench} command's defaults: the workload's default modes plus every variant,
-     * a fresh broker per mode in its own JVM, the service from {@link #DEFAULT_APP_JAR} with {@code -Xmx1g}, 2
-     * partitions, a 3-minute warm-up, a 30 s drain, a 120 s ready timeout, the progress bar, 2 stream threads, peers in
+     * a fresh broker per mode in its own JVM, the service from {@link #DEFAULT_APP_JAR} with {@code -Xmx1g}, one
+     * instance, 2 partitions (at least 2 per instance), a 3-minute warm-up, a 30 s drain, a 120 s ready timeout, the progress bar, 2 stream threads, peers in
      * their own JVM, no rate sweep, no variants, the {@link BenchWorkload#ATTRIBUTION} workload,
      * {@link #DEFAULT_EXAMPLES_JAR} and {@link LatencyWorkload#DEFAULT_ROW_BYTES}. The workload and the report
      * directory have no default.
@@ -107,6 +109,7 @@ final class BenchOptions {
                 .appJvmOptions(appJvmOptions)
                 .appArgs(appArgs)
                 .partitions(partitions)
+                .instances(instances)
                 .warmup(warmup)
                 .drain(drain)
                 .readyTimeout(readyTimeout)
@@ -178,6 +181,14 @@ final class BenchOptions {
         return partitions;
     }
 
+    /**
+     * @return instances of the service in its modes (real-time, micro-batch, variants...), sharing one application
+     *     id; 1 for every other mode
+     */
+    public int instances() {
+        return instances;
+    }
+
     /** @return warm-up length at the same rate, sent just before the measured run (0 to skip) */
     public Duration warmup() {
         return warmup;
@@ -236,6 +247,42 @@ final class BenchOptions {
         return rowBytes;
     }
 
+    /** Partitions per topic with one instance. */
+    public static final int DEFAULT_PARTITIONS = 2;
+
+    /**
+     * @param mode a known mode
+     * @return whether the mode runs the ad-attribution service (real-time, micro-batch, micro-batch-asap,
+     *     real-time-eos, a variant), which {@link #instances()} can run several instances of
+     */
+    static boolean runsService(String mode) {
+        return !mode.equals("echo") && KafkaStreamsPeer.Kind.ofMode(mode) == null;
+    }
+
+    /**
+     * The partitions per topic of a run with a number of service instances.
+     *
+     * @param given the partitions asked for, or null for the default
+     * @param instances the instances, positive
+     * @return {@code given}, or {@value #DEFAULT_PARTITIONS} and at least 2 per instance
+     * @throws IllegalArgumentException naming both values when {@code given} is not positive or fewer than the
+     *     instances (an instance would hold no partition)
+     */
+    static int partitionsFor(Integer given, int instances) {
+        if (given == null) {
+            return Math.max(DEFAULT_PARTITIONS, 2 * instances);
+        }
+        if (given < 1) {
+            throw new IllegalArgumentException("partitions must be positive: " + given);
+        }
+        if (given < instances) {
+            throw new IllegalArgumentException("--partitions " + given + " is fewer than --instances " + instances
+                    + ": an instance would hold no partition (give at least " + instances + " partitions, or leave"
+                    + " them to the default of 2 per instance: " + 2 * instances + ")");
+        }
+        return given;
+    }
+
     /** Builds {@link BenchOptions}; validated in {@link #build()}. Not thread-safe. */
     public static final class Builder {
 
@@ -247,7 +294,8 @@ final class BenchOptions {
         private Path appJar = DEFAULT_APP_JAR;
         private List<String> appJvmOptions = List.of("-Xmx1g");
         private List<String> appArgs = List.of();
-        private int partitions = 2;
+        private Integer partitions;
+        private int instances = 1;
         private Duration warmup = Duration.ofMinutes(3);
         private Duration drain = Duration.ofSeconds(30);
         private Duration readyTimeout = Duration.ofSeconds(120);
@@ -337,11 +385,23 @@ final class BenchOptions {
         }
 
         /**
-         * @param partitions partitions of every topic the bench creates, positive; default 2
+         * @param partitions partitions of every topic the bench creates, positive and at least {@link
+         *     #instances(int)}; default {@value #DEFAULT_PARTITIONS}, or 2 per instance when that is more
          * @return this builder
          */
         public Builder partitions(int partitions) {
             this.partitions = partitions;
+            return this;
+        }
+
+        /**
+         * @param instances instances of the ad-attribution service in its modes, sharing one application id, each
+         *     with its own state directory and HTTP port, positive; more than 1 only with the attribution workload and
+         *     modes that run the service (not echo, not the Kafka Streams peers); default 1
+         * @return this builder
+         */
+        public Builder instances(int instances) {
+            this.instances = instances;
             return this;
         }
 
@@ -456,7 +516,8 @@ final class BenchOptions {
          * @return the options
          * @throws IllegalArgumentException naming the bad value: no workload or report directory, a mode that is
          *     unknown or does not run the bench workload, no mode, variants with a published workload, a row size,
-         *     stream thread count, partition count or rate out of range
+         *     stream thread count, partition count or rate out of range, several instances with a published workload
+         *     or a mode other than the service's, fewer partitions than instances
          */
         public BenchOptions build() {
             if (workload == null) {
@@ -496,15 +557,32 @@ final class BenchOptions {
             if (streamThreads < 1) {
                 throw new IllegalArgumentException("streamThreads must be positive: " + streamThreads);
             }
-            if (partitions < 1) {
-                throw new IllegalArgumentException("partitions must be positive: " + partitions);
+            if (instances < 1) {
+                throw new IllegalArgumentException("instances must be positive: " + instances);
             }
+            if (instances > 1) {
+                if (benchWorkload.isPublished()) {
+                    throw new IllegalArgumentException("--instances " + instances + " runs several instances of"
+                            + " the ad-attribution service: workload '" + benchWorkload.cliName() + "' runs one"
+                            + " rtm-examples program; use the attribution workload");
+                }
+                List<String> others =
+                        m.stream().filter(mode -> !runsService(mode)).toList();
+                if (!others.isEmpty()) {
+                    throw new IllegalArgumentException("--instances " + instances + " runs several instances of"
+                            + " the ad-attribution service; modes " + String.join(",", others) + " run one JVM each"
+                            + " (echo and the Kafka Streams peers): run them without --instances, or choose modes"
+                            + " that run the service (real-time, micro-batch, micro-batch-asap, real-time-eos,"
+                            + " variants)");
+                }
+            }
+            int p = partitionsFor(partitions, instances);
             for (double r : rates) {
                 if (!(r > 0)) {
                     throw new IllegalArgumentException("rates must be positive: " + r);
                 }
             }
-            return new BenchOptions(this, m);
+            return new BenchOptions(this, m, p);
         }
     }
 }

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -23,9 +24,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cost of a measured run: CPU time of the system-under-test JVM and of the broker process (from
- * {@code /proc/<pid>/stat}: utime + stime, all threads, in clock ticks of {@code getconf CLK_TCK}), and GC pause
- * time of the system-under-test JVM.
+ * The cost of a measured run: CPU time of the system-under-test JVMs (one, or one per instance of a group) and of the
+ * broker process (from {@code /proc/<pid>/stat}: utime + stime, all threads, in clock ticks of {@code getconf
+ * CLK_TCK}), and GC pause time of the system-under-test JVMs, summed over the instances; the CPU of each instance
+ * is kept apart too ({@link #instanceCpu()}).
  *
  * <p>GC pauses come from the JVM's hsperfdata counters, the memory-mapped file {@code jstat} reads: the pause time
  * is the sum of the {@code sun.gc.collector.N.time} of the stop-the-world collectors. For G1 (verified on JDK 17)
@@ -47,14 +49,14 @@ public final class CostMeter implements LoadRun.WindowListener {
     private static final Logger LOG = LoggerFactory.getLogger(CostMeter.class);
     private static volatile long clockTicks;
 
-    private final Long sutPid;
+    private final List<Sut> suts;
     private final Long brokerPid;
     private GcTimes gcBefore;
     private GcTimes gcAfter;
     private long startNanos;
     private long endNanos;
-    private long sutCpuStart = -1;
-    private long sutCpuEnd = -1;
+    private long[] sutCpuStart;
+    private long[] sutCpuEnd;
     private long brokerCpuStart = -1;
     private long brokerCpuEnd = -1;
     private boolean gcInWindow;
@@ -85,7 +87,41 @@ public final class CostMeter implements LoadRun.WindowListener {
                     d.put(k, LatencyRecorder.round(v - before.pauseMs().getOrDefault(k, 0.0))));
             return d;
         }
+
+        /**
+         * The pause times of several JVMs added up by collector.
+         *
+         * @param each readings of different JVMs taken at about the same time
+         * @return their sum, by collector, in order of first appearance
+         */
+        public static GcTimes sum(List<GcTimes> each) {
+            Map<String, Double> total = new LinkedHashMap<>();
+            each.forEach(t -> t.pauseMs().forEach((k, v) -> total.merge(k, v, Double::sum)));
+            return new GcTimes(total);
+        }
     }
+
+    /**
+     * One JVM of the system under test.
+     *
+     * @param label its name in the report (e.g. {@code instance-1})
+     * @param pid its process id
+     */
+    public record Sut(String label, long pid) {
+        /** Validates. */
+        public Sut {
+            Objects.requireNonNull(label, "label");
+        }
+    }
+
+    /**
+     * The CPU one JVM of the system under test used in the measured window.
+     *
+     * @param label its name
+     * @param pid its process id
+     * @param cpuMs CPU milliseconds in the window, or null when unknown
+     */
+    public record InstanceCpu(String label, long pid, Long cpuMs) {}
 
     /**
      * A meter for one measured run.
@@ -94,8 +130,26 @@ public final class CostMeter implements LoadRun.WindowListener {
      * @param brokerPid process id of the broker, or null when it runs in this JVM or elsewhere
      */
     public CostMeter(Long sutPid, Long brokerPid) {
-        this.sutPid = sutPid;
+        this(sutPid == null ? List.of() : List.of(new Sut("sut", sutPid)), brokerPid);
+    }
+
+    /**
+     * A meter for one measured run of a system under test in one or more JVMs (the instances of a group).
+     *
+     * @param suts the JVMs of the system under test; empty when it runs in this JVM
+     * @param brokerPid process id of the broker, or null when it runs in this JVM or elsewhere
+     */
+    public CostMeter(List<Sut> suts, Long brokerPid) {
+        this.suts = List.copyOf(suts);
         this.brokerPid = brokerPid;
+        this.sutCpuStart = unknown(this.suts.size());
+        this.sutCpuEnd = unknown(this.suts.size());
+    }
+
+    private static long[] unknown(int n) {
+        long[] a = new long[n];
+        java.util.Arrays.fill(a, -1);
+        return a;
     }
 
     /**
@@ -104,42 +158,74 @@ public final class CostMeter implements LoadRun.WindowListener {
      * {@link #afterRun()} (jstat starts a JVM, which must not run inside the window), and cover the whole run.
      */
     public void beforeRun() {
-        if (sutPid == null) {
+        if (suts.isEmpty()) {
             return;
         }
-        gcInWindow = perfGcTimes(sutPid).isPresent();
+        gcInWindow = suts.stream().allMatch(s -> perfGcTimes(s.pid()).isPresent());
         if (!gcInWindow) {
-            gcBefore = gcTimes(sutPid).orElse(null);
+            gcBefore = sumGc(CostMeter::gcTimes);
         }
     }
 
     /** Call right after the run: reads the SUT's GC counters with jstat when they are not sampled in the window. */
     public void afterRun() {
-        if (sutPid != null && !gcInWindow) {
-            gcAfter = gcTimes(sutPid).orElse(null);
+        if (!suts.isEmpty() && !gcInWindow) {
+            gcAfter = sumGc(CostMeter::gcTimes);
         }
     }
 
     @Override
     public void windowStart() {
         startNanos = System.nanoTime();
-        sutCpuStart = sutPid == null ? -1 : cpuMillis(sutPid).orElse(-1);
+        sutCpuStart = sutCpu();
         brokerCpuStart = brokerPid == null ? -1 : cpuMillis(brokerPid).orElse(-1);
         ownGcStart = ownGcMillis();
         if (gcInWindow) {
-            gcBefore = perfGcTimes(sutPid).orElse(null);
+            gcBefore = sumGc(CostMeter::perfGcTimes);
         }
     }
 
     @Override
     public void windowEnd() {
         endNanos = System.nanoTime();
-        sutCpuEnd = sutPid == null ? -1 : cpuMillis(sutPid).orElse(-1);
+        sutCpuEnd = sutCpu();
         brokerCpuEnd = brokerPid == null ? -1 : cpuMillis(brokerPid).orElse(-1);
         ownGcEnd = ownGcMillis();
         if (gcInWindow) {
-            gcAfter = perfGcTimes(sutPid).orElse(null);
+            gcAfter = sumGc(CostMeter::perfGcTimes);
         }
+    }
+
+    private long[] sutCpu() {
+        long[] cpu = new long[suts.size()];
+        for (int i = 0; i < cpu.length; i++) {
+            cpu[i] = cpuMillis(suts.get(i).pid()).orElse(-1);
+        }
+        return cpu;
+    }
+
+    /** The GC pause times of every SUT JVM summed by collector, or null when one cannot be read. */
+    private GcTimes sumGc(java.util.function.LongFunction<Optional<GcTimes>> read) {
+        List<GcTimes> each = new ArrayList<>();
+        for (Sut s : suts) {
+            Optional<GcTimes> t = read.apply(s.pid());
+            if (t.isEmpty()) {
+                return null;
+            }
+            each.add(t.get());
+        }
+        return GcTimes.sum(each);
+    }
+
+    /** @return the CPU of each JVM of the system under test over the window, in the order given; immutable */
+    public List<InstanceCpu> instanceCpu() {
+        List<InstanceCpu> out = new ArrayList<>();
+        for (int i = 0; i < suts.size(); i++) {
+            boolean known = sutCpuStart[i] >= 0 && sutCpuEnd[i] >= 0;
+            out.add(new InstanceCpu(
+                    suts.get(i).label(), suts.get(i).pid(), known ? sutCpuEnd[i] - sutCpuStart[i] : null));
+        }
+        return List.copyOf(out);
     }
 
     /**
@@ -159,11 +245,12 @@ public final class CostMeter implements LoadRun.WindowListener {
      *
      * @param events input events sent in the measured run
      * @return window_ms, events, sut_cpu_ms, broker_cpu_ms, sut_cpu_us_per_event, broker_cpu_us_per_event,
-     *     gc_pause_ms (null where unknown), plus gc_pause_ms_by_collector, loadgen_gc_ms (this JVM's own
-     *     collection time in the window), sut_pid, broker_pid and clock_ticks_per_s
+     *     gc_pause_ms (null where unknown; the SUT's figures summed over its JVMs), plus gc_pause_ms_by_collector,
+     *     loadgen_gc_ms (this JVM's own collection time in the window), sut_pid (null unless one JVM), sut_pids
+     *     (with several), broker_pid and clock_ticks_per_s
      */
     public Map<String, Object> report(long events) {
-        Long sutCpu = sutCpuStart >= 0 && sutCpuEnd >= 0 ? sutCpuEnd - sutCpuStart : null;
+        Long sutCpu = totalCpuMs(instanceCpu());
         Long brokerCpu = brokerCpuStart >= 0 && brokerCpuEnd >= 0 ? brokerCpuEnd - brokerCpuStart : null;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("window_ms", endNanos > startNanos ? Math.round((endNanos - startNanos) / 1e6) : null);
@@ -180,15 +267,31 @@ public final class CostMeter implements LoadRun.WindowListener {
                         : LatencyRecorder.round(
                                 gc.values().stream().mapToDouble(d -> d).sum()));
         m.put("gc_pause_ms_by_collector", gc);
-        m.put("gc_pause_scope", sutPid == null ? null : gcInWindow ? "window" : "run");
+        m.put("gc_pause_scope", suts.isEmpty() ? null : gcInWindow ? "window" : "run");
         m.put("loadgen_gc_ms", endNanos > startNanos ? ownGcEnd - ownGcStart : null);
-        m.put("sut_pid", sutPid);
+        m.put("sut_pid", suts.size() == 1 ? suts.get(0).pid() : null);
+        if (suts.size() > 1) {
+            m.put("sut_pids", suts.stream().map(Sut::pid).toList());
+        }
         m.put("broker_pid", brokerPid);
         m.put("clock_ticks_per_s", clockTicksPerSecond());
         return m;
     }
 
-    private static Double perEvent(Long cpuMillis, long events) {
+    /**
+     * The CPU of a system under test in several JVMs.
+     *
+     * @param cpu each JVM's CPU
+     * @return the sum, or null when there is no JVM or one's CPU is unknown
+     */
+    static Long totalCpuMs(List<InstanceCpu> cpu) {
+        if (cpu.isEmpty() || cpu.stream().anyMatch(c -> c.cpuMs() == null)) {
+            return null;
+        }
+        return cpu.stream().mapToLong(InstanceCpu::cpuMs).sum();
+    }
+
+    static Double perEvent(Long cpuMillis, long events) {
         return cpuMillis == null || events <= 0 ? null : LatencyRecorder.round(cpuMillis * 1000.0 / events);
     }
 

@@ -156,6 +156,42 @@ public final class ReportWriter {
         }
         BenchModes.printLegend(
                 out, reports.stream().map(r -> String.valueOf(r.get("mode"))).toList());
+        printInstances(out, reports);
+    }
+
+    /**
+     * Under the table, for each report of several service instances: each instance's CPU per event, its share of the
+     * group's CPU and its active tasks at the end, and whether the assignment changed during the run.
+     *
+     * @param out where to print
+     * @param reports the reports
+     */
+    @SuppressWarnings("unchecked")
+    static void printInstances(PrintStream out, List<Map<String, Object>> reports) {
+        for (Map<String, Object> r : reports) {
+            if (!(r.get("instances") instanceof Map<?, ?> section) || num(section.get("count")) < 2) {
+                continue;
+            }
+            out.printf(
+                    Locale.ROOT,
+                    "%s: %d instances, SUT %s us/ev in all, assignment %s during the run%n",
+                    r.get("mode"),
+                    (long) num(section.get("count")),
+                    orDash(section.get("sut_cpu_us_per_event")),
+                    Boolean.TRUE.equals(section.get("assignment_changed")) ? "CHANGED" : "unchanged");
+            for (Map<String, Object> i : (List<Map<String, Object>>) section.get("per_instance")) {
+                out.printf(
+                        Locale.ROOT,
+                        "  %-12s pid %-8s %8s us/ev  share %5s  active tasks %s%n",
+                        i.get("label"),
+                        i.get("pid"),
+                        orDash(i.get("cpu_us_per_event")),
+                        i.get("cpu_share") instanceof Number n
+                                ? String.format(Locale.ROOT, "%.0f%%", 100 * n.doubleValue())
+                                : "-",
+                        i.get("tasks"));
+            }
+        }
     }
 
     private static String ratio(Object o) {

@@ -90,6 +90,7 @@ final class RunDescriptions {
                         ? "external " + bootstrap
                         : o.broker().name().toLowerCase(Locale.ROOT));
         m.put("partitions", o.partitions());
+        m.put("instances", o.instances());
         m.put("stream_threads", o.streamThreads());
         m.put("peers_in_child_jvm", o.peersInChildJvm());
         m.put("warmup", o.warmup().toString());

@@ -1,8 +1,10 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.tools.ChildJvm;
 import dev.rtmstreams.tools.ServiceJar;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -59,6 +61,34 @@ public final class ServiceProcess {
                 .logFile(logFile)
                 .build()
                 .start();
+    }
+
+    /**
+     * The arguments of the service's {@code run} command that the load generator sets: {@code --num-stream-threads},
+     * the topic names, then {@code extraArgs} and {@code modeArgs}, then the attribution window and watermark delay
+     * the oracle checks with.
+     *
+     * @param streamThreads stream threads (slots) of an instance
+     * @param topics the run's topics
+     * @param window the attribution window
+     * @param watermarkDelay the watermark delay
+     * @param extraArgs the user's extra arguments ({@code --app-arg})
+     * @param modeArgs what a mode adds (a variant's arguments, {@code --processing-guarantee ...})
+     * @return the arguments, for {@link #startService}
+     */
+    public static List<String> serviceArgs(
+            int streamThreads,
+            TopicNames topics,
+            Duration window,
+            Duration watermarkDelay,
+            List<String> extraArgs,
+            List<String> modeArgs) {
+        List<String> args = new ArrayList<>(List.of("--num-stream-threads", Integer.toString(streamThreads)));
+        args.addAll(topics.serviceTopics().serviceArgs());
+        args.addAll(extraArgs);
+        args.addAll(modeArgs);
+        args.addAll(List.of("--attribution-window", window.toString(), "--watermark-delay", watermarkDelay.toString()));
+        return args;
     }
 
     /**

@@ -3,9 +3,7 @@ package dev.rtmstreams.loadgen.internals;
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.tools.ChildJvm;
-import dev.rtmstreams.tools.Directories;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,19 +22,35 @@ final class SystemUnderTest implements AutoCloseable {
 
     private final String mode;
     private final AutoCloseable system;
-    private final Long pid;
+    private final List<CostMeter.Sut> suts;
+    private final ServiceGroup group;
     private final LoadRun.Outputs outputs;
 
     private SystemUnderTest(String mode, AutoCloseable system, Long pid, LoadRun.Outputs outputs) {
+        this(mode, system, pid == null ? List.of() : List.of(new CostMeter.Sut(mode, pid)), null, outputs);
+    }
+
+    private SystemUnderTest(String mode, ServiceGroup group) {
+        this(mode, group, group.suts(), group, LoadRun.Outputs.SERVICE);
+    }
+
+    private SystemUnderTest(
+            String mode, AutoCloseable system, List<CostMeter.Sut> suts, ServiceGroup group, LoadRun.Outputs outputs) {
         this.mode = mode;
         this.system = system;
-        this.pid = pid;
+        this.suts = suts;
+        this.group = group;
         this.outputs = outputs;
     }
 
-    /** @return the process id of its JVM when it runs in a JVM of its own, else null */
-    Long pid() {
-        return pid;
+    /** @return its JVMs when it runs in JVMs of its own (one, or one per service instance), else empty */
+    List<CostMeter.Sut> suts() {
+        return suts;
+    }
+
+    /** @return the service's instances when it is the ad-attribution service, else null */
+    ServiceGroup group() {
+        return group;
     }
 
     /** @return what it writes, for the run to check */
@@ -85,25 +99,11 @@ final class SystemUnderTest implements AutoCloseable {
                 example.awaitReady(o.readyTimeout());
             });
         }
-        // the service's RocksDB state (~1 GB after a few minutes at 10k events/s) goes with the service
-        Path stateDir = Files.createTempDirectory("loadgen-app-state-");
-        ChildJvm app;
-        try {
-            app = startService(o, mode, bootstrap, topics, appId, stateDir);
-        } catch (IOException | RuntimeException e) {
-            Directories.deleteQuietly(stateDir);
-            throw e;
-        }
-        AutoCloseable stopAndClean = () -> {
-            try {
-                app.close();
-            } finally {
-                Directories.deleteQuietly(stateDir);
-            }
-        };
-        return ready(new SystemUnderTest(mode, stopAndClean, app.pid(), LoadRun.Outputs.SERVICE), () -> {
-            app.awaitReady(o.readyTimeout());
-        });
+        ServiceGroup group = ServiceGroup.start(
+                o.instances(),
+                (index, label, stateDir) -> startService(o, mode, bootstrap, topics, appId, stateDir, index),
+                o.readyTimeout());
+        return new SystemUnderTest(mode, group);
     }
 
     /** Starts the echo ({@code kafkaStreams} null) or a Kafka Streams peer, in a JVM of its own or in this one. */
@@ -197,12 +197,13 @@ final class SystemUnderTest implements AutoCloseable {
                 : new EchoPipeline(bootstrap, topics, groupId);
     }
 
+    /**
+     * Starts instance {@code index} of the service of a mode; its log is {@code service-MODE.log} with one instance,
+     * {@code service-MODE-INDEX.log} with several.
+     */
     private static ChildJvm startService(
-            BenchOptions o, String mode, String bootstrap, TopicNames topics, String appId, Path stateDir)
-            throws IOException {
-        List<String> args = new ArrayList<>(List.of("--num-stream-threads", Integer.toString(o.streamThreads())));
-        args.addAll(topics.serviceTopics().serviceArgs());
-        args.addAll(o.appArgs());
+            BenchOptions o, String mode, String bootstrap, TopicNames topics, String appId, Path stateDir, int index) {
+        List<String> args = new ArrayList<>();
         BenchModes.Variant variant = BenchModes.variantOf(mode, o.variants());
         if (variant != null) {
             args.addAll(variant.args());
@@ -213,21 +214,23 @@ final class SystemUnderTest implements AutoCloseable {
         if (mode.equals(BenchModes.REAL_TIME_EOS)) {
             args.addAll(List.of("--processing-guarantee", "exactly_once_v2"));
         }
-        args.addAll(List.of(
-                "--attribution-window",
-                o.workload().attributionWindow().toString(),
-                "--watermark-delay",
-                o.workload().watermarkDelay().toString()));
+        boolean one = o.instances() == 1;
         return ServiceProcess.startService(
-                "service (" + mode + ")",
+                "service (" + mode + (one ? "" : ", instance " + index) + ")",
                 variant != null ? variant.jar() : o.appJar(),
                 bootstrap,
                 trigger(mode),
                 appId,
                 stateDir,
-                o.reportDir().resolve("service-" + mode + ".log"),
+                o.reportDir().resolve("service-" + mode + (one ? "" : "-" + index) + ".log"),
                 o.appJvmOptions(),
-                args);
+                ServiceProcess.serviceArgs(
+                        o.streamThreads(),
+                        topics,
+                        o.workload().attributionWindow(),
+                        o.workload().watermarkDelay(),
+                        o.appArgs(),
+                        args));
     }
 
     private static String trigger(String mode) {

@@ -36,6 +36,7 @@ class BenchOptionsTest {
         assertThat(o.appJvmOptions()).containsExactly("-Xmx1g");
         assertThat(o.appArgs()).isEmpty();
         assertThat(o.partitions()).isEqualTo(2);
+        assertThat(o.instances()).isEqualTo(1);
         assertThat(o.warmup()).isEqualTo(Duration.ofMinutes(3));
         assertThat(o.drain()).isEqualTo(Duration.ofSeconds(30));
         assertThat(o.readyTimeout()).isEqualTo(Duration.ofSeconds(120));
@@ -78,6 +79,56 @@ class BenchOptionsTest {
         assertThat(slower.workload().rate()).isEqualTo(5);
         assertThat(slower.rates()).isEmpty();
         assertThat(slower.bootstrapServers()).contains("b:1");
+    }
+
+    @Test
+    void shouldGiveEachInstanceTwoPartitionsUnlessPartitionsAreGiven() {
+        List<String> rt = List.of("real-time", "micro-batch", "real-time-eos");
+
+        assertThat(minimal().modes(rt).instances(2).build().partitions()).isEqualTo(4);
+        assertThat(minimal().modes(rt).instances(3).build().partitions()).isEqualTo(6);
+        assertThat(minimal().modes(rt).instances(3).partitions(3).build().partitions())
+                .isEqualTo(3);
+        assertThat(minimal().modes(rt).instances(2).build().toBuilder().build().instances())
+                .isEqualTo(2);
+        // a variant runs the service too
+        Map<String, BenchModes.Variant> v = BenchModes.parseVariants(List.of("new=n.jar"), List.of());
+        assertThat(minimal()
+                        .variants(v)
+                        .modes(List.of("real-time-new"))
+                        .instances(2)
+                        .build()
+                        .modes())
+                .containsExactly("real-time-new");
+    }
+
+    @Test
+    void shouldRefuseSeveralInstancesWithTooFewPartitionsOrWithModesThatDoNotRunTheService() {
+        assertThatThrownBy(() -> minimal()
+                        .modes(List.of("real-time"))
+                        .instances(3)
+                        .partitions(2)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(
+                        "--partitions 2 is fewer than --instances 3: an instance would hold no" + " partition");
+        assertThatThrownBy(
+                        () -> minimal().modes(List.of("real-time")).instances(0).build())
+                .hasMessage("instances must be positive: 0");
+        assertThatThrownBy(() -> minimal()
+                        .modes(List.of("real-time", "echo", "kafka-streams-join-tuned"))
+                        .instances(2)
+                        .build())
+                .hasMessageContaining("modes echo,kafka-streams-join-tuned run one JVM each");
+        assertThatThrownBy(() -> minimal()
+                        .benchWorkload(BenchWorkload.STATELESS)
+                        .modes(List.of("real-time"))
+                        .instances(2)
+                        .build())
+                .hasMessageContaining("workload 'stateless' runs one rtm-examples program");
+        // one instance: the peers run as always, with any partition count
+        assertThat(minimal().modes(List.of("echo")).partitions(1).build().partitions())
+                .isEqualTo(1);
     }
 
     @Test

@@ -98,6 +98,65 @@ class CommandsTest {
     }
 
     @Test
+    void shouldOfferInstancesAndExitTwoNamingBothValuesWhenTheyDoNotFit(@TempDir Path dir) {
+        assertThat(run("bench", "--help")).isZero();
+        assertThat(out.toString()).contains("--instances=N", "2 per instance");
+        assertThat(run("run", "--help")).isZero();
+        assertThat(out.toString()).contains("--app-jar=JAR", "--instances=N");
+
+        assertThat(run(
+                        "bench",
+                        "--report-dir",
+                        dir.toString(),
+                        "--modes",
+                        "real-time",
+                        "--instances",
+                        "2",
+                        "--partitions",
+                        "1"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--partitions 1 is fewer than --instances 2");
+        assertThat(run("bench", "--report-dir", dir.toString(), "--instances", "2", "--modes", "echo,real-time"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("modes echo run one JVM each");
+        assertThat(run("run", "--bootstrap-servers", "localhost:1", "--report-dir", dir.toString(), "--instances", "2"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--instances 2 needs --app-jar");
+        assertThat(run(
+                        "run",
+                        "--bootstrap-servers",
+                        "localhost:1",
+                        "--report-dir",
+                        dir.toString(),
+                        "--app-jar",
+                        dir.resolve("missing.jar").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("service jar not found").contains("missing.jar");
+    }
+
+    @Test
+    void shouldRefuseInstancesRunCannotStartWhenGivenAnAppJar(@TempDir Path dir) throws Exception {
+        Path jar = java.nio.file.Files.createFile(dir.resolve("app.jar"));
+        String[] base = {
+            "run", "--bootstrap-servers", "localhost:1", "--report-dir", dir.toString(), "--app-jar", jar.toString()
+        };
+
+        assertThat(run(concat(base, "--instances", "3", "--partitions", "2"))).isEqualTo(2);
+        assertThat(err.toString()).contains("--partitions 2 is fewer than --instances 3");
+        assertThat(run(concat(base, "--client-property", "security.protocol=SASL_SSL")))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--app-jar starts the service without Kafka client settings");
+        assertThat(run(concat(base, "--trigger", "batch"))).isEqualTo(2);
+        assertThat(err.toString()).contains("--trigger must be real-time or micro-batch: batch");
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
     void shouldExitTwoNamingTheOptionWhenAnOptionIsUnknown() {
         assertThat(run("bench", "--report-dir", "x", "--bogus-option", "1")).isEqualTo(2);
         assertThat(err.toString()).contains("--bogus-option");

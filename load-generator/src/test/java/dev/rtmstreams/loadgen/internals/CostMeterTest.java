@@ -80,7 +80,7 @@ class CostMeterTest {
 
     @Test
     void shouldReportNullCostWhenTheProcessesRunInThisJvm() {
-        CostMeter meter = new CostMeter(null, null);
+        CostMeter meter = new CostMeter(List.of(), null);
         meter.beforeRun();
         meter.windowStart();
         meter.windowEnd();
@@ -144,6 +144,54 @@ class CostMeterTest {
                 .containsEntry("young", 30.5)
                 .containsEntry("full", 0.0)
                 .containsEntry("other", 2.0);
+    }
+
+    @Test
+    void shouldAddUpThePausesOfSeveralJvmsByCollector() {
+        CostMeter.GcTimes a = new CostMeter.GcTimes(Map.of("young", 10.0, "full", 1.0));
+        CostMeter.GcTimes b = new CostMeter.GcTimes(Map.of("young", 2.5, "other", 4.0));
+
+        assertThat(CostMeter.GcTimes.sum(List.of(a, b)).pauseMs())
+                .containsOnly(Map.entry("young", 12.5), Map.entry("full", 1.0), Map.entry("other", 4.0));
+        assertThat(CostMeter.GcTimes.sum(List.of()).pauseMs()).isEmpty();
+    }
+
+    @Test
+    void shouldSumTheCpuOfEveryInstanceAndKeepEachApartWhenTheSystemRunsInSeveralJvms() {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/stat")), "needs Linux /proc");
+        long pid = ProcessHandle.current().pid();
+        // the same JVM twice: each "instance" sees the same CPU, the group twice that
+        CostMeter meter = new CostMeter(List.of(new CostMeter.Sut("a", pid), new CostMeter.Sut("b", pid)), null);
+        meter.windowStart();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long until = threads.getCurrentThreadCpuTime() + 200_000_000L;
+        long x = 0;
+        while (threads.getCurrentThreadCpuTime() < until) {
+            x += Long.numberOfTrailingZeros(x + System.nanoTime());
+        }
+        meter.windowEnd();
+
+        List<CostMeter.InstanceCpu> each = meter.instanceCpu();
+        Map<String, Object> cost = meter.report(100);
+
+        assertThat(x).isNotNegative();
+        assertThat(each).extracting(CostMeter.InstanceCpu::label).containsExactly("a", "b");
+        assertThat(each).allSatisfy(c -> assertThat(c.pid()).isEqualTo(pid));
+        assertThat(each.get(0).cpuMs()).isBetween(180L, 60_000L);
+        assertThat((Long) cost.get("sut_cpu_ms"))
+                .isEqualTo(each.get(0).cpuMs() + each.get(1).cpuMs());
+        assertThat(cost).containsEntry("sut_pid", null).containsEntry("sut_pids", List.of(pid, pid));
+    }
+
+    @Test
+    void shouldLeaveTheGroupsCpuUnknownWhenOneInstancesCpuIsUnknown() {
+        assertThat(CostMeter.totalCpuMs(
+                        List.of(new CostMeter.InstanceCpu("a", 1, 5L), new CostMeter.InstanceCpu("b", 2, null))))
+                .isNull();
+        assertThat(CostMeter.totalCpuMs(List.of())).isNull();
+        assertThat(CostMeter.totalCpuMs(
+                        List.of(new CostMeter.InstanceCpu("a", 1, 5L), new CostMeter.InstanceCpu("b", 2, 7L))))
+                .isEqualTo(12L);
     }
 
     @Test

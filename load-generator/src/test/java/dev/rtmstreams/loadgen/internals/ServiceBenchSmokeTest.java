@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A short bench of the real service (adattribution-app's fat jar, started as a child JVM with its
- * command line) in real-time mode against an embedded broker. The reactor builds
+ * A short bench of the real service (adattribution-app's fat jar, started as child JVMs with its
+ * command line) in real-time mode against an embedded broker, as a group of two instances with one application id
+ * ({@code --instances 2}): the oracle is the same, the report says what each instance cost and ran. The reactor builds
  * adattribution-app before this module, so in a full {@code mvn verify} the jar exists; when this
  * module is built alone without it, the test is skipped (reported as skipped, not passed).
  */
@@ -27,7 +28,8 @@ class ServiceBenchSmokeTest {
     private static final Path APP_JAR = Path.of("..", "adattribution-app", "target", "adattribution-app.jar");
 
     @Test
-    void shouldMatchTheOracleExactlyWhenBenchingTheServiceInRealTimeMode(@TempDir Path dir) throws Exception {
+    void shouldMatchTheOracleExactlyWhenBenchingTwoInstancesOfTheServiceInRealTimeMode(@TempDir Path dir)
+            throws Exception {
         Assumptions.assumeTrue(Files.isRegularFile(APP_JAR), "needs " + APP_JAR.toAbsolutePath());
         WorkloadConfig workload = WorkloadConfig.builder()
                 .seed(5)
@@ -43,7 +45,7 @@ class ServiceBenchSmokeTest {
                 .modes(List.of("real-time"))
                 .appJar(APP_JAR)
                 .appJvmOptions(List.of("-Xmx512m"))
-                .partitions(2)
+                .instances(2) // partitions: 2 per instance by default
                 .drain(Duration.ofSeconds(30))
                 .readyTimeout(Duration.ofSeconds(120))
                 .build();
@@ -52,8 +54,10 @@ class ServiceBenchSmokeTest {
 
         Map<String, Object> r = Bench.run(options).get(0);
 
-        // the service's state directory is deleted once the service has stopped
+        // the services' state directories are deleted once the services have stopped
         assertThat(serviceStateDirs()).isSubsetOf(stateDirsBefore);
+        assertThat(dir.resolve("service-real-time-1.log")).isNotEmptyFile();
+        assertThat(dir.resolve("service-real-time-2.log")).isNotEmptyFile();
 
         assertThat((Long) r.get("expected")).isGreaterThan(50L);
         assertThat(r)
@@ -69,6 +73,30 @@ class ServiceBenchSmokeTest {
         assertThat((Long) cost.get("sut_cpu_ms")).isPositive();
         assertThat((Double) cost.get("sut_cpu_us_per_event")).isPositive();
         assertThat((Double) cost.get("gc_pause_ms")).isNotNegative();
+
+        // the group: 4 partitions, so each of the 2 sub-topologies has 4 tasks, spread over the 2 instances before the
+        // run (each runs tasks of its own) and still so at its end; the CPU of the group is the sum of the instances'
+        @SuppressWarnings("unchecked")
+        Map<String, Object> instances = (Map<String, Object>) r.get("instances");
+        assertThat((String) r.get("system_under_test")).endsWith(", 2 instances with one application id");
+        assertThat(instances).containsEntry("count", 2).containsEntry("sut_cpu_ms", cost.get("sut_cpu_ms"));
+        @SuppressWarnings("unchecked")
+        Map<String, List<String>> atStart = (Map<String, List<String>>) instances.get("assignment_at_start");
+        assertThat(atStart.keySet()).containsExactly("instance-1", "instance-2");
+        assertThat(atStart.values()).allSatisfy(tasks -> assertThat(tasks).isNotEmpty());
+        List<String> all = atStart.values().stream().flatMap(List::stream).toList();
+        assertThat(all).doesNotHaveDuplicates().hasSize(8);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> per = (List<Map<String, Object>>) instances.get("per_instance");
+        assertThat(per).hasSize(2).allSatisfy(i -> {
+            assertThat((Long) i.get("cpu_ms")).isPositive();
+            assertThat((Integer) i.get("active_tasks")).isPositive();
+            assertThat(i).containsEntry("state", "RUNNING");
+        });
+        assertThat(per.stream().mapToLong(i -> (Long) i.get("cpu_ms")).sum()).isEqualTo(cost.get("sut_cpu_ms"));
+        assertThat(per.stream().map(i -> i.get("pid")).toList())
+                .doesNotHaveDuplicates()
+                .isEqualTo(cost.get("sut_pids"));
     }
 
     private static Set<Path> serviceStateDirs() throws IOException {
