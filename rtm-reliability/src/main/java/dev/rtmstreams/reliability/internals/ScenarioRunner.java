@@ -93,56 +93,6 @@ public final class ScenarioRunner {
             PrintStream out,
             GroupSettings group) {
 
-        /** The settings of a run whose group options are all defaults ({@link GroupSettings#DEFAULTS}). */
-        public Settings(
-                Scenario scenario,
-                Duration duration,
-                double rate,
-                Path reportDir,
-                Optional<String> bootstrapServers,
-                boolean exactlyOnce,
-                Path appJar,
-                int partitions,
-                Duration checkpointInterval,
-                Duration correlationWindow,
-                long seed,
-                Duration drain,
-                List<String> appJvmOptions,
-                List<String> brokerJvmOptions,
-                Duration sampleInterval,
-                double faultAt,
-                Duration downtime,
-                double poisonFraction,
-                Duration readyTimeout,
-                Optional<Path> kafkaConfig,
-                KafkaClientSettings kafkaClient,
-                PrintStream out) {
-            this(
-                    scenario,
-                    duration,
-                    rate,
-                    reportDir,
-                    bootstrapServers,
-                    exactlyOnce,
-                    appJar,
-                    partitions,
-                    checkpointInterval,
-                    correlationWindow,
-                    seed,
-                    drain,
-                    appJvmOptions,
-                    brokerJvmOptions,
-                    sampleInterval,
-                    faultAt,
-                    downtime,
-                    poisonFraction,
-                    readyTimeout,
-                    kafkaConfig,
-                    kafkaClient,
-                    out,
-                    GroupSettings.DEFAULTS);
-        }
-
         /** Validates, naming the bad option. */
         public Settings {
             if (duration.isNegative() || duration.isZero()) {

@@ -39,7 +39,8 @@ final class SyntheticReports {
                 Duration.ofSeconds(180),
                 Optional.empty(),
                 KafkaClientSettings.empty(),
-                System.out);
+                System.out,
+                GroupSettings.DEFAULTS);
     }
 
     static ChaosReport.Oracle oracle(long missing, long duplicates, long unexpected, long sendErrors) {
