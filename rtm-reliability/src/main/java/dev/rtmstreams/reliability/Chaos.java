@@ -3,6 +3,7 @@ package dev.rtmstreams.reliability;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.loadgen.ExitCodes;
 import dev.rtmstreams.loadgen.LoadGenerator;
+import dev.rtmstreams.reliability.internals.GroupSettings;
 import dev.rtmstreams.reliability.internals.Scenario;
 import dev.rtmstreams.reliability.internals.ScenarioRunner;
 import dev.rtmstreams.tools.cli.DurationOption;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -31,8 +33,10 @@ import picocli.CommandLine.Option;
  * }</pre>
  *
  * <p>Scenarios: {@code service-crash}, {@code pending-timers}, {@code state-wipe},
- * {@code broker-restart}, {@code poison}, {@code instance-failover}, {@code soak}. Each prints the
- * verdict and figures and writes {@code <report-dir>/chaos-<scenario>.json}.
+ * {@code broker-restart}, {@code poison}, {@code instance-failover}, {@code soak}, and the group changes
+ * {@code scale-out}, {@code scale-in}, {@code rolling-restart}, {@code instance-kill} (of {@code --instances}
+ * instances, under the {@code --group-protocol}). Each prints the verdict and figures and writes
+ * {@code <report-dir>/chaos-<scenario>.json}.
  *
  * <p>Exit codes: 0 the scenario passed; 1 it failed (the oracle or a probe found a problem, or the
  * run broke); 2 bad command-line options (the message names the option).
@@ -86,6 +90,9 @@ public final class Chaos {
                         + "state, no watermark regress, joins continue), broker-restart (stop + start the broker process), "
                         + "poison (undecodable records to the DLQ), instance-failover (two instances, one killed), soak "
                         + "(long run sampling state and memory).",
+                "Group changes under load (--instances, default 3): scale-out (1 -> N), scale-in (N -> 1, graceful"
+                        + " stops), rolling-restart (each of N stopped and started in turn), instance-kill (kill -9 of"
+                        + " one of N); each reports the tasks moved, when they processed again, rebalances and latency.",
                 "Exit codes: 0 passed, 1 failed, 2 bad options."
             })
     static final class ChaosCommand implements Callable<Integer> {
@@ -93,8 +100,8 @@ public final class Chaos {
                 names = "--scenario",
                 required = true,
                 paramLabel = "NAME",
-                description =
-                        "service-crash, pending-timers, state-wipe, broker-restart, poison, instance-failover or soak.")
+                description = "service-crash, pending-timers, long-outage, state-wipe, broker-restart, poison,"
+                        + " instance-failover, soak, scale-out, scale-in, rolling-restart or instance-kill.")
         String scenario;
 
         @Mixin
@@ -203,6 +210,44 @@ public final class Chaos {
                 description = "Longest wait for a service instance " + "to be RUNNING. Default: ${DEFAULT-VALUE}.")
         Duration readyTimeout;
 
+        @Option(
+                names = "--instances",
+                defaultValue = "3",
+                paramLabel = "N",
+                description = "scale-out: 1 -> N; scale-in: N -> 1; rolling-restart and instance-kill: N instances."
+                        + " At least 2. Default: ${DEFAULT-VALUE}.")
+        int instances;
+
+        @Option(
+                names = "--group-protocol",
+                defaultValue = "classic",
+                paramLabel = "classic|streams",
+                description = "The service's group.protocol: classic (the client-side assignor) or streams (KIP-1071:"
+                        + " the broker assigns the tasks; the runner sets the streams group's standby replicas,"
+                        + " session timeout and heartbeat interval to the client-side values). Default:"
+                        + " ${DEFAULT-VALUE}.")
+        String groupProtocol;
+
+        @Option(
+                names = "--standby-replicas",
+                paramLabel = "N",
+                description = "Standby replicas per task (num.standby.replicas under classic, the group's"
+                        + " streams.num.standby.replicas under streams). Default: the real-time trigger's, 1.")
+        Integer standbyReplicas;
+
+        @Option(
+                names = "--static-membership",
+                description = "Give each instance its own group.instance.id (static membership: an instance that"
+                        + " restarts within the session timeout gets its tasks back without a rebalance).")
+        boolean staticMembership;
+
+        @Option(
+                names = "--session-timeout",
+                paramLabel = "DURATION",
+                description = "The members' session timeout (session.timeout.ms under classic, the group's"
+                        + " streams.session.timeout.ms under streams). Default: the real-time trigger's, PT6S.")
+        Duration sessionTimeout;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -244,7 +289,13 @@ public final class Chaos {
                     readyTimeout,
                     Optional.ofNullable(kafkaConfig),
                     kafkaClient,
-                    System.out);
+                    System.out,
+                    new GroupSettings(
+                            instances,
+                            groupProtocol,
+                            standbyReplicas == null ? OptionalInt.empty() : OptionalInt.of(standbyReplicas),
+                            staticMembership,
+                            Optional.ofNullable(sessionTimeout)));
             return new ScenarioRunner(settings).run().passed() ? 0 : 1;
         }
 

@@ -43,6 +43,41 @@ class ChaosCommandLineTest {
     }
 
     @Test
+    void shouldListTheGroupChangesAndTheirOptionsWhenAskedForHelp() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString())
+                .contains(
+                        "scale-out",
+                        "scale-in",
+                        "rolling-restart",
+                        "instance-kill",
+                        "--instances",
+                        "--group-protocol",
+                        "--standby-replicas",
+                        "--static-membership",
+                        "--session-timeout");
+    }
+
+    @Test
+    void shouldExitTwoNamingTheOptionAndValueWhenAGroupOptionIsInvalid() {
+        assertThat(run("--scenario", "scale-out", "--group-protocol", "consumer"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--group-protocol", "'consumer'");
+        assertThat(run("--scenario", "scale-in", "--instances", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--instances must be at least 2: 1");
+        assertThat(run("--scenario", "instance-kill", "--standby-replicas", "-1"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--standby-replicas must not be negative: -1");
+    }
+
+    @Test
+    void shouldRefuseTooFewPartitionsWhenEveryInstanceOfAGroupChangeMustGetATask() {
+        assertThat(run("--scenario", "scale-out", "--instances", "5", "--partitions", "2"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--partitions", "5 instances");
+    }
+
+    @Test
     void shouldExitTwoNamingTheValueWhenTheScenarioIsUnknown() {
         assertThat(run("--scenario", "meteor-strike")).isEqualTo(2);
         assertThat(err.toString()).contains("--scenario", "meteor-strike", "service-crash");

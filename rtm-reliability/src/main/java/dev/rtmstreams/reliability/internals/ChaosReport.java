@@ -29,8 +29,8 @@ import java.util.Map;
  * topic_prefix, started_at, machine {cores, load_average_at_start}, broker (own broker only),
  * first_start_to_running_ms, fault {the {@link InjectedFault}'s fields, {@link TimersDue}, recovery_ms,
  * longest_output_gap_ms; empty without a fault}, the {@link Sections} a checker wrote (poison, soak_*,
- * straddling_matches, pending_timers, wipe_probes), longest_output_gap_whole_run_ms, oracle {the load run's
- * figures}, zero_duplicates_required, service_alive_at_end, service_health_at_end, load_average_at_end, verdict,
+ * straddling_matches, pending_timers, wipe_probes, group_change), longest_output_gap_whole_run_ms, oracle {the load
+ * run's figures}, zero_duplicates_required, service_alive_at_end, service_health_at_end, load_average_at_end, verdict,
  * failures
  * </pre>
  *
@@ -154,6 +154,7 @@ public record ChaosReport(
         printSection(out, "pending_timers", sections.pendingTimers());
         printSection(out, "wipe_probes", sections.wipeProbes());
         printSection(out, "poison", sections.poison());
+        printSection(out, "group_change", sections.groupChange());
         if (sections.soakSummary() != null) {
             out.printf(
                     Locale.ROOT,
@@ -210,7 +211,7 @@ public record ChaosReport(
      * What a fault that strikes at the scheduled time did: its kind, when, and its own figures (its JSON fields go
      * into {@code fault}).
      */
-    public sealed interface InjectedFault permits ServiceKill, BrokerRestart, InstanceKill {
+    public sealed interface InjectedFault permits ServiceKill, BrokerRestart, InstanceKill, GroupChange {
         /** @return when it struck ({@link System#nanoTime()}) */
         long faultNanos();
 
@@ -299,6 +300,104 @@ public record ChaosReport(
     }
 
     /**
+     * Instances started, stopped, restarted or killed under load while they share one application id (scale-out,
+     * scale-in, rolling-restart, instance-kill), and how the group's active tasks moved. The task ids per instance come
+     * from each instance's task-level {@code process-total} on {@code /metrics}, sampled every 250 ms from the fault
+     * until the assignment settled.
+     *
+     * @param faultNanos when the first action began (not written)
+     * @param kind what was done, e.g. {@code scale-out 1 -> 3}
+     * @param atS seconds from the start of the load
+     * @param atSFromFirstInput seconds from the load's first input record (as the runner saw it arrive) to the fault:
+     *     the time axis of the load run's per-second series; -1 when not seen
+     * @param groupProtocol {@code classic} or {@code streams}
+     * @param standbyReplicas standby replicas per task (client-side under classic, the group's config under streams)
+     * @param staticMembership whether each instance had a {@code group.instance.id}
+     * @param sessionTimeoutMs the session timeout the members ran with
+     * @param steps each action with its timing, in order
+     * @param assignmentBefore active tasks per running instance just before the fault
+     * @param assignmentAfter active tasks per running instance once settled
+     * @param tasksTotal tasks of the topology
+     * @param faultToSettledMs from the fault until the running instances held every task, each once, each instance at
+     *     least one, unchanged for 3 s; -1 if not within 120 s of the last action
+     * @param tasksMoved tasks whose owner differs between before and after
+     * @param movedTasks those tasks
+     * @param movedTasksProcessingAgainMs from the fault until every moved task processed records on its new owner, -1
+     *     if one never did (0 when none moved)
+     * @param longestTaskPauseMs the longest time any task went without processing a record, from the fault until 3 s
+     *     after the assignment settled
+     * @param longestPausedTask the task of that pause
+     */
+    public record GroupChange(
+            @JsonIgnore long faultNanos,
+            @JsonProperty("kind") String kind,
+            @JsonProperty("at_s") double atS,
+            @JsonProperty("at_s_from_first_input") double atSFromFirstInput,
+            @JsonProperty("group_protocol") String groupProtocol,
+            @JsonProperty("standby_replicas") int standbyReplicas,
+            @JsonProperty("static_membership") boolean staticMembership,
+            @JsonProperty("session_timeout_ms") long sessionTimeoutMs,
+            @JsonProperty("steps") List<String> steps,
+            @JsonProperty("assignment_before") Map<String, List<String>> assignmentBefore,
+            @JsonProperty("assignment_after") Map<String, List<String>> assignmentAfter,
+            @JsonProperty("tasks_total") long tasksTotal,
+            @JsonProperty("fault_to_settled_ms") long faultToSettledMs,
+            @JsonProperty("tasks_moved") int tasksMoved,
+            @JsonProperty("moved_tasks") List<String> movedTasks,
+            @JsonProperty("moved_tasks_processing_again_ms") long movedTasksProcessingAgainMs,
+            @JsonProperty("longest_task_pause_ms") long longestTaskPauseMs,
+            @JsonProperty("longest_paused_task") String longestPausedTask)
+            implements InjectedFault {
+
+        /** Copies the collections. */
+        public GroupChange {
+            steps = List.copyOf(steps);
+            assignmentBefore = copy(assignmentBefore);
+            assignmentAfter = copy(assignmentAfter);
+            movedTasks = List.copyOf(movedTasks);
+        }
+
+        private static Map<String, List<String>> copy(Map<String, List<String>> m) {
+            Map<String, List<String>> out = new LinkedHashMap<>();
+            m.forEach((k, v) -> out.put(k, List.copyOf(v)));
+            return Collections.unmodifiableMap(out);
+        }
+    }
+
+    /**
+     * What the checker of a group change found after the load: rebalances per instance, end-to-end latency before and
+     * during the change, and the slot checks of the instances running at the end.
+     *
+     * @param rebalances per instance, the rebalances it took part in from the fault to the end of the load
+     * @param rebalancesMax the most any instance took part in (the group's rebalances as one member saw them)
+     * @param rebalancesSource where the counts come from
+     * @param p99BeforeMs upper bound of the p99 latency before the fault (largest per-second p99), -1 without outputs
+     * @param p99DuringMs the same bound during the change (from the fault until 5 s after it settled)
+     * @param maxBeforeMs largest latency before the fault
+     * @param maxDuringMs largest latency during the change
+     * @param latencyWindowsS the two windows, in seconds of the load: {@code before a-b, during c-d}
+     * @param slotViolationsAtEnd per running instance, its {@code adattribution_slot_violations} at the end (-1 when
+     *     it did not answer)
+     */
+    public record GroupChangeFigures(
+            @JsonProperty("rebalances") Map<String, Integer> rebalances,
+            @JsonProperty("rebalances_max") int rebalancesMax,
+            @JsonProperty("rebalances_source") String rebalancesSource,
+            @JsonProperty("p99_before_ms") double p99BeforeMs,
+            @JsonProperty("p99_during_ms") double p99DuringMs,
+            @JsonProperty("max_before_ms") double maxBeforeMs,
+            @JsonProperty("max_during_ms") double maxDuringMs,
+            @JsonProperty("latency_windows_s") String latencyWindowsS,
+            @JsonProperty("slot_violations_at_end") Map<String, Long> slotViolationsAtEnd) {
+
+        /** Copies the maps. */
+        public GroupChangeFigures {
+            rebalances = Collections.unmodifiableMap(new LinkedHashMap<>(rebalances));
+            slotViolationsAtEnd = Collections.unmodifiableMap(new LinkedHashMap<>(slotViolationsAtEnd));
+        }
+    }
+
+    /**
      * When the timers of the probe transactions sent early in the load came due, relative to the kill.
      *
      * @param pendingTimersDueAfterRestart whether they were still pending when the service was RUNNING again
@@ -322,6 +421,7 @@ public record ChaosReport(
      * @param straddlingMatches pending-timers, long-outage: matches whose halves straddle the kill
      * @param pendingTimers pending-timers: timers set before the kill fired after it
      * @param wipeProbes state-wipe: expired state, watermarks and joins after a wipe and restore
+     * @param groupChange scale-out, scale-in, rolling-restart, instance-kill: rebalances, latency, slot checks
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Sections(
@@ -332,7 +432,8 @@ public record ChaosReport(
             @JsonProperty("soak_bounded_judged") Boolean soakBoundedJudged,
             @JsonProperty("straddling_matches") StraddlingMatches straddlingMatches,
             @JsonProperty("pending_timers") PendingTimers pendingTimers,
-            @JsonProperty("wipe_probes") WipeProbes wipeProbes) {}
+            @JsonProperty("wipe_probes") WipeProbes wipeProbes,
+            @JsonProperty("group_change") GroupChangeFigures groupChange) {}
 
     /**
      * The poison records sent and what the dead-letter topic received.

@@ -8,7 +8,8 @@ import java.util.Optional;
  * nothing. {@link Scenario#plan} picks one per scenario; {@link ScenarioRunner} calls it, in this order:
  *
  * <ol>
- *   <li>{@link #instances()}: how many service instances to start (before anything else);
+ *   <li>{@link #instances()}: how many service instances to create, {@link #startedAtFirst()} of them started (before
+ *       anything else);
  *   <li>{@link #beforeLoad(RunContext)}: the instances are RUNNING, the load not started yet;
  *   <li>{@link #strike()}: if present, its {@link Strike#inject} is called once at the scheduled time ({@code
  *       --fault-at} of the load), after the checker's {@link Checker#beforeFault};
@@ -23,6 +24,14 @@ interface Fault {
     /** @return how many service instances the scenario runs; faults hit the first */
     default int instances() {
         return 1;
+    }
+
+    /**
+     * @return how many of the {@link #instances()} are started before the load (the first ones); the fault starts the
+     *     others, e.g. when scaling out
+     */
+    default int startedAtFirst() {
+        return instances();
     }
 
     /**

@@ -23,6 +23,7 @@ final class Findings {
     private ChaosReport.PendingTimers pendingTimers;
     private ChaosReport.WipeProbes wipeProbes;
     private ChaosReport.TimersDue timersDue;
+    private ChaosReport.GroupChangeFigures groupChange;
 
     /**
      * Records a failure: the run's verdict becomes FAIL.
@@ -62,6 +63,10 @@ final class Findings {
         wipeProbes = once(wipeProbes, w, "wipe_probes");
     }
 
+    void groupChange(ChaosReport.GroupChangeFigures g) {
+        groupChange = once(groupChange, g, "group_change");
+    }
+
     void timersDue(ChaosReport.TimersDue due) {
         timersDue = once(timersDue, due, "timers due");
     }
@@ -81,7 +86,8 @@ final class Findings {
                 soakBoundedJudged,
                 straddlingMatches,
                 pendingTimers,
-                wipeProbes);
+                wipeProbes,
+                groupChange);
     }
 
     private static <T> T once(T current, T value, String name) {

@@ -1,7 +1,10 @@
 package dev.rtmstreams.reliability.internals;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Reads samples out of the Prometheus text exposition format of the service's {@code /metrics}. The official client
@@ -49,6 +52,72 @@ final class PrometheusSamples {
             }
         }
         return out;
+    }
+
+    /**
+     * Sums the samples of the metric family with this exact name per value of one of their labels.
+     *
+     * @param text the exposition text, or null
+     * @param metric the metric name
+     * @param label the label, e.g. {@code task_id}
+     * @return per label value the sum of its finite samples, in order of first appearance; samples without the label
+     *     are left out; empty for null text
+     */
+    static Map<String, Double> byLabel(String text, String metric, String label) {
+        return byLabels(text, metric, List.of(label), line -> true);
+    }
+
+    /**
+     * Sums the samples of the metric family with this exact name per combination of some of their labels.
+     *
+     * @param text the exposition text, or null
+     * @param metric the metric name
+     * @param labels the labels, e.g. {@code topic} and {@code partition}
+     * @param keep which sample lines count (e.g. those of one client)
+     * @return per combination ({@code value1:value2}) the sum of its finite samples, in order of first appearance;
+     *     samples lacking one of the labels are left out; empty for null text
+     */
+    static Map<String, Double> byLabels(String text, String metric, List<String> labels, Predicate<String> keep) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (String line : lines(text, metric + "{")) {
+            int close = line.indexOf('}');
+            int space = line.lastIndexOf(' ');
+            if (close < 0 || space < close || !keep.test(line)) {
+                continue;
+            }
+            StringBuilder key = new StringBuilder();
+            for (String label : labels) {
+                String value = labelValue(line.substring(0, close), label);
+                if (value == null) {
+                    key = null;
+                    break;
+                }
+                key.append(key.length() == 0 ? "" : ":").append(value);
+            }
+            try {
+                double v = Double.parseDouble(line.substring(space + 1).trim());
+                if (key != null && Double.isFinite(v)) {
+                    out.merge(key.toString(), v, Double::sum);
+                }
+            } catch (NumberFormatException e) {
+                // a timestamp or odd value: skip
+            }
+        }
+        return out;
+    }
+
+    private static String labelValue(String labels, String label) {
+        String key = label + "=\"";
+        int at = labels.indexOf(key);
+        while (at > 0 && labels.charAt(at - 1) != '{' && labels.charAt(at - 1) != ',') {
+            at = labels.indexOf(key, at + 1);
+        }
+        if (at < 0) {
+            return null;
+        }
+        int from = at + key.length();
+        int to = labels.indexOf('"', from);
+        return to < 0 ? null : labels.substring(from, to);
     }
 
     private static double aggregate(String text, String metric, boolean max) {

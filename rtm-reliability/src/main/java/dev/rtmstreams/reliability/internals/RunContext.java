@@ -31,6 +31,8 @@ final class RunContext {
     private final Probes probes;
     private final ProbeOutputs outputs;
     private volatile long loadStartNanos = -1;
+    private volatile long loadEndNanos = -1;
+    private volatile ChaosReport.Oracle oracle;
 
     /**
      * @param settings how the run runs; not null
@@ -121,6 +123,27 @@ final class RunContext {
      */
     String probeId(String name) {
         return PROBE_PREFIX + runId + "-" + name;
+    }
+
+    /**
+     * Records the end of the load run (after its drain) and its oracle figures.
+     *
+     * @param oracle the load run's figures
+     * @param nanos when it ended ({@link System#nanoTime()})
+     */
+    void loadEnded(ChaosReport.Oracle oracle, long nanos) {
+        this.oracle = Objects.requireNonNull(oracle, "oracle");
+        this.loadEndNanos = nanos;
+    }
+
+    /** @return the load run's figures, null before it ended */
+    ChaosReport.Oracle oracle() {
+        return oracle;
+    }
+
+    /** @return when the load run ended ({@link System#nanoTime()}), -1 before */
+    long loadEndNanos() {
+        return loadEndNanos;
     }
 
     void loadStarted(long nanos) {

@@ -22,7 +22,30 @@ public enum Scenario {
     /** two instances; one is killed; the survivor takes over its tasks. */
     INSTANCE_FAILOVER,
     /** a long steady run, sampling state and memory. */
-    SOAK;
+    SOAK,
+    /** one instance, then {@code --instances} - 1 more started under load (same application id, own state dirs). */
+    SCALE_OUT,
+    /** {@code --instances} instances; all but one stopped gracefully (SIGTERM) under load, one after the other. */
+    SCALE_IN,
+    /** {@code --instances} instances, each stopped gracefully and started again with its state dir in turn. */
+    ROLLING_RESTART,
+    /** {@code --instances} instances; {@code kill -9} of one, the others take its tasks over. */
+    INSTANCE_KILL;
+
+    /** @return whether the scenario changes the members of a group of {@code --instances} instances */
+    public boolean changesGroup() {
+        return groupChange() != null;
+    }
+
+    private GroupChangeFault.Kind groupChange() {
+        return switch (this) {
+            case SCALE_OUT -> GroupChangeFault.Kind.SCALE_OUT;
+            case SCALE_IN -> GroupChangeFault.Kind.SCALE_IN;
+            case ROLLING_RESTART -> GroupChangeFault.Kind.ROLLING_RESTART;
+            case INSTANCE_KILL -> GroupChangeFault.Kind.KILL;
+            default -> null;
+        };
+    }
 
     /**
      * What a scenario does and checks, for one run.
@@ -55,6 +78,10 @@ public enum Scenario {
             }
             case INSTANCE_FAILOVER -> new Plan(new InstanceKillFault(), new FailoverChecker());
             case SOAK -> new Plan(Fault.NONE, new SoakChecker(s.sampleInterval(), s.duration(), s.reportDir()));
+            case SCALE_OUT, SCALE_IN, ROLLING_RESTART, INSTANCE_KILL ->
+                new Plan(
+                        new GroupChangeFault(groupChange(), s.group()),
+                        new GroupChangeChecker(groupChange(), s.group().staticMembership()));
         };
     }
 

@@ -12,13 +12,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +65,8 @@ public final class ScenarioRunner {
      * @param kafkaClient the client settings of {@code --kafka-config} and {@code RTM_KAFKA_*}, for the runner's own
      *     clients and the service (through its environment)
      * @param out where the verdict is printed
+     * @param group how the instances form their group (instances of the scale scenarios, protocol, standbys, static
+     *     membership, session timeout)
      */
     public record Settings(
             Scenario scenario,
@@ -84,7 +90,9 @@ public final class ScenarioRunner {
             Duration readyTimeout,
             Optional<Path> kafkaConfig,
             KafkaClientSettings kafkaClient,
-            PrintStream out) {
+            PrintStream out,
+            GroupSettings group) {
+
         /** Validates, naming the bad option. */
         public Settings {
             if (duration.isNegative() || duration.isZero()) {
@@ -114,6 +122,10 @@ public final class ScenarioRunner {
             if (scenario == Scenario.INSTANCE_FAILOVER && partitions < 2) {
                 throw new IllegalArgumentException(
                         "--partitions must be at least 2 for instance-failover: " + partitions);
+            }
+            if (scenario.changesGroup() && 2 * partitions < group.instances()) {
+                throw new IllegalArgumentException("--partitions must give each of the " + group.instances()
+                        + " instances a task (2 tasks per partition): " + partitions);
             }
             appJvmOptions = List.copyOf(appJvmOptions);
             brokerJvmOptions = List.copyOf(brokerJvmOptions);
@@ -163,14 +175,15 @@ public final class ScenarioRunner {
                         Duration.ofSeconds(30));
                 bootstrap = s.bootstrapServers().get();
             } else {
-                broker = KafkaBrokerProcess.builder()
-                        .jvmOptions(s.brokerJvmOptions())
-                        .build();
+                KafkaBrokerProcess.Builder b = KafkaBrokerProcess.builder().jvmOptions(s.brokerJvmOptions());
+                GroupSettings.BROKER_PROPERTIES.forEach(b::brokerProperty);
+                broker = b.build();
                 broker.start();
                 bootstrap = broker.bootstrapServers();
                 ownBroker = "child JVM (KafkaBrokerProcess) " + bootstrap;
             }
             createTopics(bootstrap);
+            configureGroup(bootstrap);
             observed = execute(bootstrap, broker);
         } finally {
             killAll();
@@ -265,12 +278,45 @@ public final class ScenarioRunner {
         }
     }
 
+    /**
+     * Under the streams protocol, sets the streams group's broker-side configs (standbys, session timeout, heartbeat)
+     * before any member joins: the client-side settings of the real-time trigger do not reach the broker there.
+     */
+    private void configureGroup(String bootstrap) throws Exception {
+        Map<String, String> configs = s.group().streamsGroupConfig();
+        if (configs.isEmpty()) {
+            return;
+        }
+        List<AlterConfigOp> ops = new ArrayList<>();
+        configs.forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
+        try (Admin admin = Admin.create(kafka(bootstrap).config(Map.of()))) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, applicationId()), ops))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(
+                    "cannot set the streams group's configs " + configs + " (the broker bounds them with"
+                            + " group.streams.min.session.timeout.ms and group.streams.min.heartbeat.interval.ms): "
+                            + e.getCause(),
+                    e);
+        }
+        LOG.info("streams group {} configured: {}", applicationId(), configs);
+    }
+
+    private String applicationId() {
+        return "chaos-" + runId;
+    }
+
     private ServiceInstance newInstance(String name, String bootstrap) throws IOException {
         Path stateDir = s.reportDir().resolve("state").resolve(runId + "-" + name);
         Path config = s.reportDir().resolve(runId + "-service.properties");
-        // No client overrides: the real-time trigger's defaults (6 s session timeout, 1.5 s heartbeat, one standby)
-        // are what a user gets, and what the failover figures measure.
-        Files.writeString(config, "");
+        // No client overrides unless a group option asks for one: the real-time trigger's defaults (6 s session
+        // timeout, 1.5 s heartbeat, one standby) are what a user gets, and what the failover figures measure.
+        StringBuilder properties = new StringBuilder();
+        s.group()
+                .serviceConfig()
+                .forEach((k, v) -> properties.append(k).append('=').append(v).append('\n'));
+        Files.writeString(config, properties);
         List<String> args = new ArrayList<>(List.of(
                 "--trigger",
                 "real-time",
@@ -289,14 +335,21 @@ public final class ScenarioRunner {
                 name,
                 s.appJar(),
                 bootstrap,
-                "chaos-" + runId,
+                applicationId(),
                 stateDir,
                 s.reportDir().resolve("logs"),
                 s.appJvmOptions(),
                 args,
-                s.kafkaClient().toEnvironment());
+                environment(name));
         instances.add(i);
         return i;
+    }
+
+    /** @return the client settings of the run plus the instance's own {@code group.instance.id}, if static */
+    private Map<String, String> environment(String instance) {
+        Map<String, String> env = new LinkedHashMap<>(s.kafkaClient().toEnvironment());
+        env.putAll(s.group().instanceEnvironment(applicationId(), instance));
+        return env;
     }
 
     /** The load generator's run in a background thread; its report is read when it ends. */
@@ -362,10 +415,10 @@ public final class ScenarioRunner {
         for (int i = 0; i < fault.instances(); i++) {
             started.add(newInstance("service-" + (char) ('a' + i), bootstrap));
         }
-        started.forEach(ServiceInstance::start);
-        long firstStartToRunningMs =
-                started.get(0).awaitRunning(s.readyTimeout()).toMillis();
-        for (ServiceInstance other : started.subList(1, started.size())) {
+        List<ServiceInstance> first = started.subList(0, fault.startedAtFirst());
+        first.forEach(ServiceInstance::start);
+        long firstStartToRunningMs = first.get(0).awaitRunning(s.readyTimeout()).toMillis();
+        for (ServiceInstance other : first.subList(1, first.size())) {
             other.awaitRunning(s.readyTimeout());
         }
         try (OutputMonitor monitor = new OutputMonitor(
@@ -386,6 +439,7 @@ public final class ScenarioRunner {
             }
             ChaosReport.Oracle oracle = load.await();
             long loadEnd = System.nanoTime();
+            run.loadEnded(oracle, loadEnd);
             fault.afterLoad(run);
             Findings findings = new Findings();
             checker.check(run, injected, findings);

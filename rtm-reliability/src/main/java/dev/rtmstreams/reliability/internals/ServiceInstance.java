@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -113,6 +114,11 @@ public final class ServiceInstance implements AutoCloseable {
                 .start();
     }
 
+    /** @return how many times the JVM was started (its counters restart with each start) */
+    public synchronized int starts() {
+        return starts;
+    }
+
     /** @return whether the JVM is alive */
     public synchronized boolean isAlive() {
         return jvm != null && jvm.isAlive();
@@ -164,6 +170,35 @@ public final class ServiceInstance implements AutoCloseable {
     /** @return the {@code adattribution_slot_*} sample lines of {@code /metrics}, empty when it does not answer */
     public List<String> slotLines() {
         return PrometheusSamples.lines(metrics(), "adattribution_slot_");
+    }
+
+    /** @return the log files of every start so far, in order (one per start) */
+    public synchronized List<Path> logFiles() {
+        List<Path> out = new ArrayList<>();
+        for (int i = 1; i <= starts; i++) {
+            out.add(logDir.resolve(name + "-" + i + ".log"));
+        }
+        return out;
+    }
+
+    /**
+     * Stops the JVM gracefully: SIGTERM (the service's clean shutdown), SIGKILL after 30 s.
+     *
+     * @return how long the stop took
+     * @throws IllegalStateException when it is not running
+     * @throws InterruptedException when interrupted (the JVM is then killed)
+     */
+    public Duration stop() throws InterruptedException {
+        ChildJvm j;
+        synchronized (this) {
+            if (!isAlive()) {
+                throw new IllegalStateException(name + " is not running");
+            }
+            j = jvm;
+        }
+        long t0 = System.nanoTime();
+        j.stop();
+        return Duration.ofNanos(System.nanoTime() - t0);
     }
 
     /**

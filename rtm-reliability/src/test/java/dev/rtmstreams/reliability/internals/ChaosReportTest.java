@@ -185,7 +185,7 @@ class ChaosReportTest {
                     f.get("recovery_ms"),
                     f.get("longest_output_gap_ms"));
         }
-        for (String k : List.of("straddling_matches", "pending_timers", "wipe_probes", "poison")) {
+        for (String k : List.of("straddling_matches", "pending_timers", "wipe_probes", "poison", "group_change")) {
             if (report.containsKey(k)) {
                 out.printf(Locale.ROOT, "  %-10s: %s%n", k, report.get(k));
             }

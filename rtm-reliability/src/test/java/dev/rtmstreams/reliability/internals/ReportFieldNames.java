@@ -16,8 +16,14 @@ import java.util.Set;
 final class ReportFieldNames {
 
     /** Objects whose keys are data, not field names. */
-    static final Set<String> OPAQUE =
-            Set.of("oracle.latency_ms", "oracle.samples", "fault.assignment_before", "poison.poison_missing_by_kind");
+    static final Set<String> OPAQUE = Set.of(
+            "oracle.latency_ms",
+            "oracle.samples",
+            "fault.assignment_before",
+            "poison.poison_missing_by_kind",
+            "fault.assignment_after",
+            "group_change.rebalances",
+            "group_change.slot_violations_at_end");
 
     static final List<String> HEADER = List.of(
             "scenario",
@@ -167,6 +173,39 @@ final class ReportFieldNames {
             "soak",
             concat(List.of("soak_samples"), soakSummary(), List.of("soak_series_files", "soak_bounded_judged")));
 
+    /** The fields between {@code fault} and {@link #FOOTER} of the group changes (scale-out, scale-in, ...). */
+    static final List<String> GROUP_CHANGE = concat(
+            List.of(
+                    "fault.kind",
+                    "fault.at_s",
+                    "fault.at_s_from_first_input",
+                    "fault.group_protocol",
+                    "fault.standby_replicas",
+                    "fault.static_membership",
+                    "fault.session_timeout_ms",
+                    "fault.steps",
+                    "fault.assignment_before",
+                    "fault.assignment_after",
+                    "fault.tasks_total",
+                    "fault.fault_to_settled_ms",
+                    "fault.tasks_moved",
+                    "fault.moved_tasks",
+                    "fault.moved_tasks_processing_again_ms",
+                    "fault.longest_task_pause_ms",
+                    "fault.longest_paused_task"),
+            RECOVERY,
+            List.of(
+                    "group_change",
+                    "group_change.rebalances",
+                    "group_change.rebalances_max",
+                    "group_change.rebalances_source",
+                    "group_change.p99_before_ms",
+                    "group_change.p99_during_ms",
+                    "group_change.max_before_ms",
+                    "group_change.max_during_ms",
+                    "group_change.latency_windows_s",
+                    "group_change.slot_violations_at_end"));
+
     private ReportFieldNames() {}
 
     /**
@@ -181,7 +220,7 @@ final class ReportFieldNames {
         if (!ownBroker) {
             header.remove("broker");
         }
-        return concat(header, MIDDLE.get(scenario), FOOTER);
+        return concat(header, MIDDLE.getOrDefault(scenario, GROUP_CHANGE), FOOTER);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.rtmstreams.reliability.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -33,7 +34,25 @@ class ScenarioPlanTest {
     @Test
     void shouldRunTwoInstancesOnlyWhenOneIsKilledAndTheOtherTakesOver() {
         for (Scenario sc : Scenario.values()) {
-            assertThat(plan(sc).fault().instances()).as("%s", sc).isEqualTo(sc == Scenario.INSTANCE_FAILOVER ? 2 : 1);
+            if (!sc.changesGroup()) {
+                assertThat(plan(sc).fault().instances())
+                        .as("%s", sc)
+                        .isEqualTo(sc == Scenario.INSTANCE_FAILOVER ? 2 : 1);
+            }
+        }
+    }
+
+    @Test
+    void shouldRunTheInstancesOfTheGroupOptionsAndStartOneFirstOnlyWhenScalingOut() {
+        for (Scenario sc :
+                List.of(Scenario.SCALE_OUT, Scenario.SCALE_IN, Scenario.ROLLING_RESTART, Scenario.INSTANCE_KILL)) {
+            Fault fault = plan(sc).fault();
+
+            assertThat(sc.changesGroup()).isTrue();
+            assertThat(fault).isInstanceOf(GroupChangeFault.class);
+            assertThat(plan(sc).checker()).isInstanceOf(GroupChangeChecker.class);
+            assertThat(fault.instances()).as("%s", sc).isEqualTo(3);
+            assertThat(fault.startedAtFirst()).as("%s", sc).isEqualTo(sc == Scenario.SCALE_OUT ? 1 : 3);
         }
     }
 

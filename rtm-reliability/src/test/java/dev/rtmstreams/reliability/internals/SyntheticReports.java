@@ -39,7 +39,8 @@ final class SyntheticReports {
                 Duration.ofSeconds(180),
                 Optional.empty(),
                 KafkaClientSettings.empty(),
-                System.out);
+                System.out,
+                GroupSettings.DEFAULTS);
     }
 
     static ChaosReport.Oracle oracle(long missing, long duplicates, long unexpected, long sendErrors) {
@@ -93,6 +94,61 @@ final class SyntheticReports {
                 List.of("adattribution_slot_active_tasks{thread=\"t-1\"} 2"));
     }
 
+    /**
+     * A scale-out 1 -> 3 at 24.5 s into the load (21.0 s after its first input), 5 of 8 tasks moved.
+     *
+     * @param settledMs from the fault until the assignment settled, -1 if never
+     * @param resumedMs from the fault until every moved task processed again, -1 if one never did
+     * @return the group change
+     */
+    static ChaosReport.GroupChange groupChange(long settledMs, long resumedMs) {
+        Map<String, List<String>> before = new LinkedHashMap<>();
+        before.put("service-a", List.of("0_0", "0_1", "0_2", "0_3", "1_0", "1_1", "1_2", "1_3"));
+        Map<String, List<String>> after = new LinkedHashMap<>();
+        after.put("service-a", List.of("0_1", "1_0", "1_3"));
+        after.put("service-b", List.of("0_2", "1_1"));
+        after.put("service-c", List.of("0_0", "0_3", "1_2"));
+        return new ChaosReport.GroupChange(
+                10_000_000_000L,
+                "scale-out 1 -> 3",
+                24.5,
+                21.0,
+                "classic",
+                1,
+                false,
+                6000,
+                List.of("service-b started, RUNNING at +7.2 s", "service-c started, RUNNING at +7.4 s"),
+                before,
+                after,
+                8,
+                settledMs,
+                5,
+                List.of("0_0", "0_2", "0_3", "1_1", "1_2"),
+                resumedMs,
+                2_400,
+                "0_3");
+    }
+
+    /**
+     * A load run's per-second series: 30 s, p99 100 ms (max 150 ms) but 900 ms (max 1200 ms) in seconds 21-25.
+     *
+     * @return the series
+     */
+    static com.fasterxml.jackson.databind.JsonNode perSecond() {
+        com.fasterxml.jackson.databind.node.ArrayNode a = JSON.createArrayNode();
+        for (int t = 0; t < 30; t++) {
+            boolean slow = t >= 21 && t <= 25;
+            a.addObject()
+                    .put("t", t)
+                    .put("sent", 500)
+                    .put("outputs", t == 0 ? 0 : 90)
+                    .put("p50", 20.0)
+                    .put("p99", slow ? 900.0 : 100.0)
+                    .put("max", slow ? 1200.0 : 150.0);
+        }
+        return a;
+    }
+
     static ChaosReport.PoisonFigures poison(long missing, long withoutHeaders) {
         return new ChaosReport.PoisonFigures(
                 692,
@@ -134,6 +190,7 @@ final class SyntheticReports {
                         6700);
             case INSTANCE_FAILOVER -> failover(11_123);
             case POISON, SOAK -> null;
+            case SCALE_OUT, SCALE_IN, ROLLING_RESTART, INSTANCE_KILL -> groupChange(8_000, 2_600);
         };
         ProbeSet straddle = new ProbeSet(
                 List.of("probe-r-straddle-0", "probe-r-straddle-1", "probe-r-straddle-2"),
@@ -163,6 +220,12 @@ final class SyntheticReports {
                 }
                 findings.soak(36, summary, List.of("out/soak-series.csv", "out/soak-series.html"), false);
             }
+            case SCALE_OUT, SCALE_IN, ROLLING_RESTART, INSTANCE_KILL ->
+                findings.groupChange(GroupChangeChecker.figures(
+                        (ChaosReport.GroupChange) injected,
+                        Map.of("service-a", 2, "service-b", 1, "service-c", 1),
+                        perSecond(),
+                        Map.of("service-a", 0L, "service-b", 0L, "service-c", 0L)));
             default -> {
                 // service-crash, broker-restart, instance-failover: no sections
             }
