@@ -46,6 +46,8 @@ final class JoinCore<K, L, R, VR> {
     private final ProcessorContext<K, Object> context;
     /** Per side (0 = left, 1 = right). */
     private final SideBuffer[] sides;
+    /** The task's shared join state (filters, meta), dropped when this incarnation closes. */
+    private final TaskLocalStore<JoinTaskState> taskState;
 
     private final JoinMeta meta;
     private final JoinDrops<K> drops;
@@ -89,7 +91,7 @@ final class JoinCore<K, L, R, VR> {
                 spec.leftDistinctBy() == null ? null : spec.leftDistinctBy().idBytes();
         this.rightIds =
                 spec.rightDistinctBy() == null ? null : spec.rightDistinctBy().idBytes();
-        TaskLocalStore<JoinTaskState> taskState = context.getStateStore(spec.taskStateStore());
+        this.taskState = context.getStateStore(spec.taskStateStore());
         JoinTaskState shared = taskState.get();
         boolean build = !shared.indexesBuilt;
         if (build) {
@@ -474,6 +476,9 @@ final class JoinCore<K, L, R, VR> {
     }
 
     void close() {
+        // the task's state may change without this incarnation (a recycled standby applies the changelog): the next
+        // incarnation rebuilds its filters and meta from the stores
+        taskState.reset();
         drops.close();
     }
 }

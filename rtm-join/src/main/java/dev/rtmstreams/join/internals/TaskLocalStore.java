@@ -32,9 +32,19 @@ final class TaskLocalStore<T> extends UnloggedStore {
         return value;
     }
 
+    /**
+     * Drops the shared object: the task's processors were closed (the task was suspended, recycled into a standby or
+     * is closing). Kafka Streams keeps a recycled task's stores open, and a standby applies the other owner's
+     * changelog records to them without these processors, so what the object caches would be stale when the task
+     * becomes active again; the next incarnation's first processor starts from the stores.
+     */
+    void reset() {
+        value = null;
+    }
+
     @Override
     public void close() {
-        value = null;
+        reset();
         super.close();
     }
 
