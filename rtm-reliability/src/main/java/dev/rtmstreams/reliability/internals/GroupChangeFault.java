@@ -346,7 +346,8 @@ final class GroupChangeFault implements Fault {
                 metrics,
                 "kafka_streams_consumer_fetch_manager_metrics_records_lead",
                 List.of("topic", "partition"),
-                line -> line.contains("-StreamThread-") && !line.contains("restore-consumer"));
+                labels -> String.valueOf(labels.get("client_id")).contains("-StreamThread-")
+                        && !String.valueOf(labels.get("client_id")).contains("restore-consumer"));
         Map<String, Double> progress = new LinkedHashMap<>();
         leads.forEach((topicPartition, lead) -> {
             String task = taskOf(topicPartition, topics);
