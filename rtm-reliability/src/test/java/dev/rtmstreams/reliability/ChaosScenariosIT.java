@@ -60,17 +60,9 @@ class ChaosScenariosIT {
         return jar.toString();
     }
 
-    /** A short run: 10 s of load at 200 events/s, checkpoints every second, a 60 s correlation window unless given. */
-    static List<String> shortRun(String scenario, Path dir, String... extra) {
-        List<String> args = new ArrayList<>(List.of(
-                "--scenario",
-                scenario,
-                "--duration",
-                "PT10S",
-                "--rate",
-                "200",
-                "--report-dir",
-                dir.toString(),
+    /** The service of a short run: the app jar, a small C1-only JVM, checkpoints every second, a 90 s drain. */
+    static List<String> shortRunService() {
+        return List.of(
                 "--app-jar",
                 appJar(),
                 "--app-jvm-option",
@@ -80,7 +72,14 @@ class ChaosScenariosIT {
                 "--checkpoint-interval",
                 "PT1S",
                 "--drain",
-                "PT90S"));
+                "PT90S");
+    }
+
+    /** A short run: 10 s of load at 200 events/s, checkpoints every second, a 60 s correlation window unless given. */
+    static List<String> shortRun(String scenario, Path dir, String... extra) {
+        List<String> args = new ArrayList<>(List.of(
+                "--scenario", scenario, "--duration", "PT10S", "--rate", "200", "--report-dir", dir.toString()));
+        args.addAll(shortRunService());
         if (!List.of(extra).contains("--correlation-window")) {
             args.addAll(List.of("--correlation-window", "PT60S"));
         }

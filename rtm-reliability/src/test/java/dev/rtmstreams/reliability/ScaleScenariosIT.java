@@ -63,20 +63,11 @@ class ScaleScenariosIT {
                 "2",
                 "--report-dir",
                 dir.toString(),
-                "--app-jar",
-                ChaosScenariosIT.appJar(),
-                "--app-jvm-option",
-                "-Xmx384m",
-                "--app-jvm-option",
-                "-XX:TieredStopAtLevel=1",
-                "--checkpoint-interval",
-                "PT1S",
                 "--correlation-window",
                 "PT60S",
-                "--drain",
-                "PT90S",
                 "--bootstrap-servers",
                 kafka.bootstrapServers()));
+        args.addAll(ChaosScenariosIT.shortRunService());
         args.addAll(List.of(extra));
         return args;
     }

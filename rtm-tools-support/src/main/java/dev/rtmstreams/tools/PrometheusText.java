@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -85,6 +87,27 @@ public final class PrometheusText {
             }
         }
         return found ? total : -1;
+    }
+
+    /** Kafka Streams' task metric present for every active task of an instance (label {@code task_id}). */
+    public static final String TASK_METRIC = "kafka_streams_stream_task_metrics_process_total";
+
+    /**
+     * The Kafka Streams tasks active on an instance: the {@code task_id} labels of {@link #TASK_METRIC} (registered for
+     * active tasks only; standbys register {@code update-total}).
+     *
+     * @param text the instance's exposition text; null reads as empty
+     * @return the task ids, sorted; empty when there is none
+     */
+    public static SortedSet<String> activeTasks(String text) {
+        SortedSet<String> tasks = new TreeSet<>();
+        for (Sample s : samples(text, TASK_METRIC)) {
+            String task = s.labels().get("task_id");
+            if (task != null) {
+                tasks.add(task);
+            }
+        }
+        return tasks;
     }
 
     /** Parses one sample line, or returns null when it is not one. */

@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,8 +20,6 @@ import java.util.regex.Pattern;
  */
 final class GroupAssignment {
 
-    /** A Kafka Streams task metric present for every active task of an instance (label {@code task_id}). */
-    static final String TASK_METRIC = "kafka_streams_stream_task_metrics_process_total";
     /** The service's active tasks per slot (stream thread), from rtm-topology's assignment report. */
     static final String SLOT_METRIC = "adattribution_slot_active_tasks";
 
@@ -63,15 +60,9 @@ final class GroupAssignment {
             Matcher m = STATE.matcher(health);
             state = m.find() ? m.group(1) : "UNKNOWN";
         }
-        TreeSet<String> tasks = new TreeSet<>();
-        for (PrometheusText.Sample s : PrometheusText.samples(metrics, TASK_METRIC)) {
-            String task = s.labels().get("task_id");
-            if (task != null) {
-                tasks.add(task);
-            }
-        }
+        List<String> tasks = List.copyOf(PrometheusText.activeTasks(metrics));
         double slots = PrometheusText.sum(metrics, SLOT_METRIC);
-        return new Instance(label, pid, state, new ArrayList<>(tasks), slots < 0 ? null : (int) Math.round(slots));
+        return new Instance(label, pid, state, tasks, slots < 0 ? null : (int) Math.round(slots));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.rtmstreams.reliability.internals;
 
 import dev.rtmstreams.adattribution.model.ServiceTopics;
+import dev.rtmstreams.tools.PrometheusText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -339,9 +340,7 @@ final class GroupChangeFault implements Fault {
      * @return the sample
      */
     static TaskTimeline.Sample sample(long nanos, String instance, int jvm, String metrics, ServiceTopics topics) {
-        Set<String> active = PrometheusSamples.byLabel(
-                        metrics, "kafka_streams_stream_task_metrics_process_total", "task_id")
-                .keySet();
+        Set<String> active = PrometheusText.activeTasks(metrics);
         Map<String, Double> leads = PrometheusSamples.byLabels(
                 metrics,
                 "kafka_streams_consumer_fetch_manager_metrics_records_lead",

@@ -60,19 +60,6 @@ final class PrometheusSamples {
     }
 
     /**
-     * Sums the samples of the metric family with this exact name per value of one of their labels.
-     *
-     * @param text the exposition text, or null
-     * @param metric the metric name
-     * @param label the label, e.g. {@code task_id}
-     * @return per label value the sum of its finite samples, in order of first appearance; samples without the label
-     *     are left out; empty for null text
-     */
-    static Map<String, Double> byLabel(String text, String metric, String label) {
-        return byLabels(text, metric, List.of(label), labels -> true);
-    }
-
-    /**
      * Sums the samples of the metric family with this exact name per combination of some of their labels.
      *
      * @param text the exposition text, or null
