@@ -5,6 +5,7 @@ import dev.rtmstreams.topology.internals.EpochRuntime;
 import dev.rtmstreams.topology.internals.GroupSlotsProbe;
 import dev.rtmstreams.topology.internals.PartitionCounts;
 import dev.rtmstreams.topology.internals.RtmClientSupplier;
+import dev.rtmstreams.topology.internals.StreamsProtocolConsumer;
 import dev.rtmstreams.topology.internals.TopologySizer;
 import dev.rtmstreams.topology.internals.TriggerConfigurer;
 import java.time.Duration;
@@ -15,9 +16,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -105,7 +109,10 @@ public final class RtmStreams implements AutoCloseable {
                 b.exactlyOnce);
         // after each rebalance the assignment check also counts the whole group's slots (a member per stream thread)
         runtime.groupSlots(new GroupSlotsProbe(config, appId, this::sizingReport, threads() * expectedInstances));
-        this.streams = new KafkaStreams(topology, config, new RtmClientSupplier(runtime), b.time);
+        // the main consumers report to the runtime: from the client supplier under the classic protocol, through Kafka
+        // Streams' consumer wrapper under the streams protocol (which ignores a supplier's main consumer)
+        this.streams = new KafkaStreams(
+                topology, StreamsProtocolConsumer.configure(config, runtime), new RtmClientSupplier(runtime), b.time);
         runtime.attach(streams);
         streams.setStateListener((newState, oldState) -> {
             if (newState == KafkaStreams.State.RUNNING && oldState == KafkaStreams.State.REBALANCING) {
@@ -198,16 +205,46 @@ public final class RtmStreams implements AutoCloseable {
 
     /**
      * Closes Kafka Streams (which commits, closing a last epoch) and then delivers the pending progress reports.
+     *
+     * <p>In real-time mode a dynamic member (no {@code group.instance.id}) leaves its consumer group as it closes, so
+     * the instances that stay take its tasks over at once instead of after the session timeout: a graceful shutdown
+     * then stalls its partitions for a rebalance, not for a session timeout plus a rebalance. A static member and
+     * micro-batch mode keep Kafka Streams' default (the member stays until its session times out, so a restart within
+     * it moves nothing). {@link #close(CloseOptions)} chooses explicitly.
+     *
      * @param timeout how long to wait for Kafka Streams
      * @return true when Kafka Streams shut down within the timeout
      */
     public boolean close(Duration timeout) {
-        boolean done = streams.close(timeout);
+        return close(CloseOptions.timeout(timeout).withGroupMembershipOperation(membershipOnClose()));
+    }
+
+    /**
+     * Closes Kafka Streams with the given options (timeout and whether the member leaves its group), then delivers
+     * the pending progress reports.
+     *
+     * @param options Kafka Streams' close options
+     * @return true when Kafka Streams shut down within the timeout
+     */
+    public boolean close(CloseOptions options) {
+        boolean done = streams.close(options);
         if (done) {
             runtime.closeOpenEpochs(); // the stream threads have stopped
         }
         runtime.close();
         return done;
+    }
+
+    /** @return what {@link #close(Duration)} does with the group membership: leave it when dynamic in real time */
+    CloseOptions.GroupMembershipOperation membershipOnClose() {
+        boolean staticMember = Stream.of(
+                        ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
+                        StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                        StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))
+                .anyMatch(config::containsKey);
+        return trigger.isRealTime() && !staticMember
+                ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP;
     }
 
     /** Same as {@code close(Duration.ofSeconds(30))}. */

@@ -31,6 +31,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
@@ -169,6 +171,42 @@ class RtmStreamsIntegrationTest {
                     .sum();
             assertThat((double) epochs.size()).isEqualTo(commits);
         });
+    }
+
+    @Test
+    void shouldReportEpochsAndRtmMetricsUnderTheStreamsRebalanceProtocol() throws Exception {
+        // under group.protocol=streams Kafka Streams builds its own main consumer and ignores the client supplier's:
+        // the epochs come from the consumer wrapper instead, with the same counts and commits
+        kafka.createTopic("streams-protocol-in", 2);
+        kafka.createTopic("streams-protocol-out", 2);
+        Properties p = props("streams-protocol-app");
+        p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams");
+        List<EpochProgress> epochs = new CopyOnWriteArrayList<>();
+        RtmStreams app = started(RtmStreams.builder(passThrough("streams-protocol-in", "streams-protocol-out"), p)
+                .trigger(Trigger.realTime(Duration.ofMillis(200)))
+                .tasksPerSlot(2)
+                .addProgressListener(epochs::add)
+                .build());
+
+        produce("streams-protocol-in", 300, System.currentTimeMillis(), "s");
+        assertThat(TestRecords.consumeStrings(kafka, "streams-protocol-out", 300, Duration.ofSeconds(30)))
+                .hasSize(300);
+        await().atMost(Duration.ofSeconds(30)).until(() -> inputRows(epochs, "streams-protocol-in") >= 300);
+
+        assertThat(inputRows(epochs, "streams-protocol-in")).isEqualTo(300);
+        assertThat(epochs).extracting(EpochProgress::epochId).doesNotHaveDuplicates();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            Map<Integer, Long> lastOffsets = new HashMap<>();
+            epochs.forEach(e -> e.sources()
+                    .getOrDefault("streams-protocol-in", new SourceProgress("x", 0, 0, Map.of()))
+                    .committedOffsets()
+                    .forEach(lastOffsets::put));
+            assertThat(lastOffsets.values().stream().mapToLong(Long::longValue).sum())
+                    .isEqualTo(300);
+        });
+        assertThat(app.metrics().keySet())
+                .as("the rtm metrics through the wrapped main consumer")
+                .anySatisfy(m -> assertThat(m.group()).isEqualTo("rtm-epoch-metrics"));
     }
 
     @Test
@@ -393,6 +431,21 @@ class RtmStreamsIntegrationTest {
         assertThat(all).containsExactly("0_0", "0_1", "0_2", "0_3");
         assertThat(reportsA).isNotEmpty();
         assertThat(reportsB).isNotEmpty();
+
+        // a dynamic member in real-time mode leaves the group as it closes: the group has one member at once, long
+        // before b's session (the trigger's 6 s) could time out, and a takes all four tasks over
+        long closed = System.nanoTime();
+        assertThat(b.close(Duration.ofSeconds(20))).isTrue();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            ConsumerGroupDescription group = admin.describeConsumerGroups(List.of("slots-app"))
+                    .describedGroups()
+                    .get("slots-app")
+                    .get();
+            assertThat(Duration.ofNanos(System.nanoTime() - closed)).isLessThan(Duration.ofSeconds(6));
+            assertThat(group.members()).as("members right after b closed").hasSize(1);
+        }
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.latestAssignment().map(r -> r.activeTasks() == 4).orElse(false));
     }
 
     private RtmStreams slotApp(List<AssignmentReport> reports) throws IOException {

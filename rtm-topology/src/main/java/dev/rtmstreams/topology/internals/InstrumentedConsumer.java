@@ -1,7 +1,6 @@
 package dev.rtmstreams.topology.internals;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -12,9 +11,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * A stream thread's main consumer: stamps polled records with their poll time, and closes a checkpoint epoch after
- * every successful {@code commitSync} (the at-least-once commit of Kafka Streams). Its {@link #metrics()} include
- * the rtm metrics, so they show in {@code KafkaStreams#metrics()}.
+ * A stream thread's main consumer under the classic rebalance protocol: stamps polled records with their poll time,
+ * and closes a checkpoint epoch after every successful {@code commitSync} (the at-least-once commit of Kafka Streams).
+ * Its {@link #metrics()} include the rtm metrics, so they show in {@code KafkaStreams#metrics()}. The streams protocol's
+ * counterpart is {@link StreamsProtocolConsumer}.
  */
 final class InstrumentedConsumer extends KafkaConsumer<byte[], byte[]> {
 
@@ -27,33 +27,21 @@ final class InstrumentedConsumer extends KafkaConsumer<byte[], byte[]> {
 
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        ConsumerRecords<byte[], byte[]> records = super.poll(timeout);
-        if (!records.isEmpty()) {
-            runtime.onPoll(records);
-        } else {
-            runtime.onIdlePoll();
-        }
-        return records;
+        return MainConsumerHooks.polled(runtime, super.poll(timeout));
     }
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        long start = System.nanoTime();
-        super.commitSync(offsets);
-        runtime.onCommit(offsets, false, start, System.nanoTime());
+        MainConsumerHooks.commitSync(runtime, offsets, () -> super.commitSync(offsets));
     }
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
-        long start = System.nanoTime();
-        super.commitSync(offsets, timeout);
-        runtime.onCommit(offsets, false, start, System.nanoTime());
+        MainConsumerHooks.commitSync(runtime, offsets, () -> super.commitSync(offsets, timeout));
     }
 
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
-        Map<MetricName, Metric> all = new HashMap<>(super.metrics());
-        all.putAll(runtime.rtmMetrics());
-        return all;
+        return MainConsumerHooks.metrics(runtime, super.metrics());
     }
 }
