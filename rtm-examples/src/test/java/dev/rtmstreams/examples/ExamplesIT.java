@@ -9,10 +9,15 @@ import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Every example of the command line, a few seconds under each trigger, on one embedded broker. */
+/**
+ * Every example of the command line, a few seconds under each trigger, on one embedded broker. Two examples run at a
+ * time: a run mostly waits (start, rebalance, drain) at 200 rows/s, and each has its own topics and application id.
+ */
 class ExamplesIT {
 
     private static EmbeddedKafkaCluster kafka;
@@ -28,6 +33,7 @@ class ExamplesIT {
     }
 
     @ParameterizedTest
+    @Execution(ExecutionMode.CONCURRENT)
     @ValueSource(
             strings = {
                 "stateless",

@@ -14,11 +14,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Short versions of the chaos scenarios through the {@code chaos} command line, against one
  * embedded KRaft broker (each run on its own topics and application id), with the service in
- * child JVMs started from its fat jar. About 10 s of load each at a low rate.
+ * child JVMs started from its fat jar. About 10 s of load each at a low rate; two scenarios run at a time (a short run
+ * mostly waits: for the service to start, restart and drain).
  */
 class ChaosScenariosIT {
 
@@ -114,12 +117,13 @@ class ChaosScenariosIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @SuppressWarnings("unchecked")
     void shouldLoseAndDuplicateNothingAndFirePendingTimersWhenKilledUnderExactlyOnce() throws Exception {
         // service-crash under exactly-once v2, plus the pending-timer and straddling-match probes. The timers (set
         // 1 s into the load) must still be pending when the service is RUNNING again (asserted below): with the kill
-        // at ~5 s a 40 s window leaves ~35 s for the restart (6.5-10.9 s measured; margin for a slow CI machine); the
-        // checker waits out the window.
+        // at ~5 s a 40 s window leaves ~35 s for the restart (6.5-10.9 s measured alone, 32.6 s once beside three
+        // other services starting; margin for a slow CI machine); the checker waits out the window.
         Map<String, Object> r = runChaos(
                 dir,
                 shortRun(
@@ -149,6 +153,7 @@ class ChaosScenariosIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @SuppressWarnings("unchecked")
     void shouldMatchRequestsWithAcksProducedDuringAnOutageOfTwiceTheCorrelationWindow() throws Exception {
         // the service is down 10 s with a 5 s window: its correlation timers come due before the backlog is read
@@ -162,6 +167,7 @@ class ChaosScenariosIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @SuppressWarnings("unchecked")
     void shouldNotReviveExpiredStateNorRegressWatermarksWhenTheStateDirIsWiped() throws Exception {
         // the checker waits until the probe transactions' timers have deleted them (read on the live state
@@ -181,6 +187,7 @@ class ChaosScenariosIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @SuppressWarnings("unchecked")
     void shouldDeadLetterEveryPoisonRecordAndLoseNoGoodOneWhenOnePercentIsUndecodable() throws Exception {
         Map<String, Object> r = runChaos(dir, shortRun("poison", dir, "--bootstrap-servers", bootstrap()));
@@ -196,6 +203,7 @@ class ChaosScenariosIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @SuppressWarnings("unchecked")
     void shouldMoveEveryTaskToTheSurvivorAndLoseNothingWhenOneOfTwoInstancesIsKilled() throws Exception {
         Map<String, Object> r = runChaos(dir, shortRun("instance-failover", dir, "--bootstrap-servers", bootstrap()));
