@@ -76,12 +76,15 @@ class IntervalJoinRestartTest {
     }
 
     /**
+     * An interval join of {@code imps} (left) and {@code clicks} (right) with the seed's bounds (0 to 2 min) and
+     * watermark delays (5 min); the output is {@code imp + "," + click}. Shared with the other broker tests of this
+     * package.
+     *
      * @param topicPrefix prefix of the topics {@code imps}, {@code clicks} and the output ({@code attributed}, or
      *     {@code out} with a prefix)
      * @param config the join's settings beyond the seed's bounds and delays
      */
-    private static Topology topology(
-            String topicPrefix, Consumer<IntervalJoin.Builder<String, String, String>> config) {
+    static Topology topology(String topicPrefix, Consumer<IntervalJoin.Builder<String, String, String>> config) {
         StreamsBuilder sb = new StreamsBuilder();
         IntervalJoin.Builder<String, String, String> b = IntervalJoin.<String, String, String>builder()
                 .keySerde(Serdes.String())
