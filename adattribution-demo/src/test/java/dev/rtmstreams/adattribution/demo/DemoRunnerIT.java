@@ -21,9 +21,9 @@ class DemoRunnerIT {
     @Test
     void shouldReceiveEveryOutputTheOracleExpectsWhenRunningBothModes(@TempDir Path dir) throws Exception {
         DemoRunner.Settings settings = new DemoRunner.Settings(
-                Duration.ofSeconds(8),
+                Duration.ofSeconds(5),
                 300,
-                Duration.ofSeconds(2),
+                Duration.ofSeconds(1),
                 1,
                 dir.resolve("report"),
                 List.of(ExecutionMode.REAL_TIME, ExecutionMode.MICRO_BATCH),
