@@ -145,15 +145,9 @@ class IntervalJoinRecycleTest {
     }
 
     private static KafkaStreams start(Path stateDir) {
-        Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        Properties p = IntervalJoinRestartTest.streamsProperties(kafka, stateDir, APPLICATION_ID);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 1);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // the rebalances B's join and leave trigger reach A at its next heartbeat
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 500);
         KafkaStreams streams =

@@ -106,11 +106,8 @@ class IntervalJoinRestartTest {
         return sb.build();
     }
 
-    private static KafkaStreams start(Path stateDir) {
-        return start(stateDir, "join-restart-test", topology());
-    }
-
-    private static KafkaStreams start(Path stateDir, String applicationId, Topology topology) {
+    /** The join tests' Kafka Streams settings: commit every 100 ms, no record cache, read from the earliest offset. */
+    static Properties streamsProperties(EmbeddedKafkaCluster kafka, Path stateDir, String applicationId) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -118,7 +115,15 @@ class IntervalJoinRestartTest {
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        KafkaStreams streams = new KafkaStreams(topology, p);
+        return p;
+    }
+
+    private static KafkaStreams start(Path stateDir) {
+        return start(stateDir, "join-restart-test", topology());
+    }
+
+    private static KafkaStreams start(Path stateDir, String applicationId, Topology topology) {
+        KafkaStreams streams = new KafkaStreams(topology, streamsProperties(kafka, stateDir, applicationId));
         streams.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
         return streams;

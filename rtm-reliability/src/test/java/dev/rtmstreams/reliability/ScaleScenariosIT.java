@@ -100,14 +100,8 @@ class ScaleScenariosIT {
 
         Map<String, Object> fault = (Map<String, Object>) r.get("fault");
         assertThat(fault.get("group_protocol")).isEqualTo("classic");
-        Map<String, List<String>> before = (Map<String, List<String>>) fault.get("assignment_before");
-        assertThat(before).containsOnlyKeys("service-a", "service-b");
-        Map<String, List<String>> after = (Map<String, List<String>>) fault.get("assignment_after");
-        assertThat(after).containsOnlyKeys("service-b");
-        assertThat(after.get("service-b")).hasSize(4).containsAll(before.get("service-a"));
-        assertThat(fault.get("moved_tasks")).isEqualTo(before.get("service-a"));
-        assertThat(((Number) fault.get("moved_tasks_processing_again_ms")).longValue())
-                .isPositive();
+        assertThat((Map<String, Object>) fault.get("assignment_before")).containsOnlyKeys("service-a", "service-b");
+        assertServiceATasksMovedToServiceB(fault);
     }
 
     @Test
@@ -139,6 +133,12 @@ class ScaleScenariosIT {
 
         Map<String, Object> fault = (Map<String, Object>) r.get("fault");
         assertThat(fault.get("group_protocol")).isEqualTo("streams");
+        assertServiceATasksMovedToServiceB(fault);
+    }
+
+    /** service-a held tasks before; after, service-b holds all four, and exactly service-a's moved and resumed. */
+    @SuppressWarnings("unchecked")
+    private static void assertServiceATasksMovedToServiceB(Map<String, Object> fault) {
         Map<String, List<String>> before = (Map<String, List<String>>) fault.get("assignment_before");
         assertThat(before.get("service-a")).isNotEmpty();
         Map<String, List<String>> after = (Map<String, List<String>>) fault.get("assignment_after");

@@ -124,6 +124,16 @@ class RtmStreamsIntegrationTest {
                 .sum();
     }
 
+    /** @return the sum over the topic's partitions of the last offsets the epochs committed for it */
+    private static long committedOffsets(List<EpochProgress> epochs, String topic) {
+        Map<Integer, Long> lastOffsets = new HashMap<>();
+        epochs.forEach(e -> e.sources()
+                .getOrDefault(topic, new SourceProgress("x", 0, 0, Map.of()))
+                .committedOffsets()
+                .forEach(lastOffsets::put));
+        return lastOffsets.values().stream().mapToLong(Long::longValue).sum();
+    }
+
     @Test
     void shouldReportOneEpochPerCommitWithInputCountsAddingUpWhenCheckpointIntervalIsShort() throws Exception {
         kafka.createTopic("epochs-in", 2);
@@ -152,15 +162,9 @@ class RtmStreamsIntegrationTest {
             assertThat(e.applicationId()).isEqualTo("epochs-app");
         });
         // a later epoch checkpoints the end offsets: every produced record is committed
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            Map<Integer, Long> lastOffsets = new HashMap<>();
-            epochs.forEach(e -> e.sources()
-                    .getOrDefault("epochs-in", new SourceProgress("x", 0, 0, Map.of()))
-                    .committedOffsets()
-                    .forEach(lastOffsets::put));
-            assertThat(lastOffsets.values().stream().mapToLong(Long::longValue).sum())
-                    .isEqualTo(500);
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> assertThat(committedOffsets(epochs, "epochs-in")).isEqualTo(500));
         assertThat(inputRows(epochs, "epochs-in")).isEqualTo(500);
         // one epoch per real commit: Kafka Streams' own commit counter agrees
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
@@ -195,15 +199,9 @@ class RtmStreamsIntegrationTest {
 
         assertThat(inputRows(epochs, "streams-protocol-in")).isEqualTo(300);
         assertThat(epochs).extracting(EpochProgress::epochId).doesNotHaveDuplicates();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            Map<Integer, Long> lastOffsets = new HashMap<>();
-            epochs.forEach(e -> e.sources()
-                    .getOrDefault("streams-protocol-in", new SourceProgress("x", 0, 0, Map.of()))
-                    .committedOffsets()
-                    .forEach(lastOffsets::put));
-            assertThat(lastOffsets.values().stream().mapToLong(Long::longValue).sum())
-                    .isEqualTo(300);
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(committedOffsets(epochs, "streams-protocol-in"))
+                        .isEqualTo(300));
         assertThat(app.metrics().keySet())
                 .as("the rtm metrics through the wrapped main consumer")
                 .anySatisfy(m -> assertThat(m.group()).isEqualTo("rtm-epoch-metrics"));
