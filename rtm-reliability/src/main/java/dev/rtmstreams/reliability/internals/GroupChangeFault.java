@@ -345,8 +345,10 @@ final class GroupChangeFault implements Fault {
                 metrics,
                 "kafka_streams_consumer_fetch_manager_metrics_records_lead",
                 List.of("topic", "partition"),
-                labels -> String.valueOf(labels.get("client_id")).contains("-StreamThread-")
-                        && !String.valueOf(labels.get("client_id")).contains("restore-consumer"));
+                labels -> {
+                    String client = String.valueOf(labels.get("client_id"));
+                    return client.contains("-StreamThread-") && !client.contains("restore-consumer");
+                });
         Map<String, Double> progress = new LinkedHashMap<>();
         leads.forEach((topicPartition, lead) -> {
             String task = taskOf(topicPartition, topics);

@@ -45,7 +45,7 @@ public final class GroupSlotsProbe {
     public GroupSlotsProbe(Properties streamsConfig, String groupId, Supplier<SizingReport> sizing, int slotsExpected) {
         this.adminConfig = new StreamsConfig(streamsConfig).getAdminConfigs(groupId + "-rtm-slots");
         this.groupId = groupId;
-        this.streamsProtocol = "streams".equalsIgnoreCase(String.valueOf(streamsConfig.get("group.protocol")));
+        this.streamsProtocol = StreamsProtocolConsumer.streamsProtocol(streamsConfig);
         this.sizing = sizing;
         this.slotsExpected = slotsExpected;
     }

@@ -42,7 +42,7 @@ public final class StreamsProtocolConsumer extends ConsumerWrapper {
      *     properties themselves under the classic protocol (whose main consumers come from the client supplier)
      */
     public static Properties configure(Properties streamsConfig, EpochRuntime runtime) {
-        if (!"streams".equalsIgnoreCase(String.valueOf(streamsConfig.get(StreamsConfig.GROUP_PROTOCOL_CONFIG)))) {
+        if (!streamsProtocol(streamsConfig)) {
             return streamsConfig;
         }
         Properties p = new Properties();
@@ -50,6 +50,11 @@ public final class StreamsProtocolConsumer extends ConsumerWrapper {
         p.put(StreamsConfig.mainConsumerPrefix(WRAPPER_CONFIG), StreamsProtocolConsumer.class);
         p.put(StreamsConfig.mainConsumerPrefix(RUNTIME_CONFIG), runtime);
         return p;
+    }
+
+    /** @return whether the application's properties select the streams rebalance protocol ({@code group.protocol}) */
+    static boolean streamsProtocol(Properties streamsConfig) {
+        return "streams".equalsIgnoreCase(String.valueOf(streamsConfig.get(StreamsConfig.GROUP_PROTOCOL_CONFIG)));
     }
 
     @Override
