@@ -1,5 +1,6 @@
 package dev.rtmstreams.topology;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -47,7 +48,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * <p>Not in the map, on purpose:
  * <ul>
  *   <li>{@code processing.guarantee}: chosen with {@link RtmStreams.Builder#exactlyOnce(boolean)} (at-least-once
- *       unless asked); the settings above are the same under both guarantees;</li>
+ *       unless asked); the settings above are the same under both guarantees but one, the producer's linger, which
+ *       under exactly-once follows the transaction interval ({@link #exactlyOnceProperties(Duration)});</li>
  *   <li>{@code commit.interval.ms}: the trigger's checkpoint interval ({@link Trigger#interval()}, by default
  *       {@link Trigger#DEFAULT_CHECKPOINT_INTERVAL}), a choice of the application rather than of the mode;</li>
  *   <li>{@code rtm.execution.mode} and {@code rtm.micro.batch.interval.ms}: read only by rtm-streams' own
@@ -109,6 +111,12 @@ public final class RealTimeClientSettings {
      */
     private static final String NUM_STANDBY_REPLICAS = "1";
 
+    /**
+     * The longest {@code linger.ms} of {@link #exactlyOnceProperties(Duration)}: a longer wait passes the previous
+     * transaction's markers no better and only holds more records in the producer's buffer.
+     */
+    public static final Duration MAX_EXACTLY_ONCE_LINGER = Duration.ofMillis(100);
+
     private static final Map<String, Object> PROPERTIES;
 
     static {
@@ -136,5 +144,37 @@ public final class RealTimeClientSettings {
      */
     public static Map<String, Object> properties() {
         return PROPERTIES;
+    }
+
+    /**
+     * Returns the settings a real-time trigger applies under {@code exactly_once_v2}: {@link #properties()} but
+     * {@code producer.linger.ms}, which is the transaction interval (at least the at-least-once 1 ms, at most
+     * {@link #MAX_EXACTLY_ONCE_LINGER}).
+     *
+     * <p>Why: a {@code read_committed} reader sees output only when its transaction commits, so holding records until
+     * the commit's flush delays nothing a reader sees, while sending them at once does. With transaction protocol 2
+     * (the default of Kafka 4.x clusters) the partition leader verifies a transaction's first write to a partition
+     * with the transaction coordinator; right after a commit the coordinator is still writing the previous
+     * transaction's markers and answers {@code CONCURRENT_TRANSACTIONS}, and the broker retries only after its
+     * {@code add.partitions.to.txn.retry.backoff.ms} (20 ms by default; KAFKA-18654). A record sent right after a
+     * commit waited that long at the broker, and the next commit's producer flush waited for it. Lingering for the
+     * transaction interval sends a transaction's records at its commit, after the previous markers are written
+     * (measured in docs/exactly-once.md).
+     *
+     * @param transactionInterval how often transactions commit ({@code commit.interval.ms}); not negative
+     * @return a new immutable map, in the order of {@link #properties()}
+     * @throws IllegalArgumentException naming the value when {@code transactionInterval} is negative
+     */
+    public static Map<String, Object> exactlyOnceProperties(Duration transactionInterval) {
+        if (transactionInterval == null || transactionInterval.isNegative()) {
+            throw new IllegalArgumentException(
+                    "transactionInterval must not be null or negative: " + transactionInterval);
+        }
+        long linger = Math.max(
+                Long.parseLong(LINGER_MS),
+                Math.min(transactionInterval.toMillis(), MAX_EXACTLY_ONCE_LINGER.toMillis()));
+        Map<String, Object> m = new LinkedHashMap<>(PROPERTIES);
+        m.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), Long.toString(linger));
+        return Collections.unmodifiableMap(m);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -38,6 +39,29 @@ class RealTimeClientSettingsTest {
                         StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
                         "rtm.execution.mode",
                         "rtm.micro.batch.interval.ms");
+    }
+
+    @Test
+    void shouldLingerForTheTransactionIntervalUnderExactlyOnceAndBeWhatAnExactlyOnceTriggerApplies() {
+        Map<String, Object> eos = RealTimeClientSettings.exactlyOnceProperties(Duration.ofMillis(10));
+        Properties applied = dev.rtmstreams.topology.internals.TriggerConfigurer.apply(
+                new Properties(),
+                Trigger.realTime(Duration.ofSeconds(5)),
+                true,
+                Duration.ofMillis(10),
+                1,
+                new ArrayList<>());
+
+        assertThat(eos).containsEntry("producer.linger.ms", "10").hasSameSizeAs(RealTimeClientSettings.properties());
+        assertThat(eos)
+                .allSatisfy((key, value) -> assertThat(applied.get(key)).as(key).isEqualTo(value));
+        assertThat(RealTimeClientSettings.exactlyOnceProperties(Duration.ZERO))
+                .containsEntry("producer.linger.ms", "1");
+        assertThat(RealTimeClientSettings.exactlyOnceProperties(Duration.ofMinutes(1)))
+                .containsEntry("producer.linger.ms", "100");
+        assertThatThrownBy(() -> RealTimeClientSettings.exactlyOnceProperties(Duration.ofMillis(-5)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT-0.005S");
     }
 
     @Test

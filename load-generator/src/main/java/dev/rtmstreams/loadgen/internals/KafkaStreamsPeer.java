@@ -164,7 +164,8 @@ final class KafkaStreamsPeer implements AutoCloseable {
         p.putAll(kind.realTimeSettings ? realTimeProperties() : stockProperties());
         if (kind.exactlyOnce) {
             if (kind.realTimeSettings) {
-                // as real-time mode commits under exactly-once: short transactions
+                // as real-time mode commits under exactly-once: short transactions, the producer lingering for one
+                p.putAll(RealTimeClientSettings.exactlyOnceProperties(RtmStreams.DEFAULT_TRANSACTION_INTERVAL));
                 p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, RtmStreams.DEFAULT_TRANSACTION_INTERVAL.toMillis());
             } else {
                 p.remove(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG); // Kafka Streams' default under exactly-once

@@ -108,7 +108,9 @@ class KafkaStreamsPeerTest {
         assertThat(tuned)
                 .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)
                 .containsEntry(
-                        StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, RtmStreams.DEFAULT_TRANSACTION_INTERVAL.toMillis());
+                        StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, RtmStreams.DEFAULT_TRANSACTION_INTERVAL.toMillis())
+                // real-time mode's producer under exactly-once lingers for the transaction interval
+                .containsEntry("producer.linger.ms", "10");
         // Kafka Streams accepts both (its commit interval must not exceed the 10 s transaction timeout)
         assertThat(new StreamsConfig(stock).getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))
                 .isEqualTo(100L);

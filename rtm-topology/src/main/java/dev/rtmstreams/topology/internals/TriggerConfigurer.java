@@ -63,7 +63,23 @@ public final class TriggerConfigurer {
     /** Slack a transaction needs beyond one commit interval (the loop pass that commits, a slow commit). */
     static final long MIN_TRANSACTION_SLACK_MS = 60_000;
 
+    /** The longest {@code linger.ms} real-time mode accepts without a warning (under at-least-once). */
+    static final long MAX_REAL_TIME_LINGER_MS = 5;
+
     private TriggerConfigurer() {}
+
+    /**
+     * {@code linger.ms} of a real-time stream thread's producer: the one of {@link RealTimeClientSettings}, under
+     * exactly-once {@link RealTimeClientSettings#exactlyOnceProperties(Duration)}'s (the transaction interval).
+     */
+    static long lingerMs(boolean exactlyOnce, long commitIntervalMs) {
+        String key = StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG);
+        Object v = exactlyOnce
+                ? RealTimeClientSettings.exactlyOnceProperties(Duration.ofMillis(commitIntervalMs))
+                        .get(key)
+                : realTime(key);
+        return Long.parseLong((String) v);
+    }
 
     /**
      * Configures a topology whose records cross the broker once (no repartition).
@@ -170,14 +186,18 @@ public final class TriggerConfigurer {
                 requireUnsetOr(p, key, noCache, "record caches delay output; real-time mode needs them off");
                 p.put(key, noCache);
             }
+            long lingerMs = lingerMs(exactlyOnce, commitIntervalMs);
             defaultOrWarn(
                     p,
                     warnings,
                     "producer.",
                     ProducerConfig.LINGER_MS_CONFIG,
-                    realTime(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG)),
-                    v -> Long.parseLong(v) > 5,
-                    "output waits up to linger.ms before it is sent");
+                    Long.toString(lingerMs),
+                    v -> Long.parseLong(v) > Math.max(MAX_REAL_TIME_LINGER_MS, lingerMs),
+                    exactlyOnce
+                            ? "output waits up to linger.ms before it is sent, and becomes visible only at the"
+                                    + " transaction's commit (every " + commitIntervalMs + " ms)"
+                            : "output waits up to linger.ms before it is sent");
             defaultOrWarn(
                     p,
                     warnings,

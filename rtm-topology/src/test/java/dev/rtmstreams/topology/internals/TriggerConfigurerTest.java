@@ -123,6 +123,39 @@ class TriggerConfigurerTest {
     }
 
     @Test
+    void shouldLingerUntilTheTransactionCommitsUnderExactlyOnceAndKeepTheUsersLinger() {
+        Trigger rt = Trigger.realTime();
+        List<String> warnings = new ArrayList<>();
+        assertThat(TriggerConfigurer.apply(new Properties(), rt, false, Duration.ofMillis(10), 1, warnings)
+                        .get("producer.linger.ms"))
+                .isEqualTo("1");
+        assertThat(TriggerConfigurer.apply(new Properties(), rt, true, Duration.ofMillis(10), 1, warnings)
+                        .get("producer.linger.ms"))
+                .isEqualTo("10");
+        assertThat(TriggerConfigurer.apply(new Properties(), rt, true, Duration.ZERO, 1, warnings)
+                        .get("producer.linger.ms"))
+                .isEqualTo("1"); // a commit at every pass: linger as under at-least-once
+        assertThat(TriggerConfigurer.apply(new Properties(), rt, true, Duration.ofSeconds(30), 1, warnings)
+                        .get("producer.linger.ms"))
+                .isEqualTo("100"); // capped
+        assertThat(warnings).isEmpty();
+
+        Properties own = new Properties();
+        own.put("producer.linger.ms", "20");
+        assertThat(TriggerConfigurer.apply(own, rt, true, Duration.ofMillis(50), 1, warnings)
+                        .get("producer.linger.ms"))
+                .isEqualTo("20");
+        assertThat(warnings).isEmpty(); // within the transaction interval: delays nothing a reader sees
+        assertThat(TriggerConfigurer.apply(own, rt, true, Duration.ofMillis(10), 1, warnings)
+                        .get("producer.linger.ms"))
+                .isEqualTo("20");
+        assertThat(warnings)
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains("producer.linger.ms=20 defeats real-time mode")
+                .contains("transaction's commit (every 10 ms)");
+    }
+
+    @Test
     void shouldCapTheTransactionIntervalAtTheCheckpointInterval() {
         Properties p = TriggerConfigurer.apply(
                 new Properties(),
