@@ -1,28 +1,25 @@
 package dev.rtmstreams.processor.spi;
 
 import dev.rtmstreams.processor.StoreBackend;
-import dev.rtmstreams.processor.internals.QueryableOperatorStore;
+import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * State stores for operators built on rtm-streams (its own {@code transformWithState} and joins, or a user's
  * operator): byte-keyed key-value stores on RocksDB or in memory, with record caching off (real-time output must not
  * wait for a cache flush), optionally changelogged.
  *
- * <p>Their innermost layer answers {@link dev.rtmstreams.processor.OperatorStateQuery} and, unless Kafka Streams'
- * offset-vector consistency is on, does not copy the store's IQv2 {@code Position} for each changelogged write:
- * Kafka Streams' change-logging layer asks the store for its position on every write but uses it only with that
- * (internal, default off) setting, and RocksDB's position copy was measured at ~3% of a real-time stream thread's
- * CPU (BENCHMARKS.md). Interactive queries still see the exact position.
+ * <p>Unless Kafka Streams' offset-vector consistency is on, their innermost layer does not copy the store's IQv2
+ * {@code Position} for each changelogged write: Kafka Streams' change-logging layer asks the store for its position
+ * on every write but uses it only with that (internal, default off) setting, and RocksDB's position copy was
+ * measured at ~3% of a real-time stream thread's CPU (BENCHMARKS.md). Interactive queries still see the exact
+ * position.
  */
 public final class OperatorStores {
 
@@ -63,15 +60,7 @@ public final class OperatorStores {
 
     private static StoreBuilder<KeyValueStore<Bytes, byte[]>> builder(
             String name, StoreBackend backend, Supplier<RestoreObserver> restoreObserver) {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(backend, "backend");
-        KeyValueBytesStoreSupplier supplier = QueryableOperatorStore.wrap(
-                backend == StoreBackend.IN_MEMORY
-                        ? Stores.inMemoryKeyValueStore(name)
-                        : Stores.persistentKeyValueStore(name),
-                restoreObserver);
-        return Stores.keyValueStoreBuilder(supplier, Serdes.Bytes(), Serdes.ByteArray())
-                .withCachingDisabled();
+        return QueryableOperatorStore.builder(name, backend, restoreObserver, null);
     }
 
     /**

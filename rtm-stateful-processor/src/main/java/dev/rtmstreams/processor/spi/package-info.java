@@ -2,7 +2,7 @@
  * The pieces rtm-streams' operators share, published for operators built on this module (its own
  * {@code TransformWithState}, rtm-join's interval join and deduplication, or a user's operator), as Kafka Streams
  * separates {@code processor.api} from its {@code internals}: what is here is stable to build on, the
- * {@code internals} package is not.
+ * {@code internals} packages (the operators' and this package's implementation, {@code spi.internals}) are not.
  *
  * <ul>
  *   <li>{@link dev.rtmstreams.processor.spi.OperatorStores}: byte-keyed operator stores and their unmetered read view;
