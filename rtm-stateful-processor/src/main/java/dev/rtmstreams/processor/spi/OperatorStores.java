@@ -8,6 +8,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
@@ -64,22 +65,37 @@ public final class OperatorStores {
     }
 
     /**
-     * The store below Kafka Streams' metered and change-logging layers, for reads on a hot path (or writes that need
-     * no changelog, in a store that has none).
+     * A read-only view of the store below Kafka Streams' metered and change-logging layers, for reads on a hot path.
      *
      * <p>Kafka Streams' metered layer registers, times and deregisters every iterator and records every call in a
      * sensor; for a join that opens an iterator per input record this was measured at ~3% of a real-time stream
-     * thread's CPU. Reads through the view return the same data without those metrics. <b>Writes through the view
-     * bypass the changelog</b>: write through it to a changelogged store only what a restore re-derives without the
-     * changelog (the deletions of a store built with a {@link RestoreObserver}).
+     * thread's CPU. Reads through the view return the same data without those metrics.
+     *
+     * @param store a store built by {@link #keyValue}, as returned by {@code ProcessorContext#getStateStore}
+     * @return a read-only view of the innermost layer of {@code store}, or {@code store} itself when it was not built
+     *     by {@link #keyValue} (then nothing is bypassed)
+     */
+    public static ReadOnlyKeyValueStore<Bytes, byte[]> unmeteredReads(KeyValueStore<Bytes, byte[]> store) {
+        QueryableOperatorStore innermost = QueryableOperatorStore.innermost(Objects.requireNonNull(store, "store"));
+        return innermost != null ? innermost.reads() : store;
+    }
+
+    /**
+     * The store below Kafka Streams' metered and change-logging layers, for reads and writes on a hot path, where
+     * writes that skip the changelog cannot be lost: a store built with {@code logged} false (only the metered layer
+     * is skipped), or one built with a {@link RestoreObserver}. <b>Writes through the view to the latter skip its
+     * changelog</b>: write through it only what a restore re-derives without the changelog (e.g. the deletions its
+     * observer applies, or entries whose changelog record is written under a {@link #changelogOnly} key).
      *
      * @param store a store built by {@link #keyValue}, as returned by {@code ProcessorContext#getStateStore}
      * @return the innermost layer of {@code store}, or {@code store} itself when it was not built by
      *     {@link #keyValue} (then nothing is bypassed)
+     * @throws IllegalArgumentException when {@code store} is changelogged and was built without a
+     *     {@link RestoreObserver} (a restore would not re-derive what skips its changelog; read through
+     *     {@link #unmeteredReads} instead)
      */
-    public static KeyValueStore<Bytes, byte[]> unmetered(KeyValueStore<Bytes, byte[]> store) {
-        QueryableOperatorStore innermost = QueryableOperatorStore.innermost(Objects.requireNonNull(store, "store"));
-        return innermost != null ? innermost : store;
+    public static KeyValueStore<Bytes, byte[]> localWrites(KeyValueStore<Bytes, byte[]> store) {
+        return QueryableOperatorStore.localWrites(Objects.requireNonNull(store, "store"));
     }
 
     /**

@@ -5,7 +5,8 @@
  * {@code internals} packages (the operators' and this package's implementation, {@code spi.internals}) are not.
  *
  * <ul>
- *   <li>{@link dev.rtmstreams.processor.spi.OperatorStores}: byte-keyed operator stores and their unmetered read view;
+ *   <li>{@link dev.rtmstreams.processor.spi.OperatorStores}: byte-keyed operator stores, their unmetered read view
+ *       and, where a restore re-derives them, writes that skip the changelog;
  *   <li>{@link dev.rtmstreams.processor.spi.ConfigValues}: one parser of numeric settings;
  *   <li>{@link dev.rtmstreams.processor.spi.Watermarks}: Spark's late rule and the never-regress rule;
  *   <li>{@link dev.rtmstreams.processor.spi.OperatorSensors}: per-task sensors, with the late and future record

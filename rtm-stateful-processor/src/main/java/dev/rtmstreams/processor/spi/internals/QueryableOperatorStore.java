@@ -24,8 +24,10 @@ import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.internals.ChangeLoggingKeyValueBytesStore;
 import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
@@ -58,11 +60,14 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
     private final RestoreObserver restoreObserver;
     /** The operator's own interactive queries; null for none. */
     private final StoreQueries queries;
+    /** Reads of the wrapped store, without the write methods. */
+    private final ReadOnlyKeyValueStore<Bytes, byte[]> reads;
 
     QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner, RestoreObserver restoreObserver, StoreQueries queries) {
         super(inner);
         this.restoreObserver = restoreObserver;
         this.queries = queries;
+        this.reads = new ReadOnlyView(inner);
     }
 
     /**
@@ -100,6 +105,38 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
             s = w.wrapped();
         }
         return s instanceof QueryableOperatorStore q ? q : null;
+    }
+
+    /**
+     * The innermost layer of {@code store} for writes that skip its changelog, where they cannot be lost: when
+     * {@code store} has no change-logging layer (only the metered layer is skipped), or when its
+     * {@link RestoreObserver} re-derives such writes on restore (the operator's contract).
+     *
+     * @param store a store as Kafka Streams hands it to a processor (decorated, metered, maybe change-logging)
+     * @return this layer inside {@code store}, or {@code store} itself when it was not built with it (then nothing is
+     *     skipped)
+     * @throws IllegalArgumentException when {@code store} is changelogged and has no restore observer
+     */
+    public static KeyValueStore<Bytes, byte[]> localWrites(KeyValueStore<Bytes, byte[]> store) {
+        boolean changelogged = false;
+        StateStore s = store;
+        while (!(s instanceof QueryableOperatorStore) && s instanceof WrappedStateStore<?, ?, ?> w) {
+            changelogged |= s instanceof ChangeLoggingKeyValueBytesStore;
+            s = w.wrapped();
+        }
+        if (!(s instanceof QueryableOperatorStore q)) {
+            return store;
+        }
+        if (changelogged && q.restoreObserver == null) {
+            throw new IllegalArgumentException("store " + store.name() + " is changelogged and was built without a"
+                    + " RestoreObserver: writes that skip its changelog would be lost on restore");
+        }
+        return q;
+    }
+
+    /** @return the reads of the wrapped store (below this layer, which only delegates them), without its writes */
+    public ReadOnlyKeyValueStore<Bytes, byte[]> reads() {
+        return reads;
     }
 
     @Override
