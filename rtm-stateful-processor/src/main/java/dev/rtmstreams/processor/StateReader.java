@@ -1,7 +1,7 @@
 package dev.rtmstreams.processor;
 
-import dev.rtmstreams.processor.internals.EntriesStore;
 import dev.rtmstreams.processor.internals.StateScanner;
+import dev.rtmstreams.processor.spi.StoreCopies;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -68,7 +68,7 @@ public final class StateReader {
      *     result of an {@link OperatorStateQuery}; a null value deletes the key
      */
     public static StateReader ofEntries(Iterable<KeyValue<Bytes, byte[]>> records) {
-        return of(EntriesStore.replay(records));
+        return of(StateScanner.replay(records));
     }
 
     /**
@@ -77,7 +77,7 @@ public final class StateReader {
      * @throws IllegalArgumentException naming the directory when it is not a readable RocksDB store
      */
     public static StateReader fromRocksDbDirectory(Path directory) {
-        return of(EntriesStore.fromRocksDb(directory));
+        return of(StoreCopies.fromRocksDb(directory));
     }
 
     /**

@@ -3,9 +3,9 @@ package dev.rtmstreams.processor;
 import dev.rtmstreams.processor.internals.InitialStateProcessor;
 import dev.rtmstreams.processor.internals.OperatorSpec;
 import dev.rtmstreams.processor.internals.RuntimeRegistry;
+import dev.rtmstreams.processor.internals.StateScanner;
 import dev.rtmstreams.processor.internals.TransformWithStateFixedKeyProcessor;
 import dev.rtmstreams.processor.internals.TransformWithStateProcessor;
-import dev.rtmstreams.processor.spi.OperatorStores;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -95,7 +95,7 @@ public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I
 
     private TransformWithState(OperatorSpec<K, I, O> spec, StoreBackend backend, boolean supportsInitialState) {
         this.spec = spec;
-        this.storeBuilder = OperatorStores.keyValue(spec.storeName(), backend, true);
+        this.storeBuilder = StateScanner.storeBuilder(spec.storeName(), backend);
         this.supportsInitialState = supportsInitialState;
     }
 

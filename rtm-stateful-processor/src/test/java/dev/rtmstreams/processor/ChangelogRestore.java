@@ -1,6 +1,6 @@
 package dev.rtmstreams.processor;
 
-import dev.rtmstreams.processor.spi.OperatorStores;
+import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
 import java.util.List;
 import java.util.Set;
 import org.apache.kafka.common.utils.Bytes;
@@ -44,7 +44,8 @@ public final class ChangelogRestore {
             return;
         }
         restored = true;
-        KeyValueStore<Bytes, byte[]> innermost = OperatorStores.unmetered(context.getStateStore(storeName));
+        // below the change-logging layer (the operator's store has no restore observer, so this is not public API)
+        KeyValueStore<Bytes, byte[]> innermost = QueryableOperatorStore.innermost(context.getStateStore(storeName));
         for (KeyValue<Bytes, byte[]> kv : records) {
             if (kv.value == null) {
                 innermost.delete(kv.key);

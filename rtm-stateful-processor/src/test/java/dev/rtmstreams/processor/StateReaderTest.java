@@ -10,11 +10,15 @@ import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -102,6 +106,27 @@ class StateReaderTest {
         try (Harness<String, String> h = filled(backend)) {
             assertKeyA(StateReader.of(h.store()));
             assertKeyA(StateReader.ofEntries(h.changelogSoFar()));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreBackend.class)
+    void shouldAnswerTheOperatorStateQueryWhenTheLiveStoreIsQueried(StoreBackend backend) {
+        try (Harness<String, String> h = filled(backend)) {
+            QueryResult<List<KeyValue<Bytes, byte[]>>> all =
+                    h.store().query(OperatorStateQuery.allKeys(), PositionBound.unbounded(), new QueryConfig(false));
+            QueryResult<List<KeyValue<Bytes, byte[]>>> b = h.store()
+                    .query(
+                            OperatorStateQuery.forKey("b".getBytes(StandardCharsets.UTF_8)),
+                            PositionBound.unbounded(),
+                            new QueryConfig(false));
+
+            assertThat(all.isSuccess()).isTrue();
+            assertKeyA(StateReader.ofEntries(all.getResult()));
+            assertThat(b.isSuccess()).isTrue();
+            assertThat(StateReader.ofEntries(b.getResult()).readAll())
+                    .extracting(StateReader.KeyState::key)
+                    .containsExactly("b");
         }
     }
 

@@ -36,7 +36,8 @@ final class SideBuffer {
     /**
      * The buffer without Kafka Streams' metered and change-logging layers: reads (each probe is an iterator, and the
      * metered layer registers, times and deregisters every iterator, measured at ~3% of a real-time stream thread),
-     * and the deletes of evicted rows, which the eviction marker covers instead of a tombstone each.
+     * and the deletes of evicted rows, which the eviction marker covers instead of a tombstone each. Granted by
+     * {@link OperatorStores#localWrites} because the buffer's {@link BufferRestorer} re-derives them on restore.
      */
     private final KeyValueStore<Bytes, byte[]> local;
     /** Time index of the rows: not changelogged, rebuilt from the buffer by the first processor of a task. */
@@ -62,9 +63,9 @@ final class SideBuffer {
         this.side = left ? 0 : 1;
         this.spec = spec;
         this.buffer = context.getStateStore(left ? spec.leftBufferStore() : spec.rightBufferStore());
-        this.local = OperatorStores.unmetered(buffer);
-        this.index =
-                OperatorStores.unmetered(context.getStateStore(left ? spec.leftIndexStore() : spec.rightIndexStore()));
+        this.local = OperatorStores.localWrites(buffer);
+        this.index = OperatorStores.localWrites(
+                context.getStateStore(left ? spec.leftIndexStore() : spec.rightIndexStore()));
         this.shared = shared;
         this.keys = shared.filters[side];
         this.ids = shared.idFilters[side];

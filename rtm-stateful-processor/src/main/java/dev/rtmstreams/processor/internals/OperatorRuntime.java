@@ -11,6 +11,7 @@ import dev.rtmstreams.processor.errors.CannotReinitializeStateOnKeyException;
 import dev.rtmstreams.processor.errors.UserFunctionException;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.MicroBatchBuffer;
+import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;

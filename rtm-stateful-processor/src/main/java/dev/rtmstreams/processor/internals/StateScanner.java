@@ -1,19 +1,27 @@
 package dev.rtmstreams.processor.internals;
 
+import dev.rtmstreams.processor.OperatorStateQuery;
 import dev.rtmstreams.processor.StateReader;
+import dev.rtmstreams.processor.StoreBackend;
 import dev.rtmstreams.processor.errors.ErrorParameters;
 import dev.rtmstreams.processor.errors.InvalidOptionValueException;
 import dev.rtmstreams.processor.spi.ByteLayout;
+import dev.rtmstreams.processor.spi.internals.EntriesStore;
+import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.query.Query;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * Reads an operator store's layout (see {@link Layout}) for {@link StateReader}: which entries belong to a grouping
@@ -41,6 +49,54 @@ public final class StateScanner {
             Map<String, String> kinds,
             Map<String, Boolean> ttl,
             Map<String, String> serdes) {}
+
+    /**
+     * @param name the operator's store name; not null
+     * @param backend RocksDB or in-memory; not null
+     * @return a builder of the operator's changelogged store ({@code OperatorStores}' store), which also answers
+     *     {@link OperatorStateQuery} with {@link #entries}
+     */
+    public static StoreBuilder<KeyValueStore<Bytes, byte[]>> storeBuilder(String name, StoreBackend backend) {
+        return QueryableOperatorStore.builder(name, backend, () -> null, StateScanner::answer)
+                .withLoggingEnabled(Map.of());
+    }
+
+    /** @return the entries answering {@code query} when it is an {@link OperatorStateQuery}, else null */
+    private static Object answer(Query<?> query, ReadOnlyKeyValueStore<Bytes, byte[]> store) {
+        return query instanceof OperatorStateQuery q ? entries(store, q.groupingKey()) : null;
+    }
+
+    /**
+     * @param records store writes in order, e.g. the operator's changelog from the beginning (null value: delete)
+     * @return the store after applying {@code records}. When the records hold entries of the time-ordered timer index
+     *     (a changelog), the per-key timer index, which the operator does not changelog, is derived from it, as the
+     *     operator rebuilds it when a task starts.
+     */
+    public static ReadOnlyKeyValueStore<Bytes, byte[]> replay(Iterable<KeyValue<Bytes, byte[]>> records) {
+        NavigableMap<Bytes, byte[]> m = new TreeMap<>();
+        boolean timeIndexed = false;
+        for (KeyValue<Bytes, byte[]> kv : records) {
+            byte[] k = kv.key.get();
+            timeIndexed |= k.length > 0 && k[0] == Layout.TIMER;
+            if (kv.value == null) {
+                m.remove(kv.key);
+            } else {
+                m.put(kv.key, kv.value);
+            }
+        }
+        if (timeIndexed) {
+            m.keySet().removeIf(k -> k.get().length > 0 && k.get()[0] == Layout.TIMER_BY_KEY);
+            for (Bytes k : List.copyOf(m.subMap(
+                            Bytes.wrap(Layout.sectionStart(Layout.TIMER)),
+                            true,
+                            Bytes.wrap(Layout.sectionEnd(Layout.TIMER)),
+                            false)
+                    .keySet())) {
+                m.put(Bytes.wrap(Layout.timerByKeyOfTimerKey(k.get())), Layout.EMPTY);
+            }
+        }
+        return EntriesStore.of(m);
+    }
 
     /**
      * @param store a readable copy of the operator store

@@ -1,28 +1,26 @@
 package dev.rtmstreams.processor.spi;
 
 import dev.rtmstreams.processor.StoreBackend;
-import dev.rtmstreams.processor.internals.QueryableOperatorStore;
+import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * State stores for operators built on rtm-streams (its own {@code transformWithState} and joins, or a user's
  * operator): byte-keyed key-value stores on RocksDB or in memory, with record caching off (real-time output must not
  * wait for a cache flush), optionally changelogged.
  *
- * <p>Their innermost layer answers {@link dev.rtmstreams.processor.OperatorStateQuery} and, unless Kafka Streams'
- * offset-vector consistency is on, does not copy the store's IQv2 {@code Position} for each changelogged write:
- * Kafka Streams' change-logging layer asks the store for its position on every write but uses it only with that
- * (internal, default off) setting, and RocksDB's position copy was measured at ~3% of a real-time stream thread's
- * CPU (BENCHMARKS.md). Interactive queries still see the exact position.
+ * <p>Unless Kafka Streams' offset-vector consistency is on, their innermost layer does not copy the store's IQv2
+ * {@code Position} for each changelogged write: Kafka Streams' change-logging layer asks the store for its position
+ * on every write but uses it only with that (internal, default off) setting, and RocksDB's position copy was
+ * measured at ~3% of a real-time stream thread's CPU (BENCHMARKS.md). Interactive queries still see the exact
+ * position.
  */
 public final class OperatorStores {
 
@@ -63,34 +61,41 @@ public final class OperatorStores {
 
     private static StoreBuilder<KeyValueStore<Bytes, byte[]>> builder(
             String name, StoreBackend backend, Supplier<RestoreObserver> restoreObserver) {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(backend, "backend");
-        KeyValueBytesStoreSupplier supplier = QueryableOperatorStore.wrap(
-                backend == StoreBackend.IN_MEMORY
-                        ? Stores.inMemoryKeyValueStore(name)
-                        : Stores.persistentKeyValueStore(name),
-                restoreObserver);
-        return Stores.keyValueStoreBuilder(supplier, Serdes.Bytes(), Serdes.ByteArray())
-                .withCachingDisabled();
+        return QueryableOperatorStore.builder(name, backend, restoreObserver, null);
     }
 
     /**
-     * The store below Kafka Streams' metered and change-logging layers, for reads on a hot path (or writes that need
-     * no changelog, in a store that has none).
+     * A read-only view of the store below Kafka Streams' metered and change-logging layers, for reads on a hot path.
      *
      * <p>Kafka Streams' metered layer registers, times and deregisters every iterator and records every call in a
      * sensor; for a join that opens an iterator per input record this was measured at ~3% of a real-time stream
-     * thread's CPU. Reads through the view return the same data without those metrics. <b>Writes through the view
-     * bypass the changelog</b>: write through it to a changelogged store only what a restore re-derives without the
-     * changelog (the deletions of a store built with a {@link RestoreObserver}).
+     * thread's CPU. Reads through the view return the same data without those metrics.
+     *
+     * @param store a store built by {@link #keyValue}, as returned by {@code ProcessorContext#getStateStore}
+     * @return a read-only view of the innermost layer of {@code store}, or {@code store} itself when it was not built
+     *     by {@link #keyValue} (then nothing is bypassed)
+     */
+    public static ReadOnlyKeyValueStore<Bytes, byte[]> unmeteredReads(KeyValueStore<Bytes, byte[]> store) {
+        QueryableOperatorStore innermost = QueryableOperatorStore.innermost(Objects.requireNonNull(store, "store"));
+        return innermost != null ? innermost.reads() : store;
+    }
+
+    /**
+     * The store below Kafka Streams' metered and change-logging layers, for reads and writes on a hot path, where
+     * writes that skip the changelog cannot be lost: a store built with {@code logged} false (only the metered layer
+     * is skipped), or one built with a {@link RestoreObserver}. <b>Writes through the view to the latter skip its
+     * changelog</b>: write through it only what a restore re-derives without the changelog (e.g. the deletions its
+     * observer applies, or entries whose changelog record is written under a {@link #changelogOnly} key).
      *
      * @param store a store built by {@link #keyValue}, as returned by {@code ProcessorContext#getStateStore}
      * @return the innermost layer of {@code store}, or {@code store} itself when it was not built by
      *     {@link #keyValue} (then nothing is bypassed)
+     * @throws IllegalArgumentException when {@code store} is changelogged and was built without a
+     *     {@link RestoreObserver} (a restore would not re-derive what skips its changelog; read through
+     *     {@link #unmeteredReads} instead)
      */
-    public static KeyValueStore<Bytes, byte[]> unmetered(KeyValueStore<Bytes, byte[]> store) {
-        QueryableOperatorStore innermost = QueryableOperatorStore.innermost(Objects.requireNonNull(store, "store"));
-        return innermost != null ? innermost : store;
+    public static KeyValueStore<Bytes, byte[]> localWrites(KeyValueStore<Bytes, byte[]> store) {
+        return QueryableOperatorStore.localWrites(Objects.requireNonNull(store, "store"));
     }
 
     /**

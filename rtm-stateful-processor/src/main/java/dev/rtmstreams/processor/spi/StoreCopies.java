@@ -1,6 +1,6 @@
 package dev.rtmstreams.processor.spi;
 
-import dev.rtmstreams.processor.internals.EntriesStore;
+import dev.rtmstreams.processor.spi.internals.EntriesStore;
 import java.nio.file.Path;
 import java.util.NavigableMap;
 import java.util.Objects;

@@ -2,10 +2,11 @@
  * The pieces rtm-streams' operators share, published for operators built on this module (its own
  * {@code TransformWithState}, rtm-join's interval join and deduplication, or a user's operator), as Kafka Streams
  * separates {@code processor.api} from its {@code internals}: what is here is stable to build on, the
- * {@code internals} package is not.
+ * {@code internals} packages (the operators' and this package's implementation, {@code spi.internals}) are not.
  *
  * <ul>
- *   <li>{@link dev.rtmstreams.processor.spi.OperatorStores}: byte-keyed operator stores and their unmetered read view;
+ *   <li>{@link dev.rtmstreams.processor.spi.OperatorStores}: byte-keyed operator stores, their unmetered read view
+ *       and, where a restore re-derives them, writes that skip the changelog;
  *   <li>{@link dev.rtmstreams.processor.spi.ConfigValues}: one parser of numeric settings;
  *   <li>{@link dev.rtmstreams.processor.spi.Watermarks}: Spark's late rule and the never-regress rule;
  *   <li>{@link dev.rtmstreams.processor.spi.OperatorSensors}: per-task sensors, with the late and future record

@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rtmstreams.processor.StoreBackend;
 import java.util.Properties;
@@ -10,6 +11,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
@@ -24,9 +26,9 @@ class OperatorStoresTest {
         store.put(Bytes.wrap(new byte[] {1}), new byte[] {10});
         store.put(Bytes.wrap(new byte[] {2}), new byte[] {20});
 
-        KeyValueStore<Bytes, byte[]> view = OperatorStores.unmetered(store);
+        ReadOnlyKeyValueStore<Bytes, byte[]> view = OperatorStores.unmeteredReads(store);
 
-        assertThat(view).isNotSameAs(store);
+        assertThat(view).isNotSameAs(store).isNotInstanceOf(KeyValueStore.class); // no write skips the changelog
         assertThat(view.get(Bytes.wrap(new byte[] {2}))).containsExactly(20);
         try (KeyValueIterator<Bytes, byte[]> it = view.range(Bytes.wrap(new byte[] {1}), Bytes.wrap(new byte[] {2}))) {
             assertThat(it.next().value).containsExactly(10);
@@ -42,7 +44,69 @@ class OperatorStoresTest {
                 .withLoggingDisabled()
                 .build();
 
-        assertThat(OperatorStores.unmetered(plain)).isSameAs(plain);
+        assertThat(OperatorStores.unmeteredReads(plain)).isSameAs(plain);
+        assertThat(OperatorStores.localWrites(plain)).isSameAs(plain);
+    }
+
+    @Test
+    void shouldRefuseLocalWritesWhenTheStoreIsChangeloggedWithoutARestoreObserver() {
+        KeyValueStore<Bytes, byte[]> logged =
+                OperatorStores.keyValue("s", StoreBackend.IN_MEMORY, true).build();
+
+        assertThatThrownBy(() -> OperatorStores.localWrites(logged))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("store s is changelogged and was built without a RestoreObserver");
+    }
+
+    @Test
+    void shouldWriteLocallyOnlyWhenTheStoreIsUnloggedOrHasARestoreObserver() {
+        org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
+        builder.addStateStore(OperatorStores.keyValue("unlogged", StoreBackend.IN_MEMORY, false));
+        builder.addStateStore(OperatorStores.keyValue(
+                "observed", StoreBackend.IN_MEMORY, java.util.Map.of(), () -> (store, batch) -> {}));
+        builder.stream("in", org.apache.kafka.streams.kstream.Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+                .process(
+                        () -> new org.apache.kafka.streams.processor.api.Processor<byte[], byte[], Void, Void>() {
+                            private KeyValueStore<Bytes, byte[]> unlogged;
+                            private KeyValueStore<Bytes, byte[]> observed;
+                            private KeyValueStore<Bytes, byte[]> observedLogged;
+
+                            @Override
+                            public void init(org.apache.kafka.streams.processor.api.ProcessorContext<Void, Void> c) {
+                                unlogged = OperatorStores.localWrites(c.getStateStore("unlogged"));
+                                observedLogged = c.getStateStore("observed");
+                                observed = OperatorStores.localWrites(observedLogged);
+                            }
+
+                            @Override
+                            public void process(org.apache.kafka.streams.processor.api.Record<byte[], byte[]> r) {
+                                unlogged.put(Bytes.wrap(r.key()), r.value());
+                                observed.put(Bytes.wrap(r.key()), r.value());
+                                observedLogged.put(Bytes.wrap(new byte[] {2}), r.value()); // through the changelog
+                            }
+                        },
+                        "unlogged",
+                        "observed");
+        try (org.apache.kafka.streams.TopologyTestDriver driver =
+                new org.apache.kafka.streams.TopologyTestDriver(builder.build(), props())) {
+            driver.createInputTopic(
+                            "in",
+                            Serdes.ByteArray().serializer(),
+                            Serdes.ByteArray().serializer())
+                    .pipeInput(new byte[] {1}, new byte[] {10});
+
+            assertThat(driver.<Bytes, byte[]>getKeyValueStore("unlogged").get(Bytes.wrap(new byte[] {1})))
+                    .containsExactly(10);
+            assertThat(driver.<Bytes, byte[]>getKeyValueStore("observed").get(Bytes.wrap(new byte[] {1})))
+                    .containsExactly(10);
+            assertThat(driver.createOutputTopic(
+                                    "operator-stores-test-observed-changelog",
+                                    Serdes.ByteArray().deserializer(),
+                                    Serdes.ByteArray().deserializer())
+                            .readKeyValuesToList())
+                    .extracting(kv -> kv.key[0] + "=" + kv.value[0])
+                    .containsExactly("2=10"); // the local write is not in it
+        }
     }
 
     @Test
@@ -65,7 +129,8 @@ class OperatorStoresTest {
                             @Override
                             public void process(org.apache.kafka.streams.processor.api.Record<byte[], byte[]> r) {
                                 store.put(Bytes.wrap(r.key()), r.value());
-                                byte[] held = OperatorStores.unmetered(store).get(Bytes.wrap(r.key()));
+                                byte[] held =
+                                        OperatorStores.unmeteredReads(store).get(Bytes.wrap(r.key()));
                                 local.add(held);
                             }
                         },

@@ -1,4 +1,4 @@
-package dev.rtmstreams.processor.internals;
+package dev.rtmstreams.processor.spi.internals;
 
 import dev.rtmstreams.processor.spi.RestoreObserver;
 import java.util.Collection;

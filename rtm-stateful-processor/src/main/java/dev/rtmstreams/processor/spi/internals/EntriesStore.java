@@ -1,9 +1,8 @@
-package dev.rtmstreams.processor.internals;
+package dev.rtmstreams.processor.spi.internals;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -18,8 +17,9 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 
 /**
- * An operator store's entries held in memory, read-only: built by replaying store writes (a changelog topic, an
- * interactive-query result) or by copying a RocksDB store directory. For the state reader.
+ * An operator store's entries held in memory, read-only: entries rebuilt by replaying store writes (a changelog
+ * topic, an interactive-query result) with an operator's own layout rules, or a copy of a RocksDB store directory.
+ * For the state readers ({@link dev.rtmstreams.processor.spi.StoreCopies}).
  */
 public final class EntriesStore implements ReadOnlyKeyValueStore<Bytes, byte[]> {
 
@@ -27,37 +27,6 @@ public final class EntriesStore implements ReadOnlyKeyValueStore<Bytes, byte[]> 
 
     private EntriesStore(NavigableMap<Bytes, byte[]> entries) {
         this.entries = entries;
-    }
-
-    /**
-     * @return the store after applying {@code records} in order (null value: delete). When the records hold entries
-     *     of the time-ordered timer index (a changelog), the per-key timer index, which the operator does not
-     *     changelog, is derived from it, as the operator rebuilds it when a task starts.
-     */
-    public static EntriesStore replay(Iterable<KeyValue<Bytes, byte[]>> records) {
-        NavigableMap<Bytes, byte[]> m = new TreeMap<>();
-        boolean timeIndexed = false;
-        for (KeyValue<Bytes, byte[]> kv : records) {
-            byte[] k = kv.key.get();
-            timeIndexed |= k.length > 0 && k[0] == Layout.TIMER;
-            if (kv.value == null) {
-                m.remove(kv.key);
-            } else {
-                m.put(kv.key, kv.value);
-            }
-        }
-        if (timeIndexed) {
-            m.keySet().removeIf(k -> k.get().length > 0 && k.get()[0] == Layout.TIMER_BY_KEY);
-            for (Bytes k : List.copyOf(m.subMap(
-                            Bytes.wrap(Layout.sectionStart(Layout.TIMER)),
-                            true,
-                            Bytes.wrap(Layout.sectionEnd(Layout.TIMER)),
-                            false)
-                    .keySet())) {
-                m.put(Bytes.wrap(Layout.timerByKeyOfTimerKey(k.get())), Layout.EMPTY);
-            }
-        }
-        return new EntriesStore(m);
     }
 
     /** @return a store over {@code entries} (not copied: the caller hands them over) */

@@ -1,4 +1,4 @@
-package dev.rtmstreams.processor.internals;
+package dev.rtmstreams.processor.spi.internals;
 
 import java.util.Arrays;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.rtmstreams.processor.internals;
+package dev.rtmstreams.processor.spi.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +13,7 @@ import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.RangeQuery;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,28 @@ class QueryableOperatorStoreTest {
         assertThat(ahead.getFailureReason()).isEqualTo(FailureReason.NOT_UP_TO_BOUND);
         // the in-memory store underneath was not asked to track it
         assertThat(((QueryableOperatorStore) store).wrapped().getPosition()).isEqualTo(Position.emptyPosition());
+    }
+
+    @Test
+    void shouldAnswerTheOperatorsOwnQueriesBeforeTheWrappedStoreWhenItHasSome() {
+        MockProcessorContext<Object, Object> context = new MockProcessorContext<>(props(Map.of()));
+        context.setRecordMetadata("in", 0, 7L);
+        StoreQueries sizes = (q, s) -> q instanceof KeyQuery<?, ?> ? s.approximateNumEntries() : null;
+        KeyValueStore<Bytes, byte[]> store = QueryableOperatorStore.wrap(
+                        Stores.inMemoryKeyValueStore("s"), () -> null, sizes)
+                .get();
+        store.init(context.getStateStoreContext(), store);
+        store.put(Bytes.wrap(new byte[] {1}), new byte[] {2});
+
+        QueryResult<byte[]> own = store.query(
+                KeyQuery.withKey(Bytes.wrap(new byte[] {1})), PositionBound.unbounded(), new QueryConfig(false));
+        QueryResult<?> passedDown =
+                store.query(RangeQuery.withNoBounds(), PositionBound.unbounded(), new QueryConfig(false));
+
+        assertThat(own.isSuccess()).isTrue();
+        assertThat((Object) own.getResult()).isEqualTo(1L);
+        assertThat(own.getPosition()).isEqualTo(Position.fromMap(Map.of("in", Map.of(0, 7L))));
+        assertThat(passedDown.isSuccess()).isTrue();
     }
 
     @Test

@@ -1,12 +1,14 @@
-package dev.rtmstreams.processor.internals;
+package dev.rtmstreams.processor.spi.internals;
 
-import dev.rtmstreams.processor.OperatorStateQuery;
+import dev.rtmstreams.processor.StoreBackend;
 import dev.rtmstreams.processor.spi.PreCommitTime;
 import dev.rtmstreams.processor.spi.RestoreObserver;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -22,13 +24,17 @@ import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.internals.ChangeLoggingKeyValueBytesStore;
 import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 /**
- * The innermost layer of an operator store: delegates everything to the RocksDB or in-memory store and answers
- * {@link OperatorStateQuery} (Kafka Streams' metered and change-logging layers pass query types they do not know
- * down to the store they wrap).
+ * The innermost layer of an operator store: delegates everything to the RocksDB or in-memory store and answers the
+ * operator's own {@link StoreQueries} (Kafka Streams' metered and change-logging layers pass query types they do not
+ * know down to the store they wrap; {@code transformWithState}'s store answers {@code OperatorStateQuery}).
  *
  * <p>{@link #getPosition()} is asked by Kafka Streams' change-logging layer on every write, and RocksDB answers with
  * a deep copy merged with its uncommitted deltas; the changelog layer uses it only when the internal
@@ -52,10 +58,41 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
     private Predicate<Bytes> changelogOnly;
     /** Sees the changelog batches restored into this store; null for none. */
     private final RestoreObserver restoreObserver;
+    /** The operator's own interactive queries; null for none. */
+    private final StoreQueries queries;
+    /** Reads of the wrapped store, without the write methods. */
+    private final ReadOnlyKeyValueStore<Bytes, byte[]> reads;
 
-    QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner, RestoreObserver restoreObserver) {
+    QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner, RestoreObserver restoreObserver, StoreQueries queries) {
         super(inner);
         this.restoreObserver = restoreObserver;
+        this.queries = queries;
+        this.reads = new ReadOnlyView(inner);
+    }
+
+    /**
+     * An operator store's builder: a byte-keyed key-value store on RocksDB or in memory, with this layer innermost and
+     * record caching off (real-time output must not wait for a cache flush). Logging is the builder's default (on,
+     * with no topic configs).
+     *
+     * @param name store name (also the changelog topic's suffix); not null
+     * @param backend RocksDB or in-memory; not null
+     * @param restoreObserver a new observer of each store's restoration per store instance (returning null: none)
+     * @param queries the operator's own interactive queries, or null for none
+     * @return a builder of the store
+     */
+    public static StoreBuilder<KeyValueStore<Bytes, byte[]>> builder(
+            String name, StoreBackend backend, Supplier<RestoreObserver> restoreObserver, StoreQueries queries) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(backend, "backend");
+        KeyValueBytesStoreSupplier supplier = wrap(
+                backend == StoreBackend.IN_MEMORY
+                        ? Stores.inMemoryKeyValueStore(name)
+                        : Stores.persistentKeyValueStore(name),
+                restoreObserver,
+                queries);
+        return Stores.keyValueStoreBuilder(supplier, Serdes.Bytes(), Serdes.ByteArray())
+                .withCachingDisabled();
     }
 
     /**
@@ -68,6 +105,38 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
             s = w.wrapped();
         }
         return s instanceof QueryableOperatorStore q ? q : null;
+    }
+
+    /**
+     * The innermost layer of {@code store} for writes that skip its changelog, where they cannot be lost: when
+     * {@code store} has no change-logging layer (only the metered layer is skipped), or when its
+     * {@link RestoreObserver} re-derives such writes on restore (the operator's contract).
+     *
+     * @param store a store as Kafka Streams hands it to a processor (decorated, metered, maybe change-logging)
+     * @return this layer inside {@code store}, or {@code store} itself when it was not built with it (then nothing is
+     *     skipped)
+     * @throws IllegalArgumentException when {@code store} is changelogged and has no restore observer
+     */
+    public static KeyValueStore<Bytes, byte[]> localWrites(KeyValueStore<Bytes, byte[]> store) {
+        boolean changelogged = false;
+        StateStore s = store;
+        while (!(s instanceof QueryableOperatorStore) && s instanceof WrappedStateStore<?, ?, ?> w) {
+            changelogged |= s instanceof ChangeLoggingKeyValueBytesStore;
+            s = w.wrapped();
+        }
+        if (!(s instanceof QueryableOperatorStore q)) {
+            return store;
+        }
+        if (changelogged && q.restoreObserver == null) {
+            throw new IllegalArgumentException("store " + store.name() + " is changelogged and was built without a"
+                    + " RestoreObserver: writes that skip its changelog would be lost on restore");
+        }
+        return q;
+    }
+
+    /** @return the reads of the wrapped store (below this layer, which only delegates them), without its writes */
+    public ReadOnlyKeyValueStore<Bytes, byte[]> reads() {
+        return reads;
     }
 
     @Override
@@ -125,16 +194,17 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
 
     /** @return a supplier of {@code inner}'s stores wrapped in this layer */
     public static KeyValueBytesStoreSupplier wrap(KeyValueBytesStoreSupplier inner) {
-        return wrap(inner, () -> null);
+        return wrap(inner, () -> null, null);
     }
 
     /**
      * @param inner the store supplier to wrap
      * @param restoreObserver a new observer of each store's restoration per store instance (returning null: none)
+     * @param queries the operator's own interactive queries, or null for none
      * @return a supplier of {@link QueryableOperatorStore}s around {@code inner}'s stores
      */
     public static KeyValueBytesStoreSupplier wrap(
-            KeyValueBytesStoreSupplier inner, Supplier<RestoreObserver> restoreObserver) {
+            KeyValueBytesStoreSupplier inner, Supplier<RestoreObserver> restoreObserver, StoreQueries queries) {
         return new KeyValueBytesStoreSupplier() {
             @Override
             public String name() {
@@ -143,7 +213,7 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
 
             @Override
             public KeyValueStore<Bytes, byte[]> get() {
-                return new QueryableOperatorStore(inner.get(), restoreObserver.get());
+                return new QueryableOperatorStore(inner.get(), restoreObserver.get(), queries);
             }
 
             @Override
@@ -156,9 +226,9 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
     @Override
     @SuppressWarnings("unchecked")
     public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
-        if (query instanceof OperatorStateQuery q) {
-            List<KeyValue<Bytes, byte[]>> entries = StateScanner.entries(wrapped(), q.groupingKey());
-            QueryResult<R> r = (QueryResult<R>) QueryResult.forResult(entries);
+        Object answer = queries == null ? null : queries.answer(query, wrapped());
+        if (answer != null) {
+            QueryResult<R> r = (QueryResult<R>) QueryResult.forResult(answer);
             Position position = position();
             r.setPosition(position == null ? Position.emptyPosition() : position);
             return r;

@@ -1,0 +1,8 @@
+/**
+ * The implementation behind {@link dev.rtmstreams.processor.spi}'s operator stores and store copies: the innermost
+ * store layer ({@link dev.rtmstreams.processor.spi.internals.QueryableOperatorStore}: position tracking, restore
+ * observers, pre-commit actions, changelog-only keys) and the in-memory read-only store. Not public API (as every
+ * {@code internals} package): it depends only on the SPI, the public API and Kafka, never on
+ * {@code dev.rtmstreams.processor.internals}, which builds {@code transformWithState} on top of both.
+ */
+package dev.rtmstreams.processor.spi.internals;
