@@ -3,6 +3,7 @@ package dev.rtmstreams.adattribution;
 import dev.rtmstreams.adattribution.cli.DemoPointer;
 import dev.rtmstreams.adattribution.cli.RunCommand;
 import dev.rtmstreams.adattribution.cli.StateCommand;
+import dev.rtmstreams.cli.DurationConverter;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.function.Function;
@@ -70,7 +71,8 @@ public final class Main implements Runnable {
         cl.addSubcommand("demo", new CommandLine(demoCommand, factory));
         cl.addSubcommand("state", new CommandLine(StateCommand.class, factory));
         cl.addSubcommand("help", new CommandLine(CommandLine.HelpCommand.class, factory));
-        return cl;
+        // Duration-typed options anywhere below read PT30S or 30s, as the service's own (string) options do
+        return DurationConverter.registerOn(cl);
     }
 
     /**

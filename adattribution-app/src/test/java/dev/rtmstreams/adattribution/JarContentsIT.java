@@ -43,6 +43,7 @@ class JarContentsIT {
         assertThat(service)
                 .contains(
                         "dev/rtmstreams/adattribution/Main.class",
+                        "dev/rtmstreams/cli/Durations.class", // rtm-cli-support: the options' duration syntax
                         "org/apache/kafka/streams/KafkaStreams.class",
                         "org/rocksdb/RocksDB.class");
         for (String prefix : NOT_IN_PRODUCTION) {

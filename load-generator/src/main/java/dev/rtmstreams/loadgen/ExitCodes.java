@@ -1,6 +1,7 @@
 package dev.rtmstreams.loadgen;
 
 import dev.rtmstreams.adattribution.model.KafkaAccessException;
+import dev.rtmstreams.cli.DurationConverter;
 import picocli.CommandLine;
 
 /**
@@ -15,7 +16,7 @@ public final class ExitCodes {
      * Builds the picocli command line of a command with this error handling: a {@link KafkaAccessException} (a wrong
      * password or a missing ACL) exits 1 with one line naming the principal; an {@link IllegalArgumentException} from
      * validation exits 2 with its message and the usage; anything else exits 1 with the exception and its stack
-     * trace.
+     * trace. Duration options read {@code PT30S} or {@code 30s} ({@link DurationConverter}).
      *
      * @param command the annotated command
      * @param brokePrefix what stands between {@code "error: "} and an unexpected exception, e.g.
@@ -23,7 +24,7 @@ public final class ExitCodes {
      * @return the command line
      */
     public static CommandLine commandLine(Object command, String brokePrefix) {
-        CommandLine cl = new CommandLine(command);
+        CommandLine cl = DurationConverter.registerOn(new CommandLine(command));
         cl.setExecutionExceptionHandler(handler(brokePrefix));
         return cl;
     }

@@ -3,6 +3,7 @@
  * builds a plain Kafka Streams {@link org.apache.kafka.streams.Topology}; running it under
  * {@code Trigger.realTime(...)} or {@code Trigger.microBatch(...)} with {@code RtmStreams} is the only difference
  * between the modes, as in Spark. Keys and values are UTF-8 strings, like Spark's {@code CAST(value AS STRING)}.
- * The runnable command line is {@code java -jar rtm-examples.jar list}.
+ * They use only the libraries' public API; the command line that runs them (module rtm-examples-runner) is
+ * {@code java -jar rtm-examples.jar list}.
  */
 package dev.rtmstreams.examples;

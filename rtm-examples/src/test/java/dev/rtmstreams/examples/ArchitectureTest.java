@@ -56,7 +56,7 @@ class ArchitectureTest {
                         "dev.rtmstreams.testkit..",
                         "dev.rtmstreams.tools..")
                 .because("the example programs use only the libraries' public API; the runner (rate source, embedded"
-                        + " broker, latency recording) sits apart in examples.internals and examples.cli")
+                        + " broker, latency recording, command line) sits apart in module rtm-examples-runner")
                 .check(EXAMPLES);
     }
 }

@@ -96,6 +96,40 @@ class ChaosCommandLineTest {
     }
 
     @Test
+    void shouldAcceptDurationsWithAUnitAsWellAsIsoWhenParsingEveryDurationOption() {
+        // every duration parses and passes the checks; the run then stops at --rate 0, which is checked after them
+        assertThat(run(
+                        "--scenario",
+                        "poison",
+                        "--duration",
+                        "30s",
+                        "--checkpoint-interval",
+                        "5s",
+                        "--correlation-window",
+                        "2m",
+                        "--drain",
+                        "PT1M",
+                        "--downtime",
+                        "500ms",
+                        "--sample-interval",
+                        "5",
+                        "--ready-timeout",
+                        "1h",
+                        "--session-timeout",
+                        "45s",
+                        "--rate",
+                        "0"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--rate must be positive").doesNotContain("Invalid value");
+    }
+
+    @Test
+    void shouldExitTwoNamingTheOptionAndTheValueWhenADurationIsNegative() {
+        assertThat(run("--scenario", "soak", "--downtime", "-PT1S")).isEqualTo(2);
+        assertThat(err.toString()).contains("--downtime", "must not be negative", "-PT1S");
+    }
+
+    @Test
     void shouldExitTwoWhenTheRateIsNotPositive() {
         assertThat(run("--scenario", "poison", "--rate", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--rate");

@@ -28,7 +28,8 @@ import picocli.CommandLine.Model.OptionSpec;
             "Run the ad-attribution service until SIGTERM.",
             "Every option can also be set as an environment variable (RTM_<OPTION>, e.g. RTM_BOOTSTRAP_SERVERS)"
                     + " or as a key of the --config properties file (e.g. bootstrap-servers=...; kafka.<prop>=... is"
-                    + " passed to Kafka Streams). Precedence: command line > environment > config file > default."
+                    + " passed to Kafka Streams). Precedence: command line > environment > config file > default.",
+            "A DURATION is ISO-8601 or a whole number with a unit: PT30S or 30s (also 500ms, 2m, 1h)."
         },
         sortOptions = false)
 public final class RunCommand implements Callable<Integer> {

@@ -3,10 +3,10 @@ package dev.rtmstreams.adattribution.cli;
 import dev.rtmstreams.adattribution.AppConfig;
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.WireFormat;
+import dev.rtmstreams.cli.Durations;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.SlotCheckMode;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.function.BiConsumer;
 
@@ -305,41 +305,5 @@ public enum ServiceOption {
             return false;
         }
         throw new IllegalArgumentException("expected true or false: '" + v + "'");
-    }
-
-    /** Duration parsing shared by the options. */
-    public static final class Durations {
-        private Durations() {}
-
-        /**
-         * Parses an ISO-8601 duration ({@code PT2M}) or a number with a unit suffix
-         * ({@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}).
-         *
-         * @param v the text
-         * @return the duration
-         * @throws IllegalArgumentException naming the text when it does not parse
-         */
-        public static Duration parse(String v) {
-            String t = v == null ? "" : v.trim();
-            try {
-                if (t.toUpperCase(Locale.ROOT).startsWith("P")) {
-                    return Duration.parse(t.toUpperCase(Locale.ROOT));
-                }
-                var m = java.util.regex.Pattern.compile("(\\d+)\\s*(ms|s|m|h)?").matcher(t.toLowerCase(Locale.ROOT));
-                if (m.matches()) {
-                    long n = Long.parseLong(m.group(1));
-                    String unit = m.group(2) == null ? "s" : m.group(2);
-                    return switch (unit) {
-                        case "ms" -> Duration.ofMillis(n);
-                        case "m" -> Duration.ofMinutes(n);
-                        case "h" -> Duration.ofHours(n);
-                        default -> Duration.ofSeconds(n);
-                    };
-                }
-            } catch (RuntimeException e) {
-                // fall through to the uniform message
-            }
-            throw new IllegalArgumentException("expected a duration like PT2M, 30s or 500ms: '" + v + "'");
-        }
     }
 }

@@ -115,11 +115,32 @@ class ConfigResolverTest {
 
     @Test
     void shouldParseShortDurationsWhenUnitSuffixIsUsed() {
-        assertThat(ServiceOption.Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
-        assertThat(ServiceOption.Durations.parse("30s")).isEqualTo(Duration.ofSeconds(30));
-        assertThat(ServiceOption.Durations.parse("2m")).isEqualTo(Duration.ofMinutes(2));
-        assertThat(ServiceOption.Durations.parse("pt5m")).isEqualTo(Duration.ofMinutes(5));
-        assertThatThrownBy(() -> ServiceOption.Durations.parse("5 minutes")).hasMessageContaining("5 minutes");
+        ConfigResolver r = new ConfigResolver(Map.<String, String>of()::get);
+
+        AppConfig c = r.resolve(
+                        cli(
+                                ServiceOption.BOOTSTRAP_SERVERS,
+                                "b:1",
+                                ServiceOption.TRANSACTION_INTERVAL,
+                                "500ms",
+                                ServiceOption.CHECKPOINT_INTERVAL,
+                                "30s",
+                                ServiceOption.ATTRIBUTION_WINDOW,
+                                "2m",
+                                ServiceOption.WATERMARK_DELAY,
+                                "pt5m"),
+                        null)
+                .config();
+
+        assertThat(c.transactionInterval()).isEqualTo(Duration.ofMillis(500));
+        assertThat(c.checkpointInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.attributionWindow()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(c.watermarkDelay()).isEqualTo(Duration.ofMinutes(5));
+        assertThatThrownBy(() -> r.resolve(
+                        cli(ServiceOption.BOOTSTRAP_SERVERS, "b:1", ServiceOption.CORRELATION_WINDOW, "5 minutes"),
+                        null))
+                .hasMessageContaining("correlation-window")
+                .hasMessageContaining("5 minutes");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.rtmstreams.adattribution.demo;
 
-import dev.rtmstreams.adattribution.cli.ServiceOption;
+import dev.rtmstreams.cli.Durations;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.tools.cli.RateOption;
 import dev.rtmstreams.tools.cli.SeedOption;
@@ -37,7 +37,7 @@ public final class DemoCommand implements Callable<Integer> {
             names = "--duration",
             paramLabel = "DURATION",
             defaultValue = "PT60S",
-            description = "Load duration per mode (ISO-8601 or 30s/2m). Default: ${DEFAULT-VALUE}.")
+            description = "Load duration per mode (PT30S or 30s). Default: ${DEFAULT-VALUE}.")
     private String duration;
 
     /** Input events per second (impressions, clicks, requests, acks together). */
@@ -163,7 +163,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     private Duration parse(String option, String value) {
         try {
-            Duration d = ServiceOption.Durations.parse(value);
+            Duration d = Durations.parse(value);
             if (d.isZero() || d.isNegative()) {
                 throw new IllegalArgumentException("must be positive: '" + value + "'");
             }

@@ -36,6 +36,24 @@ class DemoMainCommandLineTest {
     }
 
     @Test
+    void shouldAcceptDurationsWithAUnitAsWellAsIsoWhenParsingEveryDurationOption() {
+        // the durations parse; the demo then stops at --rate 0, which is checked after them
+        Outcome o =
+                run("demo", "--duration", "30s", "--warmup", "PT2S", "--micro-batch-interval", "500ms", "--rate", "0");
+
+        assertThat(o.code).isEqualTo(2);
+        assertThat(o.err).contains("--rate").doesNotContain("duration like");
+    }
+
+    @Test
+    void shouldExitNonZeroNamingOptionAndValueWhenADurationDoesNotParse() {
+        Outcome o = run("demo", "--duration", "30 seconds");
+
+        assertThat(o.code).isEqualTo(2);
+        assertThat(o.err).contains("--duration", "'30 seconds'", "PT2M, 30s or 500ms");
+    }
+
+    @Test
     void shouldRunTheServiceCommandLineWhenRunIsGiven() {
         Outcome o = run("run", "--help");
 

@@ -133,7 +133,7 @@ final class Bench {
         if (needed && !Files.isRegularFile(o.examplesJar())) {
             throw new IllegalArgumentException(
                     "rtm-examples jar not found: " + o.examplesJar().toAbsolutePath()
-                            + " (build it with: mvn -B -pl rtm-examples -am package -DskipTests, or pass --examples-jar)");
+                            + " (build it with: mvn -B -pl rtm-examples-runner -am package -DskipTests, or pass --examples-jar)");
         }
     }
 

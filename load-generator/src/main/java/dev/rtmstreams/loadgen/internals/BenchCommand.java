@@ -57,7 +57,7 @@ final class BenchCommand implements Callable<Integer> {
             names = "--examples-jar",
             description = "The rtm-examples fat jar (published workloads). Default: ${DEFAULT-VALUE} (relative to"
                     + " the working directory).",
-            defaultValue = "rtm-examples/target/rtm-examples.jar")
+            defaultValue = "rtm-examples-runner/target/rtm-examples.jar")
     Path examplesJar;
 
     @Option(

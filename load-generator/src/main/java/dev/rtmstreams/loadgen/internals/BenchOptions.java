@@ -27,7 +27,7 @@ final class BenchOptions {
     public static final Path DEFAULT_APP_JAR = Path.of("adattribution-app", "target", "adattribution-app.jar");
 
     /** The rtm-examples fat jar when none is given (relative to the working directory). */
-    public static final Path DEFAULT_EXAMPLES_JAR = Path.of("rtm-examples", "target", "rtm-examples.jar");
+    public static final Path DEFAULT_EXAMPLES_JAR = Path.of("rtm-examples-runner", "target", "rtm-examples.jar");
 
     /** Where the broker of a mode runs when no cluster is given. */
     public enum BrokerKind {

@@ -179,6 +179,50 @@ class CommandsTest {
     }
 
     @Test
+    void shouldAcceptDurationsWithAUnitAsWellAsIsoWhenParsingEveryDurationOption(@TempDir Path dir) {
+        // every duration parses; each command then stops at a check that comes after them
+        assertThat(run(
+                        "run",
+                        "--bootstrap-servers",
+                        "localhost:1",
+                        "--report-dir",
+                        dir.toString(),
+                        "--duration",
+                        "30s",
+                        "--drain",
+                        "10s",
+                        "--attribution-window",
+                        "2m",
+                        "--watermark-delay",
+                        "PT5M",
+                        "--partner-send-lag",
+                        "500ms",
+                        "--wire-format",
+                        "confluent"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--schema-registry-url is required").doesNotContain("Invalid value");
+        assertThat(run(
+                        "bench",
+                        "--report-dir",
+                        dir.toString(),
+                        "--duration",
+                        "1m",
+                        "--warmup",
+                        "10s",
+                        "--drain",
+                        "5s",
+                        "--ready-timeout",
+                        "2m",
+                        "--modes",
+                        "echo,warp-speed"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("warp-speed").doesNotContain("Invalid value");
+        assertThat(run("record", "--file", dir.resolve("e.jsonl").toString(), "--duration", "-5s"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--duration", "-5s");
+    }
+
+    @Test
     void shouldExitTwoNamingTheFileWhenTheKafkaConfigIsMissing(@TempDir Path dir) {
         assertThat(run("run", "--help")).isZero();
         assertThat(out.toString()).contains("--kafka-config", "RTM_KAFKA_SASL_JAAS_CONFIG");

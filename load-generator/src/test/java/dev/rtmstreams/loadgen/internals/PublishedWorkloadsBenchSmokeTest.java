@@ -14,14 +14,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Short benches of the published latency workloads against an embedded broker: the echo in this JVM and the
- * rtm-examples programs from their fat jar as child JVMs in real-time mode, every output checked by the workload's
- * oracle. The pom's test-scoped dependency on rtm-examples makes the reactor build its jar first; when this module is
- * built alone without it, the tests are skipped (reported as skipped, not passed), except under {@code CI=true}, where
- * a missing jar fails them.
+ * rtm-examples programs from their fat jar (rtm-examples-runner's) as child JVMs in real-time mode, every output
+ * checked by the workload's oracle. The pom's test-scoped dependency on rtm-examples-runner makes the reactor build
+ * the jar first; when this module is built alone without it, the tests are skipped (reported as skipped, not passed),
+ * except under {@code CI=true}, where a missing jar fails them.
  */
 class PublishedWorkloadsBenchSmokeTest {
 
-    private static final Path EXAMPLES_JAR = Path.of("..", "rtm-examples", "target", "rtm-examples.jar");
+    private static final Path EXAMPLES_JAR = Path.of("..", "rtm-examples-runner", "target", "rtm-examples.jar");
 
     private static List<Map<String, Object>> bench(Path dir, BenchWorkload workload, List<String> modes, int seconds)
             throws Exception {

@@ -5,8 +5,8 @@ import java.util.Objects;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --duration}: how long a load runs, as an ISO-8601 duration (e.g. {@code PT60S}), as a picocli mixin; each
- * command gives its own default.
+ * {@code --duration}: how long a load runs ({@code PT60S} or {@code 60s}, with the command line's
+ * {@link dev.rtmstreams.cli.DurationConverter} registered), as a picocli mixin; each command gives its own default.
  *
  * <pre>{@code
  * @Mixin DurationOption duration = new DurationOption(Duration.ofSeconds(60));
@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  */
 public final class DurationOption {
 
-    @Option(names = "--duration", description = "Length of the load (ISO-8601, e.g. PT60S). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--duration", description = "Length of the load (PT60S or 60s). Default: ${DEFAULT-VALUE}.")
     private Duration duration;
 
     /** With the default of 60 seconds. */

@@ -1,8 +1,8 @@
 package dev.rtmstreams.examples.cli;
 
+import dev.rtmstreams.cli.Durations;
 import dev.rtmstreams.topology.Trigger;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,14 +26,14 @@ public final class RunOptions {
             names = "--checkpoint-interval",
             paramLabel = "DURATION",
             defaultValue = "PT5M",
-            description = "Checkpoint interval of the real-time trigger (ISO-8601). Default: ${DEFAULT-VALUE}.")
+            description = "Checkpoint interval of the real-time trigger (PT5M or 5m). Default: ${DEFAULT-VALUE}.")
     String checkpointInterval;
 
     @Option(
             names = "--micro-batch-interval",
             paramLabel = "DURATION",
             defaultValue = "PT1S",
-            description = "Batch interval of the micro-batch trigger (ISO-8601; PT0S = as fast as possible)."
+            description = "Batch interval of the micro-batch trigger (PT1S or 1s; PT0S = as fast as possible)."
                     + " Default: ${DEFAULT-VALUE}.")
     String microBatchInterval;
 
@@ -47,7 +47,7 @@ public final class RunOptions {
             names = "--duration",
             paramLabel = "DURATION",
             defaultValue = "PT10S",
-            description = "How long each run sends input (ISO-8601). Default: ${DEFAULT-VALUE}.")
+            description = "How long each run sends input (PT30S or 30s). Default: ${DEFAULT-VALUE}.")
     String duration;
 
     @Option(
@@ -163,17 +163,10 @@ public final class RunOptions {
 
     static Duration duration(CommandLine cl, String option, String value) {
         try {
-            Duration d = Duration.parse(value);
-            if (d.isNegative()) {
-                throw new CommandLine.ParameterException(
-                        cl, "Invalid value for option '" + option + "': must not be negative: '" + value + "'");
-            }
-            return d;
-        } catch (DateTimeParseException e) {
+            return Durations.parse(value);
+        } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(
-                    cl,
-                    "Invalid value for option '" + option + "': not an ISO-8601 duration (e.g. PT30S): '" + value
-                            + "'");
+                    cl, "Invalid value for option '" + option + "': " + e.getMessage());
         }
     }
 }

@@ -1,8 +1,10 @@
-package dev.rtmstreams.examples;
+package dev.rtmstreams.examples.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.rtmstreams.examples.ForeachSinkExample;
+import dev.rtmstreams.examples.PostgresUpsertSink;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.topology.ForeachSink;
 import dev.rtmstreams.topology.RtmStreams;

@@ -1,5 +1,6 @@
 package dev.rtmstreams.examples.cli;
 
+import dev.rtmstreams.cli.DurationConverter;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -53,7 +54,7 @@ public final class Main implements Runnable {
         for (Class<?> c : ExampleCommands.ALL) {
             cl.addSubcommand(c);
         }
-        return cl;
+        return DurationConverter.registerOn(cl);
     }
 
     @Override

@@ -1,8 +1,7 @@
-package dev.rtmstreams.examples;
+package dev.rtmstreams.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rtmstreams.examples.cli.Main;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import java.io.PrintWriter;
 import java.io.StringWriter;

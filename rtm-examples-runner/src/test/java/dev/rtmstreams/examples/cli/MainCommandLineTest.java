@@ -54,6 +54,37 @@ class MainCommandLineTest {
     }
 
     @Test
+    void shouldAcceptDurationsWithAUnitAsWellAsIsoWhenParsingEveryDurationOption() {
+        // every duration parses; the run then stops at --serve without --source kafka, which is checked after them
+        assertThat(run(
+                        "dedup",
+                        "--duration",
+                        "30s",
+                        "--warmup",
+                        "500ms",
+                        "--drain",
+                        "PT2S",
+                        "--checkpoint-interval",
+                        "1m",
+                        "--micro-batch-interval",
+                        "0",
+                        "--ttl",
+                        "1h",
+                        "--serve"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--serve needs --source kafka").doesNotContain("duration like");
+    }
+
+    @Test
+    void shouldRejectANegativeDurationNamingTheOptionAndTheValue() {
+        assertThat(run("stateless", "--warmup", "PT-1S")).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("--warmup")
+                .contains("must not be negative")
+                .contains("PT-1S");
+    }
+
+    @Test
     void shouldRequireABrokerWhenReadingExistingTopics() {
         assertThat(run("union", "--source", "kafka", "--input-topic", "a")).isEqualTo(2);
         assertThat(err.toString()).contains("--bootstrap-servers");
