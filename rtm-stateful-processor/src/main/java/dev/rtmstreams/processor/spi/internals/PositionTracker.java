@@ -2,7 +2,6 @@ package dev.rtmstreams.processor.spi.internals;
 
 import java.util.Arrays;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.query.Position;
@@ -11,7 +10,7 @@ import org.apache.kafka.streams.query.Position;
  * The position of an operator store (per input partition, the offset of the newest record that wrote to it), kept
  * in a few primitive slots instead of Kafka Streams' {@link Position}, which RocksDB and in-memory stores update on
  * every write through nested concurrent maps and boxed offsets (~3% of a real-time stream thread). The store it
- * serves is given {@link #hidingRecordMetadata a context without record metadata}, so it does not track its own.
+ * serves is given a context without record metadata ({@link StoreContextView}), so it does not track its own.
  *
  * <p>Written on the stream thread, read by interactive-query threads: both sides synchronize on this object, which is
  * uncontended on the write path.
@@ -73,14 +72,5 @@ final class PositionTracker {
             p.withComponent(topics[i], partitions[i], offsets[i]);
         }
         return p;
-    }
-
-    /**
-     * @param context a store's context
-     * @return the same context, except that it never names a record being processed (stores then do not update
-     *     their own position on writes)
-     */
-    static StateStoreContext hidingRecordMetadata(StateStoreContext context) {
-        return new StoreContextView(context, true, UnaryOperator.identity());
     }
 }
