@@ -22,6 +22,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -59,10 +60,16 @@ import org.slf4j.LoggerFactory;
  * epoch; see {@link EpochProgress}. Kafka Streams commits only when something was processed, so an idle thread
  * closes no epochs.
  * <h2>Clients</h2>
- * The main consumers and producers are created by rtm-streams (subclasses of {@code KafkaConsumer} and
- * {@code KafkaProducer} that measure latency and observe commits), so a custom {@code KafkaClientSupplier} cannot
- * be combined with it. Source records carry a 16-byte header {@code rtm.lat} inside the topology (and through
- * repartition topics); it is removed before output and changelog records are sent.
+ * Every Kafka client is created by the application's {@link KafkaClientSupplier}: the one given to
+ * {@link Builder#clientSupplier(KafkaClientSupplier)}, else the one Kafka Streams would use (its
+ * {@code default.client.supplier}, by default plain {@code KafkaConsumer}s and {@code KafkaProducer}s). rtm-streams
+ * wraps the main consumers and the producers that supplier returns by delegation (every call reaches the
+ * application's client; the wrapper observes polls, sends and commits to measure latency and close epochs, and under
+ * a micro-batch trigger holds output until the epoch ends), so instrumented clients and a framework's client hooks
+ * keep working. Under the streams rebalance protocol ({@code group.protocol=streams}) Kafka Streams builds the main
+ * consumers itself and asks no supplier for them (its behaviour, not ours); the supplier still makes the producers,
+ * restore and global consumers and the admin client. Source records carry a 16-byte header {@code rtm.lat} inside
+ * the topology (and through repartition topics); it is removed before output and changelog records are sent.
  */
 public final class RtmStreams implements AutoCloseable {
 
@@ -111,8 +118,12 @@ public final class RtmStreams implements AutoCloseable {
         runtime.groupSlots(new GroupSlotsProbe(config, appId, this::sizingReport, threads() * expectedInstances));
         // the main consumers report to the runtime: from the client supplier under the classic protocol, through Kafka
         // Streams' consumer wrapper under the streams protocol (which ignores a supplier's main consumer)
+        KafkaClientSupplier clients = b.clientSupplier != null ? b.clientSupplier : configuredClientSupplier(config);
         this.streams = new KafkaStreams(
-                topology, StreamsProtocolConsumer.configure(config, runtime), new RtmClientSupplier(runtime), b.time);
+                topology,
+                StreamsProtocolConsumer.configure(config, runtime),
+                new RtmClientSupplier(runtime, clients),
+                b.time);
         runtime.attach(streams);
         streams.setStateListener((newState, oldState) -> {
             if (newState == KafkaStreams.State.RUNNING && oldState == KafkaStreams.State.REBALANCING) {
@@ -122,6 +133,12 @@ public final class RtmStreams implements AutoCloseable {
                 l.onChange(newState, oldState);
             }
         });
+    }
+
+    /** @return the client supplier Kafka Streams would use for these properties ({@code default.client.supplier}) */
+    private static KafkaClientSupplier configuredClientSupplier(Properties config) {
+        // StreamsConfig's public constructor logs every value; Kafka Streams logs them once more when it starts
+        return new StreamsConfig(config, false) {}.getKafkaClientSupplier();
     }
 
     /**
@@ -333,6 +350,7 @@ public final class RtmStreams implements AutoCloseable {
         private Duration transactionInterval = DEFAULT_TRANSACTION_INTERVAL;
         private Long rocksDbMemory;
         private Time time = Time.SYSTEM;
+        private KafkaClientSupplier clientSupplier;
         private final List<ProgressListener> listeners = new ArrayList<>();
         private final List<KafkaStreams.StateListener> stateListeners = new ArrayList<>();
 
@@ -433,6 +451,20 @@ public final class RtmStreams implements AutoCloseable {
         /** @param listener receives Kafka Streams state changes (use this instead of {@code setStateListener}) */
         public Builder addStateListener(KafkaStreams.StateListener listener) {
             stateListeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * The application's own client supplier, as given to {@code new KafkaStreams(topology, props, supplier)}: it
+         * creates every Kafka client (instrumented clients, a framework's hooks); rtm-streams wraps the main consumers
+         * and producers it returns by delegation (see the class javadoc, "Clients").
+         *
+         * @param supplier the supplier; default: the one Kafka Streams configures from {@code default.client.supplier}
+         * @return this builder
+         * @throws NullPointerException when the supplier is null
+         */
+        public Builder clientSupplier(KafkaClientSupplier supplier) {
+            this.clientSupplier = Objects.requireNonNull(supplier, "clientSupplier");
             return this;
         }
 

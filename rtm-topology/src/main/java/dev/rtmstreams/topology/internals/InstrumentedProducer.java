@@ -5,25 +5,25 @@ import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Callback;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * A stream thread's producer: measures processing and end-to-end latency of each output record on send, times the
+ * A stream thread's producer, wrapped around the one the application's client supplier made: measures processing and end-to-end latency of each output record on send, times the
  * parts of each commit (flush, offsets, EndTxn), under exactly-once reports every successful transaction commit to
  * its {@link EpochRuntime} (which closes checkpoint epochs), and under a micro-batch trigger
- * holds output records until the epoch ends ({@link EpochOutputGate}).
+ * holds output records until the epoch ends ({@link EpochOutputGate}). Every other call goes to the wrapped producer
+ * unchanged.
  */
-final class InstrumentedProducer extends KafkaProducer<byte[], byte[]> {
+final class InstrumentedProducer extends DelegatingProducer {
 
     private final EpochRuntime runtime;
     private final EpochOutputGate gate;
 
-    InstrumentedProducer(Map<String, Object> config, EpochRuntime runtime) {
-        super(config, new ByteArraySerializer(), new ByteArraySerializer());
+    InstrumentedProducer(Producer<byte[], byte[]> delegate, EpochRuntime runtime) {
+        super(delegate);
         this.runtime = runtime;
         this.gate = runtime.holdsOutputUntilEpochEnd()
                 ? new EpochOutputGate(topic -> !runtime.isInternalTopic(topic))
@@ -43,12 +43,12 @@ final class InstrumentedProducer extends KafkaProducer<byte[], byte[]> {
                 return held; // sent, and measured, when the epoch ends
             }
         }
-        return super.send(runtime.onSend(record), callback);
+        return delegate.send(runtime.onSend(record), callback);
     }
 
     private void releaseHeld() {
         if (gate != null) {
-            gate.release((record, callback) -> super.send(runtime.onSend(record), callback));
+            gate.release((record, callback) -> delegate.send(runtime.onSend(record), callback));
         }
     }
 
@@ -57,7 +57,7 @@ final class InstrumentedProducer extends KafkaProducer<byte[], byte[]> {
     public void flush() {
         long start = System.nanoTime();
         releaseHeld();
-        super.flush();
+        delegate.flush();
         runtime.onProducerFlush(start, System.nanoTime());
     }
 
@@ -66,7 +66,7 @@ final class InstrumentedProducer extends KafkaProducer<byte[], byte[]> {
             Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata groupMetadata) {
         long start = System.nanoTime();
         releaseHeld(); // exactly-once: the epoch's output goes into the transaction that commits its offsets
-        super.sendOffsetsToTransaction(offsets, groupMetadata);
+        delegate.sendOffsetsToTransaction(offsets, groupMetadata);
         runtime.onOffsetsSent(offsets, start, System.nanoTime());
     }
 
@@ -74,7 +74,7 @@ final class InstrumentedProducer extends KafkaProducer<byte[], byte[]> {
     public void commitTransaction() {
         long start = System.nanoTime();
         releaseHeld();
-        super.commitTransaction();
+        delegate.commitTransaction();
         runtime.onCommit(Map.of(), true, start, System.nanoTime());
     }
 
@@ -84,16 +84,26 @@ final class InstrumentedProducer extends KafkaProducer<byte[], byte[]> {
         if (gate != null) {
             gate.discard(new org.apache.kafka.common.KafkaException("transaction aborted"));
         }
-        super.abortTransaction();
+        delegate.abortTransaction();
+    }
+
+    @Override
+    public void close() {
+        discardHeldOnClose();
+        delegate.close();
     }
 
     @Override
     public void close(java.time.Duration timeout) {
+        discardHeldOnClose();
+        delegate.close(timeout);
+    }
+
+    private void discardHeldOnClose() {
         if (gate != null && gate.held() > 0) {
             // Kafka Streams flushes before a clean close; records still held belong to an epoch whose input offsets
             // were not committed, so they are processed again after the restart
             gate.discard(new org.apache.kafka.common.KafkaException("producer closed before the epoch ended"));
         }
-        super.close(timeout);
     }
 }

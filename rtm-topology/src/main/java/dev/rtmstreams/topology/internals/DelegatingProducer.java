@@ -1,0 +1,111 @@
+package dev.rtmstreams.topology.internals;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.metrics.KafkaMetric;
+
+/**
+ * A {@link Producer} that forwards every call to another one: the base of the producer rtm-streams wraps around the
+ * one a {@code KafkaClientSupplier} returns (see {@link DelegatingConsumer}). A subclass overrides only what it
+ * observes; as a delegate calls none of these methods on the wrapper, a subclass overrides every overload it needs
+ * (both {@code send}s, both {@code close}s).
+ */
+abstract class DelegatingProducer implements Producer<byte[], byte[]> {
+
+    /** The producer every call goes to. */
+    protected final Producer<byte[], byte[]> delegate;
+
+    DelegatingProducer(Producer<byte[], byte[]> delegate) {
+        this.delegate = Objects.requireNonNull(delegate, "the client supplier returned a null producer");
+    }
+
+    @Override
+    public void initTransactions() {
+        delegate.initTransactions();
+    }
+
+    @Override
+    public void beginTransaction() {
+        delegate.beginTransaction();
+    }
+
+    @Override
+    public void sendOffsetsToTransaction(
+            Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata groupMetadata) {
+        delegate.sendOffsetsToTransaction(offsets, groupMetadata);
+    }
+
+    @Override
+    public void commitTransaction() {
+        delegate.commitTransaction();
+    }
+
+    @Override
+    public void abortTransaction() {
+        delegate.abortTransaction();
+    }
+
+    @Override
+    public void registerMetricForSubscription(KafkaMetric metric) {
+        delegate.registerMetricForSubscription(metric);
+    }
+
+    @Override
+    public void unregisterMetricFromSubscription(KafkaMetric metric) {
+        delegate.unregisterMetricFromSubscription(metric);
+    }
+
+    @Override
+    public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record) {
+        return delegate.send(record);
+    }
+
+    @Override
+    public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
+        return delegate.send(record, callback);
+    }
+
+    @Override
+    public void flush() {
+        delegate.flush();
+    }
+
+    @Override
+    public List<PartitionInfo> partitionsFor(String topic) {
+        return delegate.partitionsFor(topic);
+    }
+
+    @Override
+    public Map<MetricName, ? extends Metric> metrics() {
+        return delegate.metrics();
+    }
+
+    @Override
+    public Uuid clientInstanceId(Duration timeout) {
+        return delegate.clientInstanceId(timeout);
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+
+    @Override
+    public void close(Duration timeout) {
+        delegate.close(timeout);
+    }
+}
