@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
@@ -92,6 +93,7 @@ public final class RtmStreams implements AutoCloseable {
     private final KafkaStreams streams;
     private final EpochRuntime runtime;
     private final List<KafkaStreams.StateListener> stateListeners;
+    private final AtomicBoolean runtimeClosed = new AtomicBoolean();
 
     private RtmStreams(Builder b, Properties config) {
         this.topology = b.topology;
@@ -119,20 +121,85 @@ public final class RtmStreams implements AutoCloseable {
         // the main consumers report to the runtime: from the client supplier under the classic protocol, through Kafka
         // Streams' consumer wrapper under the streams protocol (which ignores a supplier's main consumer)
         KafkaClientSupplier clients = b.clientSupplier != null ? b.clientSupplier : configuredClientSupplier(config);
-        this.streams = new KafkaStreams(
+        this.streams = new ManagedKafkaStreams(
                 topology,
                 StreamsProtocolConsumer.configure(config, runtime),
                 new RtmClientSupplier(runtime, clients),
                 b.time);
         runtime.attach(streams);
-        streams.setStateListener((newState, oldState) -> {
-            if (newState == KafkaStreams.State.RUNNING && oldState == KafkaStreams.State.REBALANCING) {
+    }
+
+    /**
+     * The {@link KafkaStreams} an {@link RtmStreams} runs. Whoever drives it, {@link RtmStreams} or a framework that
+     * manages a {@code KafkaStreams}' lifecycle itself (Spring for Apache Kafka's {@code StreamsBuilderFactoryBean}
+     * calls {@code setStateListener}, {@code start} and {@code close} on the instance it is given), gets the same
+     * behaviour: the slot check before it starts, the builder's state listeners beside the one it sets, and the last
+     * epoch reports once it has stopped.
+     */
+    private final class ManagedKafkaStreams extends KafkaStreams {
+
+        /** The listener set with {@link #setStateListener}, e.g. a framework's; called after the builder's. */
+        private volatile StateListener external;
+
+        ManagedKafkaStreams(Topology topology, Properties config, KafkaClientSupplier clients, Time time) {
+            super(topology, config, clients, time);
+            super.setStateListener(this::onStateChange);
+        }
+
+        @Override
+        public synchronized void start() {
+            checkSlotsBeforeStart();
+            super.start();
+        }
+
+        /**
+         * Sets the listener Kafka Streams would call; rtm-streams' own listeners (the assignment check, the builder's
+         * {@link Builder#addStateListener}) keep being called, before it.
+         *
+         * @throws IllegalStateException when Kafka Streams was already started, as {@link KafkaStreams} does
+         */
+        @Override
+        public void setStateListener(StateListener listener) {
+            if (state() != State.CREATED) {
+                throw new IllegalStateException(
+                        "Can only set StateListener before calling start(). Current state is: " + state());
+            }
+            this.external = listener;
+        }
+
+        private void onStateChange(State newState, State oldState) {
+            if (newState == State.RUNNING && oldState == State.REBALANCING) {
                 runtime.scheduleAssignmentCheck();
             }
-            for (KafkaStreams.StateListener l : stateListeners) {
+            for (StateListener l : stateListeners) {
                 l.onChange(newState, oldState);
             }
-        });
+            StateListener l = external;
+            if (l != null) {
+                l.onChange(newState, oldState);
+            }
+            if (newState == State.NOT_RUNNING || newState == State.ERROR) {
+                closeRuntime(true); // stopped, whoever closed it
+            }
+        }
+    }
+
+    /**
+     * Delivers the last epoch reports (when the stream threads have stopped) and closes the epoch runtime, once.
+     *
+     * @param streamsStopped whether Kafka Streams shut down, so no stream thread can still commit
+     */
+    private void closeRuntime(boolean streamsStopped) {
+        synchronized (runtimeClosed) {
+            if (runtimeClosed.get()) {
+                return;
+            }
+            if (streamsStopped) {
+                runtime.closeOpenEpochs();
+            }
+            runtime.close();
+            runtimeClosed.set(true);
+        }
     }
 
     /** @return the client supplier Kafka Streams would use for these properties ({@code default.client.supplier}) */
@@ -178,6 +245,11 @@ public final class RtmStreams implements AutoCloseable {
      * @throws IllegalStateException when already started or closed (from Kafka Streams)
      */
     public void start() {
+        streams.start();
+    }
+
+    /** The slot check of {@link #start()}, run by the Kafka Streams instance itself so that every start has it. */
+    private void checkSlotsBeforeStart() {
         if (slotCheck != SlotCheckMode.OFF) {
             SizingReport report;
             try {
@@ -185,7 +257,7 @@ public final class RtmStreams implements AutoCloseable {
             } catch (RuntimeException e) {
                 if (slotCheck == SlotCheckMode.FAIL) {
                     streams.close(Duration.ZERO);
-                    runtime.close();
+                    closeRuntime(false);
                     throw e;
                 }
                 LOG.warn("slot check skipped: cannot size the topology", e);
@@ -196,7 +268,7 @@ public final class RtmStreams implements AutoCloseable {
                     InsufficientSlotsException ex = new InsufficientSlotsException(report);
                     LOG.error("refusing to start {}: {}", applicationId(), ex.getMessage());
                     streams.close(Duration.ZERO);
-                    runtime.close();
+                    closeRuntime(false);
                     throw ex;
                 }
                 LOG.warn("{} starts with too few task slots (slot check WARN): {}", applicationId(), report);
@@ -204,7 +276,6 @@ public final class RtmStreams implements AutoCloseable {
                 LOG.info("{}", report);
             }
         }
-        streams.start();
     }
 
     /**
@@ -245,10 +316,7 @@ public final class RtmStreams implements AutoCloseable {
      */
     public boolean close(CloseOptions options) {
         boolean done = streams.close(options);
-        if (done) {
-            runtime.closeOpenEpochs(); // the stream threads have stopped
-        }
-        runtime.close();
+        closeRuntime(done); // when done, the stream threads have stopped (and the state listener did it already)
         return done;
     }
 
@@ -276,8 +344,14 @@ public final class RtmStreams implements AutoCloseable {
     }
 
     /**
-     * @return the wrapped Kafka Streams instance (for interactive queries, exception handlers...). Do not replace its
-     *     state listener: use {@link Builder#addStateListener} instead.
+     * The Kafka Streams instance this application runs, for interactive queries, exception handlers, or to hand it to
+     * a framework that drives a {@code KafkaStreams} itself: its {@code start()} runs the slot check as
+     * {@link #start()} does, a listener given to its {@code setStateListener} is called beside the builder's
+     * {@link Builder#addStateListener listeners}, and once it has stopped, however it was closed, the last epoch
+     * reports are delivered. Closing it directly uses Kafka Streams' close options; {@link #close(Duration)} also
+     * leaves the group in real-time mode.
+     *
+     * @return the Kafka Streams instance
      */
     public KafkaStreams kafkaStreams() {
         return streams;
