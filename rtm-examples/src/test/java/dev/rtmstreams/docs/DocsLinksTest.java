@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README is the front door and the manual lives in {@code docs/} (issue 30): every relative link of README.md, of
+ * The README is the front door and the manual lives in {@code docs/}: every relative link of README.md, of
  * every {@code docs/**}{@code /*.md} and of the repository's other Markdown files resolves to a file or directory of
  * the repository, every {@code #anchor} into a Markdown file names one of its headings (GitHub's slugs), and the README
  * stays at most {@value #README_MAX_LINES} lines. Links inside fenced code blocks and code spans are not links;
