@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every documented combination of trigger and interval starts under exactly_once_v2 (issue 31 item 4: Kafka Streams
+ * Every documented combination of trigger and interval starts under exactly_once_v2 (Kafka Streams
  * used to refuse a commit interval above its 10 s transaction timeout, naming neither option); the combinations that
  * cannot work are refused naming our option and its value. "Starts" is checked as far as Kafka Streams' own
  * validation, which runs when {@code KafkaStreams} is created: no broker is needed.

@@ -18,13 +18,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README is the front door and the manual lives in {@code docs/} (issue 30): every relative link of README.md, of
+ * The README is the front door and the manual lives in {@code docs/}: every relative link of README.md, of
  * every {@code docs/**}{@code /*.md} and of the repository's other Markdown files resolves to a file or directory of
  * the repository, every {@code #anchor} into a Markdown file names one of its headings (GitHub's slugs), and the README
  * stays at most {@value #README_MAX_LINES} lines. Links inside fenced code blocks and code spans are not links;
@@ -40,7 +41,7 @@ class DocsLinksTest {
             Pattern.compile("(?m)^ {0,3}\\[[^\\]]+]:\\s*<?(\\S+?)>?(?:\\s+\"[^\"]*\")?\\s*$");
     private static final Pattern HEADING = Pattern.compile("^ {0,3}(#{1,6})\\s+(.*?)(?:\\s+#+)?\\s*$");
     private static final Pattern HTML_ANCHOR = Pattern.compile("<a\\s+(?:name|id)=\"([^\"]+)\"");
-    private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:");
+    static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:");
 
     @Test
     void shouldResolveEveryRelativeLinkWhenReadingTheReadmeAndTheDocs() throws IOException {
@@ -109,35 +110,58 @@ class DocsLinksTest {
      * RELIABILITY.md, module READMEs): every {@code *.md} outside build output ({@code target}), {@code node_modules}
      * and hidden directories.
      */
-    private static List<Path> documentedFiles(Path root) throws IOException {
-        List<Path> files = new ArrayList<>();
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
-                boolean skipped = !dir.equals(root)
-                        && (name.equals("target") || name.equals("node_modules") || name.startsWith("."));
-                return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                if (file.getFileName().toString().endsWith(".md")) {
-                    files.add(file);
-                }
-                return FileVisitResult.CONTINUE;
-            }
-        });
-        files.sort(null);
+    static List<Path> documentedFiles(Path root) throws IOException {
+        List<Path> files = repositoryFiles(
+                root,
+                name -> name.startsWith("."),
+                file -> file.getFileName().toString().endsWith(".md"));
         assertThat(files)
                 .as("Markdown files checked")
                 .contains(root.resolve("README.md"), root.resolve("docs/README.md"));
         return files;
     }
 
-    private static List<String> brokenLinks(Path root, List<Path> files) throws IOException {
-        Map<Path, Set<String>> anchorsByFile = new HashMap<>();
-        List<String> broken = new ArrayList<>();
+    /**
+     * Every file under {@code root} that {@code kept} accepts, sorted; directories named {@code target} or
+     * {@code node_modules}, or whose name {@code skippedDirectory} accepts, are not entered (nor are files of that
+     * name, such as a worktree's {@code .git} file).
+     */
+    static List<Path> repositoryFiles(Path root, Predicate<String> skippedDirectory, Predicate<Path> kept)
+            throws IOException {
+        List<Path> files = new ArrayList<>();
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                return !dir.equals(root) && skipped(dir) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                if (attrs.isRegularFile() && !skipped(file) && kept.test(file)) {
+                    files.add(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            private boolean skipped(Path path) {
+                String name =
+                        path.getFileName() == null ? "" : path.getFileName().toString();
+                return name.equals("target") || name.equals("node_modules") || skippedDirectory.test(name);
+            }
+        });
+        files.sort(null);
+        return files;
+    }
+
+    /** A link of a Markdown file: its 1-based line and its target as written. */
+    record Link(Path file, int line, String target) {}
+
+    /**
+     * The links of Markdown files: inline links and images, and reference definitions; links inside fenced code
+     * blocks and code spans are not links.
+     */
+    static List<Link> links(List<Path> files) throws IOException {
+        List<Link> links = new ArrayList<>();
         for (Path file : files) {
             List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
             boolean fenced = false;
@@ -151,22 +175,31 @@ class DocsLinksTest {
                     continue;
                 }
                 String text = line.replaceAll("`[^`]*`", "``");
-                List<String> targets = new ArrayList<>();
                 Matcher inline = INLINE_LINK.matcher(text);
                 while (inline.find()) {
-                    targets.add(inline.group(1));
+                    links.add(new Link(file, i + 1, inline.group(1)));
                 }
                 Matcher reference = REFERENCE_DEFINITION.matcher(text);
                 while (reference.find()) {
-                    targets.add(reference.group(1));
+                    links.add(new Link(file, i + 1, reference.group(1)));
                 }
-                for (String target : targets) {
-                    String problem = problem(root, file, target, anchorsByFile);
-                    if (problem != null) {
-                        broken.add(root.relativize(file).toString().replace('\\', '/') + ":" + (i + 1) + ": " + target
-                                + " -> " + problem);
-                    }
-                }
+            }
+        }
+        return links;
+    }
+
+    /** {@code file}'s path relative to {@code root}, with forward slashes. */
+    static String relative(Path root, Path file) {
+        return root.relativize(file).toString().replace('\\', '/');
+    }
+
+    private static List<String> brokenLinks(Path root, List<Path> files) throws IOException {
+        Map<Path, Set<String>> anchorsByFile = new HashMap<>();
+        List<String> broken = new ArrayList<>();
+        for (Link link : links(files)) {
+            String problem = problem(root, link.file(), link.target(), anchorsByFile);
+            if (problem != null) {
+                broken.add(relative(root, link.file()) + ":" + link.line() + ": " + link.target() + " -> " + problem);
             }
         }
         return broken;
@@ -204,8 +237,7 @@ class DocsLinksTest {
         Set<String> anchors = anchorsByFile.computeIfAbsent(resolved, DocsLinksTest::anchors);
         return anchors.contains(anchor.toLowerCase(Locale.ROOT))
                 ? null
-                : "no heading '" + anchor + "' in "
-                        + root.relativize(resolved).toString().replace('\\', '/');
+                : "no heading '" + anchor + "' in " + relative(root, resolved);
     }
 
     /** The anchors GitHub generates for a Markdown file's headings, plus explicit {@code <a name|id="...">}. */

@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
  * changelog. B leaves the group; A takes the task back (the standby is recycled into an active task) and receives the
  * matching clicks: every one must join.
  *
- * <p>Guards the fix of issue 32 (commit 41b5202, {@code TaskLocalStore#reset} from {@code JoinCore#close}): before
+ * <p>Guards the recycle fix (commit 41b5202, {@code TaskLocalStore#reset} from {@code JoinCore#close}): before
  * it, the task kept the key filters of its first active incarnation, which do not hold the keys the standby applied,
  * so the clicks' probes were skipped as "no such key buffered" and their joins lost.
  */

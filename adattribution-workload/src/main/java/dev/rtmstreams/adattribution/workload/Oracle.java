@@ -13,7 +13,7 @@ import java.util.Set;
  * Computes the outputs the system under test must produce from the input events, in send order.
  * A pure function: no clock, no I/O.
  *
- * <p>Click attribution (the service's contract, DESIGN.md section 5): events are processed in
+ * <p>Click attribution (the service's contract, docs/service.md): events are processed in
  * send order. The global watermark is {@code min(max impression time, max click time) - delay},
  * defined once both sides have been seen (before that nothing is late). An impression or click
  * whose event time is at or below the watermark at its arrival is late and dropped (Spark's rule; it

@@ -47,7 +47,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * State API overhead (DESIGN.md section 7): a {@link StatefulProcessor} doing one {@code ValueState} get + update
+ * State API overhead (target: at most 1.3x the hand-written processor's cost, BENCHMARKS.md): a {@link StatefulProcessor} doing one {@code ValueState} get + update
  * per record versus a hand-written Kafka Streams {@link Processor} doing the same get + put on a
  * {@code KeyValueStore<String, Long>}, both on RocksDB, in the same run. Two harnesses:
  * <ul>

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
  *       {@code STATE_STORE_*_SNAPSHOT*}: Spark state-store providers, row encoders and checkpoint files.</li>
  *   <li>{@code STATE_STORE_CANNOT_USE_COLUMN_FAMILY_WITH_INVALID_NAME}: Spark's column-family name rule (empty,
  *       surrounding blanks, {@code default}); our state names are checked by
- *       {@code STATEFUL_PROCESSOR_INVALID_STATE_NAME} (see the report of issue 11).</li>
+ *       {@code STATEFUL_PROCESSOR_INVALID_STATE_NAME}.</li>
  *   <li>{@code TRANSFORM_WITH_STATE_SCHEMA_MUST_BE_NULLABLE}: Avro state encoding of Spark SQL schemas.</li>
  * </ul>
  */

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>the TIMER_PROCESSED cases of "value state creation with timeMode=... and invalid state should fail" and
  *       "registering timeouts with timeMode=... and invalid state should fail": in Spark TIMER_PROCESSED is the
  *       state after the timer phase of a batch (and while {@code close} runs), which user code of our API cannot
- *       reach; inside {@code handleExpiredTimer} Spark's handle is DATA_PROCESSED (see the report of issue 11).</li>
+ *       reach; inside {@code handleExpiredTimer} Spark's handle is DATA_PROCESSED (docs/spark-migration.md, handle states).</li>
  * </ul>
  * The "ttl States are populated ..." tests read Spark's internal {@code handle.ttlStates}; here Spark's custom
  * metrics {@code num*StateWithTTLVars} that count them.

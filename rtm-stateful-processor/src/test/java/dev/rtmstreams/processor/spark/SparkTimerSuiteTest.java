@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code Long.MinValue} is "nothing fired before time moved". Spark's threshold is inclusive in this suite's version
  * ("if timestamp equals to expiryTimestampsMs, it will be considered expired"); ours fires timers strictly below the
  * batch time / watermark (the aligned rule, docs/stateful-processor.md "Time"), so a threshold {@code t} is reached
- * by moving time to {@code t + 1} (see the report of issue 11 on Spark master's {@code <=}).
+ * by moving time to {@code t + 1} (docs/spark-migration.md: timers fire strictly past their time).
  *
  * <p>Skipped:
  * <ul>

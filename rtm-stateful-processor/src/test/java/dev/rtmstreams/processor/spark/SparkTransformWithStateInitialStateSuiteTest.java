@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  *   <li>"state data source reader dataframe as initial state (flatten option=..., shuffle partition ...)" (6
  *       variants): Spark's state data source DataFrames, unioned into several initial-state rows per grouping key;
  *       our initial-state input accepts one row per key (STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY, as
- *       aligned; see the report of issue 11).</li>
+ *       aligned with Spark's per-key rule; docs/spark-migration.md).</li>
  * </ul>
  */
 class SparkTransformWithStateInitialStateSuiteTest {

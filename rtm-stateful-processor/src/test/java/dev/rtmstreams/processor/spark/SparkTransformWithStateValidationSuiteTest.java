@@ -41,8 +41,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  *       "... ListState.exists() ...": Spark reports these from its driver-side schema pass, with
  *       {@code handleState=PRE_INIT} and {@code operationType=valueState.exists}; our init-time error has the same
  *       class with {@code handleState=CREATED} and the method's snake-case name ({@code exists}), the handle-state
- *       parameters already aligned with Spark's executor-side handle (docs/spark-migration.md); see the report
- *       of issue 11.</li>
+ *       parameters already aligned with Spark's executor-side handle (docs/spark-migration.md).</li>
  * </ul>
  */
 class SparkTransformWithStateValidationSuiteTest {

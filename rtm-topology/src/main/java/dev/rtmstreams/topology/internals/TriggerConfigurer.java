@@ -27,7 +27,7 @@ public final class TriggerConfigurer {
      * {@code fetch.max.wait.ms} in real-time mode for a topology whose records cross the broker more than once (a
      * repartition topic between sub-topologies, {@link BrokerHops}): each hop adds a fetch wait to a record's
      * latency, so the wait is cut to 1 ms from the single-hop value of {@link RealTimeClientSettings}. Measured on
-     * the published aggregation workload (count behind a key change, 10k rows/s, BENCHMARKS.md session 10): p99
+     * the published aggregation workload (count behind a key change, 10k rows/s, BENCHMARKS.md, 2026-12-02, 53e5677): p99
      * 1.14x the echo's instead of 1.45x, at the same service CPU per row (57.9 against 57.0 us): the repartitioned
      * stream is dense enough that the broker rarely waits.
      */
