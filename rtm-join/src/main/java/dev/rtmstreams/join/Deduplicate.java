@@ -5,6 +5,7 @@ import dev.rtmstreams.processor.EventTimeExtractor;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.StoreBackend;
 import java.time.Duration;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 
@@ -46,6 +47,7 @@ import org.apache.kafka.streams.processor.api.ProcessorSupplier;
  * Both work under the real-time and the micro-batch contract (in micro-batch, duplicates within one batch are
  * dropped too, keeping the first in arrival order).
  */
+@InterfaceStability.Evolving
 public final class Deduplicate {
 
     private Deduplicate() {}

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.kstream.KStream;
 
@@ -99,6 +100,7 @@ import org.apache.kafka.streams.kstream.KStream;
  * @param <L> left value type
  * @param <R> right value type
  */
+@InterfaceStability.Evolving
 public final class IntervalJoin<K, L, R> {
 
     /**

@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -49,6 +50,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * r.read("imp-1".getBytes(UTF_8)).ifPresent(s -> System.out.println(JoinStateReader.toJson(s)));
  * }</pre>
  */
+@InterfaceStability.Evolving
 public final class JoinStateReader {
 
     /** A side of the join, as Spark's state data source option {@code joinSide} ({@code left}, {@code right}). */

@@ -1,10 +1,13 @@
 package dev.rtmstreams.join;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * Kind of {@link IntervalJoin}. Outer joins emit an unmatched buffered row with {@code null} for the other side
  * exactly once, when the global watermark proves that no match can come any more (the row is evicted). A left semi
  * join emits each left row once, on its first match.
  */
+@InterfaceStability.Evolving
 public enum JoinType {
     /** Only matched pairs. */
     INNER,

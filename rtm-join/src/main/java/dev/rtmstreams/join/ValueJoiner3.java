@@ -1,5 +1,7 @@
 package dev.rtmstreams.join;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * Combines the key and the two joined values of an {@link IntervalJoin} into one output value.
  *
@@ -9,6 +11,7 @@ package dev.rtmstreams.join;
  * @param <VR> output value type
  */
 @FunctionalInterface
+@InterfaceStability.Evolving
 public interface ValueJoiner3<K, L, R, VR> {
 
     /**

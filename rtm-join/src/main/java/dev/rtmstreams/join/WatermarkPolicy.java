@@ -1,11 +1,14 @@
 package dev.rtmstreams.join;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * How the global watermark of an {@link IntervalJoin} is derived from the two input watermarks (each input's
  * watermark = max event time seen on that input minus its watermark delay), as Spark's
  * {@code spark.sql.streaming.multipleWatermarkPolicy}. The global watermark never moves backwards, also across
  * restarts. Like Spark, the policy must not change across restarts of the same application.
  */
+@InterfaceStability.Evolving
 public enum WatermarkPolicy {
     /**
      * Minimum of the two input watermarks (default, Spark's default): the slower input holds back lateness and

@@ -10,4 +10,10 @@ class ArchitectureTest {
         ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.join")
                 .check(ArchitectureRules.importProductionClasses("dev.rtmstreams"));
     }
+
+    @Test
+    void shouldMarkEveryPublicTypeWithItsStabilityWhenInThePublicPackages() {
+        ArchitectureRules.publicTypesHaveOneStabilityMark("dev.rtmstreams.join")
+                .check(ArchitectureRules.importProductionClasses("dev.rtmstreams.join"));
+    }
 }

@@ -1,5 +1,7 @@
 package dev.rtmstreams.processor;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * Extracts the event time of an input row, used for the watermark in {@link TimeMode#EVENT_TIME}.
  * The default extractor of {@link TransformWithState} returns the record timestamp.
@@ -8,6 +10,7 @@ package dev.rtmstreams.processor;
  * @param <I> input row type
  */
 @FunctionalInterface
+@InterfaceStability.Evolving
 public interface EventTimeExtractor<K, I> {
 
     /**

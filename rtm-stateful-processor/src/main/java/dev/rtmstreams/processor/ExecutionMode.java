@@ -1,10 +1,13 @@
 package dev.rtmstreams.processor;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * Real-time or micro-batch: the execution contract of every rtm-streams operator (see
  * {@link RtmProcessorConfig#EXECUTION_MODE_CONFIG}), and the mode rtm-topology's {@code Trigger} selects for a whole
  * application. The one enum of this choice in the project.
  */
+@InterfaceStability.Evolving
 public enum ExecutionMode {
     /** One {@code handleInputRows} call per record with a single-row iterator; output forwarded at once. */
     REAL_TIME,

@@ -2,6 +2,7 @@ package dev.rtmstreams.processor;
 
 import java.util.Iterator;
 import java.util.List;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * A list of values per grouping key, as in Spark's {@code ListState}. With TTL every element has its own expiry,
@@ -9,6 +10,7 @@ import java.util.List;
  *
  * @param <T> element type; elements are never null
  */
+@InterfaceStability.Stable
 public interface ListState<T> {
 
     /** @return true when at least one non-expired element exists for the current key */

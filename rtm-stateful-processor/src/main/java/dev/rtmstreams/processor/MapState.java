@@ -2,6 +2,7 @@ package dev.rtmstreams.processor;
 
 import java.util.Iterator;
 import java.util.Map;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * A map per grouping key, as in Spark's {@code MapState}. With TTL each entry has its own expiry, reset by
@@ -10,6 +11,7 @@ import java.util.Map;
  * @param <K> user key type (never null)
  * @param <V> value type (never null)
  */
+@InterfaceStability.Stable
 public interface MapState<K, V> {
 
     /** @return true when at least one non-expired entry exists for the current grouping key */

@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor;
 
 import java.util.List;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.query.Query;
@@ -15,6 +16,7 @@ import org.apache.kafka.streams.query.Query;
  *         StateQueryRequest.inStore(tws.storeName()).withQuery(OperatorStateQuery.forKey(keyBytes)));
  * }</pre>
  */
+@InterfaceStability.Evolving
 public final class OperatorStateQuery implements Query<List<KeyValue<Bytes, byte[]>>> {
 
     private final byte[] groupingKey;

@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor;
 
 import java.util.UUID;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Identity of the running query, as in Spark's {@code QueryInfo}.
@@ -8,6 +9,7 @@ import java.util.UUID;
  * the run id is new for every start of the processor's task, and the batch id is the current checkpoint
  * epoch (micro-batch number in micro-batch mode).
  */
+@InterfaceStability.Evolving
 public interface QueryInfo {
 
     /** @return the id of the query, stable across restarts */

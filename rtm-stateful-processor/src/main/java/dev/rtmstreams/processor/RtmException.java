@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Root of every error rtm-streams raises on purpose. Each error has a stable {@link #errorCode()}
@@ -12,6 +13,7 @@ import java.util.Objects;
  * arose (e.g. the operator whose restart validation failed) is in {@link #context()}, apart from the parameters, as
  * Spark keeps an error's query context apart from its message parameters.
  */
+@InterfaceStability.Evolving
 public class RtmException extends RuntimeException {
 
     private final String errorCode;

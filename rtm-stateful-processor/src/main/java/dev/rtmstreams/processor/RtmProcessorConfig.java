@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor;
 
 import dev.rtmstreams.processor.spi.ConfigValues;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Kafka Streams configuration keys read by {@code TransformWithState} operators (and by the joins of rtm-join)
@@ -8,6 +9,7 @@ import dev.rtmstreams.processor.spi.ConfigValues;
  * rtm-topology's {@code Trigger} sets them; they can also be set by hand. Values given on an operator's builder
  * take precedence over these.
  */
+@InterfaceStability.Evolving
 public final class RtmProcessorConfig {
 
     /**

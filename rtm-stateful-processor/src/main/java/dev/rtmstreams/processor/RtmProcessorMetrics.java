@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Names of the metrics every {@link TransformWithState} operator registers per task through Kafka Streams'
@@ -40,6 +41,7 @@ import org.apache.kafka.common.MetricName;
  *
  * <p>Values are doubles (Kafka metrics); epoch-ms watermarks are exact in a double.
  */
+@InterfaceStability.Evolving
 public final class RtmProcessorMetrics {
 
     /** Metric group of all operator metrics. */

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -39,6 +40,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * built-in serdes and any serde whose deserializer class has a no-argument constructor), else shown as base64.
  * Instances are immutable; the {@code with...} methods return copies. Reading never changes the state.
  */
+@InterfaceStability.Evolving
 public final class StateReader {
 
     private final ReadOnlyKeyValueStore<Bytes, byte[]> store;

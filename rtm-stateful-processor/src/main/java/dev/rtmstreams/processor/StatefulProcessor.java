@@ -2,6 +2,7 @@ package dev.rtmstreams.processor;
 
 import java.util.Collections;
 import java.util.Iterator;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * User logic of a {@code transformWithState} operator, with Spark's names and contracts so that a Spark
@@ -37,6 +38,7 @@ import java.util.Iterator;
  * @param <I> input row type (the record value)
  * @param <O> output row type (forwarded with the grouping key as record key)
  */
+@InterfaceStability.Stable
 public abstract class StatefulProcessor<K, I, O> {
 
     private StatefulProcessorHandle handle;

@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor;
 
 import java.util.Iterator;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.serialization.Serde;
 
 /**
@@ -33,6 +34,7 @@ import org.apache.kafka.common.serialization.Serde;
  * ({@code get}, {@code get_option}, {@code update}, ...).
  * State and timers are scoped to the grouping key of the current call.
  */
+@InterfaceStability.Stable
 public interface StatefulProcessorHandle {
 
     /**

@@ -1,5 +1,7 @@
 package dev.rtmstreams.processor;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * A {@link StatefulProcessor} that also receives initial state, as in Spark's
  * {@code StatefulProcessorWithInitialState}. {@link #handleInitialState} is called once per initial-state record.
@@ -13,6 +15,7 @@ package dev.rtmstreams.processor;
  * @param <O> output row type
  * @param <S> initial state type
  */
+@InterfaceStability.Stable
 public abstract class StatefulProcessorWithInitialState<K, I, O, S> extends StatefulProcessor<K, I, O> {
 
     /**

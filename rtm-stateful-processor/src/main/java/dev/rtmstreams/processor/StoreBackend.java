@@ -1,6 +1,9 @@
 package dev.rtmstreams.processor;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /** Kind of Kafka Streams state store a {@link TransformWithState} operator keeps its state, timers and watermark in. Both are changelogged. */
+@InterfaceStability.Evolving
 public enum StoreBackend {
     /** Persistent RocksDB key-value store (default). */
     ROCKS_DB,

@@ -1,5 +1,7 @@
 package dev.rtmstreams.processor;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * The notion of time a {@link StatefulProcessor} runs with, as in Spark's {@code TimeMode}.
  *
@@ -9,6 +11,7 @@ package dev.rtmstreams.processor;
  *   <li>{@link #EVENT_TIME}: event-time timers that fire when the watermark passes them; TTL is rejected.</li>
  * </ul>
  */
+@InterfaceStability.Stable
 public enum TimeMode {
     /** No timers, no TTL. */
     NONE,

@@ -1,9 +1,12 @@
 package dev.rtmstreams.processor;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * Time as seen by one call of a {@link StatefulProcessor}, as in Spark's {@code TimerValues}.
  * Values are constant within one call.
  */
+@InterfaceStability.Stable
 public interface TimerValues {
 
     /**

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
@@ -87,6 +88,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * @param <I> input row type
  * @param <O> output row type
  */
+@InterfaceStability.Evolving
 public final class TransformWithState<K, I, O> implements ProcessorSupplier<K, I, K, O> {
 
     private final OperatorSpec<K, I, O> spec;

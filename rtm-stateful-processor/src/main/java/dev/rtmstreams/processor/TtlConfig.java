@@ -2,6 +2,7 @@ package dev.rtmstreams.processor;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Time-to-live of a state variable, as in Spark's {@code TTLConfig}. Only valid in
@@ -16,6 +17,7 @@ import java.util.Objects;
  * {@code STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE} (parameters {@code operationType=update} and
  * {@code stateName}).
  */
+@InterfaceStability.Stable
 public final class TtlConfig {
 
     /** No TTL: values live until cleared. */

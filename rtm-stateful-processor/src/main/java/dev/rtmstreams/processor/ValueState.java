@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor;
 
 import java.util.Optional;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * A single value per grouping key, as in Spark's {@code ValueState}. Scoped to the key of the current call.
@@ -8,6 +9,7 @@ import java.util.Optional;
  *
  * @param <T> value type; values are never null
  */
+@InterfaceStability.Stable
 public interface ValueState<T> {
 
     /** @return true when a non-expired value exists for the current key */

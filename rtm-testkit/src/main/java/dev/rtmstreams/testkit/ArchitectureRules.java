@@ -1,15 +1,21 @@
 package dev.rtmstreams.testkit;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.ArchConfiguration;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.CompositeArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -101,6 +107,56 @@ public final class ArchitectureRules {
                     .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
                     .importPackages(rootPackage);
         });
+    }
+
+    /** The three stability marks a public type carries, from Kafka's {@code InterfaceStability}. */
+    private static final List<String> STABILITY_MARKS = List.of(
+            "org.apache.kafka.common.annotation.InterfaceStability$Stable",
+            "org.apache.kafka.common.annotation.InterfaceStability$Evolving",
+            "org.apache.kafka.common.annotation.InterfaceStability$Unstable");
+
+    /**
+     * Returns a rule that every public top-level type of a library's public packages (below
+     * {@code rootPackage}, outside {@code internals} packages) carries exactly one of Kafka's
+     * stability marks: {@code @InterfaceStability.Stable}, {@code .Evolving} or {@code .Unstable}
+     * (docs/modules.md, "API stability"). The API compatibility check skips {@code Unstable} types,
+     * so a type without a mark would be neither promised nor knowingly left out.
+     *
+     * @param rootPackage the library's API package, e.g. {@code dev.rtmstreams.processor}; not null
+     * @return the rule, to {@code check} against the library's imported classes
+     * @throws IllegalArgumentException if {@code rootPackage} is blank or not below
+     *     {@value #PROJECT_ROOT_PACKAGE}
+     */
+    public static ArchRule publicTypesHaveOneStabilityMark(String rootPackage) {
+        Objects.requireNonNull(rootPackage, "rootPackage");
+        if (rootPackage.isBlank() || !isInPackageTree(rootPackage, PROJECT_ROOT_PACKAGE)) {
+            throw new IllegalArgumentException("rootPackage must be " + PROJECT_ROOT_PACKAGE
+                    + " or a package below it, got '" + rootPackage + "'");
+        }
+        DescribedPredicate<JavaClass> publicApiType = DescribedPredicate.describe(
+                "public top-level types of " + rootPackage + " outside internals packages",
+                c -> c.getModifiers().contains(JavaModifier.PUBLIC)
+                        && c.isTopLevelClass()
+                        && !c.getSimpleName().equals("package-info")
+                        && isInPackageTree(c.getPackageName(), rootPackage)
+                        && !isProjectInternals(c.getPackageName()));
+        ArchCondition<JavaClass> oneMark =
+                new ArchCondition<>("carry exactly one of @InterfaceStability.Stable, .Evolving or .Unstable") {
+                    @Override
+                    public void check(JavaClass type, ConditionEvents events) {
+                        long marks = STABILITY_MARKS.stream()
+                                .filter(type::isAnnotatedWith)
+                                .count();
+                        if (marks != 1) {
+                            events.add(SimpleConditionEvent.violated(
+                                    type,
+                                    type.getName() + " carries " + marks
+                                            + " stability marks; add exactly one of @InterfaceStability.Stable,"
+                                            + " .Evolving or .Unstable (docs/modules.md, \"API stability\")"));
+                        }
+                    }
+                };
+        return classes().that(publicApiType).should(oneMark).allowEmptyShould(false);
     }
 
     private static boolean isProjectInternals(String packageName) {

@@ -54,4 +54,25 @@ class ArchitectureRulesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("org.example");
     }
+
+    @Test
+    void shouldReportPublicTypesWithoutExactlyOneStabilityMark() {
+        JavaClasses stability = new ClassFileImporter().importPackages("dev.rtmstreams.archfixture.stability");
+
+        EvaluationResult result = ArchitectureRules.publicTypesHaveOneStabilityMark(
+                        "dev.rtmstreams.archfixture.stability")
+                .evaluate(stability);
+
+        assertThat(result.getFailureReport().getDetails())
+                .hasSize(2)
+                .anySatisfy(line -> assertThat(line).contains("Unmarked carries 0 stability marks"))
+                .anySatisfy(line -> assertThat(line).contains("TwiceMarked carries 2 stability marks"));
+    }
+
+    @Test
+    void shouldRejectStabilityRootWhenOutsideProject() {
+        assertThatThrownBy(() -> ArchitectureRules.publicTypesHaveOneStabilityMark("org.example"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("org.example");
+    }
 }

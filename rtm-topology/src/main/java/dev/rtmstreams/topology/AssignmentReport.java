@@ -1,6 +1,7 @@
 package dev.rtmstreams.topology;
 
 import java.util.List;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * The actual task assignment of this application instance after a rebalance, checked against slot rules.
@@ -15,6 +16,7 @@ import java.util.List;
  * @param group the whole group's slots (every instance's stream threads) against what the topology needs; null when the
  *     group could not be described
  */
+@InterfaceStability.Evolving
 public record AssignmentReport(
         String applicationId,
         long timeMs,

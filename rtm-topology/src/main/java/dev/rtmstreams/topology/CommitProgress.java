@@ -1,5 +1,7 @@
 package dev.rtmstreams.topology;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * The commits of one checkpoint epoch of a stream thread and where their time went. Under exactly-once in real-time
  * mode a thread commits a transaction every transaction interval ({@link RtmStreams.Builder#transactionInterval})
@@ -27,6 +29,7 @@ package dev.rtmstreams.topology;
  * @param offsetsUs mean time per commit of committing the input offsets, in microseconds
  * @param endTxnUs mean time per commit of ending the transaction, in microseconds
  */
+@InterfaceStability.Evolving
 public record CommitProgress(
         long commits,
         long aborts,

@@ -2,6 +2,7 @@ package dev.rtmstreams.topology;
 
 import dev.rtmstreams.processor.ExecutionMode;
 import java.util.Map;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Report of one checkpoint epoch, like Spark's {@code StreamingQueryProgress}. An epoch is the work of one stream
@@ -41,6 +42,7 @@ import java.util.Map;
  *     from its own fetch); {@link LatencyStats#EMPTY} under at-least-once, where output is visible when sent
  *     ({@code e2eLatencyMs})
  */
+@InterfaceStability.Evolving
 public record EpochProgress(
         String applicationId,
         long epochId,

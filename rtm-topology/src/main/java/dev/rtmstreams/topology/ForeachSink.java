@@ -3,6 +3,7 @@ package dev.rtmstreams.topology;
 import dev.rtmstreams.topology.internals.ForeachSinkSupplier;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
 
@@ -29,6 +30,7 @@ import org.apache.kafka.streams.processor.api.Record;
  * @param <K> record key
  * @param <V> record value
  */
+@InterfaceStability.Evolving
 public interface ForeachSink<K, V> {
 
     /**

@@ -1,5 +1,7 @@
 package dev.rtmstreams.topology;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * The whole application group's task slots after a rebalance, next to what the topology needs: real-time mode runs
  * one task per slot (stream thread), so a group with fewer slots than tasks (at {@code tasksPerSlot}) leaves tasks
@@ -12,6 +14,7 @@ package dev.rtmstreams.topology;
  *     topology could not be sized
  * @param slotsExpected {@code num.stream.threads} x the expected instances this instance was configured with
  */
+@InterfaceStability.Evolving
 public record GroupSlots(int slotsPresent, int instancesPresent, int slotsRequired, int slotsExpected) {
 
     /** @return whether the group has fewer slots than the topology needs */

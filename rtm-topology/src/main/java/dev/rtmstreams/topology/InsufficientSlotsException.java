@@ -3,12 +3,14 @@ package dev.rtmstreams.topology;
 import dev.rtmstreams.processor.RtmException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Thrown by {@link RtmStreams#start()} in {@link SlotCheckMode#FAIL} when the topology needs more task slots than the
  * application has. Error code {@value #ERROR_CODE} (Spark's), parameters {@code numTasks}, {@code numSlots}
  * (available), {@code requiredSlots}, {@code tasksPerSlot}.
  */
+@InterfaceStability.Evolving
 public final class InsufficientSlotsException extends RtmException {
 
     /** The stable error code, as Spark's error class. */

@@ -1,5 +1,7 @@
 package dev.rtmstreams.topology;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * Percentiles of one latency metric over one checkpoint epoch, in milliseconds, as Databricks reports them
  * (computed with HdrHistogram, 3 significant digits). All values are 0 when {@link #count()} is 0.
@@ -10,6 +12,7 @@ package dev.rtmstreams.topology;
  * @param p99 99th percentile
  * @param max maximum
  */
+@InterfaceStability.Evolving
 public record LatencyStats(long count, long p50, long p90, long p95, long p99, long max) {
 
     /** Stats of an epoch without measurements. */

@@ -1,11 +1,14 @@
 package dev.rtmstreams.topology;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * Receives progress of a running {@link RtmStreams} application, like Spark's {@code StreamingQueryListener}.
  * Callbacks run on one dedicated progress thread of the application (never on a stream thread), in the order
  * the events happened per stream thread; a slow listener delays later reports but never processing. An exception
  * thrown by a listener is logged and otherwise ignored.
  */
+@InterfaceStability.Evolving
 public interface ProgressListener {
 
     /**

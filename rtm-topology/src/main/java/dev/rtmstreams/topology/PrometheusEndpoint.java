@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Serves an application's metrics to Prometheus through the official client ({@code io.prometheus:prometheus-metrics-*}):
@@ -33,6 +34,7 @@ import java.util.function.Supplier;
  * PrometheusEndpoint endpoint = PrometheusEndpoint.start(rtm, new InetSocketAddress(9404)); // /metrics, /health
  * }</pre>
  */
+@InterfaceStability.Evolving
 public final class PrometheusEndpoint implements AutoCloseable {
 
     /** Kafka Streams states that {@link #health} reports as up. */

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -65,6 +66,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * {@link RtmStreams} applies each consumer and producer setting only when the user set neither the prefixed, the
  * {@code main.consumer.}-prefixed nor the bare key, and warns about a user value that defeats real-time mode.
  */
+@InterfaceStability.Evolving
 public final class RealTimeClientSettings {
 
     /**

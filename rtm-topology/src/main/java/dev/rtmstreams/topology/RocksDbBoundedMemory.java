@@ -2,6 +2,7 @@ package dev.rtmstreams.topology;
 
 import dev.rtmstreams.processor.spi.ConfigValues;
 import java.util.Map;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
@@ -21,6 +22,7 @@ import org.slf4j.LoggerFactory;
  * hold memtables. The first store opened in the JVM fixes the sizes; a later different setting is logged and ignored.
  * The shared cache lives as long as the JVM (it is never closed per store).
  */
+@InterfaceStability.Evolving
 public final class RocksDbBoundedMemory implements RocksDBConfigSetter {
 
     /** Total bytes for block cache plus memtables of all RocksDB stores of the JVM. */

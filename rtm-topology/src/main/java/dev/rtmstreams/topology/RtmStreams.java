@@ -21,6 +21,7 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaClientSupplier;
@@ -72,6 +73,7 @@ import org.slf4j.LoggerFactory;
  * restore and global consumers and the admin client. Source records carry a 16-byte header {@code rtm.lat} inside
  * the topology (and through repartition topics); it is removed before output and changelog records are sent.
  */
+@InterfaceStability.Evolving
 public final class RtmStreams implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RtmStreams.class);

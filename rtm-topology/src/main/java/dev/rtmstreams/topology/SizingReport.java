@@ -1,6 +1,7 @@
 package dev.rtmstreams.topology;
 
 import java.util.List;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Task-slot sizing of a topology, computed by {@link SlotAccounting#compute} without starting anything.
@@ -15,6 +16,7 @@ import java.util.List;
  * @param instances expected application instances
  * @param availableSlots {@code threadsPerInstance * instances}
  */
+@InterfaceStability.Evolving
 public record SizingReport(
         List<SubtopologySizing> subtopologies,
         int totalTasks,

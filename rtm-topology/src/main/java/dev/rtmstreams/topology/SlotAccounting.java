@@ -2,6 +2,7 @@ package dev.rtmstreams.topology;
 
 import dev.rtmstreams.topology.internals.TopologySizer;
 import java.util.Map;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.streams.Topology;
 
 /**
@@ -15,6 +16,7 @@ import org.apache.kafka.streams.Topology;
  * else the task count of the sub-topology writing it (Kafka Streams' default). Required slots =
  * {@code ceil(total tasks / tasksPerSlot)}; available slots = {@code threads x instances}.
  */
+@InterfaceStability.Evolving
 public final class SlotAccounting {
 
     private SlotAccounting() {}

@@ -1,9 +1,12 @@
 package dev.rtmstreams.topology;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * What {@link RtmStreams#start()} does when the topology needs more task slots (stream threads) than the
  * application has ({@code num.stream.threads} x expected instances, with tasks-per-slot packing).
  */
+@InterfaceStability.Evolving
 public enum SlotCheckMode {
     /** Refuse to start with an {@link InsufficientSlotsException} (the default in real-time mode, like Spark RTM). */
     FAIL,

@@ -1,6 +1,7 @@
 package dev.rtmstreams.topology;
 
 import java.util.Map;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Progress of one source topic within one checkpoint epoch.
@@ -11,6 +12,7 @@ import java.util.Map;
  * @param committedOffsets partition to committed offset (the next offset to read) committed at the end of the
  *     epoch; empty when this epoch committed nothing for the topic; unmodifiable
  */
+@InterfaceStability.Evolving
 public record SourceProgress(
         String topic, long numInputRows, double inputRowsPerSecond, Map<Integer, Long> committedOffsets) {
 

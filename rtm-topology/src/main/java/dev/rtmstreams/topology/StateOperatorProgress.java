@@ -1,6 +1,7 @@
 package dev.rtmstreams.topology;
 
 import java.util.Map;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * One stateful operator's part of an {@link EpochProgress}, like an element of Spark's
@@ -12,6 +13,7 @@ import java.util.Map;
  * @param operatorName the operator's name ({@code TransformWithState#name()})
  * @param customMetrics Spark metric name to value; unmodifiable, sorted by name
  */
+@InterfaceStability.Evolving
 public record StateOperatorProgress(String operatorName, Map<String, Long> customMetrics) {
 
     /** Copies the metrics. */

@@ -1,6 +1,7 @@
 package dev.rtmstreams.topology;
 
 import java.util.Map;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Tasks of one Kafka Streams sub-topology (a Spark stage).
@@ -10,6 +11,7 @@ import java.util.Map;
  * @param repartitionStage true when a source is an internal topic written by another sub-topology of the same
  *     topology (a shuffle stage)
  */
+@InterfaceStability.Evolving
 public record SubtopologySizing(
         int subtopologyId, Map<String, Integer> sourcePartitions, int tasks, boolean repartitionStage) {
 

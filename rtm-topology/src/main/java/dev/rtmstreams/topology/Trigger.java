@@ -3,6 +3,7 @@ package dev.rtmstreams.topology;
 import dev.rtmstreams.processor.ExecutionMode;
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * How an rtm-streams application executes, as Spark's {@code Trigger.RealTime}/{@code Trigger.ProcessingTime}.
@@ -30,6 +31,7 @@ import java.util.Objects;
  * </ul>
  * Immutable; equal when mode and interval are equal.
  */
+@InterfaceStability.Evolving
 public final class Trigger {
 
     /** The lowest accepted checkpoint interval of a real-time trigger (100 ms; Spark's minimum is 5 s). */

@@ -33,4 +33,10 @@ class ArchitectureTest {
         ArchitectureRules.noInternalsAccessFromOutside("dev.rtmstreams.topology")
                 .check(classes);
     }
+
+    @Test
+    void shouldMarkEveryPublicTypeWithItsStabilityWhenInThePublicPackages() {
+        ArchitectureRules.publicTypesHaveOneStabilityMark("dev.rtmstreams.topology")
+                .check(classes);
+    }
 }

@@ -3,8 +3,10 @@ package dev.rtmstreams.processor.errors;
 import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /** An initial-state input held a second row for a grouping key. */
+@InterfaceStability.Evolving
 public final class CannotReinitializeStateOnKeyException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY";

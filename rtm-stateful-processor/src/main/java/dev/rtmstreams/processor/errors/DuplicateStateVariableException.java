@@ -3,8 +3,10 @@ package dev.rtmstreams.processor.errors;
 import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /** A state variable name was declared twice. */
+@InterfaceStability.Evolving
 public final class DuplicateStateVariableException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED";

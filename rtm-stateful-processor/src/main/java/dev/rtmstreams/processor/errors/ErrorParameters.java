@@ -2,8 +2,10 @@ package dev.rtmstreams.processor.errors;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /** Spelling of the errors' parameters, shared by the error classes of this package and the state runtime. */
+@InterfaceStability.Evolving
 public final class ErrorParameters {
 
     private ErrorParameters() {}

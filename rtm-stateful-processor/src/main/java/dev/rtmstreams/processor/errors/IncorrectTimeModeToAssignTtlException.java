@@ -4,8 +4,10 @@ import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 import static dev.rtmstreams.processor.errors.ErrorParameters.sparkModeName;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /** TTL was requested outside processing time. */
+@InterfaceStability.Evolving
 public final class IncorrectTimeModeToAssignTtlException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL";

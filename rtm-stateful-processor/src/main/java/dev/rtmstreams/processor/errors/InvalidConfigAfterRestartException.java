@@ -5,8 +5,10 @@ import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 import static dev.rtmstreams.processor.errors.ErrorParameters.sparkModeName;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /** A restart changed a setting that the state depends on (e.g. the time mode). */
+@InterfaceStability.Evolving
 public final class InvalidConfigAfterRestartException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATE_STORE_INVALID_CONFIG_AFTER_RESTART";

@@ -3,8 +3,10 @@ package dev.rtmstreams.processor.errors;
 import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /** An operation was called in a handle state that does not allow it. */
+@InterfaceStability.Evolving
 public final class InvalidHandleStateException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE";

@@ -3,11 +3,13 @@ package dev.rtmstreams.processor.errors;
 import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * A state reader option names a state variable the operator does not declare (Spark's
  * {@code StateDataSourceErrors.invalidOptionValue}).
  */
+@InterfaceStability.Evolving
 public final class InvalidOptionValueException extends RtmException {
     /** Error code. */
     public static final String CODE = "STDS_INVALID_OPTION_VALUE.WITH_MESSAGE";

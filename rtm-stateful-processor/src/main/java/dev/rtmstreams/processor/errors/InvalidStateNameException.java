@@ -3,8 +3,10 @@ package dev.rtmstreams.processor.errors;
 import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /** An empty or over-long state variable name. */
+@InterfaceStability.Evolving
 public final class InvalidStateNameException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATEFUL_PROCESSOR_INVALID_STATE_NAME";

@@ -4,8 +4,10 @@ import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 import static dev.rtmstreams.processor.errors.ErrorParameters.sparkModeName;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /** An operation needs a time mode other than the processor's (e.g. timers in NONE). */
+@InterfaceStability.Evolving
 public final class InvalidTimeModeException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE";

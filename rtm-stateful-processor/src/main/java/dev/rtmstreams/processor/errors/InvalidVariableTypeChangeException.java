@@ -4,8 +4,10 @@ import static dev.rtmstreams.processor.errors.ErrorParameters.operator;
 import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /** A restart declared a state variable under an existing name with another kind. */
+@InterfaceStability.Evolving
 public final class InvalidVariableTypeChangeException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE";

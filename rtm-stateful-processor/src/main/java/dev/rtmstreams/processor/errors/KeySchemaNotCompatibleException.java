@@ -4,11 +4,13 @@ import static dev.rtmstreams.processor.errors.ErrorParameters.operator;
 import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * A restart declared a grouping key, or a map state's user key, with a serde that cannot read the stored keys
  * (Spark's {@code StateStoreKeySchemaNotCompatible}: a map state's key schema is grouping key plus user key).
  */
+@InterfaceStability.Evolving
 public final class KeySchemaNotCompatibleException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE";

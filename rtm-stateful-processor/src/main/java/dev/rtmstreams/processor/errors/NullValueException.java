@@ -3,8 +3,10 @@ package dev.rtmstreams.processor.errors;
 import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /** A null value was written to state. */
+@InterfaceStability.Evolving
 public final class NullValueException extends RtmException {
     /** Error code. */
     public static final String CODE = "ILLEGAL_STATE_STORE_VALUE.NULL_VALUE";

@@ -3,11 +3,13 @@ package dev.rtmstreams.processor.errors;
 import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * A state variable name starts with {@code $}, which Spark reserves for its internal column families
  * ({@code RocksDBStateStoreProvider#verifyColFamilyCreationOrDeletion}).
  */
+@InterfaceStability.Evolving
 public final class ReservedStateNameException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATE_STORE_CANNOT_CREATE_COLUMN_FAMILY_WITH_RESERVED_CHARS";

@@ -4,8 +4,10 @@ import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
 import java.time.Duration;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /** A TTL duration was zero or negative. */
+@InterfaceStability.Evolving
 public final class TtlDurationMustBePositiveException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE";

@@ -3,12 +3,14 @@ package dev.rtmstreams.processor.errors;
 import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * An exception thrown by user code of a {@code StatefulProcessor}, wrapped with the function that threw it
  * (Spark's {@code TransformWithStateUserFunctionException}). Errors that already carry an error code (an
  * {@link RtmException}) are not wrapped.
  */
+@InterfaceStability.Evolving
 public final class UserFunctionException extends RtmException {
     /** Error code. */
     public static final String CODE = "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR";

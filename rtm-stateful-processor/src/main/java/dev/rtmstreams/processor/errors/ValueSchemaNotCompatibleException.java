@@ -4,11 +4,13 @@ import static dev.rtmstreams.processor.errors.ErrorParameters.operator;
 import static dev.rtmstreams.processor.errors.ErrorParameters.params;
 
 import dev.rtmstreams.processor.RtmException;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * A restart declared a state variable with a serde that cannot read the stored values, or added or removed its
  * TTL (Spark's {@code StateStoreValueSchemaNotCompatible}).
  */
+@InterfaceStability.Evolving
 public final class ValueSchemaNotCompatibleException extends RtmException {
     /** Error code. */
     public static final String CODE = "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE";

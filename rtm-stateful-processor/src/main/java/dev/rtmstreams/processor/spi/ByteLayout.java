@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor.spi;
 
 import java.util.Arrays;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Big-endian encoding of {@code int}s, {@code long}s and times into byte arrays, the primitives of every rtm store
@@ -15,6 +16,7 @@ import java.util.Arrays;
  * beyond the array's own
  * {@link ArrayIndexOutOfBoundsException}.
  */
+@InterfaceStability.Unstable
 public final class ByteLayout {
 
     private ByteLayout() {}

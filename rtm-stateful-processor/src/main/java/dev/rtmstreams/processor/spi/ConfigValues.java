@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor.spi;
 
 import java.util.Map;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Reads numeric settings from Kafka Streams' application configs ({@code ProcessorContext#appConfigs()} or a
@@ -8,6 +9,7 @@ import java.util.Map;
  * setting, so that a bad value fails the same way everywhere: an {@link IllegalArgumentException} naming the key and
  * the value.
  */
+@InterfaceStability.Unstable
 public final class ConfigValues {
 
     private ConfigValues() {}

@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor.spi;
 
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -16,6 +17,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * <p>Encoding is split into {@link #names}, {@link #size} and {@link #write} so that a caller can place the headers
  * inside a larger entry with one allocation.
  */
+@InterfaceStability.Unstable
 public final class HeadersLayout {
 
     private HeadersLayout() {}

@@ -2,6 +2,7 @@ package dev.rtmstreams.processor.spi;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * The event-time watermark of one operator task with one or more inputs, the one tracker every rtm operator uses
@@ -19,6 +20,7 @@ import java.util.Objects;
  * {@link #value()} and {@link #maxEventTime} when they move. Not thread-safe: used by the task's stream thread only.
  * Allocation-free on the per-record path ({@link #observe}, {@link #advance()}).
  */
+@InterfaceStability.Unstable
 public final class InputWatermarks {
 
     /** "None yet": {@link #value()} before the first watermark, {@link #maxEventTime} before the input's first row. */

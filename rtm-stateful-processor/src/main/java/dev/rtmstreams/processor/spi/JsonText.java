@@ -2,11 +2,13 @@ package dev.rtmstreams.processor.spi;
 
 import dev.rtmstreams.processor.StateReader;
 import java.util.Collection;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * The state readers' JSON values: a minimal writer (no JSON library in these modules), shared by
  * {@link StateReader#toJson} and rtm-join's join state reader so that both print values alike.
  */
+@InterfaceStability.Unstable
 public final class JsonText {
 
     private JsonText() {}

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -20,6 +21,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * @param <E> an entry
  */
+@InterfaceStability.Unstable
 public final class MicroBatchBuffer<E> {
 
     private final KeyValueStore<Bytes, byte[]> store;

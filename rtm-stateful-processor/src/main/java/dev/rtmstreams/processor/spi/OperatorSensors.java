@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.DoubleSupplier;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.metrics.MeasurableStat;
 import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Sensor;
@@ -38,6 +39,7 @@ import org.apache.kafka.streams.StreamsMetrics;
  * <p>Not thread-safe: register and close on the stream thread. Gauge suppliers are read by other threads (reporters,
  * {@code KafkaStreams#metrics()} callers) and must read only thread-safe values; a supplier that throws reads as NaN.
  */
+@InterfaceStability.Unstable
 public final class OperatorSensors {
 
     /** Counter: records dropped as late (event time at or below the watermark). */

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -22,6 +23,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * measured at ~3% of a real-time stream thread's CPU (BENCHMARKS.md). Interactive queries still see the exact
  * position.
  */
+@InterfaceStability.Unstable
 public final class OperatorStores {
 
     private OperatorStores() {}

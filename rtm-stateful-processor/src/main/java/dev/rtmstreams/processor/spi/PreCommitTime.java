@@ -1,5 +1,7 @@
 package dev.rtmstreams.processor.spi;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * How long the before-commit actions of operator stores ({@link OperatorStores#beforeCommit}) ran on the calling
  * stream thread since the last {@link #take()}: the store work of a commit (the join's batched changelog rows, the
@@ -11,6 +13,7 @@ package dev.rtmstreams.processor.spi;
  * <p>Per thread, so a stream thread reads only its own stores' time; a thread that never takes the time keeps one
  * small record of two longs.
  */
+@InterfaceStability.Unstable
 public final class PreCommitTime {
 
     /**

@@ -2,6 +2,7 @@ package dev.rtmstreams.processor.spi;
 
 import java.util.Collection;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -20,6 +21,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * @see OperatorStores#keyValue(String, dev.rtmstreams.processor.StoreBackend, java.util.Map, java.util.function.Supplier)
  */
 @FunctionalInterface
+@InterfaceStability.Unstable
 public interface RestoreObserver {
 
     /**

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -13,6 +14,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * directory, or of entries an operator rebuilt itself (e.g. by replaying its changelog with its own layout rules).
  * Reading a copy never touches the original.
  */
+@InterfaceStability.Unstable
 public final class StoreCopies {
 
     private StoreCopies() {}

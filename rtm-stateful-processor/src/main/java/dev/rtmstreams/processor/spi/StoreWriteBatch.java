@@ -3,6 +3,7 @@ package dev.rtmstreams.processor.spi;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -21,6 +22,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>Entries are written in the order given, each batch with one {@link KeyValueStore#putAll} call on the store
  * given. Not thread-safe; for the stream thread, not for a per-record path.
  */
+@InterfaceStability.Unstable
 public final class StoreWriteBatch {
 
     private final KeyValueStore<Bytes, byte[]> store;

@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor.spi;
 
 import java.util.Objects;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 
@@ -10,6 +11,7 @@ import org.apache.kafka.streams.processor.StateStoreContext;
  * whether it is open. Subclasses add what they carry per task and override {@link #flush()} or {@link #close()} (call
  * {@code super.close()}) where they need to.
  */
+@InterfaceStability.Unstable
 public abstract class UnloggedStore implements StateStore {
 
     private final String name;

@@ -3,6 +3,7 @@ package dev.rtmstreams.processor.spi;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 
@@ -18,6 +19,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *
  * @param <S> the store type
  */
+@InterfaceStability.Unstable
 public final class UnloggedStoreBuilder<S extends StateStore> implements StoreBuilder<S> {
 
     private final String name;

@@ -1,5 +1,7 @@
 package dev.rtmstreams.processor.spi;
 
+import org.apache.kafka.common.annotation.InterfaceStability;
+
 /**
  * The event-time watermark rules every rtm operator shares, after Spark's {@code WatermarkSupport} and
  * {@code EventTimeWatermarkExec}: a row at or below the watermark is late ({@code t <= wm}), and a watermark never
@@ -15,6 +17,7 @@ package dev.rtmstreams.processor.spi;
  * if (!has || Watermarks.advances(candidate, watermark)) { watermark = candidate; has = true; }
  * }</pre>
  */
+@InterfaceStability.Unstable
 public final class Watermarks {
 
     private Watermarks() {}

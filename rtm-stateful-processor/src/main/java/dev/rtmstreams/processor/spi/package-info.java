@@ -1,8 +1,10 @@
 /**
  * The pieces rtm-streams' operators share, published for operators built on this module (its own
  * {@code TransformWithState}, rtm-join's interval join and deduplication, or a user's operator), as Kafka Streams
- * separates {@code processor.api} from its {@code internals}: what is here is stable to build on, the
- * {@code internals} packages (the operators' and this package's implementation, {@code spi.internals}) are not.
+ * separates {@code processor.api} from its {@code internals}. Every type here is
+ * {@code @InterfaceStability.Unstable}: public so that rtm-join can build on it, not part of the API users call, and
+ * free to change in any release (the API compatibility check skips it). The {@code internals} packages (the
+ * operators' and this package's implementation, {@code spi.internals}) are not API at all.
  *
  * <ul>
  *   <li>{@link dev.rtmstreams.processor.spi.OperatorStores}: byte-keyed operator stores, their unmetered read view

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
@@ -53,6 +54,7 @@ import org.apache.kafka.streams.test.TestRecord;
  * @param <I> input row type
  * @param <O> output row type
  */
+@InterfaceStability.Evolving
 public final class StatefulProcessorTestHarness<K, I, O> implements AutoCloseable {
 
     /** Name of the input topic. */

@@ -1,6 +1,7 @@
 package dev.rtmstreams.topology.testing;
 
 import java.util.List;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * One place where a processor's output differs between the real-time and the micro-batch contract: one key in one
@@ -15,6 +16,7 @@ import java.util.List;
  * @param <K> key type
  * @param <O> output type
  */
+@InterfaceStability.Evolving
 public record ContractDifference<K, O>(
         int batch, K key, List<O> realTimeOutput, List<O> realTimeLastRowOutput, List<O> microBatchOutput) {
 

@@ -1,6 +1,7 @@
 package dev.rtmstreams.topology.testing;
 
 import java.util.List;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.streams.KeyValue;
 
 /**
@@ -12,6 +13,7 @@ import org.apache.kafka.streams.KeyValue;
  * @param <K> key type
  * @param <O> output type
  */
+@InterfaceStability.Evolving
 public record ContractReport<K, O>(
         List<ContractDifference<K, O>> differences,
         List<KeyValue<K, O>> realTimeOutput,

@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -59,6 +60,7 @@ import org.apache.kafka.streams.test.TestRecord;
  * @param <I> input row
  * @param <O> output row (compared with {@code equals})
  */
+@InterfaceStability.Evolving
 public final class ModeContractChecker<K, I, O> {
 
     /** When the outputs of a key in a batch count as equivalent. */
