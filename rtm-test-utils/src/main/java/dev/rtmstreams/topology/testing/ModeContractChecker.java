@@ -1,40 +1,25 @@
 package dev.rtmstreams.topology.testing;
 
-import dev.rtmstreams.processor.RtmProcessorConfig;
 import dev.rtmstreams.processor.StatefulProcessor;
 import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.TransformWithState;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.rtmstreams.topology.Trigger;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
-import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
-import org.apache.kafka.streams.test.TestRecord;
 
 /**
  * Test utility: runs a {@link StatefulProcessor} over the same input under the real-time contract and the micro-batch
- * contract (two {@link TopologyTestDriver} runs of {@link TransformWithState}, selected with
+ * contract (two {@link RtmTopologyTestDriver} runs of {@link TransformWithState}, selected with
  * {@code rtm.execution.mode}) and reports every difference in output, so the "per-row trap" (a
  * {@code handleInputRows} that assumes it sees a whole batch) fails a unit test instead of production. Any other
  * key-preserving operator that follows {@code rtm.execution.mode} (e.g. rtm-join's {@code Deduplicate}) is checked
@@ -46,6 +31,8 @@ import org.apache.kafka.streams.test.TestRecord;
  *     .check(List.of(List.of(KeyValue.pair("card-1", 60.0), KeyValue.pair("card-1", 50.0))));
  * assertThat(report.differences()).isEmpty();
  * }</pre>
+ * <p>This is {@link TopologyModeContractChecker} for a topology of one operator; the runs are {@link
+ * RtmTopologyTestDriver}s under {@code Trigger.realTime()} and {@code Trigger.microBatch(interval)}.
  * <p><b>How the runs are driven.</b> The input is a list of micro-batches, each a list of rows in arrival order. Both
  * runs use the same wall clock: every row of batch {@code i} is piped at {@code start + i * interval} (record
  * timestamps increase by 1 ms per row), then the wall clock advances by the interval, which runs the micro-batch (and
@@ -76,22 +63,30 @@ public final class ModeContractChecker<K, I, O> {
     private static final String INPUT = "rtm-contract-input";
     private static final String OUTPUT = "rtm-contract-output";
 
-    private final Supplier<? extends ProcessorSupplier<K, I, K, O>> operator;
-    private final Serde<K> keySerde;
-    private final Serde<I> inputSerde;
-    private final Serde<O> outputSerde;
-    private final Duration interval;
-    private final Equivalence equivalence;
-    private final Instant start;
+    private final TopologyModeContractChecker<K, I, O> topologyChecker;
 
     private ModeContractChecker(Builder<K, I, O> b) {
-        this.operator = b.operator;
-        this.keySerde = b.keySerde;
-        this.inputSerde = b.inputSerde;
-        this.outputSerde = b.outputSerde;
-        this.interval = b.interval;
-        this.equivalence = b.equivalence;
-        this.start = b.start;
+        Supplier<? extends ProcessorSupplier<K, I, K, O>> operator = b.operator;
+        Serde<K> keySerde = b.keySerde;
+        Serde<I> inputSerde = b.inputSerde;
+        Serde<O> outputSerde = b.outputSerde;
+        this.topologyChecker = TopologyModeContractChecker.builder(
+                        () -> {
+                            StreamsBuilder sb = new StreamsBuilder();
+                            sb.stream(INPUT, Consumed.with(keySerde, inputSerde))
+                                    .process(operator.get())
+                                    .to(OUTPUT, Produced.with(keySerde, outputSerde));
+                            return sb.build();
+                        },
+                        INPUT,
+                        keySerde,
+                        inputSerde,
+                        OUTPUT,
+                        outputSerde)
+                .microBatchInterval(b.interval)
+                .equivalence(b.equivalence)
+                .startTime(b.start)
+                .build();
     }
 
     /**
@@ -145,32 +140,7 @@ public final class ModeContractChecker<K, I, O> {
      * @return the report, never null
      */
     public ContractReport<K, O> check(List<List<KeyValue<K, I>>> batches) {
-        Objects.requireNonNull(batches, "batches");
-        Run realTime = run(RtmProcessorConfig.EXECUTION_MODE_REAL_TIME, batches);
-        Run microBatch = run(RtmProcessorConfig.EXECUTION_MODE_MICRO_BATCH, batches);
-        List<ContractDifference<K, O>> diffs = new ArrayList<>();
-        for (int b = 0; b < batches.size(); b++) {
-            BatchOutput rt = realTime.batches.get(b);
-            BatchOutput mb = microBatch.batches.get(b);
-            Set<K> keys = new LinkedHashSet<>(rt.rows.keySet());
-            keys.addAll(rt.timers.keySet());
-            keys.addAll(mb.batch.keySet());
-            for (K key : keys) {
-                List<O> timers = rt.timers.getOrDefault(key, List.of());
-                List<O> perRow = concat(rt.rows.getOrDefault(key, List.of()), timers);
-                List<O> last = concat(rt.lastRow.getOrDefault(key, List.of()), timers);
-                List<O> got = mb.batch.getOrDefault(key, List.of());
-                boolean ok = switch (equivalence) {
-                    case PER_ROW -> got.equals(perRow);
-                    case LATEST_PER_BATCH -> got.equals(last);
-                    case PER_ROW_OR_LATEST -> got.equals(perRow) || got.equals(last);
-                };
-                if (!ok) {
-                    diffs.add(new ContractDifference<>(b, key, perRow, last, got));
-                }
-            }
-        }
-        return new ContractReport<>(diffs, realTime.all, microBatch.all);
+        return topologyChecker.check(batches);
     }
 
     /**
@@ -178,101 +148,7 @@ public final class ModeContractChecker<K, I, O> {
      * @throws IllegalArgumentException when {@code rowsPerBatch < 1}
      */
     public ContractReport<K, O> checkRows(List<KeyValue<K, I>> rows, int rowsPerBatch) {
-        if (rowsPerBatch < 1) {
-            throw new IllegalArgumentException("rowsPerBatch must be at least 1: " + rowsPerBatch);
-        }
-        List<List<KeyValue<K, I>>> batches = new ArrayList<>();
-        for (int i = 0; i < rows.size(); i += rowsPerBatch) {
-            batches.add(rows.subList(i, Math.min(rows.size(), i + rowsPerBatch)));
-        }
-        return check(batches);
-    }
-
-    private static <O> List<O> concat(List<O> a, List<O> b) {
-        if (b.isEmpty()) {
-            return a;
-        }
-        List<O> out = new ArrayList<>(a);
-        out.addAll(b);
-        return out;
-    }
-
-    private final class BatchOutput {
-        final Map<K, List<O>> rows = new LinkedHashMap<>();
-        final Map<K, List<O>> lastRow = new LinkedHashMap<>();
-        final Map<K, List<O>> timers = new LinkedHashMap<>();
-        final Map<K, List<O>> batch = new LinkedHashMap<>();
-    }
-
-    private final class Run {
-        final List<BatchOutput> batches = new ArrayList<>();
-        final List<KeyValue<K, O>> all = new ArrayList<>();
-    }
-
-    private Run run(String mode, List<List<KeyValue<K, I>>> batches) {
-        StreamsBuilder sb = new StreamsBuilder();
-        sb.stream(INPUT, Consumed.with(keySerde, inputSerde))
-                .process(operator.get())
-                .to(OUTPUT, Produced.with(keySerde, outputSerde));
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("rtm-contract-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "rtm-mode-contract-check");
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        p.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
-        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
-        p.put(RtmProcessorConfig.EXECUTION_MODE_CONFIG, mode);
-        p.put(RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG, Long.toString(interval.toMillis()));
-        boolean realTime = RtmProcessorConfig.EXECUTION_MODE_REAL_TIME.equals(mode);
-        Run run = new Run();
-        try (TopologyTestDriver driver = new TopologyTestDriver(sb.build(), p, start)) {
-            TestInputTopic<K, I> in = driver.createInputTopic(INPUT, keySerde.serializer(), inputSerde.serializer());
-            TestOutputTopic<K, O> out =
-                    driver.createOutputTopic(OUTPUT, keySerde.deserializer(), outputSerde.deserializer());
-            for (int b = 0; b < batches.size(); b++) {
-                BatchOutput bo = new BatchOutput();
-                long batchStart = start.toEpochMilli() + b * interval.toMillis();
-                List<KeyValue<K, I>> rows = batches.get(b);
-                for (int r = 0; r < rows.size(); r++) {
-                    KeyValue<K, I> row = rows.get(r);
-                    in.pipeInput(new TestRecord<>(row.key, row.value, Instant.ofEpochMilli(batchStart + r)));
-                    List<KeyValue<K, O>> emitted = out.readKeyValuesToList();
-                    run.all.addAll(emitted);
-                    if (realTime) {
-                        bo.lastRow.put(row.key, new ArrayList<>());
-                        for (KeyValue<K, O> kv : emitted) {
-                            bo.rows
-                                    .computeIfAbsent(kv.key, k -> new ArrayList<>())
-                                    .add(kv.value);
-                            bo.lastRow
-                                    .computeIfAbsent(kv.key, k -> new ArrayList<>())
-                                    .add(kv.value);
-                        }
-                    } else {
-                        for (KeyValue<K, O> kv : emitted) { // nothing is expected before the batch runs
-                            bo.batch
-                                    .computeIfAbsent(kv.key, k -> new ArrayList<>())
-                                    .add(kv.value);
-                        }
-                    }
-                }
-                bo.lastRow.values().removeIf(List::isEmpty);
-                driver.advanceWallClockTime(interval);
-                List<KeyValue<K, O>> emitted = out.readKeyValuesToList();
-                run.all.addAll(emitted);
-                for (KeyValue<K, O> kv : emitted) {
-                    (realTime ? bo.timers : bo.batch)
-                            .computeIfAbsent(kv.key, k -> new ArrayList<>())
-                            .add(kv.value);
-                }
-                run.batches.add(bo);
-            }
-        }
-        return run;
+        return topologyChecker.checkRows(rows, rowsPerBatch);
     }
 
     /** Builds a {@link ModeContractChecker}. */
@@ -296,11 +172,12 @@ public final class ModeContractChecker<K, I, O> {
             this.outputSerde = Objects.requireNonNull(outputSerde, "outputSerde");
         }
 
-        /** @param interval the micro-batch interval, also the wall-clock step per batch (default 1 s) */
+        /** @param interval the micro-batch interval (at least 10 ms), also the wall-clock step per batch (default 1 s) */
         public Builder<K, I, O> microBatchInterval(Duration interval) {
             Objects.requireNonNull(interval, "interval");
-            if (interval.toMillis() < 1) {
-                throw new IllegalArgumentException("microBatchInterval must be at least 1 ms: " + interval);
+            if (interval.compareTo(Trigger.MIN_MICRO_BATCH_INTERVAL) < 0) {
+                throw new IllegalArgumentException("microBatchInterval must be at least "
+                        + Trigger.MIN_MICRO_BATCH_INTERVAL.toMillis() + " ms: " + interval);
             }
             this.interval = interval;
             return this;
