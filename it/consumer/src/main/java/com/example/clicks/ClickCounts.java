@@ -1,13 +1,6 @@
 package com.example.clicks;
 
-import dev.rtmstreams.processor.ExpiredTimerInfo;
-import dev.rtmstreams.processor.OutputMode;
-import dev.rtmstreams.processor.StatefulProcessor;
-import dev.rtmstreams.processor.TimeMode;
-import dev.rtmstreams.processor.TimerValues;
-import dev.rtmstreams.processor.TransformWithState;
-import dev.rtmstreams.processor.TtlConfig;
-import dev.rtmstreams.processor.ValueState;
+import dev.rtmstreams.processor.*;
 import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.Trigger;
 import java.time.Duration;
@@ -17,9 +10,7 @@ import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.*;
 
 /** Counts clicks per key ("clicks" to "click-counts") in real-time mode. */
 public class ClickCounts {
