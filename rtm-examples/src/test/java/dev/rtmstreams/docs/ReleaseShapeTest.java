@@ -125,6 +125,42 @@ class ReleaseShapeTest {
         }
     }
 
+    @Test
+    void shouldConfigureTheExecutableJarsOnceInTheRootPom() throws IOException {
+        Path root = DocsLinksTest.repositoryRoot();
+        String parent = Files.readString(root.resolve("pom.xml"));
+        assertThat(parent)
+                .contains(
+                        "ApacheLicenseResourceTransformer",
+                        "ApacheNoticeResourceTransformer",
+                        "ServicesResourceTransformer",
+                        "<resource>META-INF/THIRD-PARTY.txt</resource>",
+                        "<goal>add-third-party</goal>");
+
+        List<String> shaded = new ArrayList<>();
+        Matcher m = MODULE.matcher(parent);
+        while (m.find()) {
+            String pom = Files.readString(root.resolve(m.group(1)).resolve("pom.xml"));
+            if (pom.contains("<artifactId>maven-shade-plugin</artifactId>")) {
+                shaded.add(m.group(1));
+                assertThat(pom)
+                        .as("%s uses the root's shade configuration instead of its own", m.group(1))
+                        .doesNotContain("<transformers>", "<filters>")
+                        .contains(
+                                "<rtm.fatjar.name>",
+                                "<rtm.fatjar.mainClass>",
+                                "<artifactId>license-maven-plugin</artifactId>");
+            }
+        }
+        assertThat(shaded)
+                .containsExactlyInAnyOrder(
+                        "adattribution-app",
+                        "adattribution-demo",
+                        "load-generator",
+                        "rtm-reliability",
+                        "rtm-examples-runner");
+    }
+
     /** @return the text of the profile with that id, failing when the POM has none */
     private static String profile(String pom, String id) {
         Matcher m = Pattern.compile("(?s)<profile>\\s*<id>" + Pattern.quote(id) + "</id>(.*?)</profile>")
