@@ -58,6 +58,7 @@ public final class EpochRuntime implements AutoCloseable {
     private final long epochIntervalMs;
     private final boolean exactlyOnce;
     private final List<ThreadState> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final AtomicLong mainConsumers = new AtomicLong();
 
     /**
      * @param applicationId the application id (internal topics start with it)
@@ -114,6 +115,19 @@ public final class EpochRuntime implements AutoCloseable {
 
     public Optional<AssignmentReport> latestAssignment() {
         return reporter.latestAssignment();
+    }
+
+    /**
+     * Counts a main consumer that reports to this runtime, as it is created: from the client supplier under the
+     * classic protocol, through Kafka Streams' consumer wrapper under the streams protocol.
+     */
+    void mainConsumerCreated() {
+        mainConsumers.incrementAndGet();
+    }
+
+    /** @return how many main consumers report to this runtime (one per stream thread once Kafka Streams is built) */
+    public long mainConsumers() {
+        return mainConsumers.get();
     }
 
     /** @return the rtm metrics (latest epoch's latency percentiles and counters per thread) */

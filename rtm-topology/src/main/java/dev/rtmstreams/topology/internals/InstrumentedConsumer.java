@@ -23,6 +23,7 @@ final class InstrumentedConsumer extends DelegatingConsumer {
     InstrumentedConsumer(Consumer<byte[], byte[]> delegate, EpochRuntime runtime) {
         super(delegate);
         this.runtime = runtime;
+        runtime.mainConsumerCreated();
     }
 
     @Override
