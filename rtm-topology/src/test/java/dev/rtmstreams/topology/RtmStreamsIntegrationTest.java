@@ -160,6 +160,10 @@ class RtmStreamsIntegrationTest {
             assertThat(e.endTimeMs()).isGreaterThanOrEqualTo(e.startTimeMs());
             assertThat(e.mode()).isEqualTo(ExecutionMode.REAL_TIME);
             assertThat(e.applicationId()).isEqualTo("epochs-app");
+            assertThat(e.kafkaStreamsVersion())
+                    .isEqualTo(dev.rtmstreams.processor.spi.KafkaStreamsVersion.current())
+                    .isNotEqualTo("unknown");
+            assertThat(e.rtmVersion()).isNotEqualTo("unknown");
         });
         // a later epoch checkpoints the end offsets: every produced record is committed
         await().atMost(Duration.ofSeconds(10))
