@@ -351,6 +351,7 @@ public final class RtmStreams implements AutoCloseable {
      * @return true when Kafka Streams shut down within the timeout
      */
     public boolean close(Duration timeout, boolean leaveGroup) {
+        runtime.leaveGroupOnClose(leaveGroup); // Kafka Streams 4.1: the main consumers leave (InstrumentedConsumer)
         boolean done = CloseShim.current().close(streams, timeout, leaveGroup);
         closeRuntime(done); // when done, the stream threads have stopped (and the state listener did it already)
         return done;

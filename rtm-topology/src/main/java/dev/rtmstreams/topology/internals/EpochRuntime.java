@@ -59,6 +59,7 @@ public final class EpochRuntime implements AutoCloseable {
     private final boolean exactlyOnce;
     private final List<ThreadState> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicLong mainConsumers = new AtomicLong();
+    private volatile boolean leaveGroupOnClose;
 
     /**
      * @param applicationId the application id (internal topics start with it)
@@ -123,6 +124,19 @@ public final class EpochRuntime implements AutoCloseable {
      */
     void mainConsumerCreated() {
         mainConsumers.incrementAndGet();
+    }
+
+    /**
+     * @param leave whether the main consumers leave their group when Kafka Streams closes them without saying (Kafka
+     *     Streams 4.1 calls {@code close()} on a consumer configured not to leave; 4.2 and later pass close options)
+     */
+    public void leaveGroupOnClose(boolean leave) {
+        this.leaveGroupOnClose = leave;
+    }
+
+    /** @return whether a main consumer closed without options leaves its group */
+    boolean leavesGroupOnClose() {
+        return leaveGroupOnClose;
     }
 
     /** @return how many main consumers report to this runtime (one per stream thread once Kafka Streams is built) */

@@ -2,6 +2,7 @@ package dev.rtmstreams.topology.internals;
 
 import java.time.Duration;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -24,6 +25,31 @@ final class InstrumentedConsumer extends DelegatingConsumer {
         super(delegate);
         this.runtime = runtime;
         runtime.mainConsumerCreated();
+    }
+
+    /**
+     * Leaves the group when {@code RtmStreams} closes with {@code leaveGroup} (see {@link
+     * EpochRuntime#leaveGroupOnClose}): Kafka Streams 4.1 closes its main consumer with {@code close()} under its
+     * internal {@code internal.leave.group.on.close=false}, so a dynamic member would stay until its session timed out.
+     */
+    @Override
+    public void close() {
+        if (runtime.leavesGroupOnClose()) {
+            delegate.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        } else {
+            delegate.close();
+        }
+    }
+
+    /** As {@link #close()}, with a timeout. */
+    @Override
+    public void close(Duration timeout) {
+        if (runtime.leavesGroupOnClose()) {
+            delegate.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                    .withTimeout(timeout));
+        } else {
+            delegate.close(timeout);
+        }
     }
 
     @Override
