@@ -181,18 +181,18 @@ class RtmStreamsIntegrationTest {
         });
     }
 
-    /** @return whether a broker of this Kafka version enables streams groups by default (4.3 and later) */
+    /** @return whether the embedded broker of this Kafka version enables streams groups by default (4.4 and later) */
     static boolean brokerEnablesStreamsGroups(String kafkaVersion) {
         String[] v = kafkaVersion.split("\\.");
         int major = Integer.parseInt(v[0]);
-        return major > 4 || (major == 4 && Integer.parseInt(v[1]) >= 3);
+        return major > 4 || (major == 4 && Integer.parseInt(v[1]) >= 4);
     }
 
     @Test
     void shouldReportEpochsAndRtmMetricsUnderTheStreamsRebalanceProtocol() throws Exception {
         // under group.protocol=streams Kafka Streams builds its own main consumer and ignores the client supplier's:
         // the epochs come from the consumer wrapper instead, with the same counts and commits
-        // The embedded broker is of the Kafka version under test; before 4.3 it does not enable streams groups by
+        // The embedded broker is of the Kafka version under test; before 4.4 it does not enable streams groups by
         // default (the client then fails with UNSUPPORTED_VERSION). The wrapper itself is checked on every version by
         // KafkaStreamsCompatibilityTest; brokers: docs/brokers.md.
         org.junit.jupiter.api.Assumptions.assumeTrue(
