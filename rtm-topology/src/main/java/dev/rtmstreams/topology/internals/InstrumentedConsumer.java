@@ -1,5 +1,6 @@
 package dev.rtmstreams.topology.internals;
 
+import dev.rtmstreams.topology.internals.compat.CloseShim;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -28,14 +29,15 @@ final class InstrumentedConsumer extends DelegatingConsumer {
     }
 
     /**
-     * Leaves the group when {@code RtmStreams} closes with {@code leaveGroup} (see {@link
-     * EpochRuntime#leaveGroupOnClose}): Kafka Streams 4.1 closes its main consumer with {@code close()} under its
-     * internal {@code internal.leave.group.on.close=false}, so a dynamic member would stay until its session timed out.
+     * On Kafka Streams 4.1 ({@link CloseShim#closesMainConsumersExplicitly()}), which closes its main consumer with
+     * {@code close()}, closes it with an explicit group membership operation: leave when {@code RtmStreams} closes with
+     * {@code leaveGroup} ({@link EpochRuntime#leaveGroupOnClose}), else remain, as Kafka Streams 4.1 does. Elsewhere
+     * the wrapped consumer's {@code close()}.
      */
     @Override
     public void close() {
-        if (runtime.leavesGroupOnClose()) {
-            delegate.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        if (CloseShim.current().closesMainConsumersExplicitly()) {
+            delegate.close(CloseOptions.groupMembershipOperation(operation()));
         } else {
             delegate.close();
         }
@@ -44,12 +46,17 @@ final class InstrumentedConsumer extends DelegatingConsumer {
     /** As {@link #close()}, with a timeout. */
     @Override
     public void close(Duration timeout) {
-        if (runtime.leavesGroupOnClose()) {
-            delegate.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                    .withTimeout(timeout));
+        if (CloseShim.current().closesMainConsumersExplicitly()) {
+            delegate.close(CloseOptions.groupMembershipOperation(operation()).withTimeout(timeout));
         } else {
             delegate.close(timeout);
         }
+    }
+
+    private CloseOptions.GroupMembershipOperation operation() {
+        return runtime.leavesGroupOnClose()
+                ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP;
     }
 
     @Override

@@ -4,13 +4,19 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * Closes Kafka Streams with a timeout and a choice of leaving the consumer group, on every supported version:
  * Kafka Streams 4.2 and later take {@code org.apache.kafka.streams.CloseOptions} (KIP-1153, with a group membership
- * operation); 4.1 has only {@code KafkaStreams.CloseOptions} (a leave-group flag), deprecated since 4.2. The shim is
- * chosen once by class presence ({@link #current()}); both call Kafka Streams' own public close.
+ * operation); 4.1 has only {@code KafkaStreams.CloseOptions} (a leave-group flag, deprecated since 4.2), which makes
+ * only static members leave: Kafka Streams 4.1 closes its main consumers with {@code close()} under
+ * {@link #LEAVE_GROUP_ON_CLOSE_CONFIG}{@code =false}. On 4.1 the main consumers are therefore created with that config
+ * true ({@link #mainConsumerConfig}) and closed by the instrumented consumer with an explicit operation: leave when
+ * {@code RtmStreams} closes with {@code leaveGroup}, else remain (Kafka Streams' behaviour). The shim is chosen once by
+ * class presence ({@link #current()}); both call Kafka Streams' own public close.
  */
 public abstract class CloseShim {
 
@@ -44,6 +50,27 @@ public abstract class CloseShim {
 
     /** @return which Kafka Streams API this shim calls, for the compatibility check and logs */
     public abstract String api();
+
+    /**
+     * The consumer's internal config that lets a member leave its group on close; Kafka Streams 4.1 sets it to
+     * false for its main consumers and closes them with {@code close()}.
+     */
+    public static final String LEAVE_GROUP_ON_CLOSE_CONFIG = "internal.leave.group.on.close";
+
+    /**
+     * @param mainConsumerConfig the config Kafka Streams gives the client supplier for a main consumer
+     * @return the config to create it with: on Kafka Streams 4.1, {@link #LEAVE_GROUP_ON_CLOSE_CONFIG} true, so that
+     *     the consumer can leave when closed with {@code LEAVE_GROUP} (it is closed with an explicit operation, never
+     *     the default: see {@code InstrumentedConsumer#close}); unchanged on 4.2 and later
+     */
+    public Map<String, Object> mainConsumerConfig(Map<String, Object> mainConsumerConfig) {
+        return mainConsumerConfig;
+    }
+
+    /** @return whether the main consumers are closed by rtm-streams with an explicit group membership operation */
+    public boolean closesMainConsumersExplicitly() {
+        return false;
+    }
 
     /** Kafka Streams 4.2 and later: {@code close(CloseOptions.timeout(t).withGroupMembershipOperation(op))}. */
     static final class MembershipOperationClose extends CloseShim {
@@ -103,6 +130,18 @@ public abstract class CloseShim {
         @Override
         public String api() {
             return "KafkaStreams.close(KafkaStreams.CloseOptions)";
+        }
+
+        @Override
+        public Map<String, Object> mainConsumerConfig(Map<String, Object> mainConsumerConfig) {
+            Map<String, Object> c = new HashMap<>(mainConsumerConfig);
+            c.put(LEAVE_GROUP_ON_CLOSE_CONFIG, true);
+            return c;
+        }
+
+        @Override
+        public boolean closesMainConsumersExplicitly() {
+            return true;
         }
     }
 }

@@ -93,6 +93,14 @@ public final class TopologyInternalHooks implements KafkaInternalHooks {
             options.getMethod("timeout", Duration.class);
             options.getMethod("leaveGroup", boolean.class);
             KafkaStreams.class.getMethod("close", options);
+            // the main consumers' internal config that lets them leave on close (Kafka Streams 4.1 sets it false)
+            java.lang.reflect.Field f = org.apache.kafka.clients.consumer.ConsumerConfig.class.getDeclaredField(
+                    "LEAVE_GROUP_ON_CLOSE_CONFIG");
+            f.setAccessible(true);
+            if (!CloseShim.LEAVE_GROUP_ON_CLOSE_CONFIG.equals(f.get(null))) {
+                throw new IllegalStateException("the consumer's leave-group-on-close config is " + f.get(null)
+                        + ", not " + CloseShim.LEAVE_GROUP_ON_CLOSE_CONFIG);
+            }
         }
     }
 }
