@@ -200,7 +200,11 @@ class AdAttributionServiceIT {
                     // Spark's transformWithState custom metrics of the correlation operator
                     .containsPattern("kafka_streams_stream_rtm_processor_metrics_numRegisteredTimers\\{[^}]*"
                             + "rtm_processor_id=\"request-ack-correlation\"[^}]*\\} [1-9]")
-                    .contains("kafka_streams_stream_rtm_processor_metrics_numValueStateVars");
+                    .contains("kafka_streams_stream_rtm_processor_metrics_numValueStateVars")
+                    // the versions this service runs (docs/compatibility.md)
+                    .containsPattern("rtm_info\\{kafka_streams_version=\""
+                            + java.util.regex.Pattern.quote(dev.rtmstreams.processor.spi.KafkaStreamsVersion.current())
+                            + "\",rtm_version=\"[0-9][^\"]*\"\\} 1\n");
             // every metric the Grafana dashboard and the Prometheus alert rules (ops/) use is served
             assertThat(ObservabilityAssets.missing(
                             ObservabilityAssets.metricNames(ObservabilityAssets.files(ObservabilityAssets.repoRoot())),

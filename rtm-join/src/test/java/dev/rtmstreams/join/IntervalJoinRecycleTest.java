@@ -22,7 +22,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
@@ -158,8 +157,11 @@ class IntervalJoinRecycleTest {
 
     /** Closes with an explicit LeaveGroup: the other instance takes over without waiting for a session timeout. */
     private static void closeLeavingGroup(KafkaStreams streams) {
-        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                .withTimeout(Duration.ofSeconds(30)));
+        // KafkaStreams.CloseOptions: the close options of every supported Kafka Streams (4.1 has no other)
+        @SuppressWarnings("deprecation")
+        KafkaStreams.CloseOptions leave =
+                new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30));
+        streams.close(leave);
     }
 
     private static boolean running(KafkaStreams streams) {

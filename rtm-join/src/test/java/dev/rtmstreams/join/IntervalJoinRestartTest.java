@@ -19,7 +19,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -134,8 +133,11 @@ class IntervalJoinRestartTest {
      * time out (Kafka Streams otherwise does not leave the group on close).
      */
     private static void closeLeavingGroup(KafkaStreams streams) {
-        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                .withTimeout(Duration.ofSeconds(30)));
+        // KafkaStreams.CloseOptions: the close options of every supported Kafka Streams (4.1 has no other)
+        @SuppressWarnings("deprecation")
+        KafkaStreams.CloseOptions leave =
+                new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30));
+        streams.close(leave);
     }
 
     private static long entries(KafkaStreams streams, String store) {

@@ -23,7 +23,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -136,8 +135,11 @@ class JoinStateReaderLiveTest {
             assertThat(JoinStateReader.query(streams, join, key("imp-none")).read(key("imp-none")))
                     .isEmpty();
         } finally {
-            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                    .withTimeout(Duration.ofSeconds(30)));
+            // KafkaStreams.CloseOptions: the close options of every supported Kafka Streams (4.1 has no other)
+            @SuppressWarnings("deprecation")
+            KafkaStreams.CloseOptions leave =
+                    new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30));
+            streams.close(leave);
         }
 
         KeyState one = live.get(0);

@@ -32,7 +32,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -236,8 +235,11 @@ class StatefulProcessorRestoreIT {
     }
 
     private static void stopApp(KafkaStreams streams) {
-        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                .withTimeout(Duration.ofSeconds(30)));
+        // KafkaStreams.CloseOptions: the close options of every supported Kafka Streams (4.1 has no other)
+        @SuppressWarnings("deprecation")
+        KafkaStreams.CloseOptions leave =
+                new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30));
+        streams.close(leave);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.rtmstreams.topology;
 
 import dev.rtmstreams.processor.ExecutionMode;
+import dev.rtmstreams.topology.internals.compat.Versions;
 import java.util.Map;
 import org.apache.kafka.common.annotation.InterfaceStability;
 
@@ -41,6 +42,10 @@ import org.apache.kafka.common.annotation.InterfaceStability;
  *     an output record it caused visible to {@code read_committed} readers (what such a reader waits for, apart
  *     from its own fetch); {@link LatencyStats#EMPTY} under at-least-once, where output is visible when sent
  *     ({@code e2eLatencyMs})
+ * @param rtmVersion the rtm-streams version that ran the epoch, e.g. {@code 0.2.0}; {@code unknown} when not
+ *     packaged with one; never null
+ * @param kafkaStreamsVersion the Kafka Streams version that ran the epoch, e.g. {@code 4.4.0}; {@code unknown} when
+ *     it cannot be read; never null
  */
 @InterfaceStability.Evolving
 public record EpochProgress(
@@ -62,14 +67,66 @@ public record EpochProgress(
         LatencyStats e2eLatencyMs,
         java.util.List<StateOperatorProgress> stateOperators,
         CommitProgress commits,
-        LatencyStats e2eVisibleLatencyMs) {
+        LatencyStats e2eVisibleLatencyMs,
+        String rtmVersion,
+        String kafkaStreamsVersion) {
 
-    /** Copies the sources and operators. */
+    /** Copies the sources and operators; a null version is {@code unknown}. */
     public EpochProgress {
         sources = Map.copyOf(sources);
         stateOperators = java.util.List.copyOf(stateOperators);
         java.util.Objects.requireNonNull(commits, "commits");
         java.util.Objects.requireNonNull(e2eVisibleLatencyMs, "e2eVisibleLatencyMs");
+        rtmVersion = rtmVersion == null ? Versions.UNKNOWN : rtmVersion;
+        kafkaStreamsVersion = kafkaStreamsVersion == null ? Versions.UNKNOWN : kafkaStreamsVersion;
+    }
+
+    /**
+     * The report without versions, as before they were added: {@link #rtmVersion()} and
+     * {@link #kafkaStreamsVersion()} are this process's.
+     */
+    public EpochProgress(
+            String applicationId,
+            long epochId,
+            String threadName,
+            ExecutionMode mode,
+            long startTimeMs,
+            long endTimeMs,
+            long numInputRows,
+            double inputRowsPerSecond,
+            Map<String, SourceProgress> sources,
+            Long watermarkMs,
+            long stateRowsEstimate,
+            long stateBytesEstimate,
+            double busyFraction,
+            LatencyStats sourceQueuingLatencyMs,
+            LatencyStats processingLatencyMs,
+            LatencyStats e2eLatencyMs,
+            java.util.List<StateOperatorProgress> stateOperators,
+            CommitProgress commits,
+            LatencyStats e2eVisibleLatencyMs) {
+        this(
+                applicationId,
+                epochId,
+                threadName,
+                mode,
+                startTimeMs,
+                endTimeMs,
+                numInputRows,
+                inputRowsPerSecond,
+                sources,
+                watermarkMs,
+                stateRowsEstimate,
+                stateBytesEstimate,
+                busyFraction,
+                sourceQueuingLatencyMs,
+                processingLatencyMs,
+                e2eLatencyMs,
+                stateOperators,
+                commits,
+                e2eVisibleLatencyMs,
+                Versions.rtm(),
+                Versions.kafkaStreams());
     }
 
     /** @return {@code endTimeMs - startTimeMs} */

@@ -50,11 +50,12 @@ public final class PrometheusEndpoint implements AutoCloseable {
 
     /**
      * @param rtm the application whose {@link RtmStreams#metrics()} to export; not null
-     * @return a collector of the official client that reads the application's metrics on every scrape
+     * @return a collector of the official client that reads the application's metrics on every scrape, plus
+     *     {@code rtm_info{rtm_version="...",kafka_streams_version="..."} 1} (the versions this process runs)
      */
     public static MultiCollector collector(RtmStreams rtm) {
         Objects.requireNonNull(rtm, "rtm");
-        return new KafkaMetricsCollector(rtm::metrics);
+        return KafkaMetricsCollector.withInfo(new KafkaMetricsCollector(rtm::metrics));
     }
 
     /** @return an endpoint that is not listening; use {@link #scrape()} */

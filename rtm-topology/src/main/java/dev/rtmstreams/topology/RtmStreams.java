@@ -8,6 +8,9 @@ import dev.rtmstreams.topology.internals.RtmClientSupplier;
 import dev.rtmstreams.topology.internals.StreamsProtocolConsumer;
 import dev.rtmstreams.topology.internals.TopologySizer;
 import dev.rtmstreams.topology.internals.TriggerConfigurer;
+import dev.rtmstreams.topology.internals.compat.CloseShim;
+import dev.rtmstreams.topology.internals.compat.HookRegistry;
+import dev.rtmstreams.topology.internals.compat.TopologyInternalHooks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +26,6 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -72,6 +74,13 @@ import org.slf4j.LoggerFactory;
  * consumers itself and asks no supplier for them (its behaviour, not ours); the supplier still makes the producers,
  * restore and global consumers and the admin client. Source records carry a 16-byte header {@code rtm.lat} inside
  * the topology (and through repartition topics); it is removed before output and changelog records are sent.
+ * <h2>Kafka Streams versions</h2>
+ * Kafka Streams {@value dev.rtmstreams.processor.spi.KafkaStreamsVersion#SUPPORTED_RANGE} is supported. Where
+ * rtm-streams relies on a Kafka Streams internal (a class, field, method or config that is not public API), the
+ * {@link #builder build} checks it is there ({@code docs/compatibility.md} lists them) and fails with
+ * {@link KafkaStreamsCompatibilityException} naming it, the version found and the supported range, unless
+ * {@value KafkaStreamsCompatibilityException#CHECK_CONFIG}{@code =warn} is set (then a WARN names the feature that is
+ * unavailable).
  */
 @InterfaceStability.Evolving
 public final class RtmStreams implements AutoCloseable {
@@ -96,6 +105,7 @@ public final class RtmStreams implements AutoCloseable {
     private final EpochRuntime runtime;
     private final List<KafkaStreams.StateListener> stateListeners;
     private final AtomicBoolean runtimeClosed = new AtomicBoolean();
+    private final List<String> unavailableFeatures = new ArrayList<>();
 
     private RtmStreams(Builder b, Properties config) {
         this.topology = b.topology;
@@ -129,6 +139,28 @@ public final class RtmStreams implements AutoCloseable {
                 new RtmClientSupplier(runtime, clients),
                 b.time);
         runtime.attach(streams);
+        unavailableFeatures.addAll(b.unavailableFeatures);
+        if (StreamsProtocolConsumer.streamsProtocol(config)) {
+            // Kafka Streams creates each stream thread's main consumer as it is built: under the streams protocol
+            // through the wrapper class named in its internal config, which must have been instantiated by now
+            int threads = threads();
+            try {
+                unavailableFeatures.addAll(b.hooks.verifyEffect(
+                        TopologyInternalHooks.CONSUMER_WRAPPER,
+                        () -> {
+                            if (runtime.mainConsumers() < threads) {
+                                throw new IllegalStateException("Kafka Streams built " + threads
+                                        + " stream thread(s) but wrapped " + runtime.mainConsumers()
+                                        + " main consumer(s) with " + StreamsProtocolConsumer.class.getName());
+                            }
+                        },
+                        b.compatibilityMode));
+            } catch (RuntimeException e) {
+                streams.close(Duration.ZERO);
+                closeRuntime(false);
+                throw e;
+            }
+        }
     }
 
     /**
@@ -300,38 +332,49 @@ public final class RtmStreams implements AutoCloseable {
      * the instances that stay take its tasks over at once instead of after the session timeout: a graceful shutdown
      * then stalls its partitions for a rebalance, not for a session timeout plus a rebalance. A static member and
      * micro-batch mode keep Kafka Streams' default (the member stays until its session times out, so a restart within
-     * it moves nothing). {@link #close(CloseOptions)} chooses explicitly.
+     * it moves nothing). {@link #close(Duration, boolean)} chooses explicitly.
      *
      * @param timeout how long to wait for Kafka Streams
      * @return true when Kafka Streams shut down within the timeout
      */
     public boolean close(Duration timeout) {
-        return close(CloseOptions.timeout(timeout).withGroupMembershipOperation(membershipOnClose()));
+        return close(timeout, leaveGroupOnClose());
     }
 
     /**
-     * Closes Kafka Streams with the given options (timeout and whether the member leaves its group), then delivers
-     * the pending progress reports.
+     * Closes Kafka Streams with a timeout and a choice of leaving the consumer group, then delivers the pending
+     * progress reports. The same on every supported Kafka Streams version (4.2 and later: {@code CloseOptions} with
+     * a group membership operation; 4.1: {@code KafkaStreams.CloseOptions#leaveGroup}). For Kafka Streams' own close
+     * options, close {@link #kafkaStreams()}: the reports are delivered all the same.
      *
-     * @param options Kafka Streams' close options
+     * @param timeout how long to wait for Kafka Streams
+     * @param leaveGroup true: the member leaves its group at once (its tasks move to the other instances now); false:
+     *     it stays until its session times out (a restart within it moves nothing)
      * @return true when Kafka Streams shut down within the timeout
      */
-    public boolean close(CloseOptions options) {
-        boolean done = streams.close(options);
+    public boolean close(Duration timeout, boolean leaveGroup) {
+        runtime.leaveGroupOnClose(leaveGroup); // Kafka Streams 4.1: the main consumers leave (InstrumentedConsumer)
+        boolean done = CloseShim.current().close(streams, timeout, leaveGroup);
         closeRuntime(done); // when done, the stream threads have stopped (and the state listener did it already)
         return done;
     }
 
-    /** @return what {@link #close(Duration)} does with the group membership: leave it when dynamic in real time */
-    CloseOptions.GroupMembershipOperation membershipOnClose() {
+    /** @return whether {@link #close(Duration)} leaves the group: when a dynamic member closes in real time */
+    boolean leaveGroupOnClose() {
         boolean staticMember = Stream.of(
                         ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
                         StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
                         StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))
                 .anyMatch(config::containsKey);
-        return trigger.isRealTime() && !staticMember
-                ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
-                : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP;
+        return trigger.isRealTime() && !staticMember;
+    }
+
+    /**
+     * @return the features unavailable on this Kafka Streams, said in the WARN of
+     *     {@value KafkaStreamsCompatibilityException#CHECK_CONFIG}{@code =warn}; empty when every internal hook works
+     */
+    List<String> unavailableFeatures() {
+        return List.copyOf(unavailableFeatures);
     }
 
     /** Same as {@code close(Duration.ofSeconds(30))}. */
@@ -429,6 +472,9 @@ public final class RtmStreams implements AutoCloseable {
         private KafkaClientSupplier clientSupplier;
         private final List<ProgressListener> listeners = new ArrayList<>();
         private final List<KafkaStreams.StateListener> stateListeners = new ArrayList<>();
+        private HookRegistry hooks;
+        private HookRegistry.Mode compatibilityMode;
+        private List<String> unavailableFeatures = List.of();
 
         private Builder(Topology topology, Properties props) {
             this.topology = Objects.requireNonNull(topology, "topology");
@@ -550,11 +596,19 @@ public final class RtmStreams implements AutoCloseable {
             return this;
         }
 
+        /** Tests: the compatibility check with some hooks' probes replaced (default: every module's hooks). */
+        Builder hookRegistry(HookRegistry registry) {
+            this.hooks = Objects.requireNonNull(registry, "hookRegistry");
+            return this;
+        }
+
         /**
-         * Validates the options, applies the trigger to the configuration and creates (does not start) Kafka
-         * Streams.
+         * Validates the options, checks the Kafka Streams internals rtm-streams relies on, applies the trigger to the
+         * configuration and creates (does not start) Kafka Streams.
          * @throws IllegalArgumentException on a bad option or a setting that conflicts with the trigger (e.g. a
          *     non-zero {@code statestore.cache.max.bytes} in real-time mode), naming the value
+         * @throws KafkaStreamsCompatibilityException when this Kafka Streams lacks an internal rtm-streams relies on
+         *     and {@value KafkaStreamsCompatibilityException#CHECK_CONFIG} is not {@code warn}
          */
         public RtmStreams build() {
             if (props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG) == null) {
@@ -569,6 +623,11 @@ public final class RtmStreams implements AutoCloseable {
             if (!(targetUtilization > 0 && targetUtilization <= 1)) {
                 throw new IllegalArgumentException("targetUtilization must be in (0, 1]: " + targetUtilization);
             }
+            compatibilityMode = HookRegistry.Mode.parse(props.get(KafkaStreamsCompatibilityException.CHECK_CONFIG));
+            if (hooks == null) {
+                hooks = HookRegistry.discover();
+            }
+            unavailableFeatures = hooks.verify(compatibilityMode);
             Properties p = props;
             if (rocksDbMemory != null) {
                 if (rocksDbMemory < 1024 * 1024) {

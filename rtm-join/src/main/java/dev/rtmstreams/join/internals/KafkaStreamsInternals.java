@@ -1,23 +1,30 @@
 package dev.rtmstreams.join.internals;
 
+import dev.rtmstreams.processor.spi.KafkaStreamsVersion;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.Collection;
 import java.util.List;
-import org.apache.kafka.common.utils.internals.AppInfoParser;
 import org.apache.kafka.streams.kstream.KStream;
 
 /**
  * The one place that reaches into Kafka Streams' non-public DSL classes (by reflection, as Kafka Streams' own joins
  * do from inside): whether a stream's key may have changed, and registering two streams as a co-partition group.
- * Verified against {@value #VERIFIED_KAFKA_VERSION} (a test pins it). Fails closed: if a future Kafka Streams
- * changes these internals, building the topology fails with an error saying what to do instead of silently
- * assuming an answer that could make the join miss matches.
+ * Verified against {@value #VERIFIED_KAFKA_VERSION} (a test pins it) and tested on every Kafka Streams version of
+ * {@link KafkaStreamsVersion#SUPPORTED_RANGE}. Fails closed: if a future Kafka Streams changes these internals,
+ * building the topology fails with an error saying what to do instead of silently assuming an answer that could make
+ * the join miss matches; {@code RtmStreams} checks both up front ({@link JoinInternalHooks}).
  */
 final class KafkaStreamsInternals {
 
     /** The Kafka Streams version these reflective accesses were verified against. */
     static final String VERIFIED_KAFKA_VERSION = "4.4.0";
+
+    /** Kafka Streams' DSL stream class every {@code KStream} extends. */
+    static final String ABSTRACT_STREAM = "org.apache.kafka.streams.kstream.internals.AbstractStream";
+
+    /** Kafka Streams' {@code KStream} implementation, the class holding {@code repartitionRequired}. */
+    static final String KSTREAM_IMPL = "org.apache.kafka.streams.kstream.internals.KStreamImpl";
 
     private KafkaStreamsInternals() {}
 
@@ -29,9 +36,7 @@ final class KafkaStreamsInternals {
      */
     static boolean repartitionRequired(KStream<?, ?> stream) {
         try {
-            Field f = stream.getClass().getDeclaredField("repartitionRequired");
-            f.setAccessible(true);
-            return f.getBoolean(stream);
+            return repartitionRequiredField(stream.getClass()).getBoolean(stream);
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw unsupported(
                     "tell whether an input's key was changed upstream (KStreamImpl#repartitionRequired)",
@@ -51,10 +56,7 @@ final class KafkaStreamsInternals {
      */
     static void ensureCopartitioned(KStream<?, ?> left, KStream<?, ?> right) {
         try {
-            Class<?> abstractStream = Class.forName("org.apache.kafka.streams.kstream.internals.AbstractStream");
-            Method m = abstractStream.getDeclaredMethod("ensureCopartitionWith", Collection.class);
-            m.setAccessible(true);
-            m.invoke(left, List.of(right));
+            ensureCopartitionWith().invoke(left, List.of(right));
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw unsupported(
                     "register the join's inputs as a co-partition group (AbstractStream#ensureCopartitionWith)",
@@ -63,10 +65,37 @@ final class KafkaStreamsInternals {
         }
     }
 
+    /**
+     * @param streamClass a DSL stream's class ({@code KStreamImpl})
+     * @return its accessible {@code repartitionRequired} flag
+     * @throws ReflectiveOperationException when the class has no such field
+     * @throws IllegalStateException when the field is not a boolean
+     */
+    static Field repartitionRequiredField(Class<?> streamClass) throws ReflectiveOperationException {
+        Field f = streamClass.getDeclaredField("repartitionRequired");
+        if (f.getType() != boolean.class) {
+            throw new IllegalStateException(streamClass.getName() + "#repartitionRequired is a " + f.getType());
+        }
+        f.setAccessible(true);
+        return f;
+    }
+
+    /**
+     * @return the accessible {@code AbstractStream#ensureCopartitionWith(Collection)}
+     * @throws ReflectiveOperationException when Kafka Streams has no such class or method
+     */
+    static Method ensureCopartitionWith() throws ReflectiveOperationException {
+        Class<?> abstractStream = Class.forName(ABSTRACT_STREAM, false, KafkaStreamsInternals.class.getClassLoader());
+        Method m = abstractStream.getDeclaredMethod("ensureCopartitionWith", Collection.class);
+        m.setAccessible(true);
+        return m;
+    }
+
     private static IllegalStateException unsupported(String what, String instead, Exception cause) {
         return new IllegalStateException(
-                "rtm-join cannot " + what + " with Kafka Streams " + AppInfoParser.getVersion() + " (verified with "
-                        + VERIFIED_KAFKA_VERSION + "): " + cause + ". To go on: " + instead + ".",
+                "rtm-join cannot " + what + " with Kafka Streams " + KafkaStreamsVersion.current() + " (supported: "
+                        + KafkaStreamsVersion.SUPPORTED_RANGE + ", verified with " + VERIFIED_KAFKA_VERSION + "): "
+                        + cause + ". To go on: " + instead + ".",
                 cause);
     }
 }

@@ -10,6 +10,7 @@ import dev.rtmstreams.topology.GroupSlots;
 import dev.rtmstreams.topology.LatencyStats;
 import dev.rtmstreams.topology.ProgressListener;
 import dev.rtmstreams.topology.SourceProgress;
+import dev.rtmstreams.topology.internals.compat.Versions;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -175,7 +176,9 @@ final class EpochReporter implements AutoCloseable {
                             .computeIfAbsent(thread, t -> new StateOperatorDeltas())
                             .next(dev.rtmstreams.processor.RtmProcessorMetrics.sparkCustomMetrics(m, thread)),
                     snap.commits,
-                    stats(snap.visible));
+                    stats(snap.visible),
+                    Versions.rtm(),
+                    Versions.kafkaStreams());
             snap.state.published(progress);
             latest = progress;
             synchronized (recent) {

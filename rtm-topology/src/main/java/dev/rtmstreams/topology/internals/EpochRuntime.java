@@ -58,6 +58,8 @@ public final class EpochRuntime implements AutoCloseable {
     private final long epochIntervalMs;
     private final boolean exactlyOnce;
     private final List<ThreadState> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final AtomicLong mainConsumers = new AtomicLong();
+    private volatile boolean leaveGroupOnClose;
 
     /**
      * @param applicationId the application id (internal topics start with it)
@@ -114,6 +116,32 @@ public final class EpochRuntime implements AutoCloseable {
 
     public Optional<AssignmentReport> latestAssignment() {
         return reporter.latestAssignment();
+    }
+
+    /**
+     * Counts a main consumer that reports to this runtime, as it is created: from the client supplier under the
+     * classic protocol, through Kafka Streams' consumer wrapper under the streams protocol.
+     */
+    void mainConsumerCreated() {
+        mainConsumers.incrementAndGet();
+    }
+
+    /**
+     * @param leave whether the main consumers leave their group when Kafka Streams closes them without saying (Kafka
+     *     Streams 4.1 calls {@code close()} on a consumer configured not to leave; 4.2 and later pass close options)
+     */
+    public void leaveGroupOnClose(boolean leave) {
+        this.leaveGroupOnClose = leave;
+    }
+
+    /** @return whether a main consumer closed without options leaves its group */
+    boolean leavesGroupOnClose() {
+        return leaveGroupOnClose;
+    }
+
+    /** @return how many main consumers report to this runtime (one per stream thread once Kafka Streams is built) */
+    public long mainConsumers() {
+        return mainConsumers.get();
     }
 
     /** @return the rtm metrics (latest epoch's latency percentiles and counters per thread) */

@@ -1,7 +1,9 @@
 package dev.rtmstreams.topology.internals;
 
+import dev.rtmstreams.topology.internals.compat.CloseShim;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -23,6 +25,38 @@ final class InstrumentedConsumer extends DelegatingConsumer {
     InstrumentedConsumer(Consumer<byte[], byte[]> delegate, EpochRuntime runtime) {
         super(delegate);
         this.runtime = runtime;
+        runtime.mainConsumerCreated();
+    }
+
+    /**
+     * On Kafka Streams 4.1 ({@link CloseShim#closesMainConsumersExplicitly()}), which closes its main consumer with
+     * {@code close()}, closes it with an explicit group membership operation: leave when {@code RtmStreams} closes with
+     * {@code leaveGroup} ({@link EpochRuntime#leaveGroupOnClose}), else remain, as Kafka Streams 4.1 does. Elsewhere
+     * the wrapped consumer's {@code close()}.
+     */
+    @Override
+    public void close() {
+        if (CloseShim.current().closesMainConsumersExplicitly()) {
+            delegate.close(CloseOptions.groupMembershipOperation(operation()));
+        } else {
+            delegate.close();
+        }
+    }
+
+    /** As {@link #close()}, with a timeout. */
+    @Override
+    public void close(Duration timeout) {
+        if (CloseShim.current().closesMainConsumersExplicitly()) {
+            delegate.close(CloseOptions.groupMembershipOperation(operation()).withTimeout(timeout));
+        } else {
+            delegate.close(timeout);
+        }
+    }
+
+    private CloseOptions.GroupMembershipOperation operation() {
+        return runtime.leavesGroupOnClose()
+                ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP;
     }
 
     @Override

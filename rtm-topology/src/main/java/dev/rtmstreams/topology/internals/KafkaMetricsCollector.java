@@ -1,8 +1,10 @@
 package dev.rtmstreams.topology.internals;
 
+import dev.rtmstreams.topology.internals.compat.Versions;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
@@ -36,6 +38,9 @@ import org.apache.kafka.common.MetricName;
  *   <tr><td>any other {@code rtm-epoch-metrics} {@code <name>}</td><td>{@code rtm_<name>}</td><td>gauge</td></tr>
  *   <tr><td>{@code <group>} {@code <name>}</td><td>{@code kafka_streams_<group>_<name>}</td><td>gauge</td></tr>
  * </table>
+ *
+ * <p>{@link #withInfo} adds {@code rtm_info{rtm_version="...",kafka_streams_version="..."} 1}, the versions this
+ * process runs.
  *
  * <p>Every character outside {@code [A-Za-z0-9_]} of a group, name or tag becomes {@code _}; tags become labels.
  * Metrics whose value is not a finite number are left out. When two Kafka metrics map to the same family and labels,
@@ -125,6 +130,32 @@ public final class KafkaMetricsCollector implements MultiCollector {
             }
         });
         return out.build();
+    }
+
+    /**
+     * @param collector a collector
+     * @return the collector's metrics plus {@code rtm_info{rtm_version="...",kafka_streams_version="..."} 1}
+     */
+    public static MultiCollector withInfo(MultiCollector collector) {
+        Objects.requireNonNull(collector, "collector");
+        return () -> {
+            MetricSnapshots.Builder out = MetricSnapshots.builder();
+            out.metricSnapshot(info());
+            collector.collect().forEach(out::metricSnapshot);
+            return out.build();
+        };
+    }
+
+    /** @return {@code rtm_info{rtm_version="...",kafka_streams_version="..."} 1} */
+    static InfoSnapshot info() {
+        return InfoSnapshot.builder()
+                .name("rtm")
+                .help("The rtm-streams and Kafka Streams versions this process runs.")
+                .dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder()
+                        .labels(Labels.of(
+                                "rtm_version", Versions.rtm(), "kafka_streams_version", Versions.kafkaStreams()))
+                        .build())
+                .build();
     }
 
     private static void gauge(

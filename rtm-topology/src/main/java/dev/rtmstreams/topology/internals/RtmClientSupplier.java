@@ -1,5 +1,6 @@
 package dev.rtmstreams.topology.internals;
 
+import dev.rtmstreams.topology.internals.compat.CloseShim;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.clients.admin.Admin;
@@ -39,7 +40,7 @@ public final class RtmClientSupplier implements KafkaClientSupplier {
 
     @Override
     public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        return new InstrumentedConsumer(clients.getConsumer(config), runtime);
+        return new InstrumentedConsumer(clients.getConsumer(CloseShim.current().mainConsumerConfig(config)), runtime);
     }
 
     @Override

@@ -19,7 +19,7 @@ import org.apache.kafka.streams.internals.ConsumerWrapper;
  * where Kafka Streams builds the main consumer itself and ignores the client supplier's. It reports to the
  * {@link EpochRuntime} exactly what {@link InstrumentedConsumer} reports under the classic protocol.
  *
- * <p>Kafka Streams 4.4 wraps its streams-protocol consumer in the class named by its internal main-consumer config
+ * <p>Kafka Streams (4.1 to 4.4) wraps its streams-protocol consumer in the class named by its internal main-consumer config
  * {@value #WRAPPER_CONFIG} (an internal hook of Kafka Streams, {@link ConsumerWrapper}; it may change with a Kafka
  * version, which the integration test under the streams protocol would show). {@link #configure} sets it, and the
  * runtime travels in the same main-consumer config under {@value #RUNTIME_CONFIG}.
@@ -27,7 +27,7 @@ import org.apache.kafka.streams.internals.ConsumerWrapper;
 public final class StreamsProtocolConsumer extends ConsumerWrapper {
 
     /** Kafka Streams' internal config naming the main consumer's wrapper class (streams protocol only). */
-    static final String WRAPPER_CONFIG = "__internal.consumer.wrapper__";
+    public static final String WRAPPER_CONFIG = "__internal.consumer.wrapper__";
 
     /** The main-consumer config entry that hands the wrapper its runtime. */
     static final String RUNTIME_CONFIG = "__rtm.epoch.runtime__";
@@ -53,7 +53,7 @@ public final class StreamsProtocolConsumer extends ConsumerWrapper {
     }
 
     /** @return whether the application's properties select the streams rebalance protocol ({@code group.protocol}) */
-    static boolean streamsProtocol(Properties streamsConfig) {
+    public static boolean streamsProtocol(Properties streamsConfig) {
         return "streams".equalsIgnoreCase(String.valueOf(streamsConfig.get(StreamsConfig.GROUP_PROTOCOL_CONFIG)));
     }
 
@@ -69,6 +69,7 @@ public final class StreamsProtocolConsumer extends ConsumerWrapper {
                     + ", not the epoch runtime: this wrapper is set up by RtmStreams only");
         }
         this.runtime = (EpochRuntime) r;
+        runtime.mainConsumerCreated();
     }
 
     @Override

@@ -82,32 +82,41 @@ public final class TopologySizer {
 
     /**
      * Partition counts set on the topology for internal topics ({@code Repartitioned#withNumberOfPartitions}); read
-     * from Kafka Streams' internal builder by reflection, read-only. Empty when that is not possible.
+     * from Kafka Streams' internal builder by reflection, read-only. Empty when that is not possible (the
+     * compatibility check of {@code RtmStreams} reports it when it is built: hook {@code topology.repartition-counts}).
      */
-    @SuppressWarnings("unchecked")
     static Map<String, Integer> explicitRepartitionCounts(Topology topology) {
         try {
-            Field f = Topology.class.getDeclaredField("internalTopologyBuilder");
-            f.setAccessible(true);
-            Object builder = f.get(topology);
-            Field props = builder.getClass().getDeclaredField("internalTopicNamesWithProperties");
-            props.setAccessible(true);
-            Map<String, Object> m = (Map<String, Object>) props.get(builder);
-            Map<String, Integer> out = new HashMap<>();
-            synchronized (builder) {
-                for (Map.Entry<String, Object> e : m.entrySet()) {
-                    Object v = e.getValue()
-                            .getClass()
-                            .getMethod("numberOfPartitions")
-                            .invoke(e.getValue());
-                    ((Optional<Integer>) v).ifPresent(n -> out.put(e.getKey(), n));
-                }
-            }
-            return out;
+            return explicitRepartitionCountsOrThrow(topology);
         } catch (ReflectiveOperationException | RuntimeException e) {
             LOG.debug("cannot read explicit repartition partition counts from the topology; inferring them", e);
             return Map.of();
         }
+    }
+
+    /**
+     * @param topology a topology
+     * @return the partition counts it sets on internal topics
+     * @throws ReflectiveOperationException when Kafka Streams' internal topology builder has another shape
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Integer> explicitRepartitionCountsOrThrow(Topology topology)
+            throws ReflectiveOperationException {
+        Field f = Topology.class.getDeclaredField("internalTopologyBuilder");
+        f.setAccessible(true);
+        Object builder = f.get(topology);
+        Field props = builder.getClass().getDeclaredField("internalTopicNamesWithProperties");
+        props.setAccessible(true);
+        Map<String, Object> m = (Map<String, Object>) props.get(builder);
+        Map<String, Integer> out = new HashMap<>();
+        synchronized (builder) {
+            for (Map.Entry<String, Object> e : m.entrySet()) {
+                Object v =
+                        e.getValue().getClass().getMethod("numberOfPartitions").invoke(e.getValue());
+                ((Optional<Integer>) v).ifPresent(n -> out.put(e.getKey(), n));
+            }
+        }
+        return out;
     }
 
     /** See {@code SlotAccounting#compute}. */
