@@ -1,10 +1,10 @@
 package dev.rtmstreams.topology;
 
-import org.apache.kafka.common.annotation.InterfaceStability;
 import dev.rtmstreams.processor.RtmException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * Thrown when {@link RtmStreams} is built (or, for a hook whose effect shows only once Kafka Streams has created its

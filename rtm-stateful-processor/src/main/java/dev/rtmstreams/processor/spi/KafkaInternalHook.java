@@ -1,7 +1,7 @@
 package dev.rtmstreams.processor.spi;
 
-import org.apache.kafka.common.annotation.InterfaceStability;
 import java.util.Objects;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * One place where an rtm-streams library relies on a part of Kafka Streams (or its clients) that is not public API:

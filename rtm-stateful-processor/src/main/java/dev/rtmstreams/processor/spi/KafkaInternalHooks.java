@@ -1,7 +1,7 @@
 package dev.rtmstreams.processor.spi;
 
-import org.apache.kafka.common.annotation.InterfaceStability;
 import java.util.List;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * The {@link KafkaInternalHook}s of one rtm-streams module, found with {@link java.util.ServiceLoader} (each module

@@ -1,9 +1,9 @@
 package dev.rtmstreams.processor.spi;
 
-import org.apache.kafka.common.annotation.InterfaceStability;
 import dev.rtmstreams.processor.spi.internals.compat.AppInfoShim;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * The Kafka Streams version on the classpath and the range rtm-streams supports. The version is read from Kafka's own
