@@ -15,20 +15,22 @@ import org.HdrHistogram.Histogram;
  * read_committed reader's latency (after 5 s of warm-up). Evidence for docs/exactly-once.md "Why the producer lingers".
  *
  * <pre>
- * java -cp load-generator/target/load-generator.jar docs/bench/TransactionProbe.java BACKOFF SECONDS INTERVAL LINGER
- *   BACKOFF  the broker's add.partitions.to.txn.retry.backoff.ms, or "default" (20 ms)
- *   SECONDS  how long to run; INTERVAL transaction interval in ms; LINGER the producer's linger.ms
+ * java -cp load-generator/target/load-generator.jar docs/bench/TransactionProbe.java BACKOFF SECONDS INTERVAL LINGER [CLASSPATH]
+ *   BACKOFF    the broker's add.partitions.to.txn.retry.backoff.ms, or "default" (20 ms)
+ *   SECONDS    how long to run; INTERVAL transaction interval in ms; LINGER the producer's linger.ms
+ *   CLASSPATH  the broker JVM's class path (default: this JVM's), e.g. a Kafka 3.9 broker's (docs/brokers.md)
  * </pre>
  */
 public class TransactionProbe {
   public static void main(String[] a) throws Exception {
-    if (a.length != 4) {
-      System.err.println("usage: TransactionProbe BACKOFF|default SECONDS INTERVAL_MS LINGER_MS");
+    if (a.length != 4 && a.length != 5) {
+      System.err.println("usage: TransactionProbe BACKOFF|default SECONDS INTERVAL_MS LINGER_MS [BROKER_CLASSPATH]");
       System.exit(2);
     }
     String backoff = a[0]; int seconds = Integer.parseInt(a[1]); long intervalMs = Long.parseLong(a[2]);
     var b = KafkaBrokerProcess.builder();
     if (!backoff.equals("default")) b.brokerProperty("add.partitions.to.txn.retry.backoff.ms", backoff);
+    if (a.length == 5) b.classpath(a[4]);
     try (KafkaBrokerProcess broker = b.build().start()) {
       Map<String,Object> c = new HashMap<>(broker.clientConfig());
       try (Admin admin = Admin.create(c)) {
