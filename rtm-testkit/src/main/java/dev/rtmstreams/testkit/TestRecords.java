@@ -208,7 +208,15 @@ public final class TestRecords {
         try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(config, keyDeserializer, valueDeserializer)) {
             List<TopicPartition> partitions = List.of();
             while (partitions.isEmpty() && System.nanoTime() < deadline) {
-                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(1));
+                List<PartitionInfo> infos;
+                try {
+                    long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                    infos = consumer.partitionsFor(topic, Duration.ofMillis(Math.min(remainingMs, 5_000)));
+                } catch (org.apache.kafka.common.errors.TimeoutException slow) {
+                    // the first metadata fetch can outlast one wait (a TLS handshake on a busy machine): try again
+                    // until the deadline, as for a topic not created yet
+                    infos = null;
+                }
                 partitions = infos == null
                         ? List.of()
                         : infos.stream()
