@@ -44,8 +44,10 @@ class FormatVersionTest {
     }
 
     private static Harness<String, String> started() {
-        Harness<String, String> h = Harness.strings(
-                TransformWithState.builder(Counter::new, TimeMode.NONE).name("counter").build());
+        Harness<String, String> h =
+                Harness.strings(TransformWithState.<String, String, String>builder(Counter::new, TimeMode.NONE)
+                        .name("counter")
+                        .build());
         h.pipe("a", "x");
         assertThat(h.drainValues()).containsExactly("a=1");
         return h;
@@ -74,15 +76,17 @@ class FormatVersionTest {
     void shouldRestoreStateWhenTheMetadataRecordIsOfFormatVersionOne() {
         // version 1 (no key serde, no retired variables): [1][timeMode][outputMode][variables], UTF strings
         byte[] v1 = new byte[] {
-            1, 0, 4, 'N', 'O', 'N', 'E', 0, 6, 'U', 'P', 'D', 'A', 'T', 'E', 0, 0, 0, 1, 0, 5, 'c', 'o', 'u', 'n', 't', 0,
-            10, 'V', 'a', 'l', 'u', 'e', 'S', 't', 'a', 't', 'e', 0, 0, 1, '?'
+            1, 0, 4, 'N', 'O', 'N', 'E', 0, 6, 'U', 'P', 'D', 'A', 'T', 'E', 0, 0, 0, 1, 0, 5, 'c', 'o', 'u', 'n', 't',
+            0, 10, 'V', 'a', 'l', 'u', 'e', 'S', 't', 'a', 't', 'e', 0, 0, 1, '?'
         };
         try (Harness<String, String> h = started()) {
             h.appendToChangelog(METADATA_KEY, v1);
             h.restartFromChangelog();
             h.pipe("a", "y");
             assertThat(h.drainValues()).containsExactly("a=2");
-            assertThat(lastMetadata(h)[0]).as("rewritten in the current version").isEqualTo((byte) 2);
+            assertThat(lastMetadata(h)[0])
+                    .as("rewritten in the current version")
+                    .isEqualTo((byte) 2);
         }
     }
 

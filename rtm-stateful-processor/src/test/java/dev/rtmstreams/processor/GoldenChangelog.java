@@ -15,7 +15,7 @@ import org.apache.kafka.streams.KeyValue;
  * A golden changelog fixture: the changelog records of one store as an earlier release wrote them, as text. Lines
  * starting with {@code #} are comments (the first ones name the store and the changelog topic's suffix, the part after
  * {@code <application.id>-}); every other line is one record in write order, {@code <key hex> <value hex>}, with
- * {@code -} as the value of a tombstone.
+ * {@code .} as an empty value and {@code -} as the value of a tombstone.
  */
 public final class GoldenChangelog {
 
@@ -39,12 +39,17 @@ public final class GoldenChangelog {
                 if (kv.length != 2) {
                     throw new IllegalArgumentException("not a fixture line of " + file + ": " + line);
                 }
-                out.add(KeyValue.pair(Bytes.wrap(HEX.parseHex(kv[0])), kv[1].equals("-") ? null : HEX.parseHex(kv[1])));
+                out.add(KeyValue.pair(Bytes.wrap(HEX.parseHex(kv[0])), value(kv[1])));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out;
+    }
+
+    /** @return the bytes of a fixture's value field: {@code -} a tombstone (null), {@code .} empty, else hex */
+    static byte[] value(String field) {
+        return field.equals("-") ? null : field.equals(".") ? new byte[0] : HEX.parseHex(field);
     }
 
     /**
@@ -58,11 +63,11 @@ public final class GoldenChangelog {
         b.append("# store: ").append(storeName).append('\n');
         b.append("# changelog topic suffix: ").append(storeName).append("-changelog\n");
         b.append("# ").append(description).append('\n');
-        b.append("# one record per line in write order: <key hex> <value hex, - for a tombstone>\n");
+        b.append("# one record per line in write order: <key hex> <value hex, . when empty, - for a tombstone>\n");
         for (KeyValue<Bytes, byte[]> kv : records) {
             b.append(HEX.formatHex(kv.key.get()))
                     .append(' ')
-                    .append(kv.value == null ? "-" : HEX.formatHex(kv.value))
+                    .append(kv.value == null ? "-" : kv.value.length == 0 ? "." : HEX.formatHex(kv.value))
                     .append('\n');
         }
         return b.toString();

@@ -26,7 +26,11 @@ public final class StateFormatVersionTooNewException extends RtmException {
      * @param supportedVersions every format version this release reads, e.g. {@code "1, 2"}
      */
     public StateFormatVersionTooNewException(
-            String operatorName, String storeName, int foundVersion, int maxSupportedVersion, String supportedVersions) {
+            String operatorName,
+            String storeName,
+            int foundVersion,
+            int maxSupportedVersion,
+            String supportedVersions) {
         super(
                 CODE,
                 params(
