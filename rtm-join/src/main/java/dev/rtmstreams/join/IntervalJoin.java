@@ -292,7 +292,7 @@ public final class IntervalJoin<K, L, R> {
     }
 
     /** Error code of {@link #verifyBufferChangelogConfigs} when a buffer changelog topic has outdated configs. */
-    public static final String JOIN_BUFFER_CHANGELOG_OUTDATED_CONFIG = BufferChangelogConfigs.OUTDATED;
+    public static final String JOIN_BUFFER_CHANGELOG_OUTDATED_CONFIG = "JOIN_BUFFER_CHANGELOG_OUTDATED_CONFIG";
 
     /**
      * Checks that this join's existing buffer changelog topics have the configs this release creates them with

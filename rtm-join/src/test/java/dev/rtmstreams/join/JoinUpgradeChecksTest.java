@@ -169,7 +169,9 @@ class JoinUpgradeChecksTest {
                                                 + " --entity-type topics --entity-name"
                                                 + " cfg-old-cfgjoin-left-buffer-changelog --add-config"
                                                 + " cleanup.policy=[compact,delete],retention.ms="
-                                                + Duration.ofMinutes(12).plusDays(1).toMillis()
+                                                + Duration.ofMinutes(12)
+                                                        .plusDays(1)
+                                                        .toMillis()
                                                 + ",message.timestamp.type=LogAppendTime");
                     });
         }

@@ -80,8 +80,8 @@ public final class BufferChangelogConfigs {
             }
             String policy = value(config, TopicConfig.CLEANUP_POLICY_CONFIG);
             String timestampType = value(config, TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
-            boolean deletes = policy != null && List.of(policy.replace(" ", "").split(","))
-                    .contains(TopicConfig.CLEANUP_POLICY_DELETE);
+            boolean deletes = policy != null
+                    && List.of(policy.replace(" ", "").split(",")).contains(TopicConfig.CLEANUP_POLICY_DELETE);
             if (deletes && "LogAppendTime".equals(timestampType)) {
                 continue;
             }

@@ -2,9 +2,9 @@ package dev.rtmstreams.join.internals;
 
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.join.WatermarkPolicy;
+import dev.rtmstreams.processor.errors.StateFormatVersionTooNewException;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.InputWatermarks;
-import dev.rtmstreams.processor.errors.StateFormatVersionTooNewException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -36,6 +36,7 @@ final class JoinMeta {
 
     /** Every join state format version this release reads, oldest first. */
     static final List<Integer> READABLE_FORMAT_VERSIONS = List.of(1);
+
     private static final Bytes[] SIDE_KEYS = {Bytes.wrap(new byte[] {0}), Bytes.wrap(new byte[] {1})};
     private static final long SEQ_BLOCK = 4096;
 
