@@ -203,10 +203,10 @@ class JoinGoldenFixtureTest {
         return field.equals("-") ? null : field.equals(".") ? new byte[0] : HEX.parseHex(field);
     }
 
-    private static String format(String store, List<ConsumerRecord<byte[], byte[]>> records) {
+    static String format(String storeName, List<ConsumerRecord<byte[], byte[]>> records) {
         StringBuilder b = new StringBuilder();
-        b.append("# store: golden-").append(store).append('\n');
-        b.append("# changelog topic suffix: golden-").append(store).append("-changelog\n");
+        b.append("# store: ").append(storeName).append('\n');
+        b.append("# changelog topic suffix: ").append(storeName).append("-changelog\n");
         b.append("# one record per line in write order: <key hex> <value hex, . when empty, - for a tombstone>\n");
         for (ConsumerRecord<byte[], byte[]> r : records) {
             b.append(HEX.formatHex(r.key()))
@@ -282,7 +282,8 @@ class JoinGoldenFixtureTest {
                         Duration.ofSeconds(5),
                         new ByteArrayDeserializer(),
                         new ByteArrayDeserializer());
-                Files.writeString(dir.resolve(store + ".changelog"), format(store, records), StandardCharsets.UTF_8);
+                Files.writeString(
+                        dir.resolve(store + ".changelog"), format("golden-" + store, records), StandardCharsets.UTF_8);
             }
         }
     }
