@@ -1,5 +1,6 @@
 package dev.rtmstreams.join;
 
+import dev.rtmstreams.join.internals.BufferChangelogConfigs;
 import dev.rtmstreams.join.internals.DistinctBy;
 import dev.rtmstreams.join.internals.IntervalJoinTopology;
 import dev.rtmstreams.join.internals.JoinSpec;
@@ -288,6 +289,32 @@ public final class IntervalJoin<K, L, R> {
                             + "; repartition one of them (e.g. KStream#repartition with"
                             + " Repartitioned#withNumberOfPartitions) or recreate it with the same partition count");
         }
+    }
+
+    /** Error code of {@link #verifyBufferChangelogConfigs} when a buffer changelog topic has outdated configs. */
+    public static final String JOIN_BUFFER_CHANGELOG_OUTDATED_CONFIG = "JOIN_BUFFER_CHANGELOG_OUTDATED_CONFIG";
+
+    /**
+     * Checks that this join's existing buffer changelog topics have the configs this release creates them with
+     * ({@code cleanup.policy=compact,delete}, {@code message.timestamp.type=LogAppendTime}, a {@code retention.ms} of
+     * the join's horizon plus one day). Kafka Streams sets them only when it creates a topic, so an application whose
+     * join first ran on a release that created them {@code compact} only (before evicted rows stopped getting
+     * tombstones) keeps that config, and such a topic keeps every row ever buffered. Call it before starting the
+     * application, e.g. {@code join.verifyBufferChangelogConfigs(admin, "my-app")}; topics that do not exist yet
+     * pass.
+     *
+     * @param admin admin client of the application's cluster (not closed by this method)
+     * @param applicationId the application's {@code application.id}
+     * @throws RtmException with code {@value #JOIN_BUFFER_CHANGELOG_OUTDATED_CONFIG}, context {@code operator} (the
+     *     join's name) and parameters {@code topics}, {@code cleanupPolicy}, {@code messageTimestampType} and
+     *     {@code commands}: the {@code kafka-configs.sh} command per topic that sets the current configs
+     * @throws IllegalStateException when a topic cannot be described for another reason than not existing
+     * @throws NullPointerException when an argument is null
+     */
+    public void verifyBufferChangelogConfigs(Admin admin, String applicationId) {
+        Objects.requireNonNull(admin, "admin");
+        Objects.requireNonNull(applicationId, "applicationId");
+        BufferChangelogConfigs.verify(admin, applicationId, spec);
     }
 
     /**

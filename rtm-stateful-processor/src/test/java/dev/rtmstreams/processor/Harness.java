@@ -216,6 +216,31 @@ final class Harness<I, O> implements AutoCloseable {
         return List.copyOf(changelog);
     }
 
+    /**
+     * Appends a changelog record as another release would have written it (e.g. a metadata record of a newer format
+     * version); the next {@link #restartFromChangelog()} restores it after every record written so far.
+     */
+    void appendToChangelog(Bytes key, byte[] value) {
+        collectChangelog();
+        changelog.add(KeyValue.pair(key, value));
+    }
+
+    /**
+     * Closes the driver, wipes local state and reopens with the store rebuilt from {@code records} alone (e.g. a golden
+     * fixture written by an earlier release), not from what this harness wrote so far.
+     */
+    void restartFrom(List<KeyValue<Bytes, byte[]>> records) {
+        if (driver != null) {
+            driver.close();
+            driver = null;
+        }
+        pendingOut.clear();
+        changelog.clear();
+        changelog.addAll(records);
+        stateDir = newDir();
+        open();
+    }
+
     /** @return the RocksDB directory of the operator store of task 0_0 (ROCKS_DB backend) */
     Path rocksDbDirectory() {
         return stateDir.resolve("harness").resolve("0_0").resolve("rocksdb").resolve(tws.storeName());

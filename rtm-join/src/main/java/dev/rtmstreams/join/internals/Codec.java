@@ -38,6 +38,10 @@ import org.apache.kafka.common.utils.Bytes;
  *       {@code [side:1][recordTimestamp:8][eventTime:8][keyLen:int][key][headersLen:int][headers][value]}, the headers
  *       as {@link dev.rtmstreams.processor.spi.HeadersLayout}.</li>
  * </ul>
+ *
+ * <p>These layouts are version {@link JoinMeta#FORMAT_VERSION} of the join's state format, recorded in the meta store
+ * ({@link JoinMeta#checkFormatVersion}): a change to any of them raises that version and keeps a reader for the old
+ * one (docs/upgrading.md).
  */
 final class Codec {
 

@@ -2,9 +2,12 @@ package dev.rtmstreams.join.internals;
 
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.join.WatermarkPolicy;
+import dev.rtmstreams.processor.errors.StateFormatVersionTooNewException;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.InputWatermarks;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -18,6 +21,22 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class JoinMeta {
 
     static final Bytes META_KEY = Bytes.wrap("meta".getBytes(StandardCharsets.UTF_8));
+
+    /**
+     * Key of the join's state format version in the meta store: value {@code [version:4]}, written at the first start
+     * of a task and checked at every start. It covers every layout of the join's stores ({@link Codec}, {@link Meta},
+     * {@link RowBatch}); a release that changes any of them raises {@link #FORMAT_VERSION} and keeps reading the
+     * earlier versions it lists in {@link #READABLE_FORMAT_VERSIONS}. A store without the record was written before it
+     * existed, in version 1.
+     */
+    static final Bytes FORMAT_KEY = Bytes.wrap("format".getBytes(StandardCharsets.UTF_8));
+
+    /** The join's current state format version. */
+    static final int FORMAT_VERSION = 1;
+
+    /** Every join state format version this release reads, oldest first. */
+    static final List<Integer> READABLE_FORMAT_VERSIONS = List.of(1);
+
     private static final Bytes[] SIDE_KEYS = {Bytes.wrap(new byte[] {0}), Bytes.wrap(new byte[] {1})};
     private static final long SEQ_BLOCK = 4096;
 
@@ -78,6 +97,39 @@ final class JoinMeta {
             shared.meta = load();
         }
         return shared.meta;
+    }
+
+    /**
+     * The downgrade guard, at task start (after restoration, before any record): refuses a meta store whose format
+     * version this release does not read, and records the current version in a store that has none.
+     *
+     * @param spec the join
+     * @param store the join's meta store
+     * @throws StateFormatVersionTooNewException {@code STATE_STORE_FORMAT_VERSION_TOO_NEW} when the store holds state
+     *     of a newer format version
+     */
+    static void checkFormatVersion(JoinSpec<?, ?, ?> spec, KeyValueStore<Bytes, byte[]> store) {
+        byte[] v = store.get(FORMAT_KEY);
+        if (v == null) {
+            store.put(FORMAT_KEY, formatVersionValue(FORMAT_VERSION));
+            return;
+        }
+        int found = v.length >= 4 ? ByteLayout.getInt(v, 0) : -1;
+        if (!READABLE_FORMAT_VERSIONS.contains(found)) {
+            throw new StateFormatVersionTooNewException(
+                    spec.name(),
+                    spec.metaStore(),
+                    found,
+                    FORMAT_VERSION,
+                    READABLE_FORMAT_VERSIONS.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+        }
+    }
+
+    /** @return the stored form of a format version, {@code [version:4]} */
+    static byte[] formatVersionValue(int version) {
+        byte[] b = new byte[4];
+        ByteLayout.putInt(b, 0, version);
+        return b;
     }
 
     /** Persists the metadata. */

@@ -68,6 +68,7 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
                         RtmProcessorConfig.WATERMARK_IDLE_TIMEOUT_MS_CONFIG,
                         RtmProcessorConfig.DEFAULT_WATERMARK_IDLE_TIMEOUT_MS,
                         0);
+        JoinMeta.checkFormatVersion(spec, context.getStateStore(spec.metaStore()));
         core = new JoinCore<>(spec, joiner, context, idleTimeoutMs);
         core.initEvictionHint(left);
         if (mode == ExecutionMode.REAL_TIME) {

@@ -30,6 +30,10 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * 0x06 BUFFER    [seq i64]                                    -> [keyLen][key][timestamp][valueLen][value]([headers])
  * 0x07 INITIAL   [groupingKey]                                                -> empty (key had initial state)
  * </pre>
+ *
+ * <p>This table, {@link ValueCodec} and the list records are version {@link OperatorMetadata#VERSION} of the
+ * operator's state format (the metadata record's first byte): a change to any of them raises that version, keeps a
+ * reader for the old one and adds golden fixtures (docs/upgrading.md).
  */
 final class Layout {
 

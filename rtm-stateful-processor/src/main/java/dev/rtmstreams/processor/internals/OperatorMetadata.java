@@ -3,6 +3,7 @@ package dev.rtmstreams.processor.internals;
 import dev.rtmstreams.processor.errors.InvalidConfigAfterRestartException;
 import dev.rtmstreams.processor.errors.InvalidVariableTypeChangeException;
 import dev.rtmstreams.processor.errors.KeySchemaNotCompatibleException;
+import dev.rtmstreams.processor.errors.StateFormatVersionTooNewException;
 import dev.rtmstreams.processor.errors.ValueSchemaNotCompatibleException;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -39,10 +40,21 @@ record OperatorMetadata(
         Map<String, Variable> variables,
         Map<String, Variable> retired) {
 
-    /** Version 1: no key serde, no retired variables. */
+    /** Format version 1: no key serde, no retired variables. */
     private static final byte VERSION_1 = 1;
 
-    private static final byte VERSION = 2;
+    /**
+     * The operator's state format version, written as the first byte of this record at every start and checked at
+     * restart: it covers this record's encoding and the byte layout of every entry of the operator store
+     * ({@link Layout}, {@link ValueCodec}, the list records of {@link ListStateImpl}). A release that changes any of
+     * them raises it and keeps reading every earlier version it lists in {@link #READABLE_VERSIONS}; a release that finds a
+     * newer version refuses to start ({@link StateFormatVersionTooNewException}). Version 2 is the current one; version
+     * 1 (written before the key serde and the retired variables were recorded) has the same entry layout.
+     */
+    static final byte VERSION = 2;
+
+    /** Every format version this release reads, oldest first. */
+    static final List<Integer> READABLE_VERSIONS = List.of(1, 2);
     /** Recorded for serdes whose class is generated per run (lambdas): not compared. */
     static final String UNKNOWN_SERDE = "?";
 
@@ -195,11 +207,43 @@ record OperatorMetadata(
         return bytes.toByteArray();
     }
 
+    /** @return the format version of an encoded record (its first byte, unsigned) */
+    static int versionOf(byte[] encoded) {
+        return encoded[0] & 0xFF;
+    }
+
+    /**
+     * The downgrade guard: refuses a record of a format version this release does not read.
+     *
+     * @param encoded the stored record
+     * @param operatorName the operator, named in the error
+     * @param storeName the operator's store, named in the error
+     * @throws StateFormatVersionTooNewException {@code STATE_STORE_FORMAT_VERSION_TOO_NEW} when the record's version is
+     *     not one of {@link #READABLE_VERSIONS} (written by a newer release)
+     */
+    static void checkReadable(byte[] encoded, String operatorName, String storeName) {
+        int version = versionOf(encoded);
+        if (!READABLE_VERSIONS.contains(version)) {
+            throw new StateFormatVersionTooNewException(
+                    operatorName,
+                    storeName,
+                    version,
+                    VERSION,
+                    READABLE_VERSIONS.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")));
+        }
+    }
+
+    /**
+     * @param encoded a record of one of {@link #READABLE_VERSIONS} (check with {@link #checkReadable} first)
+     * @return the decoded record
+     * @throws IllegalStateException for another version
+     */
     static OperatorMetadata decode(byte[] encoded) {
         try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(encoded))) {
             byte version = in.readByte();
             if (version != VERSION && version != VERSION_1) {
-                throw new IllegalStateException("unknown operator metadata version " + version);
+                throw new IllegalStateException("unknown operator state format version " + (version & 0xFF)
+                        + "; this release reads " + READABLE_VERSIONS);
             }
             String timeMode = in.readUTF();
             String outputMode = in.readUTF();

@@ -181,6 +181,9 @@ final class OperatorRuntime<K, I, O> {
                 timeMode.name(), String.valueOf(spec.outputMode()), keySerde, handle.declared, Map.of());
         Bytes key = Bytes.wrap(Layout.metaKey(Layout.META_OPERATOR));
         byte[] stored = keys.store.get(key);
+        if (stored != null) {
+            OperatorMetadata.checkReadable(stored, spec.name(), spec.storeName());
+        }
         OperatorMetadata before = stored == null ? null : OperatorMetadata.decode(stored);
         if (before != null) {
             now.checkCompatibleWith(before, spec.name());
