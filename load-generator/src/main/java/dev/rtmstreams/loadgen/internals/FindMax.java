@@ -1,6 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
 import java.io.PrintStream;
+import dev.rtmstreams.tools.LatencySummary;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -227,9 +228,9 @@ public final class FindMax {
     @SuppressWarnings("unchecked")
     public static Probe probeOf(double rate, Map<String, Object> report) {
         Verdict v = judge(report);
-        Map<String, Object> l = (Map<String, Object>) report.getOrDefault("latency_ms", Map.of());
-        Double p50 = l.get("p50") instanceof Number n ? n.doubleValue() : null;
-        Double p99 = l.get("p99") instanceof Number n ? n.doubleValue() : null;
+        LatencySummary l = report.get("latency_ms") instanceof LatencySummary s ? s : null;
+        Double p50 = l == null ? null : l.p50();
+        Double p99 = l == null ? null : l.p99();
         return new Probe(rate, v.pass(), v.reason(), p50, p99, (Map<String, Object>) report.get("cost"));
     }
 

@@ -3,6 +3,7 @@ package dev.rtmstreams.loadgen.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rtmstreams.tools.LatencySummary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +32,7 @@ class FindMaxTest {
         r.put("max_send_lag_ms", 1500.0);
         r.put("expected", 900L);
         r.put("missing", missing);
-        r.put("latency_ms", Map.of("p50", 5.0, "p99", 20.0));
+        r.put("latency_ms", new LatencySummary(5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 6.0, 900));
         r.put("per_second", perSecond(p50s));
         r.put("cost", Map.of("sut_cpu_us_per_event", 12.5));
         return r;
