@@ -1,10 +1,8 @@
 package dev.rtmstreams.adattribution.demo;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.rtmstreams.tools.LatencySummary;
+import dev.rtmstreams.tools.ReportJson;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
@@ -16,8 +14,6 @@ import org.HdrHistogram.Histogram;
  * @param modes one entry per mode, in run order
  */
 record DemoReport(Settings settings, List<Mode> modes) {
-
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /**
      * The demo's parameters.
@@ -132,10 +128,6 @@ record DemoReport(Settings settings, List<Mode> modes) {
 
     /** @return the report as indented JSON with a final line break */
     String toJson() {
-        try {
-            return JSON.writeValueAsString(this) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the demo report as JSON", e);
-        }
+        return ReportJson.toJson(this) + "\n";
     }
 }

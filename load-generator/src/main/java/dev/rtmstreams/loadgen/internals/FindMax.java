@@ -1,10 +1,10 @@
 package dev.rtmstreams.loadgen.internals;
 
 import java.io.PrintStream;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.rtmstreams.tools.LatencySummary;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -310,58 +310,76 @@ public final class FindMax {
     }
 
     /**
-     * The JSON form of the results ({@code find-max.json}).
+     * The search's report, {@code find-max.json}.
+     *
+     * @param settings the search settings
+     * @param criterion what a passing probe meets, in words
+     * @param environment load averages and the like
+     * @param modes one entry per mode, in search order
+     */
+    public record Report(
+            SettingsReport settings, String criterion, Map<String, Object> environment, List<ModeReport> modes) {}
+
+    /**
+     * The search settings as reported.
+     *
+     * @param start the first rate probed (events/s)
+     * @param factor the ramp factor
+     * @param limit the highest rate probed
+     * @param resolution the bisection's resolution (events/s), null when it is the default
+     * @param resolutionRule the resolution in words (the fixed figure, or the default's rule)
+     */
+    public record SettingsReport(
+            double start,
+            double factor,
+            double limit,
+            Double resolution,
+            @JsonProperty("resolution_rule") String resolutionRule) {}
+
+    /**
+     * One mode's search as reported.
+     *
+     * @param mode the mode
+     * @param systemUnderTest what the mode runs
+     * @param maxSustainedRate the highest passing rate, null if none passed
+     * @param probes every probe in the order run
+     */
+    public record ModeReport(
+            String mode,
+            @JsonProperty("system_under_test") String systemUnderTest,
+            @JsonProperty("max_sustained_rate") Double maxSustainedRate,
+            List<Probe> probes) {}
+
+    /**
+     * Builds the search's report ({@code find-max.json}).
      *
      * @param settings the search settings
      * @param results one result per mode
      * @param environment load averages and the like
-     * @return a JSON-ready map
+     * @return the report
      */
-    public static Map<String, Object> toJson(Settings settings, List<Result> results, Map<String, Object> environment) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        Map<String, Object> st = new LinkedHashMap<>();
-        st.put("start", settings.start());
-        st.put("factor", settings.factor());
-        st.put("limit", settings.limit());
-        st.put(
-                "resolution",
+    public static Report report(Settings settings, List<Result> results, Map<String, Object> environment) {
+        SettingsReport st = new SettingsReport(
+                settings.start(),
+                settings.factor(),
+                settings.limit(),
+                settings.resolution(),
                 settings.resolution() != null
-                        ? settings.resolution()
+                        ? String.format(Locale.ROOT, "%.0f events/s", settings.resolution())
                         : "10% of the pass rate, at least " + (long) MIN_RESOLUTION);
-        m.put("settings", st);
-        m.put(
-                "criterion",
-                String.format(
-                        Locale.ROOT,
-                        "kept_up; at least 3 sending seconds receive outputs; median per-second p50 of the last "
-                                + "third of the sending period <= %.0f x that of the first third + %.0f ms and <= "
-                                + "%.0f ms; missing == 0",
-                        GROWTH_FACTOR,
-                        GROWTH_SLACK_MS,
-                        BACKLOG_BOUND_MS));
-        m.put("environment", environment);
-        List<Map<String, Object>> modes = new ArrayList<>();
-        for (Result r : results) {
-            Map<String, Object> mm = new LinkedHashMap<>();
-            mm.put("mode", r.mode());
-            mm.put("system_under_test", BenchModes.description(r.mode()));
-            mm.put("max_sustained_rate", r.maxSustainedRate());
-            List<Map<String, Object>> ps = new ArrayList<>();
-            for (Probe p : r.probes()) {
-                Map<String, Object> pm = new LinkedHashMap<>();
-                pm.put("rate", p.rate());
-                pm.put("pass", p.pass());
-                pm.put("reason", p.reason());
-                pm.put("p50", p.p50());
-                pm.put("p99", p.p99());
-                pm.put("cost", p.cost());
-                ps.add(pm);
-            }
-            mm.put("probes", ps);
-            modes.add(mm);
-        }
-        m.put("modes", modes);
-        return m;
+        String criterion = String.format(
+                Locale.ROOT,
+                "kept_up; at least 3 sending seconds receive outputs; median per-second p50 of the last "
+                        + "third of the sending period <= %.0f x that of the first third + %.0f ms and <= "
+                        + "%.0f ms; missing == 0",
+                GROWTH_FACTOR,
+                GROWTH_SLACK_MS,
+                BACKLOG_BOUND_MS);
+        List<ModeReport> modes = results.stream()
+                .map(r -> new ModeReport(
+                        r.mode(), BenchModes.description(r.mode()), r.maxSustainedRate(), List.copyOf(r.probes())))
+                .toList();
+        return new Report(st, criterion, environment, modes);
     }
 
     /**

@@ -1,8 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.rtmstreams.tools.LatencySummary;
+import dev.rtmstreams.tools.ReportJson;
 import dev.rtmstreams.tools.TextTable;
 import dev.rtmstreams.tools.TextTable.Column;
 import java.io.IOException;
@@ -16,8 +15,6 @@ import java.util.Map;
 
 /** Writes reports as JSON and self-contained HTML, and prints the console comparison table. */
 public final class ReportWriter {
-
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private ReportWriter() {}
 
@@ -33,7 +30,7 @@ public final class ReportWriter {
     public static Path writeRun(Path dir, String name, Map<String, Object> report) throws IOException {
         Files.createDirectories(dir);
         Path json = dir.resolve(name + ".json");
-        MAPPER.writeValue(json.toFile(), report);
+        ReportJson.write(json, report);
         Files.writeString(
                 dir.resolve(name + ".html"),
                 HtmlReport.render("Load run: " + report.get("mode"), List.of(report)),
@@ -51,7 +48,7 @@ public final class ReportWriter {
      */
     public static Path writeCombined(Path dir, List<Map<String, Object>> reports) throws IOException {
         Files.createDirectories(dir);
-        MAPPER.writeValue(dir.resolve("bench.json").toFile(), reports);
+        ReportJson.write(dir.resolve("bench.json"), reports);
         Path html = dir.resolve("bench.html");
         Files.writeString(
                 html, HtmlReport.render("Benchmark: " + reports.size() + " modes", reports), StandardCharsets.UTF_8);
@@ -73,7 +70,7 @@ public final class ReportWriter {
             throws IOException {
         Files.createDirectories(dir);
         Path json = dir.resolve("find-max.json");
-        MAPPER.writeValue(json.toFile(), FindMax.toJson(settings, results, environment));
+        ReportJson.write(json, FindMax.report(settings, results, environment));
         Files.writeString(dir.resolve("p99-vs-rate.svg"), RateLatencySvg.render(results), StandardCharsets.UTF_8);
         return json;
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rtmstreams.tools.LatencySummary;
+import dev.rtmstreams.tools.ReportJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -264,11 +265,24 @@ class FindMaxTest {
                         new FindMax.Probe(7500, true, "ok", 3.0, 9.0, Map.of("gc_pause_ms", 1.0)),
                         new FindMax.Probe(11250, false, "missing 3 of 10 outputs", 30.0, 900.0, null)));
 
-        Map<String, Object> json = FindMax.toJson(new FindMax.Settings(5000, 1.5, 60000, null), List.of(r), Map.of());
+        FindMax.Report report = FindMax.report(new FindMax.Settings(5000, 1.5, 60000, null), List.of(r), Map.of());
+        assertThat(report.modes()).extracting(FindMax.ModeReport::maxSustainedRate).containsExactly(7500.0);
+        assertThat(report.settings().resolution()).isNull();
+        assertThat(report.settings().resolutionRule()).isEqualTo("10% of the pass rate, at least 500");
+        Map<String, Object> json = ReportJson.convert(report, Map.class);
+
+        assertThat(json.keySet()).containsExactly("settings", "criterion", "environment", "modes");
+        assertThat((Map<String, Object>) json.get("settings"))
+                .containsEntry("start", 5000.0)
+                .containsEntry("resolution", null)
+                .containsKey("resolution_rule");
 
         List<Map<String, Object>> modes = (List<Map<String, Object>>) json.get("modes");
         assertThat(modes).hasSize(1);
-        assertThat(modes.get(0)).containsEntry("mode", "echo").containsEntry("max_sustained_rate", 7500.0);
+        assertThat(modes.get(0))
+                .containsEntry("mode", "echo")
+                .containsEntry("max_sustained_rate", 7500.0)
+                .containsKey("system_under_test");
         List<Map<String, Object>> probes =
                 (List<Map<String, Object>>) modes.get(0).get("probes");
         assertThat(probes).extracting(p -> p.get("rate")).containsExactly(7500.0, 11250.0);
