@@ -21,7 +21,8 @@ class ReportJsonTest {
         ReportJson.write(file, run);
 
         assertThat(ReportJson.read(file, Run.class)).isEqualTo(run);
-        assertThat(ReportJson.readTree(file).get("latency").get("p999").asDouble()).isEqualTo(5.0);
+        assertThat(ReportJson.readTree(file).get("latency").get("p999").asDouble())
+                .isEqualTo(5.0);
         assertThat(Files.readString(file)).contains("\n  \"mode\" : \"real-time\"");
     }
 

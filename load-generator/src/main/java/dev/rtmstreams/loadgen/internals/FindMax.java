@@ -1,8 +1,8 @@
 package dev.rtmstreams.loadgen.internals;
 
-import java.io.PrintStream;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.rtmstreams.tools.LatencySummary;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -266,7 +266,9 @@ class FindMaxTest {
                         new FindMax.Probe(11250, false, "missing 3 of 10 outputs", 30.0, 900.0, null)));
 
         FindMax.Report report = FindMax.report(new FindMax.Settings(5000, 1.5, 60000, null), List.of(r), Map.of());
-        assertThat(report.modes()).extracting(FindMax.ModeReport::maxSustainedRate).containsExactly(7500.0);
+        assertThat(report.modes())
+                .extracting(FindMax.ModeReport::maxSustainedRate)
+                .containsExactly(7500.0);
         assertThat(report.settings().resolution()).isNull();
         assertThat(report.settings().resolutionRule()).isEqualTo("10% of the pass rate, at least 500");
         Map<String, Object> json = ReportJson.convert(report, Map.class);

@@ -46,8 +46,24 @@ class ReportWriterTest {
         assertThat(lines[0]).startsWith("mode ").contains(" p50ms ", " p99/echo ", " GC ms");
         assertThat(lines[2].split(" +"))
                 .containsExactly(
-                        "real-time", "1000", "1000", "900", "899", "1", "0", "0", "5.0", "9.0", "11.0", "25.0",
-                        "30.0", "41.3", "2.50x", "12.5", "-", "-");
+                        "real-time",
+                        "1000",
+                        "1000",
+                        "900",
+                        "899",
+                        "1",
+                        "0",
+                        "0",
+                        "5.0",
+                        "9.0",
+                        "11.0",
+                        "25.0",
+                        "30.0",
+                        "41.3",
+                        "2.50x",
+                        "12.5",
+                        "-",
+                        "-");
         assertThat(lines[1]).startsWith("echo ").contains(" 1.00x ");
         assertThat(lines[0].indexOf("p99ms") + "p99ms".length()).isEqualTo(lines[2].indexOf("25.0") + "25.0".length());
     }

@@ -146,10 +146,8 @@ public final class RunOptions {
             try {
                 list.add(
                         switch (t.trim()) {
-                            case "real-time" ->
-                                Trigger.realTime(checkpointInterval);
-                            case "micro-batch" ->
-                                Trigger.microBatch(microBatchInterval);
+                            case "real-time" -> Trigger.realTime(checkpointInterval);
+                            case "micro-batch" -> Trigger.microBatch(microBatchInterval);
                             default ->
                                 throw new CommandLine.ParameterException(
                                         cl,

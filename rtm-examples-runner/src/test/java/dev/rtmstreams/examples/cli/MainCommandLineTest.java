@@ -78,7 +78,10 @@ class MainCommandLineTest {
     @Test
     void shouldRejectAZeroDurationOrTtlNamingTheOptionAndTheValue() {
         assertThat(run("dedup", "--duration", "0s")).isEqualTo(2);
-        assertThat(err.toString()).contains("--duration").contains("must be positive").contains("PT0S");
+        assertThat(err.toString())
+                .contains("--duration")
+                .contains("must be positive")
+                .contains("PT0S");
         assertThat(run("dedup", "--ttl", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("'--ttl': must be positive: 'PT0S'");
     }
