@@ -2,6 +2,8 @@ package dev.rtmstreams.loadgen.internals;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.rtmstreams.tools.LatencySummary;
+import dev.rtmstreams.tools.TextTable;
+import dev.rtmstreams.tools.TextTable.Column;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -389,35 +391,32 @@ public final class FindMax {
      * @param results one result per mode
      */
     public static void printTable(PrintStream out, List<Result> results) {
-        out.printf(
-                Locale.ROOT,
-                "%-25s %8s %5s %8s %8s %9s %9s %7s  %s%n",
-                "mode",
-                "rate/s",
-                "pass",
-                "p50ms",
-                "p99ms",
-                "SUT us/ev",
-                "brk us/ev",
-                "GC ms",
-                "reason");
+        TextTable table = new TextTable(
+                Column.left("mode", 25),
+                Column.decimal("rate/s", 8, 0),
+                Column.right("pass", 5),
+                Column.decimal("p50ms", 8, 1),
+                Column.decimal("p99ms", 8, 1),
+                Column.decimal("SUT us/ev", 9, 1),
+                Column.decimal("brk us/ev", 9, 1),
+                Column.decimal("GC ms", 7, 1),
+                Column.left("reason", 1));
         for (Result r : results) {
             for (Probe p : r.probes()) {
                 Map<String, Object> c = p.cost() != null ? p.cost() : Map.of();
-                out.printf(
-                        Locale.ROOT,
-                        "%-25s %8.0f %5s %8.1f %8.1f %9.1f %9.1f %7.1f  %s%n",
+                table.row(
                         r.mode(),
                         p.rate(),
                         p.pass() ? "yes" : "NO",
-                        num(p.p50()),
-                        num(p.p99()),
-                        num(c.get("sut_cpu_us_per_event")),
-                        num(c.get("broker_cpu_us_per_event")),
-                        num(c.get("gc_pause_ms")),
+                        p.p50(),
+                        p.p99(),
+                        c.get("sut_cpu_us_per_event"),
+                        c.get("broker_cpu_us_per_event"),
+                        c.get("gc_pause_ms"),
                         p.reason());
             }
         }
+        table.print(out);
         for (Result r : results) {
             out.printf(
                     Locale.ROOT,

@@ -294,4 +294,27 @@ class FindMaxTest {
                 .containsEntry("p99", 900.0);
         assertThat(probes.get(0).keySet()).containsExactly("rate", "pass", "reason", "p50", "p99", "cost");
     }
+
+    @Test
+    void shouldPrintOneRowPerProbeWithDashesForUnknownFiguresAndTheMaxSustainedRate() {
+        FindMax.Result r = new FindMax.Result(
+                "echo",
+                7500.0,
+                List.of(
+                        new FindMax.Probe(7500, true, "ok", 3.04, 9.0, Map.of("gc_pause_ms", 1.0)),
+                        new FindMax.Probe(11250, false, "error: boom", null, null, null)));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+
+        FindMax.printTable(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8), List.of(r));
+
+        String[] lines = bytes.toString(java.nio.charset.StandardCharsets.UTF_8).split(System.lineSeparator());
+        assertThat(lines[0].split(" +"))
+                .containsExactly(
+                        "mode", "rate/s", "pass", "p50ms", "p99ms", "SUT", "us/ev", "brk", "us/ev", "GC", "ms",
+                        "reason");
+        assertThat(lines[1].split(" +")).containsExactly("echo", "7500", "yes", "3.0", "9.0", "-", "-", "1.0", "ok");
+        assertThat(lines[2].split(" +"))
+                .containsExactly("echo", "11250", "NO", "-", "-", "-", "-", "-", "error:", "boom");
+        assertThat(lines[3]).isEqualTo("max sustained rate of echo: 7500 events/s");
+    }
 }
