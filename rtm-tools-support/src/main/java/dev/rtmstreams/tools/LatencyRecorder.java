@@ -83,35 +83,16 @@ public final class LatencyRecorder {
     }
 
     /**
-     * Returns the percentile summary in milliseconds: p50, p90, p95, p99, p999, max, mean, count.
+     * Returns the whole run's summary in milliseconds.
      *
-     * @return an ordered map
+     * @return the summary; {@link LatencySummary#EMPTY} before the first latency
      */
-    public Map<String, Object> summaryMillis() {
-        return summary(total);
-    }
-
-    /**
-     * Summarizes a histogram of microseconds in milliseconds: p50, p90, p95, p99, p999, max, mean, count.
-     *
-     * @param h a histogram of microseconds; not null
-     * @return an ordered map
-     */
-    public static Map<String, Object> summary(Histogram h) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("p50", ms(h, 50));
-        m.put("p90", ms(h, 90));
-        m.put("p95", ms(h, 95));
-        m.put("p99", ms(h, 99));
-        m.put("p999", ms(h, 99.9));
-        m.put("max", round(h.getMaxValue() / 1000.0));
-        m.put("mean", round(h.getTotalCount() == 0 ? 0 : h.getMean() / 1000.0));
-        m.put("count", h.getTotalCount());
-        return m;
+    public LatencySummary summary() {
+        return LatencySummary.of(total);
     }
 
     private static double ms(Histogram h, double percentile) {
-        return h.getTotalCount() == 0 ? 0 : round(h.getValueAtPercentile(percentile) / 1000.0);
+        return LatencySummary.ms(h, percentile);
     }
 
     /**

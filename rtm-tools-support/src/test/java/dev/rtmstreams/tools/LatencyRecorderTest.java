@@ -19,17 +19,37 @@ class LatencyRecorderTest {
             r.record(SECOND / 2, i * 1_000_000L); // second 0: 1..100 ms
         }
         r.record(2 * SECOND + 5, 500_000_000L); // second 2: 500 ms
-        Map<String, Object> s = r.summaryMillis();
-        assertThat((double) s.get("p50")).isCloseTo(51, within(1.0));
-        assertThat((double) s.get("p99")).isCloseTo(100, within(1.0));
-        assertThat((double) s.get("max")).isCloseTo(500, within(1.0));
-        assertThat(s.get("count")).isEqualTo(101L);
+        LatencySummary s = r.summary();
+        assertThat(s.p50()).isCloseTo(51, within(1.0));
+        assertThat(s.p90()).isCloseTo(91, within(1.0));
+        assertThat(s.p99()).isCloseTo(100, within(1.0));
+        assertThat(s.max()).isCloseTo(500, within(1.0));
+        assertThat(s.mean()).isCloseTo((5050 + 500) / 101.0, within(0.5));
+        assertThat(s.count()).isEqualTo(101L);
         List<Map<String, Object>> perSecond = r.perSecondMillis();
         assertThat(perSecond).hasSize(3);
         assertThat(perSecond.get(0)).containsEntry("outputs", 100L);
         assertThat(perSecond.get(1)).containsEntry("outputs", 0L);
         assertThat((double) perSecond.get(2).get("max")).isCloseTo(500, within(5.0)); // 2 significant digits per second
         assertThat(r.lastSecondP99Millis()).isCloseTo(100, within(1.0));
+    }
+
+    @Test
+    void shouldSummariseToZerosWhenNothingWasRecorded() {
+        assertThat(new LatencyRecorder(0).summary()).isEqualTo(LatencySummary.EMPTY);
+        assertThat(LatencySummary.EMPTY.count()).isZero();
+        assertThat(LatencySummary.EMPTY.p99()).isZero();
+    }
+
+    @Test
+    void shouldRoundToAMicrosecondInMillisecondsWhenSummarisingAHistogram() {
+        Histogram h = LatencyRecorder.newHistogram();
+        LatencyRecorder.recordNanos(h, 1_234_567L);
+        LatencySummary s = LatencySummary.of(h);
+        assertThat(s.p50()).isEqualTo(1.234);
+        assertThat(s.p999()).isEqualTo(1.234);
+        assertThat(s.max()).isEqualTo(1.234);
+        assertThat(s.count()).isEqualTo(1L);
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.rtmstreams.adattribution.demo;
 
-import dev.rtmstreams.cli.Durations;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.tools.cli.RateOption;
 import dev.rtmstreams.tools.cli.SeedOption;
@@ -38,7 +37,7 @@ public final class DemoCommand implements Callable<Integer> {
             paramLabel = "DURATION",
             defaultValue = "PT60S",
             description = "Load duration per mode (PT30S or 30s). Default: ${DEFAULT-VALUE}.")
-    private String duration;
+    private Duration duration;
 
     /** Input events per second (impressions, clicks, requests, acks together). */
     @Mixin
@@ -50,7 +49,7 @@ public final class DemoCommand implements Callable<Integer> {
             defaultValue = "PT5S",
             description =
                     "Start of each mode's load left out of the latency figures (JIT warm-up). Default: ${DEFAULT-VALUE}.")
-    private String warmup;
+    private Duration warmup;
 
     @Option(
             names = "--partitions",
@@ -65,7 +64,7 @@ public final class DemoCommand implements Callable<Integer> {
             paramLabel = "DURATION",
             defaultValue = "PT1S",
             description = "Batch interval of the micro-batch run. Default: ${DEFAULT-VALUE}.")
-    private String microBatchInterval;
+    private Duration microBatchInterval;
 
     @Option(
             names = "--modes",
@@ -103,9 +102,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Duration d = parse("--duration", duration);
-        Duration w = parse("--warmup", warmup);
-        Duration mb = parse("--micro-batch-interval", microBatchInterval);
+        Duration d = positive("--duration", duration);
+        Duration w = positive("--warmup", warmup);
+        Duration mb = positive("--micro-batch-interval", microBatchInterval);
         if (!(rate.rate() > 0)) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "Invalid value for option '--rate': must be positive: " + rate.rate());
@@ -161,16 +160,12 @@ public final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Duration parse(String option, String value) {
-        try {
-            Duration d = Durations.parse(value);
-            if (d.isZero() || d.isNegative()) {
-                throw new IllegalArgumentException("must be positive: '" + value + "'");
-            }
-            return d;
-        } catch (IllegalArgumentException e) {
+    /** Durations arrive parsed ({@link dev.rtmstreams.cli.DurationConverter}); this checks they are positive. */
+    private Duration positive(String option, Duration value) {
+        if (value.isZero() || value.isNegative()) {
             throw new CommandLine.ParameterException(
-                    spec.commandLine(), "Invalid value for option '" + option + "': " + e.getMessage());
+                    spec.commandLine(), "Invalid value for option '" + option + "': must be positive: '" + value + "'");
         }
+        return value;
     }
 }

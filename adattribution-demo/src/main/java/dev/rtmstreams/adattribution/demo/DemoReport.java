@@ -1,12 +1,9 @@
 package dev.rtmstreams.adattribution.demo;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.rtmstreams.tools.LatencyRecorder;
+import dev.rtmstreams.tools.LatencySummary;
+import dev.rtmstreams.tools.ReportJson;
 import java.util.List;
-import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -17,8 +14,6 @@ import org.HdrHistogram.Histogram;
  * @param modes one entry per mode, in run order
  */
 record DemoReport(Settings settings, List<Mode> modes) {
-
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /**
      * The demo's parameters.
@@ -91,17 +86,9 @@ record DemoReport(Settings settings, List<Mode> modes) {
             if (h.getTotalCount() == 0) {
                 return new Latency(0, null, null, null, null, null, null, null);
             }
-            // the one latency summary of the tools (milliseconds rounded to a microsecond), as a typed record
-            Map<String, Object> ms = LatencyRecorder.summary(h);
-            return new Latency(
-                    h.getTotalCount(),
-                    (Double) ms.get("p50"),
-                    (Double) ms.get("p90"),
-                    (Double) ms.get("p95"),
-                    (Double) ms.get("p99"),
-                    (Double) ms.get("p999"),
-                    (Double) ms.get("max"),
-                    (Double) ms.get("mean"));
+            // the one latency summary of the tools (milliseconds rounded to a microsecond)
+            LatencySummary ms = LatencySummary.of(h);
+            return new Latency(ms.count(), ms.p50(), ms.p90(), ms.p95(), ms.p99(), ms.p999(), ms.max(), ms.mean());
         }
     }
 
@@ -141,10 +128,6 @@ record DemoReport(Settings settings, List<Mode> modes) {
 
     /** @return the report as indented JSON with a final line break */
     String toJson() {
-        try {
-            return JSON.writeValueAsString(this) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the demo report as JSON", e);
-        }
+        return ReportJson.toJson(this) + "\n";
     }
 }

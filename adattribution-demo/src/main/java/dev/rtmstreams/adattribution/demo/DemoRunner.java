@@ -14,6 +14,9 @@ import dev.rtmstreams.adattribution.workload.WorkloadGenerator;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.tools.Directories;
+import dev.rtmstreams.tools.LatencySummary;
+import dev.rtmstreams.tools.TextTable;
+import dev.rtmstreams.tools.TextTable.Column;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -292,59 +295,46 @@ public final class DemoRunner {
         return new Matcher.KindCounts(expected, matched, duplicates);
     }
 
-    private static String ms(Histogram h, double percentile) {
-        if (h.getTotalCount() == 0) {
-            return "-";
-        }
-        long micros = percentile >= 100 ? h.getMaxValue() : h.getValueAtPercentile(percentile);
-        return String.format(Locale.ROOT, "%.1f", micros / 1000.0);
+    /** One row of the latency table; latencies print as {@code -} when none was measured. */
+    private static Object[] latencyCells(
+            String mode, String pipeline, LatencySummary l, Object inPerSecond, Object outPerSecond) {
+        boolean none = l.count() == 0;
+        return new Object[] {
+            mode,
+            pipeline,
+            none ? null : l.p50(),
+            none ? null : l.p90(),
+            none ? null : l.p95(),
+            none ? null : l.p99(),
+            none ? null : l.max(),
+            l.count(),
+            inPerSecond,
+            outPerSecond
+        };
     }
 
     private void printTable(List<ModeResult> results) {
-        String fmt = "%-12s %-18s %8s %8s %8s %8s %8s %9s %10s %10s%n";
         out.println();
         out.printf(Locale.ROOT, "End-to-end latency (ms), input record send -> output record received%n");
-        out.printf(
-                Locale.ROOT,
-                fmt,
-                "mode",
-                "pipeline",
-                "p50",
-                "p90",
-                "p95",
-                "p99",
-                "max",
-                "samples",
-                "in ev/s",
-                "out rec/s");
+        TextTable table = new TextTable(
+                Column.left("mode", 12),
+                Column.left("pipeline", 18),
+                Column.decimal("p50", 8, 1),
+                Column.decimal("p90", 8, 1),
+                Column.decimal("p95", 8, 1),
+                Column.decimal("p99", 8, 1),
+                Column.decimal("max", 8, 1),
+                Column.right("samples", 9),
+                Column.decimal("in ev/s", 10, 0),
+                Column.decimal("out rec/s", 10, 0));
         for (ModeResult r : results) {
-            out.printf(
-                    Locale.ROOT,
-                    fmt,
-                    r.mode().configValue(),
-                    "click-attribution",
-                    ms(r.attribution(), 50),
-                    ms(r.attribution(), 90),
-                    ms(r.attribution(), 95),
-                    ms(r.attribution(), 99),
-                    ms(r.attribution(), 100),
-                    r.attribution().getTotalCount(),
-                    String.format(Locale.ROOT, "%.0f", r.sentPerSecond()),
-                    String.format(Locale.ROOT, "%.0f", r.outputsPerSecond()));
-            out.printf(
-                    Locale.ROOT,
-                    fmt,
-                    "",
-                    "request-ack",
-                    ms(r.correlation(), 50),
-                    ms(r.correlation(), 90),
-                    ms(r.correlation(), 95),
-                    ms(r.correlation(), 99),
-                    ms(r.correlation(), 100),
-                    r.correlation().getTotalCount(),
-                    "",
-                    "");
+            LatencySummary a = LatencySummary.of(r.attribution());
+            LatencySummary c = LatencySummary.of(r.correlation());
+            table.row(latencyCells(
+                    r.mode().configValue(), "click-attribution", a, r.sentPerSecond(), r.outputsPerSecond()));
+            table.row(latencyCells("", "request-ack", c, "", ""));
         }
+        out.print(table.render());
         out.printf(Locale.ROOT, "%nCorrectness: ");
         for (ModeResult r : results) {
             out.printf(

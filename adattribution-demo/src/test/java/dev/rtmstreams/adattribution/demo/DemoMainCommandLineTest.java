@@ -54,6 +54,14 @@ class DemoMainCommandLineTest {
     }
 
     @Test
+    void shouldExitNonZeroNamingOptionAndValueWhenADurationIsNotPositive() {
+        Outcome o = run("demo", "--duration", "0s");
+
+        assertThat(o.code).isEqualTo(2);
+        assertThat(o.err).contains("--duration", "must be positive", "PT0S");
+    }
+
+    @Test
     void shouldRunTheServiceCommandLineWhenRunIsGiven() {
         Outcome o = run("run", "--help");
 

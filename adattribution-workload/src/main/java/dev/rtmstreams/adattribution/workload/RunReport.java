@@ -91,7 +91,7 @@ final class RunReport {
         report.put("foreign_outputs_ignored", outputs.foreign());
         report.putAll(oracleReport);
         report.put("drain_ms", Math.round((System.nanoTime() - sending.endNanos()) / 1e6));
-        report.put("latency_ms", recorder.summaryMillis());
+        report.put("latency_ms", recorder.summary());
         List<Map<String, Object>> curve = new ArrayList<>();
         double[] values = recorder.percentilesMillis(CURVE);
         for (int i = 0; i < CURVE.length; i++) {

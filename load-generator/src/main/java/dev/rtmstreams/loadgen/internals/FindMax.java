@@ -1,9 +1,12 @@
 package dev.rtmstreams.loadgen.internals;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.rtmstreams.tools.LatencySummary;
+import dev.rtmstreams.tools.TextTable;
+import dev.rtmstreams.tools.TextTable.Column;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -227,9 +230,9 @@ public final class FindMax {
     @SuppressWarnings("unchecked")
     public static Probe probeOf(double rate, Map<String, Object> report) {
         Verdict v = judge(report);
-        Map<String, Object> l = (Map<String, Object>) report.getOrDefault("latency_ms", Map.of());
-        Double p50 = l.get("p50") instanceof Number n ? n.doubleValue() : null;
-        Double p99 = l.get("p99") instanceof Number n ? n.doubleValue() : null;
+        LatencySummary l = report.get("latency_ms") instanceof LatencySummary s ? s : null;
+        Double p50 = l == null ? null : l.p50();
+        Double p99 = l == null ? null : l.p99();
         return new Probe(rate, v.pass(), v.reason(), p50, p99, (Map<String, Object>) report.get("cost"));
     }
 
@@ -309,58 +312,76 @@ public final class FindMax {
     }
 
     /**
-     * The JSON form of the results ({@code find-max.json}).
+     * The search's report, {@code find-max.json}.
+     *
+     * @param settings the search settings
+     * @param criterion what a passing probe meets, in words
+     * @param environment load averages and the like
+     * @param modes one entry per mode, in search order
+     */
+    public record Report(
+            SettingsReport settings, String criterion, Map<String, Object> environment, List<ModeReport> modes) {}
+
+    /**
+     * The search settings as reported.
+     *
+     * @param start the first rate probed (events/s)
+     * @param factor the ramp factor
+     * @param limit the highest rate probed
+     * @param resolution the bisection's resolution (events/s), null when it is the default
+     * @param resolutionRule the resolution in words (the fixed figure, or the default's rule)
+     */
+    public record SettingsReport(
+            double start,
+            double factor,
+            double limit,
+            Double resolution,
+            @JsonProperty("resolution_rule") String resolutionRule) {}
+
+    /**
+     * One mode's search as reported.
+     *
+     * @param mode the mode
+     * @param systemUnderTest what the mode runs
+     * @param maxSustainedRate the highest passing rate, null if none passed
+     * @param probes every probe in the order run
+     */
+    public record ModeReport(
+            String mode,
+            @JsonProperty("system_under_test") String systemUnderTest,
+            @JsonProperty("max_sustained_rate") Double maxSustainedRate,
+            List<Probe> probes) {}
+
+    /**
+     * Builds the search's report ({@code find-max.json}).
      *
      * @param settings the search settings
      * @param results one result per mode
      * @param environment load averages and the like
-     * @return a JSON-ready map
+     * @return the report
      */
-    public static Map<String, Object> toJson(Settings settings, List<Result> results, Map<String, Object> environment) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        Map<String, Object> st = new LinkedHashMap<>();
-        st.put("start", settings.start());
-        st.put("factor", settings.factor());
-        st.put("limit", settings.limit());
-        st.put(
-                "resolution",
+    public static Report report(Settings settings, List<Result> results, Map<String, Object> environment) {
+        SettingsReport st = new SettingsReport(
+                settings.start(),
+                settings.factor(),
+                settings.limit(),
+                settings.resolution(),
                 settings.resolution() != null
-                        ? settings.resolution()
+                        ? String.format(Locale.ROOT, "%.0f events/s", settings.resolution())
                         : "10% of the pass rate, at least " + (long) MIN_RESOLUTION);
-        m.put("settings", st);
-        m.put(
-                "criterion",
-                String.format(
-                        Locale.ROOT,
-                        "kept_up; at least 3 sending seconds receive outputs; median per-second p50 of the last "
-                                + "third of the sending period <= %.0f x that of the first third + %.0f ms and <= "
-                                + "%.0f ms; missing == 0",
-                        GROWTH_FACTOR,
-                        GROWTH_SLACK_MS,
-                        BACKLOG_BOUND_MS));
-        m.put("environment", environment);
-        List<Map<String, Object>> modes = new ArrayList<>();
-        for (Result r : results) {
-            Map<String, Object> mm = new LinkedHashMap<>();
-            mm.put("mode", r.mode());
-            mm.put("system_under_test", BenchModes.description(r.mode()));
-            mm.put("max_sustained_rate", r.maxSustainedRate());
-            List<Map<String, Object>> ps = new ArrayList<>();
-            for (Probe p : r.probes()) {
-                Map<String, Object> pm = new LinkedHashMap<>();
-                pm.put("rate", p.rate());
-                pm.put("pass", p.pass());
-                pm.put("reason", p.reason());
-                pm.put("p50", p.p50());
-                pm.put("p99", p.p99());
-                pm.put("cost", p.cost());
-                ps.add(pm);
-            }
-            mm.put("probes", ps);
-            modes.add(mm);
-        }
-        m.put("modes", modes);
-        return m;
+        String criterion = String.format(
+                Locale.ROOT,
+                "kept_up; at least 3 sending seconds receive outputs; median per-second p50 of the last "
+                        + "third of the sending period <= %.0f x that of the first third + %.0f ms and <= "
+                        + "%.0f ms; missing == 0",
+                GROWTH_FACTOR,
+                GROWTH_SLACK_MS,
+                BACKLOG_BOUND_MS);
+        List<ModeReport> modes = results.stream()
+                .map(r -> new ModeReport(
+                        r.mode(), BenchModes.description(r.mode()), r.maxSustainedRate(), List.copyOf(r.probes())))
+                .toList();
+        return new Report(st, criterion, environment, modes);
     }
 
     /**
@@ -370,35 +391,32 @@ public final class FindMax {
      * @param results one result per mode
      */
     public static void printTable(PrintStream out, List<Result> results) {
-        out.printf(
-                Locale.ROOT,
-                "%-25s %8s %5s %8s %8s %9s %9s %7s  %s%n",
-                "mode",
-                "rate/s",
-                "pass",
-                "p50ms",
-                "p99ms",
-                "SUT us/ev",
-                "brk us/ev",
-                "GC ms",
-                "reason");
+        TextTable table = new TextTable(
+                Column.left("mode", 25),
+                Column.decimal("rate/s", 8, 0),
+                Column.right("pass", 5),
+                Column.decimal("p50ms", 8, 1),
+                Column.decimal("p99ms", 8, 1),
+                Column.decimal("SUT us/ev", 9, 1),
+                Column.decimal("brk us/ev", 9, 1),
+                Column.decimal("GC ms", 7, 1),
+                Column.left("reason", 1));
         for (Result r : results) {
             for (Probe p : r.probes()) {
                 Map<String, Object> c = p.cost() != null ? p.cost() : Map.of();
-                out.printf(
-                        Locale.ROOT,
-                        "%-25s %8.0f %5s %8.1f %8.1f %9.1f %9.1f %7.1f  %s%n",
+                table.row(
                         r.mode(),
                         p.rate(),
                         p.pass() ? "yes" : "NO",
-                        num(p.p50()),
-                        num(p.p99()),
-                        num(c.get("sut_cpu_us_per_event")),
-                        num(c.get("broker_cpu_us_per_event")),
-                        num(c.get("gc_pause_ms")),
+                        p.p50(),
+                        p.p99(),
+                        c.get("sut_cpu_us_per_event"),
+                        c.get("broker_cpu_us_per_event"),
+                        c.get("gc_pause_ms"),
                         p.reason());
             }
         }
+        table.print(out);
         for (Result r : results) {
             out.printf(
                     Locale.ROOT,

@@ -1,5 +1,6 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.tools.LatencySummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -64,7 +65,7 @@ public final class HtmlReport {
                 + "<th>window ms</th><th>SUT CPU ms</th><th>SUT &#181;s/ev</th><th>broker CPU ms</th><th>broker &#181;s/ev</th>"
                 + "<th>GC pause ms</th></tr>");
         for (Map<String, Object> r : reports) {
-            Map<String, Object> l = (Map<String, Object>) r.get("latency_ms");
+            LatencySummary l = ReportWriter.latency(r);
             sb.append("<tr><td style=\"text-align:left\">")
                     .append(esc(String.valueOf(r.get("mode"))))
                     .append("</td>");
@@ -73,8 +74,8 @@ public final class HtmlReport {
             }) {
                 sb.append("<td>").append(fmt(r.get(k))).append("</td>");
             }
-            for (String k : new String[] {"p50", "p90", "p95", "p99", "p999", "max"}) {
-                sb.append("<td>").append(fmt(l.get(k))).append("</td>");
+            for (double v : new double[] {l.p50(), l.p90(), l.p95(), l.p99(), l.p999(), l.max()}) {
+                sb.append("<td>").append(fmt(v)).append("</td>");
             }
             Map<String, Object> c = cost(r);
             for (String k : new String[] {

@@ -1,7 +1,9 @@
 package dev.rtmstreams.loadgen.internals;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.rtmstreams.tools.LatencySummary;
+import dev.rtmstreams.tools.ReportJson;
+import dev.rtmstreams.tools.TextTable;
+import dev.rtmstreams.tools.TextTable.Column;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +15,6 @@ import java.util.Map;
 
 /** Writes reports as JSON and self-contained HTML, and prints the console comparison table. */
 public final class ReportWriter {
-
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private ReportWriter() {}
 
@@ -30,7 +30,7 @@ public final class ReportWriter {
     public static Path writeRun(Path dir, String name, Map<String, Object> report) throws IOException {
         Files.createDirectories(dir);
         Path json = dir.resolve(name + ".json");
-        MAPPER.writeValue(json.toFile(), report);
+        ReportJson.write(json, report);
         Files.writeString(
                 dir.resolve(name + ".html"),
                 HtmlReport.render("Load run: " + report.get("mode"), List.of(report)),
@@ -48,7 +48,7 @@ public final class ReportWriter {
      */
     public static Path writeCombined(Path dir, List<Map<String, Object>> reports) throws IOException {
         Files.createDirectories(dir);
-        MAPPER.writeValue(dir.resolve("bench.json").toFile(), reports);
+        ReportJson.write(dir.resolve("bench.json"), reports);
         Path html = dir.resolve("bench.html");
         Files.writeString(
                 html, HtmlReport.render("Benchmark: " + reports.size() + " modes", reports), StandardCharsets.UTF_8);
@@ -70,7 +70,7 @@ public final class ReportWriter {
             throws IOException {
         Files.createDirectories(dir);
         Path json = dir.resolve("find-max.json");
-        MAPPER.writeValue(json.toFile(), FindMax.toJson(settings, results, environment));
+        ReportJson.write(json, FindMax.report(settings, results, environment));
         Files.writeString(dir.resolve("p99-vs-rate.svg"), RateLatencySvg.render(results), StandardCharsets.UTF_8);
         return json;
     }
@@ -89,8 +89,8 @@ public final class ReportWriter {
                 String mode = String.valueOf(echo.get("mode"));
                 boolean isEcho = mode.equals("echo") || mode.startsWith("echo@");
                 if (isEcho && num(echo.get("target_rate")) == num(r.get("target_rate"))) {
-                    double floor = num(((Map<String, Object>) echo.get("latency_ms")).get("p99"));
-                    double p99 = num(((Map<String, Object>) r.get("latency_ms")).get("p99"));
+                    double floor = latency(echo).p99();
+                    double p99 = latency(r).p99();
                     if (floor > 0 && !Double.isNaN(p99)) {
                         ratio = Math.round(p99 / floor * 100) / 100.0;
                     }
@@ -108,52 +108,49 @@ public final class ReportWriter {
      */
     @SuppressWarnings("unchecked")
     public static void printTable(PrintStream out, List<Map<String, Object>> reports) {
-        out.printf(
-                Locale.ROOT,
-                "%-25s %9s %9s %8s %8s %7s %5s %6s %8s %8s %8s %8s %8s %8s %9s %10s %12s %7s%n",
-                "mode",
-                "target/s",
-                "achieved",
-                "expected",
-                "observed",
-                "missing",
-                "dup",
-                "unexp",
-                "p50ms",
-                "p90ms",
-                "p95ms",
-                "p99ms",
-                "p99.9ms",
-                "maxms",
-                "p99/echo",
-                "SUT us/ev",
-                "broker us/ev",
-                "GC ms");
+        TextTable table = new TextTable(
+                Column.left("mode", 25),
+                Column.decimal("target/s", 9, 0),
+                Column.decimal("achieved", 9, 0),
+                Column.right("expected", 8),
+                Column.right("observed", 8),
+                Column.right("missing", 7),
+                Column.right("dup", 5),
+                Column.right("unexp", 6),
+                Column.decimal("p50ms", 8, 1),
+                Column.decimal("p90ms", 8, 1),
+                Column.decimal("p95ms", 8, 1),
+                Column.decimal("p99ms", 8, 1),
+                Column.decimal("p99.9ms", 8, 1),
+                Column.decimal("maxms", 8, 1),
+                Column.right("p99/echo", 9),
+                Column.decimal("SUT us/ev", 10, 1),
+                Column.decimal("broker us/ev", 12, 1),
+                Column.decimal("GC ms", 7, 1));
         for (Map<String, Object> r : reports) {
-            Map<String, Object> l = (Map<String, Object>) r.get("latency_ms");
+            LatencySummary l = latency(r);
             Map<String, Object> c = r.get("cost") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-            out.printf(
-                    Locale.ROOT,
-                    "%-25s %9.0f %9.0f %8d %8d %7d %5d %6d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %9s %10s %12s %7s%n",
+            table.row(
                     r.get("mode"),
-                    num(r.get("target_rate")),
-                    num(r.get("achieved_rate")),
-                    (long) num(r.get("expected")),
-                    (long) num(r.get("observed")),
-                    (long) num(r.get("missing")),
-                    (long) num(r.get("duplicates")),
-                    (long) num(r.get("unexpected")),
-                    num(l.get("p50")),
-                    num(l.get("p90")),
-                    num(l.get("p95")),
-                    num(l.get("p99")),
-                    num(l.get("p999")),
-                    num(l.get("max")),
+                    r.get("target_rate"),
+                    r.get("achieved_rate"),
+                    r.get("expected"),
+                    r.get("observed"),
+                    r.get("missing"),
+                    r.get("duplicates"),
+                    r.get("unexpected"),
+                    l.p50(),
+                    l.p90(),
+                    l.p95(),
+                    l.p99(),
+                    l.p999(),
+                    l.max(),
                     ratio(r.get("p99_ratio_to_echo")),
-                    orDash(c.get("sut_cpu_us_per_event")),
-                    orDash(c.get("broker_cpu_us_per_event")),
-                    orDash(c.get("gc_pause_ms")));
+                    c.get("sut_cpu_us_per_event"),
+                    c.get("broker_cpu_us_per_event"),
+                    c.get("gc_pause_ms"));
         }
+        table.print(out);
         BenchModes.printLegend(
                 out, reports.stream().map(r -> String.valueOf(r.get("mode"))).toList());
         printInstances(out, reports);
@@ -192,6 +189,16 @@ public final class ReportWriter {
                         i.get("tasks"));
             }
         }
+    }
+
+    /**
+     * Returns a report's whole-run latency summary.
+     *
+     * @param report a run's report
+     * @return its {@code latency_ms}; {@link LatencySummary#EMPTY} when the report has none
+     */
+    static LatencySummary latency(Map<String, Object> report) {
+        return report.get("latency_ms") instanceof LatencySummary s ? s : LatencySummary.EMPTY;
     }
 
     private static String ratio(Object o) {

@@ -3,6 +3,7 @@ package dev.rtmstreams.loadgen.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
+import dev.rtmstreams.tools.LatencySummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -90,7 +91,7 @@ class BenchSmokeTest {
                 .containsEntry("duplicates", 0L)
                 .containsEntry("unexpected", 0L)
                 .containsEntry("events_sent", events);
-        assertThat(((Map<String, Object>) r.get("latency_ms")).get("count")).isEqualTo(r.get("expected"));
+        assertThat(((LatencySummary) r.get("latency_ms")).count()).isEqualTo(r.get("expected"));
         // in-process peers and broker: a measured window, but no process to measure
         Map<String, Object> cost = (Map<String, Object>) r.get("cost");
         assertThat(cost)
@@ -137,7 +138,7 @@ class BenchSmokeTest {
         assertThat(((Map<String, Object>) r.get("cost")).get("events")).isEqualTo(1200L);
         // the oracle checks every output, the latency covers those completed by a measured input only
         long expected = (Long) r.get("expected");
-        long measured = (Long) ((Map<String, Object>) r.get("latency_ms")).get("count");
+        long measured = ((LatencySummary) r.get("latency_ms")).count();
         assertThat(measured).isPositive().isLessThan(expected);
         assertThat(measured).isGreaterThan(expected / 3);
         // per-second figures start at the measured window: three seconds of sends (plus the drain's tail)

@@ -3,6 +3,8 @@ package dev.rtmstreams.loadgen.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rtmstreams.tools.LatencySummary;
+import dev.rtmstreams.tools.ReportJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +33,7 @@ class FindMaxTest {
         r.put("max_send_lag_ms", 1500.0);
         r.put("expected", 900L);
         r.put("missing", missing);
-        r.put("latency_ms", Map.of("p50", 5.0, "p99", 20.0));
+        r.put("latency_ms", new LatencySummary(5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 6.0, 900));
         r.put("per_second", perSecond(p50s));
         r.put("cost", Map.of("sut_cpu_us_per_event", 12.5));
         return r;
@@ -263,11 +265,26 @@ class FindMaxTest {
                         new FindMax.Probe(7500, true, "ok", 3.0, 9.0, Map.of("gc_pause_ms", 1.0)),
                         new FindMax.Probe(11250, false, "missing 3 of 10 outputs", 30.0, 900.0, null)));
 
-        Map<String, Object> json = FindMax.toJson(new FindMax.Settings(5000, 1.5, 60000, null), List.of(r), Map.of());
+        FindMax.Report report = FindMax.report(new FindMax.Settings(5000, 1.5, 60000, null), List.of(r), Map.of());
+        assertThat(report.modes())
+                .extracting(FindMax.ModeReport::maxSustainedRate)
+                .containsExactly(7500.0);
+        assertThat(report.settings().resolution()).isNull();
+        assertThat(report.settings().resolutionRule()).isEqualTo("10% of the pass rate, at least 500");
+        Map<String, Object> json = ReportJson.convert(report, Map.class);
+
+        assertThat(json.keySet()).containsExactly("settings", "criterion", "environment", "modes");
+        assertThat((Map<String, Object>) json.get("settings"))
+                .containsEntry("start", 5000.0)
+                .containsEntry("resolution", null)
+                .containsKey("resolution_rule");
 
         List<Map<String, Object>> modes = (List<Map<String, Object>>) json.get("modes");
         assertThat(modes).hasSize(1);
-        assertThat(modes.get(0)).containsEntry("mode", "echo").containsEntry("max_sustained_rate", 7500.0);
+        assertThat(modes.get(0))
+                .containsEntry("mode", "echo")
+                .containsEntry("max_sustained_rate", 7500.0)
+                .containsKey("system_under_test");
         List<Map<String, Object>> probes =
                 (List<Map<String, Object>>) modes.get(0).get("probes");
         assertThat(probes).extracting(p -> p.get("rate")).containsExactly(7500.0, 11250.0);
@@ -276,5 +293,28 @@ class FindMaxTest {
                 .containsEntry("reason", "missing 3 of 10 outputs")
                 .containsEntry("p99", 900.0);
         assertThat(probes.get(0).keySet()).containsExactly("rate", "pass", "reason", "p50", "p99", "cost");
+    }
+
+    @Test
+    void shouldPrintOneRowPerProbeWithDashesForUnknownFiguresAndTheMaxSustainedRate() {
+        FindMax.Result r = new FindMax.Result(
+                "echo",
+                7500.0,
+                List.of(
+                        new FindMax.Probe(7500, true, "ok", 3.04, 9.0, Map.of("gc_pause_ms", 1.0)),
+                        new FindMax.Probe(11250, false, "error: boom", null, null, null)));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+
+        FindMax.printTable(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8), List.of(r));
+
+        String[] lines = bytes.toString(java.nio.charset.StandardCharsets.UTF_8).split(System.lineSeparator());
+        assertThat(lines[0].split(" +"))
+                .containsExactly(
+                        "mode", "rate/s", "pass", "p50ms", "p99ms", "SUT", "us/ev", "brk", "us/ev", "GC", "ms",
+                        "reason");
+        assertThat(lines[1].split(" +")).containsExactly("echo", "7500", "yes", "3.0", "9.0", "-", "-", "1.0", "ok");
+        assertThat(lines[2].split(" +"))
+                .containsExactly("echo", "11250", "NO", "-", "-", "-", "-", "-", "error:", "boom");
+        assertThat(lines[3]).isEqualTo("max sustained rate of echo: 7500 events/s");
     }
 }

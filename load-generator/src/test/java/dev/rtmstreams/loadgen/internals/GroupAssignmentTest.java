@@ -3,6 +3,7 @@ package dev.rtmstreams.loadgen.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rtmstreams.tools.LatencySummary;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -138,7 +139,7 @@ class GroupAssignmentTest {
         List<GroupAssignment.Instance> group = List.of(instance("instance-1", "0_0"), instance("instance-2", "0_1"));
         Map<String, Object> report = new java.util.LinkedHashMap<>();
         report.put("mode", "real-time");
-        report.put("latency_ms", Map.of());
+        report.put("latency_ms", LatencySummary.EMPTY);
         report.put(
                 "instances",
                 GroupAssignment.section(

@@ -3,6 +3,7 @@ package dev.rtmstreams.loadgen.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
+import dev.rtmstreams.tools.LatencySummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +59,7 @@ class PublishedWorkloadsBenchSmokeTest {
                 .containsEntry("duplicates", 0L)
                 .containsEntry("unexpected", 0L)
                 .containsEntry("undecodable", 0L);
-        assertThat(((Map<String, Object>) r.get("latency_ms")).get("count")).isEqualTo(r.get("observed"));
+        assertThat(((LatencySummary) r.get("latency_ms")).count()).isEqualTo(r.get("observed"));
     }
 
     @Test

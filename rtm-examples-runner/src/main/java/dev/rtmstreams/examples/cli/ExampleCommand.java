@@ -85,12 +85,12 @@ abstract class ExampleCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     cl, "Invalid value for option '--rate': must be positive: " + rate);
         }
-        Duration duration = RunOptions.duration(cl, "--duration", o.duration);
-        Duration warmup = RunOptions.duration(cl, "--warmup", o.warmup);
-        Duration drain = RunOptions.duration(cl, "--drain", o.drain);
+        Duration duration = o.duration;
+        Duration warmup = o.warmup;
+        Duration drain = o.drain;
         if (duration.isZero()) {
             throw new CommandLine.ParameterException(
-                    cl, "Invalid value for option '--duration': must be positive: " + o.duration);
+                    cl, "Invalid value for option '--duration': must be positive: '" + o.duration + "'");
         }
         positive(cl, "--partitions", o.partitions);
         positive(cl, "--threads", o.threads);

@@ -180,7 +180,7 @@ final class ExampleCommands {
                 paramLabel = "DURATION",
                 defaultValue = "PT10M",
                 description = "How long a (timestamp, value) pair is remembered. Default: ${DEFAULT-VALUE}.")
-        String ttl;
+        Duration ttl;
 
         @Override
         int defaultDuplicateEvery() {
@@ -189,10 +189,10 @@ final class ExampleCommands {
 
         @Override
         ExampleSpec example() {
-            Duration d = RunOptions.duration(commandSpec.commandLine(), "--ttl", ttl);
+            Duration d = ttl;
             if (d.isZero()) {
                 throw new CommandLine.ParameterException(
-                        commandSpec.commandLine(), "Invalid value for option '--ttl': must be positive: " + ttl);
+                        commandSpec.commandLine(), "Invalid value for option '--ttl': must be positive: '" + ttl + "'");
             }
             return spec(
                     "dropDuplicates(timestamp, value) within " + d,

@@ -1,6 +1,5 @@
 package dev.rtmstreams.examples.cli;
 
-import dev.rtmstreams.cli.Durations;
 import dev.rtmstreams.topology.Trigger;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,7 +9,10 @@ import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
-/** The options every example shares (a picocli mixin). */
+/**
+ * The options every example shares (a picocli mixin). Durations are parsed by picocli with
+ * {@link dev.rtmstreams.cli.DurationConverter} (registered by {@link Main}).
+ */
 public final class RunOptions {
 
     @Option(
@@ -27,7 +29,7 @@ public final class RunOptions {
             paramLabel = "DURATION",
             defaultValue = "PT5M",
             description = "Checkpoint interval of the real-time trigger (PT5M or 5m). Default: ${DEFAULT-VALUE}.")
-    String checkpointInterval;
+    Duration checkpointInterval;
 
     @Option(
             names = "--micro-batch-interval",
@@ -35,7 +37,7 @@ public final class RunOptions {
             defaultValue = "PT1S",
             description = "Batch interval of the micro-batch trigger (PT1S or 1s; PT0S = as fast as possible)."
                     + " Default: ${DEFAULT-VALUE}.")
-    String microBatchInterval;
+    Duration microBatchInterval;
 
     @Option(
             names = "--rate",
@@ -48,14 +50,14 @@ public final class RunOptions {
             paramLabel = "DURATION",
             defaultValue = "PT10S",
             description = "How long each run sends input (PT30S or 30s). Default: ${DEFAULT-VALUE}.")
-    String duration;
+    Duration duration;
 
     @Option(
             names = "--warmup",
             paramLabel = "DURATION",
             defaultValue = "PT2S",
             description = "Start of each run left out of the latency figures. Default: ${DEFAULT-VALUE}.")
-    String warmup;
+    Duration warmup;
 
     @Option(
             names = "--drain",
@@ -63,7 +65,7 @@ public final class RunOptions {
             defaultValue = "PT2S",
             description = "After the input ends, a run ends once no output came for this long (at least two"
                     + " micro-batches). Default: ${DEFAULT-VALUE}.")
-    String drain;
+    Duration drain;
 
     @Option(
             names = "--partitions",
@@ -144,10 +146,8 @@ public final class RunOptions {
             try {
                 list.add(
                         switch (t.trim()) {
-                            case "real-time" ->
-                                Trigger.realTime(duration(cl, "--checkpoint-interval", checkpointInterval));
-                            case "micro-batch" ->
-                                Trigger.microBatch(duration(cl, "--micro-batch-interval", microBatchInterval));
+                            case "real-time" -> Trigger.realTime(checkpointInterval);
+                            case "micro-batch" -> Trigger.microBatch(microBatchInterval);
                             default ->
                                 throw new CommandLine.ParameterException(
                                         cl,
@@ -159,14 +159,5 @@ public final class RunOptions {
             }
         }
         return list;
-    }
-
-    static Duration duration(CommandLine cl, String option, String value) {
-        try {
-            return Durations.parse(value);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(
-                    cl, "Invalid value for option '" + option + "': " + e.getMessage());
-        }
     }
 }

@@ -3,6 +3,9 @@ package dev.rtmstreams.examples.internals;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.tools.Directories;
 import dev.rtmstreams.tools.LatencyRecorder;
+import dev.rtmstreams.tools.LatencySummary;
+import dev.rtmstreams.tools.TextTable;
+import dev.rtmstreams.tools.TextTable.Column;
 import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.SizingReport;
 import dev.rtmstreams.topology.SlotCheckMode;
@@ -321,29 +324,19 @@ public final class ExampleRunner {
                     settings.partitions(),
                     settings.warmup());
         }
-        out.printf(
-                Locale.ROOT,
-                "%-32s %10s %10s %10s %10s %10s %10s%n",
-                "trigger",
-                "inputs",
-                "outputs",
-                "e2e p50 ms",
-                "p99 ms",
-                "max ms",
-                "measured");
+        TextTable table = new TextTable(
+                Column.left("trigger", 32),
+                Column.right("inputs", 10),
+                Column.right("outputs", 10),
+                Column.decimal("e2e p50 ms", 10, 1),
+                Column.decimal("p99 ms", 10, 1),
+                Column.decimal("max ms", 10, 1),
+                Column.right("measured", 10));
         for (RunResult r : results) {
-            Map<String, Object> s = r.latency().summaryMillis();
-            out.printf(
-                    Locale.ROOT,
-                    "%-32s %10d %10d %10.1f %10.1f %10.1f %10d%n",
-                    r.trigger(),
-                    r.records(),
-                    r.outputs(),
-                    (double) s.get("p50"),
-                    (double) s.get("p99"),
-                    (double) s.get("max"),
-                    (long) s.get("count"));
+            LatencySummary s = r.latency().summary();
+            table.row(r.trigger(), r.records(), r.outputs(), s.p50(), s.p99(), s.max(), s.count());
         }
+        out.print(table.render());
         out.flush();
     }
 

@@ -76,6 +76,17 @@ class MainCommandLineTest {
     }
 
     @Test
+    void shouldRejectAZeroDurationOrTtlNamingTheOptionAndTheValue() {
+        assertThat(run("dedup", "--duration", "0s")).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("--duration")
+                .contains("must be positive")
+                .contains("PT0S");
+        assertThat(run("dedup", "--ttl", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("'--ttl': must be positive: 'PT0S'");
+    }
+
+    @Test
     void shouldRejectANegativeDurationNamingTheOptionAndTheValue() {
         assertThat(run("stateless", "--warmup", "PT-1S")).isEqualTo(2);
         assertThat(err.toString())

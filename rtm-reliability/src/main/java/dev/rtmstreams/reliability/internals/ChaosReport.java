@@ -6,8 +6,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.rtmstreams.tools.ReportJson;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -91,8 +90,6 @@ public record ChaosReport(
     /** The verdict of a run with failures. */
     public static final String FAIL = "FAIL";
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
     /** Copies the failures. */
     public ChaosReport {
         failures = List.copyOf(failures);
@@ -110,7 +107,7 @@ public record ChaosReport(
      * @throws IOException when writing fails
      */
     public void write(Path file) throws IOException {
-        JSON.writeValue(file.toFile(), this);
+        ReportJson.write(file, this);
     }
 
     /**
@@ -171,7 +168,7 @@ public record ChaosReport(
     /** Prints a section as {@code name: {field=value, ...}}, its JSON fields in order. */
     private static void printSection(PrintStream out, String name, Object section) {
         if (section != null) {
-            out.printf(Locale.ROOT, "  %-10s: %s%n", name, JSON.convertValue(section, Map.class));
+            out.printf(Locale.ROOT, "  %-10s: %s%n", name, ReportJson.convert(section, Map.class));
         }
     }
 
@@ -614,7 +611,7 @@ public record ChaosReport(
          * @throws IOException when it cannot be read
          */
         public static Oracle read(Path file) throws IOException {
-            Oracle o = JSON.readValue(file.toFile(), Oracle.class);
+            Oracle o = ReportJson.read(file, Oracle.class);
             return new Oracle(
                     o.eventsSent,
                     o.achievedRate,

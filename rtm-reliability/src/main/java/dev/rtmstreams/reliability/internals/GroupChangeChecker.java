@@ -1,7 +1,7 @@
 package dev.rtmstreams.reliability.internals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rtmstreams.tools.ReportJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +20,6 @@ import java.util.Optional;
  */
 final class GroupChangeChecker implements Checker {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** The first seconds of the load (JIT, first fetches) are left out of the latency before the change. */
     static final long WARM_UP_S = 5;
     /** The latency during the change counts until this long after the group settled. */
@@ -57,7 +56,7 @@ final class GroupChangeChecker implements Checker {
         }
         JsonNode perSecond = run.oracle() == null || run.oracle().reportFile() == null
                 ? null
-                : JSON.readTree(Path.of(run.oracle().reportFile()).toFile()).get("per_second");
+                : ReportJson.readTree(Path.of(run.oracle().reportFile())).get("per_second");
         findings.groupChange(figures(change, rebalances, perSecond, violations));
         judge(kind, staticMembership, change, findings.sections().groupChange(), findings);
     }
