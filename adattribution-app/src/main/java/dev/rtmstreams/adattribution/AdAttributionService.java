@@ -8,6 +8,7 @@ import dev.rtmstreams.adattribution.ops.HttpEndpoint;
 import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
 import dev.rtmstreams.adattribution.pipeline.AttributedClickPostgresSink;
 import dev.rtmstreams.adattribution.pipeline.DeadLetterCounter;
+import dev.rtmstreams.adattribution.pipeline.ReadableOperators;
 import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.EpochProgress;
@@ -129,6 +130,7 @@ public final class AdAttributionService implements AutoCloseable {
                 createMissingTopics(admin);
             }
             verifyCopartitioning(admin);
+            verifyJoinChangelogConfigs(admin);
         }
         config.postgres().ifPresent(AttributedClickPostgresSink::createTable);
         Topology topology = AdAttributionTopology.build(config, deadLetters);
@@ -236,6 +238,19 @@ public final class AdAttributionService implements AutoCloseable {
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot list topics on " + config.bootstrapServers() + ": " + e, e);
         }
+    }
+
+    /**
+     * A deployment whose join first ran on a release that created its buffer changelogs compact-only keeps that
+     * config (Kafka Streams sets it only when it creates a topic): fail at start with the command that fixes it.
+     *
+     * @throws dev.rtmstreams.processor.RtmException {@code JOIN_BUFFER_CHANGELOG_OUTDATED_CONFIG} naming the topics
+     *     and the {@code kafka-configs.sh} command per topic
+     */
+    private void verifyJoinChangelogConfigs(Admin admin) {
+        ReadableOperators.joins(config)
+                .values()
+                .forEach(readable -> readable.join().verifyBufferChangelogConfigs(admin, config.applicationId()));
     }
 
     private void createMissingTopics(Admin admin) {

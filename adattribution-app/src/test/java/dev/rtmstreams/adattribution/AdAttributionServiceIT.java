@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -79,6 +80,33 @@ class AdAttributionServiceIT {
                         .containsEntry("leftPartitions", "2")
                         .containsEntry("rightTopic", "cp-clicks")
                         .containsEntry("rightPartitions", "3");
+            });
+            assertThat(service.state()).isEqualTo("CREATED");
+        } finally {
+            service.close();
+        }
+    }
+
+    @Test
+    void shouldRefuseToStartNamingTheFixWhenTheJoinBufferChangelogHasAnEarlierReleasesCompactOnlyConfig(
+            @TempDir Path dir) {
+        // as an application whose join first ran on a release that created its buffer changelogs compact-only
+        String topic = "old-changelogs-click-attribution-left-buffer-changelog";
+        kafka.createTopic(topic, 2, Map.of("cleanup.policy", "compact"));
+        AppConfig config = AppConfig.builder()
+                .bootstrapServers(kafka.bootstrapServers())
+                .applicationId("old-changelogs")
+                .stateDir(dir)
+                .httpPort(-1)
+                .createTopics(true)
+                .build();
+        AdAttributionService service = new AdAttributionService(config);
+        try {
+            assertThatThrownBy(service::start).isInstanceOfSatisfying(RtmException.class, e -> {
+                assertThat(e.errorCode()).isEqualTo(IntervalJoin.JOIN_BUFFER_CHANGELOG_OUTDATED_CONFIG);
+                assertThat(e.parameters()).containsEntry("topics", topic).containsEntry("cleanupPolicy", "compact");
+                assertThat(e.parameters().get("commands"))
+                        .contains("kafka-configs.sh", "--entity-name " + topic, "cleanup.policy=[compact,delete]");
             });
             assertThat(service.state()).isEqualTo("CREATED");
         } finally {
