@@ -1,5 +1,6 @@
 package dev.rtmstreams.join.internals;
 
+import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.processor.RtmException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,9 +23,6 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 public final class BufferChangelogConfigs {
 
-    /** Error code of {@link #verify} when a buffer changelog topic has the configs of an earlier release. */
-    public static final String OUTDATED = "JOIN_BUFFER_CHANGELOG_OUTDATED_CONFIG";
-
     private BufferChangelogConfigs() {}
 
     /**
@@ -45,7 +43,7 @@ public final class BufferChangelogConfigs {
      * @param admin admin client of the application's cluster (not closed here)
      * @param applicationId the application id
      * @param spec the join
-     * @throws RtmException {@value #OUTDATED}, parameters {@code topics}, {@code cleanupPolicy},
+     * @throws RtmException {@value IntervalJoin#JOIN_BUFFER_CHANGELOG_OUTDATED_CONFIG}, parameters {@code topics}, {@code cleanupPolicy},
      *     {@code messageTimestampType} (of the first such topic) and {@code commands} (the {@code kafka-configs.sh}
      *     commands that fix every such topic, one per line), when a topic lacks {@code cleanup.policy=delete} or
      *     {@code message.timestamp.type=LogAppendTime}
@@ -105,7 +103,7 @@ public final class BufferChangelogConfigs {
         parameters.put("messageTimestampType", String.valueOf(firstTimestampType));
         parameters.put("commands", String.join("\n", commands));
         throw new RtmException(
-                OUTDATED,
+                IntervalJoin.JOIN_BUFFER_CHANGELOG_OUTDATED_CONFIG,
                 parameters,
                 Map.of("operator", spec.name()),
                 "Interval join " + spec.name() + ": buffer changelog topic(s) " + String.join(", ", outdated)

@@ -3,7 +3,6 @@ package dev.rtmstreams.topology.testing;
 import dev.rtmstreams.processor.StatefulProcessor;
 import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.TransformWithState;
-import dev.rtmstreams.topology.Trigger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -174,12 +173,7 @@ public final class ModeContractChecker<K, I, O> {
 
         /** @param interval the micro-batch interval (at least 10 ms), also the wall-clock step per batch (default 1 s) */
         public Builder<K, I, O> microBatchInterval(Duration interval) {
-            Objects.requireNonNull(interval, "interval");
-            if (interval.compareTo(Trigger.MIN_MICRO_BATCH_INTERVAL) < 0) {
-                throw new IllegalArgumentException("microBatchInterval must be at least "
-                        + Trigger.MIN_MICRO_BATCH_INTERVAL.toMillis() + " ms: " + interval);
-            }
-            this.interval = interval;
+            this.interval = TopologyModeContractChecker.checkedInterval(interval);
             return this;
         }
 

@@ -219,6 +219,16 @@ public final class TopologyModeContractChecker<K, I, O> {
         return run;
     }
 
+    /** A micro-batch interval both checkers accept: at least the trigger's minimum. */
+    static Duration checkedInterval(Duration interval) {
+        Objects.requireNonNull(interval, "interval");
+        if (interval.compareTo(Trigger.MIN_MICRO_BATCH_INTERVAL) < 0) {
+            throw new IllegalArgumentException("microBatchInterval must be at least "
+                    + Trigger.MIN_MICRO_BATCH_INTERVAL.toMillis() + " ms: " + interval);
+        }
+        return interval;
+    }
+
     /** Builds a {@link TopologyModeContractChecker}. */
     public static final class Builder<K, I, O> {
         private final Supplier<Topology> topology;
@@ -249,12 +259,7 @@ public final class TopologyModeContractChecker<K, I, O> {
 
         /** @param interval the micro-batch interval, also the wall-clock step per batch (default 1 s) @return this */
         public Builder<K, I, O> microBatchInterval(Duration interval) {
-            Objects.requireNonNull(interval, "interval");
-            if (interval.compareTo(Trigger.MIN_MICRO_BATCH_INTERVAL) < 0) {
-                throw new IllegalArgumentException("microBatchInterval must be at least "
-                        + Trigger.MIN_MICRO_BATCH_INTERVAL.toMillis() + " ms: " + interval);
-            }
-            this.interval = interval;
+            this.interval = checkedInterval(interval);
             return this;
         }
 
