@@ -127,9 +127,16 @@ final class Bench {
         return results;
     }
 
-    /** Fails before any broker starts when a published workload needs the rtm-examples jar and it is missing. */
+    /**
+     * Fails before any broker starts when a published workload needs the rtm-examples jar, or a Spark mode the Spark
+     * peer's build, and it is missing.
+     */
     private static void requireExamplesJar(BenchOptions o) {
-        boolean needed = o.benchWorkload().isPublished() && o.modes().stream().anyMatch(m -> !m.equals("echo"));
+        if (o.modes().stream().anyMatch(SparkPeers::isSpark)) {
+            SparkPeers.requireBuild(o.sparkDir());
+        }
+        boolean needed = o.benchWorkload().isPublished()
+                && o.modes().stream().anyMatch(m -> !m.equals("echo") && !SparkPeers.isSpark(m));
         if (needed && !Files.isRegularFile(o.examplesJar())) {
             throw new IllegalArgumentException(
                     "rtm-examples jar not found: " + o.examplesJar().toAbsolutePath()

@@ -50,7 +50,8 @@ final class BenchCommand implements Callable<Integer> {
                     + " workloads of databricks-solutions/latency-benchmarks (queries A, B, C), each run by the"
                     + " rtm-examples program of the same name (--examples-jar) in modes echo, real-time,"
                     + " micro-batch and micro-batch-asap (default: echo,real-time,micro-batch) at --rate rows/s"
-                    + " (default 10000).")
+                    + " (default 10000), or by Apache Spark in modes spark-real-time (stateless and"
+                    + " stream-static-join) and spark-micro-batch (--spark-dir).")
     String benchWorkload;
 
     @Option(
@@ -59,6 +60,14 @@ final class BenchCommand implements Callable<Integer> {
                     + " the working directory).",
             defaultValue = "rtm-examples-runner/target/rtm-examples.jar")
     Path examplesJar;
+
+    @Option(
+            names = "--spark-dir",
+            description = "The build of module load-generator-spark (its jar and spark-classpath.txt; modes"
+                    + " spark-real-time, spark-micro-batch). Default: ${DEFAULT-VALUE} (relative to the working"
+                    + " directory).",
+            defaultValue = "load-generator-spark/target")
+    Path sparkDir;
 
     @Option(
             names = "--row-bytes",
@@ -74,6 +83,8 @@ final class BenchCommand implements Callable<Integer> {
                     + "micro-batch, micro-batch-asap (micro-batch with interval PT0S: as fast as possible), kafka-streams-join, "
                     + "kafka-streams-join-tuned, kafka-streams-passthrough, real-time-eos (exactly_once_v2), "
                     + "kafka-streams-join-eos (the stock join under exactly_once_v2), kafka-streams-join-eos-tuned, "
+                    + "spark-real-time and spark-micro-batch (Apache Spark 4.2 in local mode running the published "
+                    + "workloads' query, Trigger.RealTime or ProcessingTime 0 s; --workload other than attribution), "
                     + "and real-time-LABEL (or just LABEL) for each --variant. Default: echo,real-time,micro-batch,"
                     + "kafka-streams-join,kafka-streams-join-tuned,kafka-streams-passthrough,real-time-eos,"
                     + "kafka-streams-join-eos plus every variant.")
@@ -259,6 +270,7 @@ final class BenchCommand implements Callable<Integer> {
                 .variants(vs)
                 .benchWorkload(bw)
                 .examplesJar(examplesJar)
+                .sparkDir(sparkDir)
                 .rowBytes(rowBytes)
                 .build();
         if (fm != null) {

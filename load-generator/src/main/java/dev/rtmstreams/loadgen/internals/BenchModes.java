@@ -40,7 +40,10 @@ final class BenchModes {
             REAL_TIME_EOS,
             KAFKA_STREAMS_JOIN_EOS);
 
-    /** Every built-in mode (the defaults plus {@code micro-batch-asap}); variants add {@code real-time-LABEL}. */
+    /**
+     * Every built-in mode (the defaults plus {@code micro-batch-asap} and the Apache Spark peers, which run the published
+     * workloads only); variants add {@code real-time-LABEL}.
+     */
     public static final List<String> MODES = List.of(
             "echo",
             "real-time",
@@ -51,31 +54,43 @@ final class BenchModes {
             KAFKA_STREAMS_PASSTHROUGH,
             REAL_TIME_EOS,
             KAFKA_STREAMS_JOIN_EOS,
-            KAFKA_STREAMS_JOIN_EOS_TUNED);
+            KAFKA_STREAMS_JOIN_EOS_TUNED,
+            SparkPeers.REAL_TIME,
+            SparkPeers.MICRO_BATCH);
 
     /** What each built-in mode runs, in words for the reports: every peer named plainly. */
-    private static final Map<String, String> DESCRIPTIONS = Map.of(
-            "echo",
-            "consumer -> producer copy, no Kafka Streams: the floor of this machine",
-            "real-time",
-            "rtm-streams, real-time mode",
-            "micro-batch",
-            "rtm-streams, micro-batch mode",
-            "micro-batch-asap",
-            "rtm-streams, micro-batch mode, batches back to back",
-            KAFKA_STREAMS_JOIN,
-            "stock KStream#join (Kafka's client defaults but linger 1 ms, fetch wait 100 ms, no record cache):"
-                    + " what you get by switching",
-            KAFKA_STREAMS_JOIN_TUNED,
-            "KStream#join with real-time mode's client settings: what the engine adds",
-            KAFKA_STREAMS_PASSTHROUGH,
-            "Kafka Streams source -> sink with real-time mode's client settings: the Kafka Streams floor",
-            REAL_TIME_EOS,
-            "rtm-streams, real-time mode, exactly_once_v2 (transactions every 10 ms; output read read_committed)",
-            KAFKA_STREAMS_JOIN_EOS,
-            "stock KStream#join under exactly_once_v2, Kafka Streams' default commit interval (100 ms)",
-            KAFKA_STREAMS_JOIN_EOS_TUNED,
-            "KStream#join under exactly_once_v2 with real-time mode's client settings, commits every 10 ms");
+    private static final Map<String, String> DESCRIPTIONS = Map.ofEntries(
+            Map.entry("echo", "consumer -> producer copy, no Kafka Streams: the floor of this machine"),
+            Map.entry("real-time", "rtm-streams, real-time mode"),
+            Map.entry("micro-batch", "rtm-streams, micro-batch mode"),
+            Map.entry("micro-batch-asap", "rtm-streams, micro-batch mode, batches back to back"),
+            Map.entry(
+                    KAFKA_STREAMS_JOIN,
+                    "stock KStream#join (Kafka's client defaults but linger 1 ms, fetch wait 100 ms, no record cache):"
+                            + " what you get by switching"),
+            Map.entry(
+                    KAFKA_STREAMS_JOIN_TUNED,
+                    "KStream#join with real-time mode's client settings: what the engine adds"),
+            Map.entry(
+                    KAFKA_STREAMS_PASSTHROUGH,
+                    "Kafka Streams source -> sink with real-time mode's client settings: the Kafka Streams floor"),
+            Map.entry(
+                    REAL_TIME_EOS,
+                    "rtm-streams, real-time mode, exactly_once_v2 (transactions every 10 ms; output read read_committed)"),
+            Map.entry(
+                    KAFKA_STREAMS_JOIN_EOS,
+                    "stock KStream#join under exactly_once_v2, Kafka Streams' default commit interval (100 ms)"),
+            Map.entry(
+                    KAFKA_STREAMS_JOIN_EOS_TUNED,
+                    "KStream#join under exactly_once_v2 with real-time mode's client settings, commits every 10 ms"),
+            Map.entry(
+                    SparkPeers.REAL_TIME,
+                    "Apache Spark 4.2, local mode, Trigger.RealTime (5-minute checkpoint interval), Spark's Kafka"
+                            + " client defaults: the published query"),
+            Map.entry(
+                    SparkPeers.MICRO_BATCH,
+                    "Apache Spark 4.2, local mode, Trigger.ProcessingTime(\"0 seconds\"), Spark's Kafka client"
+                            + " defaults: the published query"));
 
     /** Prefix of the mode of a {@link Variant}. */
     public static final String VARIANT_PREFIX = "real-time-";

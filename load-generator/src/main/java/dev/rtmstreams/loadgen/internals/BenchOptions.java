@@ -56,6 +56,7 @@ final class BenchOptions {
     private final Map<String, BenchModes.Variant> variants;
     private final BenchWorkload benchWorkload;
     private final Path examplesJar;
+    private final Path sparkDir;
     private final int rowBytes;
     private final int instances;
 
@@ -79,6 +80,7 @@ final class BenchOptions {
         this.variants = Collections.unmodifiableMap(new LinkedHashMap<>(b.variants));
         this.benchWorkload = b.benchWorkload;
         this.examplesJar = b.examplesJar;
+        this.sparkDir = b.sparkDir;
         this.rowBytes = b.rowBytes;
         this.instances = b.instances;
     }
@@ -120,6 +122,7 @@ final class BenchOptions {
                 .variants(variants)
                 .benchWorkload(benchWorkload)
                 .examplesJar(examplesJar)
+                .sparkDir(sparkDir)
                 .rowBytes(rowBytes);
     }
 
@@ -242,6 +245,14 @@ final class BenchOptions {
         return examplesJar;
     }
 
+    /**
+     * @return the target directory of module load-generator-spark (its jar and {@code spark-classpath.txt}), from
+     *     which the Spark modes start their peer
+     */
+    public Path sparkDir() {
+        return sparkDir;
+    }
+
     /** @return characters of a stateless or aggregation row's value (published workloads) */
     public int rowBytes() {
         return rowBytes;
@@ -256,7 +267,7 @@ final class BenchOptions {
      *     real-time-eos, a variant), which {@link #instances()} can run several instances of
      */
     static boolean runsService(String mode) {
-        return !mode.equals("echo") && KafkaStreamsPeer.Kind.ofMode(mode) == null;
+        return !mode.equals("echo") && KafkaStreamsPeer.Kind.ofMode(mode) == null && !SparkPeers.isSpark(mode);
     }
 
     /**
@@ -306,6 +317,7 @@ final class BenchOptions {
         private Map<String, BenchModes.Variant> variants = Map.of();
         private BenchWorkload benchWorkload = BenchWorkload.ATTRIBUTION;
         private Path examplesJar = DEFAULT_EXAMPLES_JAR;
+        private Path sparkDir = SparkPeers.DEFAULT_DIR;
         private int rowBytes = LatencyWorkload.DEFAULT_ROW_BYTES;
 
         private Builder() {}
@@ -501,6 +513,16 @@ final class BenchOptions {
         }
 
         /**
+         * @param dir the target directory of module load-generator-spark (modes {@code spark-real-time},
+         *     {@code spark-micro-batch}); default {@code load-generator-spark/target}
+         * @return this builder
+         */
+        public Builder sparkDir(Path dir) {
+            this.sparkDir = Objects.requireNonNull(dir, "sparkDir");
+            return this;
+        }
+
+        /**
          * @param bytes characters of a stateless or aggregation row's value (published workloads), 1..{@value
          *     LatencyWorkload#MAX_ROW_BYTES}; default {@value LatencyWorkload#DEFAULT_ROW_BYTES}
          * @return this builder
@@ -536,8 +558,19 @@ final class BenchOptions {
                 for (String mode : m) {
                     if (!benchWorkload.modes().contains(mode)) {
                         throw new IllegalArgumentException("mode '" + mode + "' does not run workload '"
-                                + benchWorkload.cliName() + "'; its modes: "
-                                + String.join(",", benchWorkload.modes()));
+                                + benchWorkload.cliName() + "'"
+                                + (SparkPeers.isSpark(mode)
+                                        ? " (Spark 4.2's real-time mode runs stateless queries and stream-static joins)"
+                                        : "")
+                                + "; its modes: " + String.join(",", benchWorkload.modes()));
+                    }
+                }
+            } else {
+                for (String mode : m) {
+                    if (SparkPeers.isSpark(mode)) {
+                        throw new IllegalArgumentException("mode '" + mode + "' runs the published latency workloads"
+                                + " (--workload stateless, aggregation or stream-static-join), not '"
+                                + benchWorkload.cliName() + "'");
                     }
                 }
             }
@@ -577,6 +610,12 @@ final class BenchOptions {
                 }
             }
             int p = partitionsFor(partitions, instances);
+            if (m.contains(SparkPeers.REAL_TIME) && streamThreads < p) {
+                throw new IllegalArgumentException("mode " + SparkPeers.REAL_TIME + " runs Spark on local["
+                        + streamThreads + "] (--stream-threads), and Spark's real-time mode holds one task slot per"
+                        + " input partition for the whole batch: give at least as many stream threads as partitions ("
+                        + p + ")");
+            }
             for (double r : rates) {
                 if (!(r > 0)) {
                     throw new IllegalArgumentException("rates must be positive: " + r);

@@ -18,8 +18,12 @@ public enum BenchWorkload {
     /** Query C: each row joined with a 10 000-row static table (rtm-examples {@code stream-static-join}). */
     STREAM_STATIC_JOIN("stream-static-join");
 
-    /** Modes of the published workloads, in the default order ({@code micro-batch-asap} is extra). */
-    public static final List<String> PUBLISHED_MODES = List.of("echo", "real-time", "micro-batch", "micro-batch-asap");
+    /**
+     * Modes of the published workloads, in the default order ({@code micro-batch-asap} and the Apache Spark peers are
+     * extra; {@code spark-real-time} does not run the aggregation, see {@link #modes()}).
+     */
+    public static final List<String> PUBLISHED_MODES = List.of(
+            "echo", "real-time", "micro-batch", "micro-batch-asap", SparkPeers.REAL_TIME, SparkPeers.MICRO_BATCH);
 
     /** Input rows per second of the published workloads when no rate is given (the published runs' rate). */
     public static final double PUBLISHED_RATE = 10_000;
@@ -42,7 +46,12 @@ public enum BenchWorkload {
 
     /** @return the modes that can run this workload */
     public List<String> modes() {
-        return isPublished() ? PUBLISHED_MODES : BenchModes.MODES;
+        if (!isPublished()) {
+            return BenchModes.MODES.stream().filter(m -> !SparkPeers.isSpark(m)).toList();
+        }
+        return PUBLISHED_MODES.stream()
+                .filter(m -> !SparkPeers.isSpark(m) || SparkPeers.runs(this, m))
+                .toList();
     }
 
     /** @return the modes run when none are chosen */

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The system under test of one mode, started and ready: the echo or a Kafka Streams peer ({@link KafkaStreamsPeer},
  * in a peer JVM, or in this one), the service in real-time or micro-batch mode (or a {@link BenchModes.Variant}'s build of it), or for a
- * published workload the rtm-examples program of the same name. Closing it stops it; a failure to stop is logged.
+ * published workload the rtm-examples program of the same name or Apache Spark running the same query ({@link SparkPeers}). Closing it stops it; a failure to stop is logged.
  */
 final class SystemUnderTest implements AutoCloseable {
 
@@ -92,6 +92,12 @@ final class SystemUnderTest implements AutoCloseable {
         KafkaStreamsPeer.Kind kafkaStreams = KafkaStreamsPeer.Kind.ofMode(mode);
         if (mode.equals("echo") || kafkaStreams != null) {
             return startPeer(o, mode, kafkaStreams, bootstrap, suffix, topics, rowTopics, appId);
+        }
+        if (SparkPeers.isSpark(mode)) {
+            ChildJvm spark = SparkPeers.start(o, mode, bootstrap, rowTopics);
+            return ready(new SystemUnderTest(mode, spark, spark.pid(), LoadRun.Outputs.SERVICE), () -> {
+                spark.awaitReady(o.readyTimeout());
+            });
         }
         if (o.benchWorkload().isPublished()) {
             ChildJvm example = startExample(o, mode, bootstrap, rowTopics);
