@@ -30,10 +30,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Golden changelog fixture of {@link Deduplicate} (by id, within the watermark): its operator store's changelog as a
- * release wrote it ({@code src/test/resources/golden/v<transformWithState format version>/dedup/state.changelog}, the
- * format of {@link JoinGoldenFixtureTest}), restored by Kafka Streams from the changelog topic of a new application on
- * an embedded broker; the next outputs show the remembered ids and the restored watermark. Write it with
+ * Golden changelog fixtures of {@link Deduplicate} by id, within the watermark ({@code dedup}) and within a
+ * processing-time TTL ({@code dedup-ttl}, whose TTL index is part of the layout): its operator store's changelog as a
+ * release wrote it ({@code src/test/resources/golden/v<transformWithState format version>/<fixture>/state.changelog},
+ * the format of {@link JoinGoldenFixtureTest}), restored by Kafka Streams from the changelog topic of a new
+ * application on an embedded broker; the next outputs show the remembered ids and the restored watermark. Write it with
  * {@code mvn -pl rtm-join test -Dtest=DedupGoldenFixtureTest -Drtm.golden.write=true}.
  */
 class DedupGoldenFixtureTest {
@@ -55,29 +56,43 @@ class DedupGoldenFixtureTest {
         }
     }
 
-    /** Deduplicates {@code <app>-in} by the id before ':' within a 5 min watermark delay into {@code <app>-out}. */
-    private static Topology topology(String app) {
+    /** A TTL no fixture outlives: the restored ids are remembered whenever the test runs. */
+    private static final Duration LONG_TTL = Duration.ofDays(3650);
+
+    /**
+     * Deduplicates {@code <app>-in} by the id before ':' into {@code <app>-out}: within a 5 min watermark delay
+     * (fixture {@code dedup}), or within a processing-time TTL of ten years (fixture {@code dedup-ttl}).
+     */
+    private static Topology topology(String app, boolean ttl) {
+        Deduplicate.Builder<String, String, String> b = Deduplicate.<String, String, String>byId(
+                        (k, v) -> v.substring(0, v.indexOf(':')), Serdes.String())
+                .keySerde(Serdes.String())
+                .valueSerde(Serdes.String())
+                .name("golden-dedup");
+        if (ttl) {
+            b.withinTtl(LONG_TTL);
+        } else {
+            b.withinWatermark((k, v, ts) -> ts, Duration.ofMinutes(5));
+        }
         StreamsBuilder sb = new StreamsBuilder();
         sb.stream(app + "-in", Consumed.with(Serdes.String(), Serdes.String()))
-                .process(Deduplicate.<String, String, String>byId(
-                                (k, v) -> v.substring(0, v.indexOf(':')), Serdes.String())
-                        .withinWatermark((k, v, ts) -> ts, Duration.ofMinutes(5))
-                        .keySerde(Serdes.String())
-                        .valueSerde(Serdes.String())
-                        .name("golden-dedup")
-                        .build())
+                .process(b.build())
                 .to(app + "-out", Produced.with(Serdes.String(), Serdes.String()));
         return sb.build();
     }
 
-    private static KafkaStreams start(String app) throws IOException {
+    private static KafkaStreams start(String app, boolean ttl) throws IOException {
         kafka.createTopics(1, app + "-in", app + "-out");
         KafkaStreams s = new KafkaStreams(
-                topology(app),
+                topology(app, ttl),
                 IntervalJoinRestartTest.streamsProperties(kafka, Files.createTempDirectory("rtm-dedup-golden"), app));
         s.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> s.state() == KafkaStreams.State.RUNNING);
         return s;
+    }
+
+    private static String dir(boolean ttl) {
+        return ttl ? "dedup-ttl" : "dedup";
     }
 
     private static void send(String app, String value, long ts) {
@@ -95,44 +110,58 @@ class DedupGoldenFixtureTest {
     }
 
     @Test
-    void shouldRestoreTheGoldenFixtureThroughTheChangelogTopic() throws Exception {
+    void shouldRestoreTheGoldenFixturesThroughTheChangelogTopic() throws Exception {
         int restored = 0;
         try (var versions = Files.list(GOLDEN)) {
             for (Path version : versions.sorted().toList()) {
-                Path file = version.resolve("dedup").resolve("state.changelog");
-                if (!Files.exists(file)) {
-                    continue;
+                for (boolean ttl : new boolean[] {false, true}) {
+                    Path file = version.resolve(dir(ttl)).resolve("state.changelog");
+                    if (!Files.exists(file)) {
+                        continue;
+                    }
+                    String app = "dedup-golden-" + version.getFileName() + "-" + dir(ttl);
+                    String topic = app + "-" + STORE + "-changelog";
+                    kafka.createTopic(topic, 1, Map.of("cleanup.policy", "compact"));
+                    TestRecords.produce(
+                            kafka,
+                            JoinGoldenFixtureTest.read(file, topic),
+                            new ByteArraySerializer(),
+                            new ByteArraySerializer());
+                    try (KafkaStreams s = start(app, ttl)) {
+                        if (ttl) {
+                            // ids a and b are remembered (their TTL runs for years), c is new
+                            send(app, "a:2", T0 + 120_000);
+                            send(app, "b:2", T0 - 600_000);
+                        } else {
+                            // id a is remembered (its horizon, 5 min, is open), z is late (watermark -4 min), c is new
+                            send(app, "a:2", T0 + 120_000);
+                            send(app, "z:1", T0 - 600_000);
+                        }
+                        send(app, "c:1", T0 + 120_000);
+                        assertThat(outputs(app, 1, Duration.ofSeconds(60))).containsExactly("c:1");
+                        assertThat(outputs(app, 2, Duration.ofSeconds(3))).containsExactly("c:1");
+                    }
+                    restored++;
                 }
-                String app = "dedup-golden-" + version.getFileName();
-                String topic = app + "-" + STORE + "-changelog";
-                kafka.createTopic(topic, 1, Map.of("cleanup.policy", "compact"));
-                TestRecords.produce(
-                        kafka,
-                        JoinGoldenFixtureTest.read(file, topic),
-                        new ByteArraySerializer(),
-                        new ByteArraySerializer());
-                try (KafkaStreams s = start(app)) {
-                    // id a is remembered (its horizon, 5 min, is open), z is late (watermark -4 min), c is new
-                    send(app, "a:2", T0 + 120_000);
-                    send(app, "z:1", T0 - 600_000);
-                    send(app, "c:1", T0 + 120_000);
-                    assertThat(outputs(app, 1, Duration.ofSeconds(60))).containsExactly("c:1");
-                    assertThat(outputs(app, 2, Duration.ofSeconds(3))).containsExactly("c:1");
-                }
-                restored++;
             }
         }
         assertThat(restored)
                 .as("dedup fixtures under %s", GOLDEN.toAbsolutePath())
-                .isPositive();
+                .isGreaterThanOrEqualTo(2);
     }
 
-    /** The generator: writes the fixture of the current format version when there is none yet. */
+    /** The generator: writes the fixtures of the current format version where there are none yet. */
     @Test
     @EnabledIfSystemProperty(named = "rtm.golden.write", matches = "true")
-    void writeFixtureOfTheCurrentFormatVersion() throws Exception {
-        String app = "dedup-golden-write";
-        try (KafkaStreams s = start(app)) {
+    void writeFixturesOfTheCurrentFormatVersion() throws Exception {
+        for (boolean ttl : new boolean[] {false, true}) {
+            writeFixture(ttl);
+        }
+    }
+
+    private static void writeFixture(boolean ttl) throws Exception {
+        String app = "dedup-golden-write-" + dir(ttl);
+        try (KafkaStreams s = start(app, ttl)) {
             send(app, "a:1", T0);
             send(app, "b:1", T0 + 60_000);
             assertThat(outputs(app, 2, Duration.ofSeconds(60))).containsExactly("a:1", "b:1");
@@ -151,7 +180,7 @@ class DedupGoldenFixtureTest {
                 .reduce((x, y) -> y)
                 .orElseThrow()
                 .value()[0];
-        Path file = GOLDEN.resolve("v" + version).resolve("dedup").resolve("state.changelog");
+        Path file = GOLDEN.resolve("v" + version).resolve(dir(ttl)).resolve("state.changelog");
         if (Files.exists(file)) {
             return; // fixtures are never rewritten
         }

@@ -3,6 +3,7 @@ package dev.rtmstreams.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.TestRecords;
 import java.io.IOException;
@@ -21,6 +22,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterAll;
@@ -44,7 +46,13 @@ class JoinGoldenFixtureTest {
     /** Event times of the fixtures: fixed, so the fixtures do not depend on when they were written. */
     private static final long T0 = Instant.parse("2026-12-01T00:00:00Z").toEpochMilli();
 
+    /** The join's changelogged stores a fixture holds when its scenario names none (the first fixtures'). */
     private static final List<String> STORES = List.of("left-buffer", "right-buffer", "meta");
+    /** A micro-batch interval no fixture writer reaches: its inputs stay in the pending store. */
+    private static final Map<String, Object> NO_BATCH = Map.of("rtm.micro.batch.interval.ms", 3_600_000L);
+    /** A micro-batch interval that runs the restored pending inputs at once. */
+    private static final Map<String, Object> FAST_BATCHES = Map.of("rtm.micro.batch.interval.ms", 200L);
+
     private static final HexFormat HEX = HexFormat.of();
     private static EmbeddedKafkaCluster kafka;
 
@@ -83,11 +91,15 @@ class JoinGoldenFixtureTest {
                 .toList();
     }
 
-    private static KafkaStreams start(String applicationId, JoinType type) throws IOException {
-        KafkaStreams s = new KafkaStreams(
-                IntervalJoinRestartTest.topology(applicationId + "-", join(type)),
-                IntervalJoinRestartTest.streamsProperties(
-                        kafka, Files.createTempDirectory("rtm-join-golden"), applicationId));
+    private static KafkaStreams start(
+            String applicationId,
+            Consumer<IntervalJoin.Builder<String, String, String>> config,
+            Map<String, Object> properties)
+            throws IOException {
+        java.util.Properties p = IntervalJoinRestartTest.streamsProperties(
+                kafka, Files.createTempDirectory("rtm-join-golden"), applicationId);
+        p.putAll(properties);
+        KafkaStreams s = new KafkaStreams(IntervalJoinRestartTest.topology(applicationId + "-", config), p);
         s.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> s.state() == KafkaStreams.State.RUNNING);
         return s;
@@ -159,8 +171,102 @@ class JoinGoldenFixtureTest {
         assertThat(all).containsExactlyInAnyOrder("L1,null", "null,R3", "L8,R8");
     }
 
+    /** Right outer: right k1@0.5min unmatched, k2@0 matched by a right row at 1 min ("L2,R2"). */
+    private static void writeRightOuter(String app) {
+        send(app + "-clicks", "k1", "R1", min(0.5));
+        send(app + "-imps", "k2", "L2", min(0));
+        send(app + "-clicks", "k2", "R2", min(1));
+        assertThat(outputs(app + "-out", 1)).containsExactly("L2,R2");
+    }
+
+    private static void checkRightOuter(String app, KafkaStreams s) {
+        // move the watermark past both restored right rows (15 min): k1 leaves unmatched, k2 (matched) silently
+        send(app + "-imps", "k8", "L8", min(20));
+        send(app + "-clicks", "k8", "R8", min(20));
+        assertOnly(app, "null,R1", "L8,R8");
+    }
+
+    /**
+     * Left semi: left k1@0 buffered unmatched, left k2@0 emitted with its first match (right k2@1min, "L2,R2") and kept
+     * as emitted, right k3@0.5min buffered.
+     */
+    private static void writeLeftSemi(String app) {
+        send(app + "-imps", "k1", "L1", min(0));
+        send(app + "-imps", "k2", "L2", min(0));
+        send(app + "-clicks", "k2", "R2", min(1));
+        send(app + "-clicks", "k3", "R3", min(0.5));
+        assertThat(outputs(app + "-out", 1)).containsExactly("L2,R2");
+    }
+
+    private static void checkLeftSemi(String app, KafkaStreams s) {
+        // the restored unmatched left row is emitted with its first match; the restored emitted one never again; the
+        // restored right row matches a new left row
+        send(app + "-clicks", "k1", "R1", min(1));
+        send(app + "-clicks", "k2", "R2b", min(1.5));
+        send(app + "-imps", "k3", "L3", min(0));
+        assertOnly(app, "L1,R1", "L3,R3");
+    }
+
+    /** Inner with distinct rows by value on both sides: k1@0 "L1" joined with "R1"@1min. */
+    private static void writeDistinct(String app) {
+        send(app + "-imps", "k1", "L1", min(0));
+        send(app + "-clicks", "k1", "R1", min(1));
+        assertThat(outputs(app + "-out", 1)).containsExactly("L1,R1");
+    }
+
+    private static void checkDistinct(String app, KafkaStreams s) {
+        // the restored ids drop both rows sent again; a new right row joins the restored left row once
+        send(app + "-imps", "k1", "L1", min(0));
+        send(app + "-clicks", "k1", "R1", min(1));
+        send(app + "-clicks", "k1", "R1x", min(1.5));
+        assertOnly(app, "L1,R1x");
+    }
+
+    /** Micro-batch inner join whose batch never comes: k1@0 "L1" and "R1"@1min wait in the pending store. */
+    private static void writeMicroBatch(String app) {
+        send(app + "-imps", "k1", "L1", min(0));
+        send(app + "-clicks", "k1", "R1", min(1));
+        assertThat(TestRecords.consumeStrings(kafka, app + "-out", 1, Duration.ofSeconds(3)))
+                .as("no batch ran")
+                .isEmpty();
+    }
+
+    private static void checkMicroBatch(String app, KafkaStreams s) {
+        // the restored pending inputs run in the first batch, and their rows stay buffered for later inputs
+        assertThat(outputs(app + "-out", 1)).containsExactly("L1,R1");
+        send(app + "-clicks", "k1", "R1b", min(1.5));
+        assertOnly(app, "L1,R1", "L1,R1b");
+    }
+
+    /** Asserts that the output topic holds exactly these values, in any order, and nothing more. */
+    private static void assertOnly(String app, String... values) {
+        assertThat(outputs(app + "-out", values.length)).containsExactlyInAnyOrder(values);
+        List<String> all =
+                TestRecords.consumeStrings(kafka, app + "-out", values.length + 1, Duration.ofSeconds(3)).stream()
+                        .map(ConsumerRecord::value)
+                        .toList();
+        assertThat(all).containsExactlyInAnyOrder(values);
+    }
+
+    /**
+     * One fixture: its directory name, the join's settings beyond the seed's bounds and delays, the streams properties
+     * of the writer and of the restoring application, the stores whose changelogs it holds, what the writer sends and
+     * what a restore must show.
+     */
     private record Scenario(
-            JoinType type, Consumer<String> write, java.util.function.BiConsumer<String, KafkaStreams> check) {}
+            String dir,
+            Consumer<IntervalJoin.Builder<String, String, String>> config,
+            Map<String, Object> writeProperties,
+            Map<String, Object> checkProperties,
+            List<String> stores,
+            Consumer<String> write,
+            java.util.function.BiConsumer<String, KafkaStreams> check) {
+
+        /** A fixture of the join type's real-time join named "golden" with the default stores. */
+        Scenario(JoinType type, Consumer<String> write, java.util.function.BiConsumer<String, KafkaStreams> check) {
+            this(dirName(type), join(type), Map.of(), Map.of(), STORES, write, check);
+        }
+    }
 
     private static List<Scenario> scenarios() {
         return List.of(
@@ -172,7 +278,31 @@ class JoinGoldenFixtureTest {
                 new Scenario(
                         JoinType.FULL_OUTER,
                         JoinGoldenFixtureTest::writeFullOuter,
-                        JoinGoldenFixtureTest::checkFullOuter));
+                        JoinGoldenFixtureTest::checkFullOuter),
+                new Scenario(
+                        JoinType.RIGHT_OUTER,
+                        JoinGoldenFixtureTest::writeRightOuter,
+                        JoinGoldenFixtureTest::checkRightOuter),
+                new Scenario(
+                        JoinType.LEFT_SEMI, JoinGoldenFixtureTest::writeLeftSemi, JoinGoldenFixtureTest::checkLeftSemi),
+                new Scenario(
+                        "inner-distinct-by",
+                        join(JoinType.INNER)
+                                .andThen(b -> b.leftDistinctBy((k, v) -> v, Serdes.String())
+                                        .rightDistinctBy((k, v) -> v, Serdes.String())),
+                        Map.of(),
+                        Map.of(),
+                        STORES,
+                        JoinGoldenFixtureTest::writeDistinct,
+                        JoinGoldenFixtureTest::checkDistinct),
+                new Scenario(
+                        "inner-micro-batch",
+                        join(JoinType.INNER).andThen(b -> b.executionMode(ExecutionMode.MICRO_BATCH)),
+                        NO_BATCH,
+                        FAST_BATCHES,
+                        List.of("left-buffer", "right-buffer", "meta", "pending"),
+                        JoinGoldenFixtureTest::writeMicroBatch,
+                        JoinGoldenFixtureTest::checkMicroBatch));
     }
 
     private static String dirName(JoinType type) {
@@ -226,13 +356,13 @@ class JoinGoldenFixtureTest {
         int restored = 0;
         for (Path version : versions) {
             for (Scenario sc : scenarios()) {
-                Path dir = version.resolve(dirName(sc.type()));
+                Path dir = version.resolve(sc.dir());
                 if (!Files.isDirectory(dir)) {
                     continue;
                 }
-                String app = "golden-" + version.getFileName() + "-" + dirName(sc.type());
+                String app = "golden-" + version.getFileName() + "-" + sc.dir();
                 createInputs(app);
-                for (String store : STORES) {
+                for (String store : sc.stores()) {
                     String topic = app + "-golden-" + store + "-changelog";
                     kafka.createTopic(topic, 1, Map.of("cleanup.policy", "compact"));
                     TestRecords.produce(
@@ -241,7 +371,7 @@ class JoinGoldenFixtureTest {
                             new ByteArraySerializer(),
                             new ByteArraySerializer());
                 }
-                try (KafkaStreams s = start(app, sc.type())) {
+                try (KafkaStreams s = start(app, sc.config(), sc.checkProperties())) {
                     sc.check().accept(app, s);
                 }
                 restored++;
@@ -263,18 +393,18 @@ class JoinGoldenFixtureTest {
             if (existsInAnyVersion(sc)) {
                 continue; // written by an earlier run: fixtures are never rewritten
             }
-            String app = "golden-write-" + dirName(sc.type());
+            String app = "golden-write-" + sc.dir();
             createInputs(app);
-            KafkaStreams s = start(app, sc.type());
+            KafkaStreams s = start(app, sc.config(), sc.writeProperties());
             sc.write().accept(app);
             Thread.sleep(1_000); // a few commits: the row batches reach the changelogs
             s.close();
-            Path dir = GOLDEN.resolve("v" + formatVersion(app)).resolve(dirName(sc.type()));
+            Path dir = GOLDEN.resolve("v" + formatVersion(app)).resolve(sc.dir());
             if (Files.exists(dir)) {
                 throw new IllegalStateException(dir + " exists: fixtures are never rewritten");
             }
             Files.createDirectories(dir);
-            for (String store : STORES) {
+            for (String store : sc.stores()) {
                 List<ConsumerRecord<byte[], byte[]>> records = TestRecords.consume(
                         kafka,
                         app + "-golden-" + store + "-changelog",
@@ -293,7 +423,7 @@ class JoinGoldenFixtureTest {
             return false;
         }
         try (var dirs = Files.list(GOLDEN)) {
-            return dirs.anyMatch(d -> Files.isDirectory(d.resolve(dirName(sc.type()))));
+            return dirs.anyMatch(d -> Files.isDirectory(d.resolve(sc.dir())));
         }
     }
 
