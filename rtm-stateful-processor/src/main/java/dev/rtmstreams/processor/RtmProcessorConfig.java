@@ -74,6 +74,29 @@ public final class RtmProcessorConfig {
         return ConfigValues.longValue(configs, MAX_EVENT_TIME_SKEW_MS_CONFIG, DEFAULT_MAX_EVENT_TIME_SKEW_MS, 1);
     }
 
+    /**
+     * How many times the schema of one evolvable state variable ({@link EvolvableSerde}) may change over the operator's
+     * life (its recorded schemas less one); a restart that would exceed it fails with
+     * {@code STATE_STORE_VALUE_SCHEMA_EVOLUTION_THRESHOLD_EXCEEDED}. Spark's
+     * {@code spark.sql.streaming.stateStore.valueStateSchemaEvolutionThreshold}. Default
+     * {@value #DEFAULT_VALUE_SCHEMA_EVOLUTION_THRESHOLD}; 0 or more.
+     */
+    public static final String VALUE_SCHEMA_EVOLUTION_THRESHOLD_CONFIG = "rtm.state.value.schema.evolution.threshold";
+    /** Default of {@link #VALUE_SCHEMA_EVOLUTION_THRESHOLD_CONFIG}, Spark's. */
+    public static final int DEFAULT_VALUE_SCHEMA_EVOLUTION_THRESHOLD = 16;
+
+    /**
+     * @param configs the application config (e.g. {@code ProcessingContext#appConfigs()})
+     * @return {@link #VALUE_SCHEMA_EVOLUTION_THRESHOLD_CONFIG}, or its default when unset
+     * @throws IllegalArgumentException naming the key and the value when it is not a number of 0 or more
+     */
+    public static int valueSchemaEvolutionThreshold(java.util.Map<String, ?> configs) {
+        return (int) Math.min(
+                Integer.MAX_VALUE,
+                ConfigValues.longValue(
+                        configs, VALUE_SCHEMA_EVOLUTION_THRESHOLD_CONFIG, DEFAULT_VALUE_SCHEMA_EVOLUTION_THRESHOLD, 0));
+    }
+
     /** @return whether {@code eventTime} is more than {@code maxSkewMs} ahead of {@code wallClockMs} */
     public static boolean tooFarAhead(long eventTime, long wallClockMs, long maxSkewMs) {
         return eventTime - wallClockMs > maxSkewMs;
