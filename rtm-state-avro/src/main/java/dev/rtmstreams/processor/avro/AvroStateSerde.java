@@ -70,14 +70,21 @@ public final class AvroStateSerde<T> implements EvolvableSerde<T> {
     private final Map<String, DatumReader<T>> resolvingReaders = new ConcurrentHashMap<>();
     private final Map<String, DatumReader<Object>> writerReaders = new ConcurrentHashMap<>();
     private final Map<String, Schema> parsed = new ConcurrentHashMap<>();
+    /** Java records: read as generic records, then built with their canonical constructor; else null. */
+    private final Class<T> javaRecord;
+
+    private AvroStateSerde(Schema schema, GenericData model) {
+        this(schema, model, null);
+    }
 
     @SuppressWarnings("unchecked")
-    private AvroStateSerde(Schema schema, GenericData model) {
+    private AvroStateSerde(Schema schema, GenericData model, Class<T> javaRecord) {
         this.schema = Objects.requireNonNull(schema, "schema");
         this.schemaText = schema.toString();
         this.model = model;
+        this.javaRecord = javaRecord;
         this.writer = (DatumWriter<T>) model.createDatumWriter(schema);
-        this.currentReader = (DatumReader<T>) model.createDatumReader(schema, schema);
+        this.currentReader = resolvingReader(schema);
     }
 
     /**
@@ -110,8 +117,10 @@ public final class AvroStateSerde<T> implements EvolvableSerde<T> {
     }
 
     /**
-     * @param type a Java record or POJO (Avro reflect: its fields in declaration order; {@code @Nullable},
-     *     {@code @AvroDefault} and the other {@code org.apache.avro.reflect} annotations apply)
+     * @param type a Java record or POJO (Avro reflect: its fields by name; {@code @Nullable},
+     *     {@code @AvroDefault} and the other {@code org.apache.avro.reflect} annotations apply). A POJO needs a
+     *     no-argument constructor; a Java record is built with its canonical constructor from the values read (its
+     *     components of strings, numbers, booleans, other records, lists and maps of them)
      * @param <T> its type
      * @return a serde of {@code type}, in the schema Avro reflect derives from it
      * @throws IllegalArgumentException naming the class when Avro reflect cannot derive a schema
@@ -126,7 +135,7 @@ public final class AvroStateSerde<T> implements EvolvableSerde<T> {
             throw new IllegalArgumentException("Avro reflect cannot derive a schema of " + type.getName() + ": "
                     + e.getMessage(), e);
         }
-        return new AvroStateSerde<>(s, model);
+        return new AvroStateSerde<>(s, model, type.isRecord() ? type : null);
     }
 
     /** @return the Avro schema of the values written */
@@ -189,7 +198,21 @@ public final class AvroStateSerde<T> implements EvolvableSerde<T> {
 
     @SuppressWarnings("unchecked")
     private DatumReader<T> resolvingReader(Schema writerSchema) {
-        return (DatumReader<T>) model.createDatumReader(writerSchema, schema);
+        if (javaRecord == null) {
+            return (DatumReader<T>) model.createDatumReader(writerSchema, schema);
+        }
+        GenericDatumReader<Object> generic = new GenericDatumReader<>(writerSchema, schema, GenericData.get());
+        return new DatumReader<>() {
+            @Override
+            public void setSchema(Schema s) {
+                generic.setSchema(s);
+            }
+
+            @Override
+            public T read(T reuse, org.apache.avro.io.Decoder in) throws IOException {
+                return (T) JavaRecords.build(javaRecord, generic.read(null, in));
+            }
+        };
     }
 
     private Schema parse(String text) {
