@@ -296,9 +296,13 @@ public final class StateReader {
         EvolvableSerde<?> serde = evolvableSerdes.get(name);
         if (serde != null && id < schemas.size()) {
             try {
-                return asWritten
-                        ? serde.deserializeAsWritten(bare, schemas.get(id))
-                        : serde.deserialize(bare, schemas.get(id));
+                String writer = schemas.get(id);
+                if (asWritten) {
+                    return serde.deserializeAsWritten(bare, writer);
+                }
+                return writer.equals(serde.schema())
+                        ? serde.deserializer().deserialize(name, bare)
+                        : serde.deserialize(bare, writer);
             } catch (RuntimeException e) {
                 // fall through: show the bytes
             }
