@@ -180,8 +180,7 @@ public final class StateReader {
      *     ({@link EvolvableSerde#deserializeAsWritten}; for Avro generic records), instead of in the current schema
      */
     public StateReader asWritten() {
-        return new StateReader(
-                store, keyDeserializer, valueDeserializers, mapKeyDeserializers, evolvableSerdes, true);
+        return new StateReader(store, keyDeserializer, valueDeserializers, mapKeyDeserializers, evolvableSerdes, true);
     }
 
     /**

@@ -282,24 +282,27 @@ class GoldenFixtureTest {
 
     static void checkEvolvable(Harness<String, String> h, List<KeyValue<Bytes, byte[]>> fixture) {
         for (StateReader reader : List.of(StateReader.ofEntries(fixture), StateReader.of(h.store()))) {
-            StateReader current = reader.withSerde("last", new VersionedTextSerde(2))
-                    .withSerde("all", new VersionedTextSerde(2));
-            assertThat(current.read("a".getBytes(StandardCharsets.UTF_8)).orElseThrow().variables())
+            StateReader current =
+                    reader.withSerde("last", new VersionedTextSerde(2)).withSerde("all", new VersionedTextSerde(2));
+            assertThat(current.read("a".getBytes(StandardCharsets.UTF_8))
+                            .orElseThrow()
+                            .variables())
                     .containsEntry("last", List.of(new StateReader.StoredValue(null, "z", null)))
                     .containsEntry(
                             "all",
                             List.of(
                                     new StateReader.StoredValue(null, "v1:x", null),
                                     new StateReader.StoredValue(null, "z", null)));
-            assertThat(current.asWritten().read("b".getBytes(StandardCharsets.UTF_8)).orElseThrow().variables())
+            assertThat(current.asWritten()
+                            .read("b".getBytes(StandardCharsets.UTF_8))
+                            .orElseThrow()
+                            .variables())
                     .containsEntry("last", List.of(new StateReader.StoredValue(null, "y", null)));
         }
         h.pipe("b", "w");
         h.pipe("a", "x");
         assertThat(h.drainValues())
-                .containsExactly(
-                        "b last=v1:y all=[v1:y] seen=[y=v1:y]",
-                        "a last=z all=[v1:x, z] seen=[x=v1:x, z=z]");
+                .containsExactly("b last=v1:y all=[v1:y] seen=[y=v1:y]", "a last=z all=[v1:x, z] seen=[x=v1:x, z=z]");
     }
 
     // ------------------------------------------------------------------ fixtures

@@ -100,8 +100,7 @@ public final class AvroStateSerde<T> implements EvolvableSerde<T> {
         try {
             s = model.getSchema(recordClass);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "not a generated Avro class (no SCHEMA$): " + recordClass.getName(), e);
+            throw new IllegalArgumentException("not a generated Avro class (no SCHEMA$): " + recordClass.getName(), e);
         }
         return new AvroStateSerde<>(s, model);
     }
@@ -132,8 +131,8 @@ public final class AvroStateSerde<T> implements EvolvableSerde<T> {
         try {
             s = model.getSchema(type);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("Avro reflect cannot derive a schema of " + type.getName() + ": "
-                    + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "Avro reflect cannot derive a schema of " + type.getName() + ": " + e.getMessage(), e);
         }
         return new AvroStateSerde<>(s, model, type.isRecord() ? type : null);
     }

@@ -32,9 +32,8 @@ class ArchitectureTest {
                     @Override
                     public void check(JavaClass c, ConditionEvents events) {
                         long marks = c.getAnnotations().stream()
-                                .filter(a -> a.getRawType()
-                                        .getName()
-                                        .startsWith(InterfaceStability.class.getName() + "$"))
+                                .filter(a ->
+                                        a.getRawType().getName().startsWith(InterfaceStability.class.getName() + "$"))
                                 .count();
                         if (marks != 1) {
                             events.add(SimpleConditionEvent.violated(c, c.getName() + " has " + marks + " marks"));

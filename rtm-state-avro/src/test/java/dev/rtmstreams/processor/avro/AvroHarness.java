@@ -95,8 +95,10 @@ final class AvroHarness implements AutoCloseable {
             driver = null;
             throw e;
         }
-        in = driver.createInputTopic("in", Serdes.String().serializer(), Serdes.String().serializer(), wall, Duration.ZERO);
-        out = driver.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
+        in = driver.createInputTopic(
+                "in", Serdes.String().serializer(), Serdes.String().serializer(), wall, Duration.ZERO);
+        out = driver.createOutputTopic(
+                "out", Serdes.String().deserializer(), Serdes.String().deserializer());
     }
 
     /** Wraps the operator's supplier so that its processor writes {@code records} below the change-logging layer first. */

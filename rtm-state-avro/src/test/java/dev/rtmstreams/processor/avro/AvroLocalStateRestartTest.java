@@ -73,7 +73,8 @@ class AvroLocalStateRestartTest {
         assertThat(run(stateDir, v(PROFILE_ADDED, LONG).operator(), "a", "y"))
                 .containsExactly("a profile={\"name\": \"a\", \"visits\": 1, \"tier\": \"basic\"} counts={x=1L}");
 
-        StateReader offline = StateReader.fromRocksDbDirectory(stateDir.resolve("rocksdb").resolve("profiles-state"))
+        StateReader offline = StateReader.fromRocksDbDirectory(
+                        stateDir.resolve("rocksdb").resolve("profiles-state"))
                 .withSerde("profile", AvroStateSerde.generic(PROFILE_ADDED));
         assertThat(offline.read("b".getBytes(java.nio.charset.StandardCharsets.UTF_8))
                         .orElseThrow()
@@ -88,7 +89,8 @@ class AvroLocalStateRestartTest {
     @Test
     void shouldRefuseTheInitWhenTheLocalStateHoldsASchemaTheNewOneCannotRead(@TempDir Path stateDir) {
         run(stateDir, v(PROFILE_V1, INT).operator(), "a", "x");
-        Throwable t = catchThrowable(() -> run(stateDir, v(PROFILE_NAME_INT, INT).operator(), "a", "y"));
+        Throwable t =
+                catchThrowable(() -> run(stateDir, v(PROFILE_NAME_INT, INT).operator(), "a", "y"));
         assertThat(Profiles.rtmCause(t).errorCode()).isEqualTo(InvalidValueSchemaEvolutionException.CODE);
         assertThat(run(stateDir, v(PROFILE_V1, INT).operator(), "a", "z"))
                 .as("the refused run changed nothing")

@@ -17,9 +17,9 @@ import java.util.Properties;
 import java.util.function.BiConsumer;
 import org.apache.avro.Schema;
 import org.apache.kafka.common.serialization.Serdes;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Schema evolution of state variables through the Avro state encoding: rows written before a restart are read after
@@ -33,32 +33,32 @@ import org.junit.jupiter.api.Test;
  */
 class AvroSchemaEvolutionTest {
 
-    static final Schema PROFILE_V1 = parse(
-            "{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
+    static final Schema PROFILE_V1 =
+            parse("{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
                     + "{\"name\":\"visits\",\"type\":\"int\"}]}");
     /** V1 plus a field with a default. */
-    static final Schema PROFILE_ADDED = parse(
-            "{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
+    static final Schema PROFILE_ADDED =
+            parse("{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
                     + "{\"name\":\"visits\",\"type\":\"int\"},"
                     + "{\"name\":\"tier\",\"type\":\"string\",\"default\":\"basic\"}]}");
     /** V1 with visits widened to long. */
-    static final Schema PROFILE_WIDENED = parse(
-            "{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
+    static final Schema PROFILE_WIDENED =
+            parse("{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
                     + "{\"name\":\"visits\",\"type\":\"long\"}]}");
     /** V1 without name. */
-    static final Schema PROFILE_REMOVED = parse(
-            "{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"visits\",\"type\":\"int\"}]}");
+    static final Schema PROFILE_REMOVED =
+            parse("{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"visits\",\"type\":\"int\"}]}");
     /** V1 with its fields in the other order. */
-    static final Schema PROFILE_REORDERED = parse(
-            "{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"visits\",\"type\":\"int\"},"
+    static final Schema PROFILE_REORDERED =
+            parse("{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"visits\",\"type\":\"int\"},"
                     + "{\"name\":\"name\",\"type\":\"string\"}]}");
     /** V1 with name changed to an int: not readable. */
-    static final Schema PROFILE_NAME_INT = parse(
-            "{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"name\",\"type\":\"int\"},"
+    static final Schema PROFILE_NAME_INT =
+            parse("{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"name\",\"type\":\"int\"},"
                     + "{\"name\":\"visits\",\"type\":\"int\"}]}");
     /** V1 plus a field without a default: not readable. */
-    static final Schema PROFILE_ADDED_NO_DEFAULT = parse(
-            "{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
+    static final Schema PROFILE_ADDED_NO_DEFAULT =
+            parse("{\"type\":\"record\",\"name\":\"Profile\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
                     + "{\"name\":\"visits\",\"type\":\"int\"},{\"name\":\"tier\",\"type\":\"string\"}]}");
 
     static final Schema INT = Schema.create(Schema.Type.INT);
@@ -166,7 +166,9 @@ class AvroSchemaEvolutionTest {
     void shouldRefuseTheRestartWhenAMapValueNarrowsFromLongToInt(Restart restart) {
         RtmException e = refused(v(PROFILE_V1, LONG), v(PROFILE_V1, INT), restart);
         assertThat(e.errorCode()).isEqualTo(InvalidValueSchemaEvolutionException.CODE);
-        assertThat(e.parameters()).containsEntry("oldValueSchema", "\"long\"").containsEntry("newValueSchema", "\"int\"");
+        assertThat(e.parameters())
+                .containsEntry("oldValueSchema", "\"long\"")
+                .containsEntry("newValueSchema", "\"int\"");
         assertThat(e.context()).containsEntry("stateName", "counts");
     }
 
@@ -183,7 +185,8 @@ class AvroSchemaEvolutionTest {
         RtmException e = refused(plain, v(PROFILE_V1, LONG), Restart.CHANGELOG_RESTORE);
         assertThat(e.errorCode()).isEqualTo(ValueSchemaNotCompatibleException.CODE);
         assertThat(e.parameters())
-                .containsEntry("storedValueSchema", "counts: value: org.apache.kafka.common.serialization.LongSerializer")
+                .containsEntry(
+                        "storedValueSchema", "counts: value: org.apache.kafka.common.serialization.LongSerializer")
                 .containsEntry("newValueSchema", "counts: value: evolvable:avro");
     }
 
@@ -227,7 +230,8 @@ class AvroSchemaEvolutionTest {
             h.restartFromChangelog(v(PROFILE_V1, INT).operator());
             h.pipe("a", "x");
             assertThat(h.drain()).as("the same schema is no evolution").hasSize(1);
-            RtmException e = rtmCause(catchThrowable(() -> h.restartFromChangelog(v(PROFILE_WIDENED, INT).operator())));
+            RtmException e = rtmCause(catchThrowable(
+                    () -> h.restartFromChangelog(v(PROFILE_WIDENED, INT).operator())));
             assertThat(e.errorCode()).isEqualTo(ValueSchemaEvolutionThresholdExceededException.CODE);
             assertThat(e.parameters())
                     .containsEntry("numSchemaEvolutions", "1")

@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class AvroStateEvolutionScenarioTest {
 
-    static final Schema ROW_V1 =
-            AvroSchemaEvolutionTest.parse("{\"type\":\"record\",\"name\":\"Row\",\"fields\":[{\"name\":\"row\",\"type\":\"string\"}]}");
+    static final Schema ROW_V1 = AvroSchemaEvolutionTest.parse(
+            "{\"type\":\"record\",\"name\":\"Row\",\"fields\":[{\"name\":\"row\",\"type\":\"string\"}]}");
     static final Schema ROW_V2 = AvroSchemaEvolutionTest.parse(
             "{\"type\":\"record\",\"name\":\"Row\",\"fields\":[{\"name\":\"row\",\"type\":\"string\"},"
                     + "{\"name\":\"source\",\"type\":\"string\",\"default\":\"web\"}]}");
@@ -102,12 +102,12 @@ class AvroStateEvolutionScenarioTest {
                             org.assertj.core.groups.Tuple.tuple("x", 1L), org.assertj.core.groups.Tuple.tuple("y", 1L));
             assertThat(b.variables().get("rows"))
                     .extracting(sv -> sv.value().toString())
-                    .containsExactly(
-                            "{\"row\": \"x\", \"source\": \"web\"}", "{\"row\": \"y\", \"source\": \"web\"}");
+                    .containsExactly("{\"row\": \"x\", \"source\": \"web\"}", "{\"row\": \"y\", \"source\": \"web\"}");
             if (ttl) {
                 assertThat(b.variables().get("profile").get(0).expiresAtMs())
                         .as("the expiry written before the change (a micro-batch runs when its interval ends)")
-                        .isEqualTo((mode == ExecutionMode.MICRO_BATCH ? firstWrites : firstWrites - 250) + TTL.toMillis());
+                        .isEqualTo(
+                                (mode == ExecutionMode.MICRO_BATCH ? firstWrites : firstWrites - 250) + TTL.toMillis());
             }
             StateReader.KeyState bRaw = reader.asWritten().read(bytes("b")).orElseThrow();
             assertThat(bRaw.variables().get("profile").get(0).value().toString())
@@ -123,7 +123,13 @@ class AvroStateEvolutionScenarioTest {
                     .extracting(StateReader.StoredValue::mapKey, StateReader.StoredValue::value)
                     .containsExactly(
                             org.assertj.core.groups.Tuple.tuple("x", 1), org.assertj.core.groups.Tuple.tuple("z", 1L));
-            assertThat(StateReader.of(h.store()).read(bytes("b")).orElseThrow().variables().get("profile").get(0).value())
+            assertThat(StateReader.of(h.store())
+                            .read(bytes("b"))
+                            .orElseThrow()
+                            .variables()
+                            .get("profile")
+                            .get(0)
+                            .value())
                     .as("without a serde: the payload after the schema id")
                     .isInstanceOf(StateReader.Base64Value.class);
 
@@ -131,22 +137,23 @@ class AvroStateEvolutionScenarioTest {
             h.restartFromChangelog(v2(ttl).operator(timeMode, mode));
             step(h, "b", "x");
             assertThat(h.drain())
-                    .containsExactly("b profile={\"name\": \"b\", \"visits\": 2, \"tier\": \"basic\"} counts={x=1L, y=1L}"
-                            + " rows=[{\"row\": \"x\", \"source\": \"web\"}, {\"row\": \"y\", \"source\": \"web\"}]"
-                            + " added=0");
+                    .containsExactly(
+                            "b profile={\"name\": \"b\", \"visits\": 2, \"tier\": \"basic\"} counts={x=1L, y=1L}"
+                                    + " rows=[{\"row\": \"x\", \"source\": \"web\"}, {\"row\": \"y\", \"source\": \"web\"}]"
+                                    + " added=0");
 
             // the dropped variable is retired with its state: declaring it again finds it
             h.restartFromChangelog(v2(ttl).withExtra("legacy").operator(timeMode, mode));
             step(h, "b", "y");
             assertThat(h.drain())
-                    .containsExactly("b profile={\"name\": \"b\", \"visits\": 3, \"tier\": \"basic\"} counts={x=2L, y=1L}"
-                            + " rows=[{\"row\": \"x\", \"source\": \"web\"}, {\"row\": \"y\", \"source\": \"web\"},"
-                            + " {\"row\": \"x\", \"source\": \"web\"}] legacy=2");
+                    .containsExactly(
+                            "b profile={\"name\": \"b\", \"visits\": 3, \"tier\": \"basic\"} counts={x=2L, y=1L}"
+                                    + " rows=[{\"row\": \"x\", \"source\": \"web\"}, {\"row\": \"y\", \"source\": \"web\"},"
+                                    + " {\"row\": \"x\", \"source\": \"web\"}] legacy=2");
         }
     }
 
     private static byte[] bytes(String key) {
         return key.getBytes(StandardCharsets.UTF_8);
     }
-
 }

@@ -17,7 +17,10 @@ class AvroStateSerdeTest {
 
     /** Version 2: count widened, a field with a default added. */
     static final class V2 {
-        record Visit(String page, long count, @AvroDefault("\"web\"") String channel) {}
+        record Visit(
+                String page,
+                long count,
+                @AvroDefault("\"web\"") String channel) {}
     }
 
     @Test
@@ -52,7 +55,8 @@ class AvroStateSerdeTest {
                 .isEqualTo(1.5d);
         Schema str = Schema.create(Schema.Type.STRING);
         Schema bytes = Schema.create(Schema.Type.BYTES);
-        assertThat(AvroStateSerde.generic(bytes).incompatibilityWith(str.toString())).isNull();
+        assertThat(AvroStateSerde.generic(bytes).incompatibilityWith(str.toString()))
+                .isNull();
     }
 
     @Test
@@ -67,8 +71,7 @@ class AvroStateSerdeTest {
         byte[] b = s1.serializer().serialize("t", r);
         assertThat(s2.deserialize(b, v1.toString()).toString())
                 .isEqualTo("{\"name\": \"a\", \"visits\": 1, \"tier\": \"basic\"}");
-        assertThat(s2.deserializeAsWritten(b, v1.toString()).toString())
-                .isEqualTo("{\"name\": \"a\", \"visits\": 1}");
+        assertThat(s2.deserializeAsWritten(b, v1.toString()).toString()).isEqualTo("{\"name\": \"a\", \"visits\": 1}");
     }
 
     @Test

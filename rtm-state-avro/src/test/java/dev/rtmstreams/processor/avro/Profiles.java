@@ -96,8 +96,8 @@ final class Profiles extends StatefulProcessor<String, String, String> {
     public void init(OutputMode outputMode, TimeMode timeMode) {
         TtlConfig ttl = version.ttl();
         profile = getHandle().getValueState("profile", (Serde<Object>) version.profile(), ttl);
-        counts = getHandle().getMapState(
-                "counts", (Serde<Object>) version.countKey(), (Serde<Object>) version.count(), ttl);
+        counts = getHandle()
+                .getMapState("counts", (Serde<Object>) version.countKey(), (Serde<Object>) version.count(), ttl);
         if (version.rows() != null) {
             rows = getHandle().getListState("rows", (Serde<Object>) version.rows(), ttl);
         }
@@ -130,14 +130,21 @@ final class Profiles extends StatefulProcessor<String, String, String> {
     private String describe(String key) {
         Map<String, String> c = new TreeMap<>();
         counts.iterator().forEachRemaining(e -> c.put(String.valueOf(e.getKey()), describeNumber(e.getValue())));
-        StringBuilder b = new StringBuilder(key).append(" profile=").append(profile.get()).append(" counts=").append(c);
+        StringBuilder b = new StringBuilder(key)
+                .append(" profile=")
+                .append(profile.get())
+                .append(" counts=")
+                .append(c);
         if (rows != null) {
             List<String> r = new ArrayList<>();
             rows.get().forEachRemaining(v -> r.add(String.valueOf(v)));
             b.append(" rows=").append(r);
         }
         if (extra != null) {
-            b.append(" ").append(version.extra()).append("=").append(extra.getOption().orElse(0L));
+            b.append(" ")
+                    .append(version.extra())
+                    .append("=")
+                    .append(extra.getOption().orElse(0L));
         }
         return b.toString();
     }
@@ -163,7 +170,8 @@ final class Profiles extends StatefulProcessor<String, String, String> {
     }
 
     private Object increment(Object old) {
-        Schema.Type t = version.count() instanceof AvroStateSerde<?> a ? a.avroSchema().getType() : Schema.Type.LONG;
+        Schema.Type t =
+                version.count() instanceof AvroStateSerde<?> a ? a.avroSchema().getType() : Schema.Type.LONG;
         long n = old == null ? 1 : ((Number) old).longValue() + 1;
         return t == Schema.Type.INT ? (Object) (int) n : (Object) n;
     }
@@ -173,7 +181,9 @@ final class Profiles extends StatefulProcessor<String, String, String> {
             return old == null ? 1L : ((Number) old).longValue() + 1;
         }
         Schema s = a.avroSchema();
-        GenericRecordBuilder b = old == null ? new GenericRecordBuilder(s) : new GenericRecordBuilder((org.apache.avro.generic.GenericData.Record) old);
+        GenericRecordBuilder b = old == null
+                ? new GenericRecordBuilder(s)
+                : new GenericRecordBuilder((org.apache.avro.generic.GenericData.Record) old);
         long visits = old == null ? 1 : ((Number) ((GenericRecord) old).get("visits")).longValue() + 1;
         Schema.Type t = s.getField("visits").schema().getType();
         b.set("visits", t == Schema.Type.INT ? (Object) (int) visits : (Object) visits);

@@ -145,7 +145,8 @@ final class HandleImpl implements StatefulProcessorHandle {
     private void record(String stateName, OperatorMetadata.Kind kind, long ttl, Serde<?>... serdes) {
         Serde<?> value = serdes[serdes.length - 1];
         List<String> valueSchemas = value instanceof EvolvableSerde<?> e ? List.of(schemaOf(stateName, e)) : List.of();
-        String userKeySchema = serdes.length > 1 && serdes[0] instanceof EvolvableSerde<?> k ? schemaOf(stateName, k) : null;
+        String userKeySchema =
+                serdes.length > 1 && serdes[0] instanceof EvolvableSerde<?> k ? schemaOf(stateName, k) : null;
         declared.put(
                 stateName,
                 new OperatorMetadata.Variable(
@@ -153,8 +154,8 @@ final class HandleImpl implements StatefulProcessorHandle {
     }
 
     private static String schemaOf(String stateName, EvolvableSerde<?> serde) {
-        return Objects.requireNonNull(serde.schema(), () -> "the evolvable serde of state variable " + stateName
-                + " returned a null schema");
+        return Objects.requireNonNull(
+                serde.schema(), () -> "the evolvable serde of state variable " + stateName + " returned a null schema");
     }
 
     private void checkTimerOperation(String operation) {

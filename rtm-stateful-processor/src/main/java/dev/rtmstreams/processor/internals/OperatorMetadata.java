@@ -3,10 +3,10 @@ package dev.rtmstreams.processor.internals;
 import dev.rtmstreams.processor.EvolvableSerde;
 import dev.rtmstreams.processor.errors.InvalidConfigAfterRestartException;
 import dev.rtmstreams.processor.errors.InvalidValueSchemaEvolutionException;
-import dev.rtmstreams.processor.errors.ValueSchemaEvolutionThresholdExceededException;
 import dev.rtmstreams.processor.errors.InvalidVariableTypeChangeException;
 import dev.rtmstreams.processor.errors.KeySchemaNotCompatibleException;
 import dev.rtmstreams.processor.errors.StateFormatVersionTooNewException;
+import dev.rtmstreams.processor.errors.ValueSchemaEvolutionThresholdExceededException;
 import dev.rtmstreams.processor.errors.ValueSchemaNotCompatibleException;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -89,7 +89,8 @@ record OperatorMetadata(
      *     empty for a plain serde
      * @param userKeySchema the schema of a map state's evolvable user-key serde, or null
      */
-    record Variable(String name, Kind kind, boolean ttl, String serde, List<String> valueSchemas, String userKeySchema) {
+    record Variable(
+            String name, Kind kind, boolean ttl, String serde, List<String> valueSchemas, String userKeySchema) {
 
         Variable {
             valueSchemas = List.copyOf(valueSchemas);

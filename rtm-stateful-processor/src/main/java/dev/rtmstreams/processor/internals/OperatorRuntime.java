@@ -50,6 +50,7 @@ final class OperatorRuntime<K, I, O> {
     OperatorConfig config;
     /** {@code rtm.state.value.schema.evolution.threshold} of the application config. */
     private int schemaEvolutionThreshold;
+
     private boolean initialized;
     private boolean closed;
 
@@ -194,8 +195,7 @@ final class OperatorRuntime<K, I, O> {
             now.checkCompatibleWith(before, spec.name(), evolvable, schemaEvolutionThreshold);
         }
         OperatorMetadata next = now.after(before, handle.toDelete);
-        handle.evolving.forEach(
-                (name, s) -> s.bind(next.variables().get(name).valueSchemas()));
+        handle.evolving.forEach((name, s) -> s.bind(next.variables().get(name).valueSchemas()));
         if (!next.equals(before)) {
             keys.store.put(key, next.encode());
         }
