@@ -106,21 +106,29 @@ public final class StateReader {
      * @param streams the running application
      * @param operatorStoreName the operator's {@link TransformWithState#storeName()}
      * @param groupingKey the key, serialized with the operator's key serde
-     * @return a reader over the key's entries (use {@link #read} with the same key)
+     * @return a reader over the key's entries in the store of the partition that holds them (use {@link #read} with the
+     *     same key)
      */
     public static StateReader query(KafkaStreams streams, String operatorStoreName, byte[] groupingKey) {
         StateQueryResult<List<KeyValue<Bytes, byte[]>>> result = streams.query(
                 StateQueryRequest.inStore(operatorStoreName).withQuery(OperatorStateQuery.forKey(groupingKey)));
-        List<KeyValue<Bytes, byte[]>> entries = new ArrayList<>();
+        // the key lives in one partition: read that partition's store alone (its metadata, e.g. its schema ids, and
+        // watermark are its own); without state for the key, the first partition's metadata
+        List<KeyValue<Bytes, byte[]>> owner = null;
+        List<KeyValue<Bytes, byte[]>> first = null;
         for (QueryResult<List<KeyValue<Bytes, byte[]>>> r :
                 result.getPartitionResults().values()) {
             if (r.isFailure()) {
                 throw new IllegalStateException("state query on " + operatorStoreName + " failed: "
                         + r.getFailureReason() + ": " + r.getFailureMessage());
             }
-            entries.addAll(r.getResult());
+            if (StateScanner.holdsKeyState(r.getResult())) {
+                owner = r.getResult();
+            } else if (first == null) {
+                first = r.getResult();
+            }
         }
-        return ofEntries(entries);
+        return ofEntries(owner != null ? owner : first != null ? first : List.of());
     }
 
     /** @return a copy decoding grouping keys with {@code deserializer} (default: UTF-8 strings) */

@@ -6,6 +6,7 @@ import static dev.rtmstreams.processor.avro.AvroSchemaEvolutionTest.PROFILE_V1;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.rtmstreams.processor.StateReader;
 import dev.rtmstreams.processor.avro.Profiles.Version;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.TestRecords;
@@ -176,6 +177,22 @@ class AvroRollingSchemaChangeTest {
                         .as("both instances on v2")
                         .isEqualTo(k + " profile={\"name\": \"" + k + "\", \"visits\": 4, \"tier\": \"basic\"}"
                                 + " counts={x=4i}");
+            }
+            // the live state through interactive queries (OperatorStateQuery), on whichever instance owns the key
+            for (String k : KEYS) {
+                byte[] key = k.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                java.util.Optional<StateReader.KeyState> state = java.util.Optional.empty();
+                for (KafkaStreams s : List.of(a, b)) {
+                    java.util.Optional<StateReader.KeyState> here = StateReader.query(s, "profiles-state", key)
+                            .withSerde("profile", AvroStateSerde.generic(PROFILE_ADDED))
+                            .withSerde("counts", AvroStateSerde.generic(INT))
+                            .read(key);
+                    state = here.isPresent() ? here : state;
+                }
+                assertThat(state).as("state of %s on one of the instances", k).isPresent();
+                assertThat(state.get().variables().get("profile").get(0).value().toString())
+                        .isEqualTo("{\"name\": \"" + k + "\", \"visits\": 5, \"tier\": \"basic\"}");
+                assertThat(state.get().variables().get("counts").get(0).value()).isEqualTo(5);
             }
         } finally {
             a.close(Duration.ofSeconds(30));

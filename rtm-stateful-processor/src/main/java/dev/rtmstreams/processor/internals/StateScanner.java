@@ -176,6 +176,20 @@ public final class StateScanner {
                 schemas);
     }
 
+    /**
+     * @param entries the answer of one partition's store to an {@link OperatorStateQuery}
+     * @return whether it holds state or timers of the key (more than the operator's metadata entries)
+     */
+    public static boolean holdsKeyState(List<KeyValue<Bytes, byte[]>> entries) {
+        for (KeyValue<Bytes, byte[]> kv : entries) {
+            byte[] k = kv.key.get();
+            if (k.length > 0 && k[0] != Layout.META) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return the schema id of a stored value of an evolvable variable (its first two bytes) */
     public static int schemaId(byte[] payload) {
         return SchemaIdSerde.schemaId(payload);
