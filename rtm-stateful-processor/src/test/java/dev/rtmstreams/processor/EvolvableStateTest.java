@@ -4,6 +4,7 @@ import static dev.rtmstreams.processor.RtmAssertions.assertOperatorCode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rtmstreams.processor.errors.InvalidValueSchemaEvolutionException;
+import dev.rtmstreams.processor.errors.StateFormatVersionNotWritableException;
 import dev.rtmstreams.processor.errors.ValueSchemaEvolutionThresholdExceededException;
 import dev.rtmstreams.processor.errors.ValueSchemaNotCompatibleException;
 import java.util.Iterator;
@@ -138,5 +139,41 @@ class EvolvableStateTest {
                     "colFamilyName",
                     "last");
         }
+    }
+
+    /** The first phase of a rolling upgrade from a release that reads only format versions 1 and 2. */
+    @Test
+    void shouldRefuseToWriteFormatVersionThreeWhenTheWriteFormatVersionIsTwo() {
+        Properties p = new Properties();
+        p.put(RtmProcessorConfig.STATE_WRITE_FORMAT_VERSION_CONFIG, "2");
+        try (Harness<String, String> h = Harness.strings(last(Serdes.String()), p)) {
+            h.pipe("a", "x");
+            assertThat(h.drainValues())
+                    .as("plain state is written in version 2")
+                    .containsExactly("a was null");
+            assertThat(metadataVersion(h)).isEqualTo((byte) 2);
+        }
+        assertOperatorCode(
+                () -> Harness.strings(last(new VersionedTextSerde(1)), p).close(),
+                "last",
+                StateFormatVersionNotWritableException.CODE,
+                "storeName",
+                "last-state",
+                "requiredVersion",
+                "3",
+                "writeVersion",
+                "2",
+                "variables",
+                "last");
+    }
+
+    @Test
+    void shouldRejectTheWriteFormatVersionWhenItIsNotOneThisReleaseWrites() {
+        Properties p = new Properties();
+        p.put(RtmProcessorConfig.STATE_WRITE_FORMAT_VERSION_CONFIG, "4");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> Harness.strings(last(Serdes.String()), p).close())
+                .hasStackTraceContaining("rtm.state.write.format.version must be at most 3")
+                .hasStackTraceContaining(": 4");
     }
 }

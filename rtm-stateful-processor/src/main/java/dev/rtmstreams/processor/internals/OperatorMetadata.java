@@ -63,7 +63,7 @@ record OperatorMetadata(
      * can still take over such an operator; version 1 (written before the key serde and the retired variables were
      * recorded) has the same entry layout as 2.
      */
-    static final byte VERSION = 3;
+    static final byte VERSION = (byte) dev.rtmstreams.processor.RtmProcessorConfig.NEWEST_STATE_FORMAT_VERSION;
 
     /** Every format version this release reads, oldest first. */
     static final List<Integer> READABLE_VERSIONS = List.of(1, 2, 3);
@@ -332,6 +332,22 @@ record OperatorMetadata(
             schemas |= v.evolvable() || v.userKeySchema() != null;
         }
         return schemas ? VERSION : VERSION_2;
+    }
+
+    /** @return the variables (declared, then retired) that use the evolvable encoding, comma-separated */
+    String evolvableNames() {
+        List<String> names = new ArrayList<>();
+        for (Variable v : variables.values()) {
+            if (v.evolvable() || v.userKeySchema() != null) {
+                names.add(v.name());
+            }
+        }
+        for (Variable v : retired.values()) {
+            if (v.evolvable() || v.userKeySchema() != null) {
+                names.add(v.name() + " (retired)");
+            }
+        }
+        return String.join(", ", names);
     }
 
     /** @return the format version of an encoded record (its first byte, unsigned) */

@@ -50,6 +50,8 @@ final class OperatorRuntime<K, I, O> {
     OperatorConfig config;
     /** {@code rtm.state.value.schema.evolution.threshold} of the application config. */
     private int schemaEvolutionThreshold;
+    /** {@code rtm.state.write.format.version} of the application config. */
+    private int writeFormatVersion;
 
     private boolean initialized;
     private boolean closed;
@@ -100,6 +102,7 @@ final class OperatorRuntime<K, I, O> {
         keyDeserializer = ks.deserializer();
         config = OperatorConfig.resolve(spec, context.appConfigs());
         schemaEvolutionThreshold = RtmProcessorConfig.valueSchemaEvolutionThreshold(context.appConfigs());
+        writeFormatVersion = RtmProcessorConfig.stateWriteFormatVersion(context.appConfigs());
         if (config.executionMode() == ExecutionMode.MICRO_BATCH) {
             Serde<I> vs = spec.valueSerde() != null ? spec.valueSerde() : (Serde<I>) context.valueSerde();
             valueSerializer = vs.serializer();
@@ -195,6 +198,10 @@ final class OperatorRuntime<K, I, O> {
             now.checkCompatibleWith(before, spec.name(), evolvable, schemaEvolutionThreshold);
         }
         OperatorMetadata next = now.after(before, handle.toDelete);
+        if (next.formatVersion() > writeFormatVersion) {
+            throw new dev.rtmstreams.processor.errors.StateFormatVersionNotWritableException(
+                    spec.name(), spec.storeName(), next.formatVersion(), writeFormatVersion, next.evolvableNames());
+        }
         handle.evolving.forEach((name, s) -> s.bind(next.variables().get(name).valueSchemas()));
         if (!next.equals(before)) {
             keys.store.put(key, next.encode());
