@@ -4,8 +4,10 @@ import static dev.rtmstreams.processor.avro.Profiles.rtmCause;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmException;
 import dev.rtmstreams.processor.RtmProcessorConfig;
+import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.TransformWithState;
 import dev.rtmstreams.processor.avro.Profiles.Version;
 import dev.rtmstreams.processor.errors.InvalidValueSchemaEvolutionException;
@@ -23,13 +25,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Schema evolution of state variables through the Avro state encoding: rows written before a restart are read after
- * it through their writer schema, for each allowed change, after a restart on the same local state and after a
- * restore on a fresh state directory; each refused change fails the restart with its error class. Ported from Spark's
- * {@code TransformWithStateAvroSuite}: "transformWithState - upcasting should succeed", "reordering fields should
- * succeed", "incompatible schema evolution should fail", "value schema threshold exceeded", "verify schema files are
- * retained through multiple evolutions"; and from {@code TransformWithStateSuite}'s schema-evolution cases with the
- * Avro encoding ("transformWithState - adding field should succeed", "removing field should succeed", "state
- * variable removal and addition").
+ * it through their writer schema, for each allowed change, after a restore from the changelog on a fresh state
+ * directory; each refused change fails the restart with its error class. Ported from Spark's
+ * {@code TransformWithStateAvroSuite}: "transformWithState - adding field should succeed" and "verify default values
+ * during schema evolution", "upcasting should succeed", "removing field should succeed", "reordering fields should
+ * succeed", "incompatible schema evolution should fail", "test that invalid schema evolution fails query for column
+ * family" (long to int), "test that introducing TTL after restart fails query", "value schema threshold exceeded",
+ * "verify schema files are retained through multiple evolutions".
  */
 class AvroSchemaEvolutionTest {
 
@@ -102,6 +104,7 @@ class AvroSchemaEvolutionTest {
         }
     }
 
+    /** Spark: "transformWithState - adding field should succeed", "verify default values during schema evolution". */
     @ParameterizedTest
     @EnumSource(Restart.class)
     void shouldReadOldRowsWithTheDefaultWhenTheValueRecordGainsAFieldWithADefault(Restart restart) {
@@ -122,6 +125,7 @@ class AvroSchemaEvolutionTest {
                         "b profile={\"name\": \"b\", \"visits\": 3} counts={x=2L, y=1L}");
     }
 
+    /** Spark: "transformWithState - removing field should succeed". */
     @ParameterizedTest
     @EnumSource(Restart.class)
     void shouldDropTheFieldWhenAFieldIsRemoved(Restart restart) {
@@ -161,6 +165,7 @@ class AvroSchemaEvolutionTest {
         assertThat(e.getMessage()).contains("profile", "TYPE_MISMATCH", "/fields/0/type");
     }
 
+    /** Spark: "test that invalid schema evolution fails query for column family" (long to int). */
     @ParameterizedTest
     @EnumSource(Restart.class)
     void shouldRefuseTheRestartWhenAMapValueNarrowsFromLongToInt(Restart restart) {
@@ -177,6 +182,23 @@ class AvroSchemaEvolutionTest {
         RtmException e = refused(v(PROFILE_V1, INT), v(PROFILE_ADDED_NO_DEFAULT, INT), Restart.CHANGELOG_RESTORE);
         assertThat(e.errorCode()).isEqualTo(InvalidValueSchemaEvolutionException.CODE);
         assertThat(e.getMessage()).contains("READER_FIELD_MISSING_DEFAULT_VALUE", "tier");
+    }
+
+    /** Spark: "test that introducing TTL after restart fails query", for an Avro-encoded variable. */
+    @Test
+    void shouldRefuseTheRestartWhenATtlIsAddedToAnAvroVariable() {
+        try (AvroHarness h =
+                new AvroHarness(v(PROFILE_V1, INT).operator(TimeMode.PROCESSING_TIME, ExecutionMode.REAL_TIME))) {
+            h.pipe("a", "x");
+            h.drain();
+            RtmException e = rtmCause(catchThrowable(() -> h.restartFromChangelog(v(PROFILE_ADDED, INT)
+                    .withTtl(java.time.Duration.ofMinutes(1))
+                    .operator(TimeMode.PROCESSING_TIME, ExecutionMode.REAL_TIME))));
+            assertThat(e.errorCode()).isEqualTo(ValueSchemaNotCompatibleException.CODE);
+            assertThat(e.parameters())
+                    .containsEntry("storedValueSchema", "profile: value: evolvable:avro")
+                    .containsEntry("newValueSchema", "profile: value: evolvable:avro, ttlExpirationMs");
+        }
     }
 
     @Test
@@ -268,7 +290,7 @@ class AvroSchemaEvolutionTest {
         }
     }
 
-    /** Spark: "transformWithState - state variable removal and addition", with an evolving variable beside them. */
+    /** A variable added and another dropped beside the evolving ones; the dropped one is retired with its state. */
     @ParameterizedTest
     @EnumSource(Restart.class)
     void shouldKeepEvolvedStateWhenAVariableIsAddedAndAnotherRemoved(Restart restart) {
