@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * adds one state variable and drops another, restarts with all its state (restored from the changelog on a fresh
  * instance), then restores once more on another fresh instance and still reads the rows no run rewrote; the state
  * reader reads old and new rows in the current schema, or as written. With TTL in processing time (expiries kept
- * across the change). Spark: {@code TransformWithStateAvroSuite} "transformWithState - upcasting should succeed" and "adding field should
- * succeed", together, with the Avro encoding in every mode.
+ * across the change). Spark: {@code TransformWithStateAvroSuite} "transformWithState - upcasting should succeed" and
+ * "adding field should succeed", together, in every mode.
  */
 class AvroStateEvolutionScenarioTest {
 
