@@ -176,4 +176,40 @@ class EvolvableStateTest {
                 .hasStackTraceContaining("rtm.state.write.format.version must be at most 3")
                 .hasStackTraceContaining(": 4");
     }
+
+    /** Declares no state: every variable of an earlier run is retired. */
+    static final class Stateless extends StatefulProcessor<String, String, String> {
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {}
+
+        @Override
+        public Iterator<String> handleInputRows(String key, Iterator<String> rows, TimerValues timerValues) {
+            return List.of(key + " stateless").iterator();
+        }
+    }
+
+    @Test
+    void shouldCheckARetiredVariableAgainstItsSchemasWhenDeclaredAgain() {
+        try (Harness<String, String> h = Harness.strings(last(new VersionedTextSerde(2)))) {
+            h.pipe("a", "x");
+            h.restartFromChangelog(TransformWithState.<String, String, String>builder(Stateless::new, TimeMode.NONE)
+                    .name("last")
+                    .build());
+            h.pipe("a", "y");
+            assertThat(metadataVersion(h))
+                    .as("a retired evolvable variable keeps version 3")
+                    .isEqualTo((byte) 3);
+            assertOperatorCode(
+                    () -> h.restartFromChangelog(last(new VersionedTextSerde(1))),
+                    "last",
+                    InvalidValueSchemaEvolutionException.CODE,
+                    "oldValueSchema",
+                    "v2",
+                    "newValueSchema",
+                    "v1");
+            h.restartFromChangelog(last(new VersionedTextSerde(3)));
+            h.pipe("a", "z");
+            assertThat(h.drainValues()).containsExactly("a was null", "a stateless", "a was v2:x");
+        }
+    }
 }
