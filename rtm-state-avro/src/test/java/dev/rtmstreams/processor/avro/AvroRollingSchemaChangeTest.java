@@ -197,6 +197,8 @@ class AvroRollingSchemaChangeTest {
         } finally {
             a.close(Duration.ofSeconds(30));
             b.close(Duration.ofSeconds(30));
+            dev.rtmstreams.tools.Directories.deleteQuietly(dirA);
+            dev.rtmstreams.tools.Directories.deleteQuietly(dirB);
         }
     }
 }
