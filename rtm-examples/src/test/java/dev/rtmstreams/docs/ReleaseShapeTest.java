@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 class ReleaseShapeTest {
 
     static final List<String> LIBRARIES =
-            List.of("rtm-stateful-processor", "rtm-join", "rtm-topology", "rtm-test-utils");
+            List.of("rtm-stateful-processor", "rtm-state-avro", "rtm-join", "rtm-topology", "rtm-test-utils");
 
     static final List<String> PUBLISHED =
-            List.of("rtm-stateful-processor", "rtm-join", "rtm-topology", "rtm-test-utils", "rtm-bom");
+            List.of("rtm-stateful-processor", "rtm-state-avro", "rtm-join", "rtm-topology", "rtm-test-utils", "rtm-bom");
 
     private static final Pattern MODULE = Pattern.compile("<module>([^<]+)</module>");
     private static final Pattern VERSION = Pattern.compile("<version>([^<]+)</version>");

@@ -74,6 +74,58 @@ public final class RtmProcessorConfig {
         return ConfigValues.longValue(configs, MAX_EVENT_TIME_SKEW_MS_CONFIG, DEFAULT_MAX_EVENT_TIME_SKEW_MS, 1);
     }
 
+    /**
+     * How many times the schema of one evolvable state variable ({@link EvolvableSerde}) may change over the operator's
+     * life (its recorded schemas less one); a restart that would exceed it fails with
+     * {@code STATE_STORE_VALUE_SCHEMA_EVOLUTION_THRESHOLD_EXCEEDED}. Spark's
+     * {@code spark.sql.streaming.stateStore.valueStateSchemaEvolutionThreshold}. Default
+     * {@value #DEFAULT_VALUE_SCHEMA_EVOLUTION_THRESHOLD}; 0 or more.
+     */
+    public static final String VALUE_SCHEMA_EVOLUTION_THRESHOLD_CONFIG = "rtm.state.value.schema.evolution.threshold";
+    /** Default of {@link #VALUE_SCHEMA_EVOLUTION_THRESHOLD_CONFIG}, Spark's. */
+    public static final int DEFAULT_VALUE_SCHEMA_EVOLUTION_THRESHOLD = 16;
+
+    /**
+     * @param configs the application config (e.g. {@code ProcessingContext#appConfigs()})
+     * @return {@link #VALUE_SCHEMA_EVOLUTION_THRESHOLD_CONFIG}, or its default when unset
+     * @throws IllegalArgumentException naming the key and the value when it is not a number of 0 or more
+     */
+    public static int valueSchemaEvolutionThreshold(java.util.Map<String, ?> configs) {
+        return (int) Math.min(
+                Integer.MAX_VALUE,
+                ConfigValues.longValue(
+                        configs, VALUE_SCHEMA_EVOLUTION_THRESHOLD_CONFIG, DEFAULT_VALUE_SCHEMA_EVOLUTION_THRESHOLD, 0));
+    }
+
+    /**
+     * The newest state format version a transformWithState operator of this instance may write (the first byte of its
+     * metadata record, see docs/upgrading.md). Unset: the newest this release writes ({@value #NEWEST_STATE_FORMAT_VERSION}).
+     * An operator writes the lowest version that holds its state (2 without evolvable state variables), so this only
+     * matters for opt-in features that need a newer one: during a rolling upgrade from a release that reads only
+     * versions 1 and 2, set it to 2 on the new instances, and an operator that declares (or whose state retains) a
+     * variable with an {@link EvolvableSerde} refuses to start ({@code STATE_STORE_FORMAT_VERSION_NOT_WRITABLE})
+     * instead of writing version 3, which the old instances cannot read; remove it once every instance runs this
+     * release (Kafka Streams' two-phase {@code upgrade.from}). 2 or more, at most the newest.
+     */
+    public static final String STATE_WRITE_FORMAT_VERSION_CONFIG = "rtm.state.write.format.version";
+    /** The newest transformWithState state format version this release writes (and the default of the above). */
+    public static final int NEWEST_STATE_FORMAT_VERSION = 3;
+
+    /**
+     * @param configs the application config (e.g. {@code ProcessingContext#appConfigs()})
+     * @return {@link #STATE_WRITE_FORMAT_VERSION_CONFIG}, or {@link #NEWEST_STATE_FORMAT_VERSION} when unset
+     * @throws IllegalArgumentException naming the key and the value when it is not 2 to
+     *     {@link #NEWEST_STATE_FORMAT_VERSION}
+     */
+    public static int stateWriteFormatVersion(java.util.Map<String, ?> configs) {
+        long v = ConfigValues.longValue(configs, STATE_WRITE_FORMAT_VERSION_CONFIG, NEWEST_STATE_FORMAT_VERSION, 2);
+        if (v > NEWEST_STATE_FORMAT_VERSION) {
+            throw new IllegalArgumentException(STATE_WRITE_FORMAT_VERSION_CONFIG + " must be at most "
+                    + NEWEST_STATE_FORMAT_VERSION + " (the newest state format version of this release): " + v);
+        }
+        return (int) v;
+    }
+
     /** @return whether {@code eventTime} is more than {@code maxSkewMs} ahead of {@code wallClockMs} */
     public static boolean tooFarAhead(long eventTime, long wallClockMs, long maxSkewMs) {
         return eventTime - wallClockMs > maxSkewMs;

@@ -38,7 +38,11 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * {@link #withMapKeyDeserializer} (which, like Spark's {@code stateVarName} option, must name a declared variable),
  * grouping keys with {@link #withKeyDeserializer}, else with the deserializer that matches the serde recorded when the operator declared the variable (Kafka's
  * built-in serdes and any serde whose deserializer class has a no-argument constructor), else shown as base64.
- * Instances are immutable; the {@code with...} methods return copies. Reading never changes the state.
+ * The values of a variable declared with an {@link EvolvableSerde} carry the id of the schema they were written
+ * with: {@link #withSerde} reads each through its writer schema into the given serde's current schema, as the
+ * operator does, or, after {@link #asWritten}, as written (raw, in its writer schema); without a serde such values
+ * show as base64 of their payload. Instances are immutable; the {@code with...} methods return copies. Reading never
+ * changes the state.
  */
 @InterfaceStability.Evolving
 public final class StateReader {
@@ -47,16 +51,30 @@ public final class StateReader {
     private final Deserializer<?> keyDeserializer;
     private final Map<String, Deserializer<?>> valueDeserializers;
     private final Map<String, Deserializer<?>> mapKeyDeserializers;
+    private final Map<String, EvolvableSerde<?>> evolvableSerdes;
+    private final boolean asWritten;
 
     private StateReader(
             ReadOnlyKeyValueStore<Bytes, byte[]> store,
             Deserializer<?> keyDeserializer,
             Map<String, Deserializer<?>> valueDeserializers,
             Map<String, Deserializer<?>> mapKeyDeserializers) {
+        this(store, keyDeserializer, valueDeserializers, mapKeyDeserializers, Map.of(), false);
+    }
+
+    private StateReader(
+            ReadOnlyKeyValueStore<Bytes, byte[]> store,
+            Deserializer<?> keyDeserializer,
+            Map<String, Deserializer<?>> valueDeserializers,
+            Map<String, Deserializer<?>> mapKeyDeserializers,
+            Map<String, EvolvableSerde<?>> evolvableSerdes,
+            boolean asWritten) {
         this.store = store;
         this.keyDeserializer = keyDeserializer;
         this.valueDeserializers = Map.copyOf(valueDeserializers);
         this.mapKeyDeserializers = Map.copyOf(mapKeyDeserializers);
+        this.evolvableSerdes = Map.copyOf(evolvableSerdes);
+        this.asWritten = asWritten;
     }
 
     /** @param store a readable copy of the operator's store (grouping keys decoded as UTF-8 strings by default) */
@@ -88,27 +106,40 @@ public final class StateReader {
      * @param streams the running application
      * @param operatorStoreName the operator's {@link TransformWithState#storeName()}
      * @param groupingKey the key, serialized with the operator's key serde
-     * @return a reader over the key's entries (use {@link #read} with the same key)
+     * @return a reader over the key's entries in the store of the partition that holds them (use {@link #read} with the
+     *     same key)
      */
     public static StateReader query(KafkaStreams streams, String operatorStoreName, byte[] groupingKey) {
         StateQueryResult<List<KeyValue<Bytes, byte[]>>> result = streams.query(
                 StateQueryRequest.inStore(operatorStoreName).withQuery(OperatorStateQuery.forKey(groupingKey)));
-        List<KeyValue<Bytes, byte[]>> entries = new ArrayList<>();
+        // the key lives in one partition: read that partition's store alone (its metadata, e.g. its schema ids, and
+        // watermark are its own); without state for the key, the first partition's metadata
+        List<KeyValue<Bytes, byte[]>> owner = null;
+        List<KeyValue<Bytes, byte[]>> first = null;
         for (QueryResult<List<KeyValue<Bytes, byte[]>>> r :
                 result.getPartitionResults().values()) {
             if (r.isFailure()) {
                 throw new IllegalStateException("state query on " + operatorStoreName + " failed: "
                         + r.getFailureReason() + ": " + r.getFailureMessage());
             }
-            entries.addAll(r.getResult());
+            if (StateScanner.holdsKeyState(r.getResult())) {
+                owner = r.getResult();
+            } else if (first == null) {
+                first = r.getResult();
+            }
         }
-        return ofEntries(entries);
+        return ofEntries(owner != null ? owner : first != null ? first : List.of());
     }
 
     /** @return a copy decoding grouping keys with {@code deserializer} (default: UTF-8 strings) */
     public StateReader withKeyDeserializer(Deserializer<?> deserializer) {
         return new StateReader(
-                store, Objects.requireNonNull(deserializer, "deserializer"), valueDeserializers, mapKeyDeserializers);
+                store,
+                Objects.requireNonNull(deserializer, "deserializer"),
+                valueDeserializers,
+                mapKeyDeserializers,
+                evolvableSerdes,
+                asWritten);
     }
 
     /**
@@ -121,7 +152,7 @@ public final class StateReader {
         StateScanner.requireDeclared(store, stateName);
         Map<String, Deserializer<?>> m = new HashMap<>(valueDeserializers);
         m.put(stateName, Objects.requireNonNull(deserializer, "deserializer"));
-        return new StateReader(store, keyDeserializer, m, mapKeyDeserializers);
+        return new StateReader(store, keyDeserializer, m, mapKeyDeserializers, evolvableSerdes, asWritten);
     }
 
     /**
@@ -133,7 +164,31 @@ public final class StateReader {
         StateScanner.requireDeclared(store, stateName);
         Map<String, Deserializer<?>> m = new HashMap<>(mapKeyDeserializers);
         m.put(stateName, Objects.requireNonNull(deserializer, "deserializer"));
-        return new StateReader(store, keyDeserializer, valueDeserializers, m);
+        return new StateReader(store, keyDeserializer, valueDeserializers, m, evolvableSerdes, asWritten);
+    }
+
+    /**
+     * @param stateName a variable the operator declared with an {@link EvolvableSerde}
+     * @param serde the serde to read its values with: each value is read through the schema it was written with into
+     *     {@code serde}'s schema (or as written, after {@link #asWritten}); may be of a newer schema than the
+     *     operator's, if it can read every recorded one
+     * @return a copy reading the values of {@code stateName} with {@code serde}
+     * @throws RtmException {@code STDS_INVALID_OPTION_VALUE.WITH_MESSAGE} when the operator's declaration has no
+     *     variable {@code stateName} (see {@link #withDeserializer})
+     */
+    public StateReader withSerde(String stateName, EvolvableSerde<?> serde) {
+        StateScanner.requireDeclared(store, stateName);
+        Map<String, EvolvableSerde<?>> m = new HashMap<>(evolvableSerdes);
+        m.put(stateName, Objects.requireNonNull(serde, "serde"));
+        return new StateReader(store, keyDeserializer, valueDeserializers, mapKeyDeserializers, m, asWritten);
+    }
+
+    /**
+     * @return a copy reading the values of evolvable variables as they were written, each in its writer schema
+     *     ({@link EvolvableSerde#deserializeAsWritten}; for Avro generic records), instead of in the current schema
+     */
+    public StateReader asWritten() {
+        return new StateReader(store, keyDeserializer, valueDeserializers, mapKeyDeserializers, evolvableSerdes, true);
     }
 
     /**
@@ -227,7 +282,7 @@ public final class StateReader {
                     for (StateScanner.Stored s : e.values()) {
                         values.add(new StoredValue(
                                 mapKey,
-                                decode(valueDeserializer(name, d), name, s.payload()),
+                                value(d, name, s.payload()),
                                 s.expiresAtMs() == Long.MAX_VALUE ? null : s.expiresAtMs()));
                     }
                     kinds.put(name, d.kinds().get(name));
@@ -235,6 +290,34 @@ public final class StateReader {
             }
         }
         return new KeyState(decode(keyDeserializer, "key", groupingKey), vars, kinds, timers);
+    }
+
+    /** A stored value (list element, map value) of {@code name}, with its schema id when the variable has one. */
+    private Object value(StateScanner.Declaration d, String name, byte[] payload) {
+        List<String> schemas = d.valueSchemas().get(name);
+        if (schemas == null) {
+            return decode(valueDeserializer(name, d), name, payload);
+        }
+        int id = StateScanner.schemaId(payload);
+        byte[] bare = StateScanner.withoutSchemaId(payload);
+        EvolvableSerde<?> serde = evolvableSerdes.get(name);
+        if (serde != null && id < schemas.size()) {
+            try {
+                String writer = schemas.get(id);
+                if (asWritten) {
+                    return serde.deserializeAsWritten(bare, writer);
+                }
+                return writer.equals(serde.schema())
+                        ? serde.deserializer().deserialize(name, bare)
+                        : serde.deserialize(bare, writer);
+            } catch (RuntimeException e) {
+                // fall through: show the bytes
+            }
+        }
+        Deserializer<?> given = valueDeserializers.get(name);
+        return id == schemas.size() - 1 || given == null
+                ? decode(given, name, bare)
+                : new Base64Value(Base64.getEncoder().encodeToString(bare));
     }
 
     private Deserializer<?> valueDeserializer(String name, StateScanner.Declaration d) {

@@ -85,7 +85,7 @@ class FormatVersionTest {
             h.pipe("a", "y");
             assertThat(h.drainValues()).containsExactly("a=2");
             assertThat(lastMetadata(h)[0])
-                    .as("rewritten in the current version")
+                    .as("rewritten in the lowest version that holds it (no evolvable variable: 2)")
                     .isEqualTo((byte) 2);
         }
     }
@@ -95,7 +95,7 @@ class FormatVersionTest {
         try (Harness<String, String> h = started()) {
             byte[] newer = lastMetadata(h);
             newer = Arrays.copyOf(newer, newer.length);
-            newer[0] = 3;
+            newer[0] = 4;
             h.appendToChangelog(METADATA_KEY, newer);
             assertOperatorCode(
                     h::restartFromChangelog,
@@ -104,11 +104,11 @@ class FormatVersionTest {
                     "storeName",
                     "counter-state",
                     "foundVersion",
-                    "3",
+                    "4",
                     "maxSupportedVersion",
-                    "2",
+                    "3",
                     "supportedVersions",
-                    "1, 2");
+                    "1, 2, 3");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.rtmstreams.processor.internals;
 
+import dev.rtmstreams.processor.EvolvableSerde;
 import dev.rtmstreams.processor.ListState;
 import dev.rtmstreams.processor.MapState;
 import dev.rtmstreams.processor.QueryInfo;
@@ -18,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -45,6 +47,9 @@ final class HandleImpl implements StatefulProcessorHandle {
     int deletedStateVars;
 
     boolean anyTtl;
+
+    /** The evolvable value encodings declared in {@code init}, by variable: bound to their schemas after the check. */
+    final Map<String, SchemaIdSerde<?>> evolving = new java.util.LinkedHashMap<>();
 
     HandleImpl(OperatorRuntime<?, ?, ?> runtime) {
         this.runtime = runtime;
@@ -89,7 +94,10 @@ final class HandleImpl implements StatefulProcessorHandle {
     public <T> ValueState<T> getValueState(String stateName, Serde<T> valueSerde, TtlConfig ttlConfig) {
         long ttl = declare("get_value_state", stateName, ttlConfig);
         ValueStateImpl<T> s = new ValueStateImpl<>(
-                keys, stateName, Objects.requireNonNull(valueSerde, "valueSerde"), TtlLayer.of(keys, ttl));
+                keys,
+                stateName,
+                stored(stateName, Objects.requireNonNull(valueSerde, "valueSerde")),
+                TtlLayer.of(keys, ttl));
         variables.put(stateName, s);
         record(stateName, OperatorMetadata.Kind.ValueState, ttl, valueSerde);
         return s;
@@ -99,7 +107,10 @@ final class HandleImpl implements StatefulProcessorHandle {
     public <T> ListState<T> getListState(String stateName, Serde<T> elementSerde, TtlConfig ttlConfig) {
         long ttl = declare("get_list_state", stateName, ttlConfig);
         ListStateImpl<T> s = new ListStateImpl<>(
-                keys, stateName, Objects.requireNonNull(elementSerde, "elementSerde"), TtlLayer.of(keys, ttl));
+                keys,
+                stateName,
+                stored(stateName, Objects.requireNonNull(elementSerde, "elementSerde")),
+                TtlLayer.of(keys, ttl));
         variables.put(stateName, s);
         record(stateName, OperatorMetadata.Kind.ListState, ttl, elementSerde);
         return s;
@@ -113,17 +124,38 @@ final class HandleImpl implements StatefulProcessorHandle {
                 keys,
                 stateName,
                 Objects.requireNonNull(userKeySerde, "userKeySerde"),
-                Objects.requireNonNull(valueSerde, "valueSerde"),
+                stored(stateName, Objects.requireNonNull(valueSerde, "valueSerde")),
                 TtlLayer.of(keys, ttl));
         variables.put(stateName, s);
         record(stateName, OperatorMetadata.Kind.MapState, ttl, userKeySerde, valueSerde);
         return s;
     }
 
+    /** @return the serde the state stores values with: the evolvable encoding for an {@link EvolvableSerde} */
+    private <T> Serde<T> stored(String stateName, Serde<T> serde) {
+        if (serde instanceof EvolvableSerde<T> e) {
+            SchemaIdSerde<T> s = new SchemaIdSerde<>(stateName, e);
+            evolving.put(stateName, s);
+            return s;
+        }
+        return serde;
+    }
+
+    /** @param serdes the value serde, after the user-key serde for map state */
     private void record(String stateName, OperatorMetadata.Kind kind, long ttl, Serde<?>... serdes) {
+        Serde<?> value = serdes[serdes.length - 1];
+        List<String> valueSchemas = value instanceof EvolvableSerde<?> e ? List.of(schemaOf(stateName, e)) : List.of();
+        String userKeySchema =
+                serdes.length > 1 && serdes[0] instanceof EvolvableSerde<?> k ? schemaOf(stateName, k) : null;
         declared.put(
                 stateName,
-                new OperatorMetadata.Variable(stateName, kind, ttl > 0, OperatorMetadata.fingerprint(serdes)));
+                new OperatorMetadata.Variable(
+                        stateName, kind, ttl > 0, OperatorMetadata.fingerprint(serdes), valueSchemas, userKeySchema));
+    }
+
+    private static String schemaOf(String stateName, EvolvableSerde<?> serde) {
+        return Objects.requireNonNull(
+                serde.schema(), () -> "the evolvable serde of state variable " + stateName + " returned a null schema");
     }
 
     private void checkTimerOperation(String operation) {

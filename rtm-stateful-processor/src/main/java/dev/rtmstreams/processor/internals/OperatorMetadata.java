@@ -1,20 +1,25 @@
 package dev.rtmstreams.processor.internals;
 
+import dev.rtmstreams.processor.EvolvableSerde;
 import dev.rtmstreams.processor.errors.InvalidConfigAfterRestartException;
+import dev.rtmstreams.processor.errors.InvalidValueSchemaEvolutionException;
 import dev.rtmstreams.processor.errors.InvalidVariableTypeChangeException;
 import dev.rtmstreams.processor.errors.KeySchemaNotCompatibleException;
 import dev.rtmstreams.processor.errors.StateFormatVersionTooNewException;
+import dev.rtmstreams.processor.errors.ValueSchemaEvolutionThresholdExceededException;
 import dev.rtmstreams.processor.errors.ValueSchemaNotCompatibleException;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.apache.kafka.common.serialization.Serde;
 
@@ -43,18 +48,27 @@ record OperatorMetadata(
     /** Format version 1: no key serde, no retired variables. */
     private static final byte VERSION_1 = 1;
 
+    /** Format version 2: key serde and retired variables; no schemas. */
+    private static final byte VERSION_2 = 2;
+
     /**
      * The operator's state format version, written as the first byte of this record at every start and checked at
      * restart: it covers this record's encoding and the byte layout of every entry of the operator store
      * ({@link Layout}, {@link ValueCodec}, the list records of {@link ListStateImpl}). A release that changes any of
      * them raises it and keeps reading every earlier version it lists in {@link #READABLE_VERSIONS}; a release that finds a
-     * newer version refuses to start ({@link StateFormatVersionTooNewException}). Version 2 is the current one; version
-     * 1 (written before the key serde and the retired variables were recorded) has the same entry layout.
+     * newer version refuses to start ({@link StateFormatVersionTooNewException}). Version 3 is the newest: it adds, per
+     * variable, the schemas of an evolvable serde ({@code EvolvableSerde}) and prefixes such a variable's values with
+     * their schema id ({@link SchemaIdSerde}). A record is written in the lowest version that holds it: version 2
+     * while no variable (declared or retired) uses the evolvable encoding, so that a release that reads only 1 and 2
+     * can still take over such an operator; version 1 (written before the key serde and the retired variables were
+     * recorded) has the same entry layout as 2.
      */
-    static final byte VERSION = 2;
+    static final byte VERSION = (byte) dev.rtmstreams.processor.RtmProcessorConfig.NEWEST_STATE_FORMAT_VERSION;
 
     /** Every format version this release reads, oldest first. */
-    static final List<Integer> READABLE_VERSIONS = List.of(1, 2);
+    static final List<Integer> READABLE_VERSIONS = List.of(1, 2, 3);
+    /** The fingerprint of an {@link EvolvableSerde} starts with this, then its format. */
+    static final String EVOLVABLE_PREFIX = "evolvable:";
     /** Recorded for serdes whose class is generated per run (lambdas): not compared. */
     static final String UNKNOWN_SERDE = "?";
 
@@ -70,9 +84,32 @@ record OperatorMetadata(
      * @param kind value, list or map
      * @param ttl whether declared with a TTL
      * @param serde serde fingerprint: serializer class names, the user key's first for map state
-     *     ({@link #UNKNOWN_SERDE} parts are not compared)
+     *     ({@link #UNKNOWN_SERDE} parts are not compared; {@code evolvable:<format>} for an evolvable serde)
+     * @param valueSchemas every schema of an evolvable value serde, oldest first (a value's schema id is its position);
+     *     empty for a plain serde
+     * @param userKeySchema the schema of a map state's evolvable user-key serde, or null
      */
-    record Variable(String name, Kind kind, boolean ttl, String serde) {
+    record Variable(
+            String name, Kind kind, boolean ttl, String serde, List<String> valueSchemas, String userKeySchema) {
+
+        Variable {
+            valueSchemas = List.copyOf(valueSchemas);
+        }
+
+        /** A variable with plain serdes. */
+        Variable(String name, Kind kind, boolean ttl, String serde) {
+            this(name, kind, ttl, serde, List.of(), null);
+        }
+
+        /** @return whether its values use the evolvable encoding (a schema id before every value) */
+        boolean evolvable() {
+            return !valueSchemas.isEmpty();
+        }
+
+        /** @return the same variable with {@code schemas} as its value schemas */
+        Variable withValueSchemas(List<String> schemas) {
+            return new Variable(name, kind, ttl, serde, schemas, userKeySchema);
+        }
 
         /** @return the fingerprint of the value (list element, map value) serde */
         String valueSerde() {
@@ -90,7 +127,9 @@ record OperatorMetadata(
          */
         String keySchema(String groupingKeySerde) {
             String k = name + ": key: " + groupingKeySerde;
-            return kind == Kind.MapState ? k + ", userKey: " + userKeySerde() : k;
+            return kind == Kind.MapState
+                    ? k + ", userKey: " + userKeySerde() + (userKeySchema == null ? "" : " " + userKeySchema)
+                    : k;
         }
 
         /** The value schema of the variable's entries: the value, plus its expiry with a TTL (Spark's TTL rows). */
@@ -104,10 +143,17 @@ record OperatorMetadata(
         retired = Collections.unmodifiableMap(new LinkedHashMap<>(retired));
     }
 
-    /** @return the fingerprint of one or more serdes: their serializers' class names */
+    /**
+     * @return the fingerprint of one or more serdes: their serializers' class names, {@code evolvable:<format>} for an
+     *     {@link EvolvableSerde} (whatever its classes: its schemas are compared instead)
+     */
     static String fingerprint(Serde<?>... serdes) {
         List<String> parts = new ArrayList<>();
         for (Serde<?> s : serdes) {
+            if (s instanceof EvolvableSerde<?> e) {
+                parts.add(EVOLVABLE_PREFIX + e.format());
+                continue;
+            }
             String n = s.serializer().getClass().getName();
             parts.add(n.contains("$$Lambda") || s.serializer().getClass().isHidden() ? UNKNOWN_SERDE : n);
         }
@@ -130,7 +176,28 @@ record OperatorMetadata(
         kept.keySet().removeAll(variables.keySet());
         kept.keySet().removeAll(deleted);
         String key = keySerde.equals(UNKNOWN_SERDE) ? previous.keySerde : keySerde;
-        return new OperatorMetadata(timeMode, outputMode, key, variables, kept);
+        Map<String, Variable> now = new LinkedHashMap<>();
+        for (Variable v : variables.values()) {
+            Variable before = previous.variables.containsKey(v.name())
+                    ? previous.variables.get(v.name())
+                    : previous.retired.get(v.name());
+            now.put(v.name(), v.evolvable() && before != null ? v.withValueSchemas(schemasAfter(before, v)) : v);
+        }
+        return new OperatorMetadata(timeMode, outputMode, key, now, kept);
+    }
+
+    /**
+     * @return {@code before}'s schemas, with {@code now}'s (one) schema appended unless it is one of them: every
+     *     schema stays, so that every stored schema id keeps its meaning
+     */
+    private static List<String> schemasAfter(Variable before, Variable now) {
+        List<String> out = new ArrayList<>(before.valueSchemas());
+        for (String s : now.valueSchemas()) {
+            if (!out.contains(s)) {
+                out.add(s);
+            }
+        }
+        return out;
     }
 
     /**
@@ -148,6 +215,27 @@ record OperatorMetadata(
      *     added or removed
      */
     void checkCompatibleWith(OperatorMetadata previous, String operatorName) {
+        checkCompatibleWith(previous, operatorName, Map.of(), Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #checkCompatibleWith(OperatorMetadata, String)}, and for every evolvable variable (Spark's Avro state
+     * encoding, {@code StateSchemaCompatibilityChecker} with schema evolution): the new schema must read every stored
+     * schema of the variable, and its schemas may not exceed {@code maxSchemaEvolutions} evolutions.
+     *
+     * @param evolvable the evolvable value serdes declared now, by variable name
+     * @param maxSchemaEvolutions the most schemas less one a variable may have
+     * @throws dev.rtmstreams.processor.RtmException as {@link #checkCompatibleWith(OperatorMetadata, String)}; also
+     *     {@code STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE} when a variable switches between a plain and an evolvable
+     *     serde, {@code STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE} when a map state's evolvable user-key schema changed,
+     *     {@code STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION} when the new schema cannot read a stored one,
+     *     {@code STATE_STORE_VALUE_SCHEMA_EVOLUTION_THRESHOLD_EXCEEDED} when there would be too many schemas
+     */
+    void checkCompatibleWith(
+            OperatorMetadata previous,
+            String operatorName,
+            Map<String, ? extends EvolvableSerde<?>> evolvable,
+            int maxSchemaEvolutions) {
         if (!previous.timeMode.equals(timeMode)) {
             throw new InvalidConfigAfterRestartException(operatorName, "timeMode", previous.timeMode, timeMode);
         }
@@ -177,13 +265,36 @@ record OperatorMetadata(
             if (before == null) {
                 continue;
             }
-            if (now.kind() == Kind.MapState && !serdesCompatible(before.userKeySerde(), now.userKeySerde())) {
+            if (now.kind() == Kind.MapState
+                    && (!serdesCompatible(before.userKeySerde(), now.userKeySerde())
+                            || !Objects.equals(before.userKeySchema(), now.userKeySchema()))) {
                 throw new KeySchemaNotCompatibleException(
                         operatorName, before.keySchema(previous.keySerde), now.keySchema(keySerde));
             }
-            if (before.ttl() != now.ttl() || !serdesCompatible(before.valueSerde(), now.valueSerde())) {
+            if (before.ttl() != now.ttl()
+                    || before.evolvable() != now.evolvable()
+                    || !serdesCompatible(before.valueSerde(), now.valueSerde())) {
                 throw new ValueSchemaNotCompatibleException(operatorName, before.valueSchema(), now.valueSchema());
             }
+            if (now.evolvable()) {
+                checkEvolution(operatorName, before, now, evolvable.get(now.name()), maxSchemaEvolutions);
+            }
+        }
+    }
+
+    private static void checkEvolution(
+            String operatorName, Variable before, Variable now, EvolvableSerde<?> serde, int maxSchemaEvolutions) {
+        String newSchema = now.valueSchemas().get(0);
+        for (String old : before.valueSchemas()) {
+            String why = old.equals(newSchema) || serde == null ? null : serde.incompatibilityWith(old);
+            if (why != null) {
+                throw new InvalidValueSchemaEvolutionException(operatorName, now.name(), old, newSchema, why);
+            }
+        }
+        int evolutions = schemasAfter(before, now).size() - 1;
+        if (evolutions > maxSchemaEvolutions) {
+            throw new ValueSchemaEvolutionThresholdExceededException(
+                    operatorName, evolutions, maxSchemaEvolutions, now.name());
         }
     }
 
@@ -195,16 +306,48 @@ record OperatorMetadata(
     byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
+            byte version = formatVersion();
+            out.writeByte(version);
             out.writeUTF(timeMode);
             out.writeUTF(outputMode);
             out.writeUTF(keySerde);
-            writeVariables(out, variables);
-            writeVariables(out, retired);
+            writeVariables(out, variables, version);
+            writeVariables(out, retired, version);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
+    }
+
+    /**
+     * @return the lowest format version that holds this record: {@link #VERSION} when a variable (declared or retired)
+     *     uses the evolvable encoding, else 2
+     */
+    byte formatVersion() {
+        boolean schemas = false;
+        for (Variable v : variables.values()) {
+            schemas |= v.evolvable() || v.userKeySchema() != null;
+        }
+        for (Variable v : retired.values()) {
+            schemas |= v.evolvable() || v.userKeySchema() != null;
+        }
+        return schemas ? VERSION : VERSION_2;
+    }
+
+    /** @return the variables (declared, then retired) that use the evolvable encoding, comma-separated */
+    String evolvableNames() {
+        List<String> names = new ArrayList<>();
+        for (Variable v : variables.values()) {
+            if (v.evolvable() || v.userKeySchema() != null) {
+                names.add(v.name());
+            }
+        }
+        for (Variable v : retired.values()) {
+            if (v.evolvable() || v.userKeySchema() != null) {
+                names.add(v.name() + " (retired)");
+            }
+        }
+        return String.join(", ", names);
     }
 
     /** @return the format version of an encoded record (its first byte, unsigned) */
@@ -241,39 +384,81 @@ record OperatorMetadata(
     static OperatorMetadata decode(byte[] encoded) {
         try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(encoded))) {
             byte version = in.readByte();
-            if (version != VERSION && version != VERSION_1) {
+            if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
                 throw new IllegalStateException("unknown operator state format version " + (version & 0xFF)
                         + "; this release reads " + READABLE_VERSIONS);
             }
             String timeMode = in.readUTF();
             String outputMode = in.readUTF();
             if (version == VERSION_1) {
-                return new OperatorMetadata(timeMode, outputMode, UNKNOWN_SERDE, readVariables(in), Map.of());
+                return new OperatorMetadata(timeMode, outputMode, UNKNOWN_SERDE, readVariables(in, version), Map.of());
             }
             String keySerde = in.readUTF();
-            return new OperatorMetadata(timeMode, outputMode, keySerde, readVariables(in), readVariables(in));
+            return new OperatorMetadata(
+                    timeMode, outputMode, keySerde, readVariables(in, version), readVariables(in, version));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private static void writeVariables(DataOutputStream out, Map<String, Variable> vars) throws IOException {
+    /**
+     * Per variable: name, kind, TTL flag, serde fingerprint; from version 3 also the value schemas
+     * ({@code [count i32]} then {@code [len i32][UTF-8]} each) and the user-key schema ({@code [present bool]}, then
+     * {@code [len i32][UTF-8]}).
+     */
+    private static void writeVariables(DataOutputStream out, Map<String, Variable> vars, byte version)
+            throws IOException {
         out.writeInt(vars.size());
         for (Variable v : vars.values()) {
             out.writeUTF(v.name());
             out.writeUTF(v.kind().name());
             out.writeBoolean(v.ttl());
             out.writeUTF(v.serde());
+            if (version >= VERSION) {
+                out.writeInt(v.valueSchemas().size());
+                for (String s : v.valueSchemas()) {
+                    writeText(out, s);
+                }
+                out.writeBoolean(v.userKeySchema() != null);
+                if (v.userKeySchema() != null) {
+                    writeText(out, v.userKeySchema());
+                }
+            }
         }
     }
 
-    private static Map<String, Variable> readVariables(DataInputStream in) throws IOException {
+    private static Map<String, Variable> readVariables(DataInputStream in, byte version) throws IOException {
         int n = in.readInt();
         Map<String, Variable> vars = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            Variable v = new Variable(in.readUTF(), Kind.valueOf(in.readUTF()), in.readBoolean(), in.readUTF());
-            vars.put(v.name(), v);
+            String name = in.readUTF();
+            Kind kind = Kind.valueOf(in.readUTF());
+            boolean ttl = in.readBoolean();
+            String serde = in.readUTF();
+            List<String> schemas = new ArrayList<>();
+            String userKeySchema = null;
+            if (version >= VERSION) {
+                int count = in.readInt();
+                for (int j = 0; j < count; j++) {
+                    schemas.add(readText(in));
+                }
+                userKeySchema = in.readBoolean() ? readText(in) : null;
+            }
+            vars.put(name, new Variable(name, kind, ttl, serde, schemas, userKeySchema));
         }
         return vars;
+    }
+
+    /** Text of any length (a schema may exceed {@code writeUTF}'s 64 KiB). */
+    private static void writeText(DataOutputStream out, String s) throws IOException {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static String readText(DataInputStream in) throws IOException {
+        byte[] b = new byte[in.readInt()];
+        in.readFully(b);
+        return new String(b, StandardCharsets.UTF_8);
     }
 }

@@ -48,6 +48,11 @@ final class OperatorRuntime<K, I, O> {
     final OperatorSpec<K, I, O> spec;
     final TimeMode timeMode;
     OperatorConfig config;
+    /** {@code rtm.state.value.schema.evolution.threshold} of the application config. */
+    private int schemaEvolutionThreshold;
+    /** {@code rtm.state.write.format.version} of the application config. */
+    private int writeFormatVersion;
+
     private boolean initialized;
     private boolean closed;
 
@@ -96,6 +101,8 @@ final class OperatorRuntime<K, I, O> {
         keySerializer = ks.serializer();
         keyDeserializer = ks.deserializer();
         config = OperatorConfig.resolve(spec, context.appConfigs());
+        schemaEvolutionThreshold = RtmProcessorConfig.valueSchemaEvolutionThreshold(context.appConfigs());
+        writeFormatVersion = RtmProcessorConfig.stateWriteFormatVersion(context.appConfigs());
         if (config.executionMode() == ExecutionMode.MICRO_BATCH) {
             Serde<I> vs = spec.valueSerde() != null ? spec.valueSerde() : (Serde<I>) context.valueSerde();
             valueSerializer = vs.serializer();
@@ -186,9 +193,16 @@ final class OperatorRuntime<K, I, O> {
         }
         OperatorMetadata before = stored == null ? null : OperatorMetadata.decode(stored);
         if (before != null) {
-            now.checkCompatibleWith(before, spec.name());
+            Map<String, dev.rtmstreams.processor.EvolvableSerde<?>> evolvable = new java.util.HashMap<>();
+            handle.evolving.forEach((name, s) -> evolvable.put(name, s.serde()));
+            now.checkCompatibleWith(before, spec.name(), evolvable, schemaEvolutionThreshold);
         }
         OperatorMetadata next = now.after(before, handle.toDelete);
+        if (next.formatVersion() > writeFormatVersion) {
+            throw new dev.rtmstreams.processor.errors.StateFormatVersionNotWritableException(
+                    spec.name(), spec.storeName(), next.formatVersion(), writeFormatVersion, next.evolvableNames());
+        }
+        handle.evolving.forEach((name, s) -> s.bind(next.variables().get(name).valueSchemas()));
         if (!next.equals(before)) {
             keys.store.put(key, next.encode());
         }

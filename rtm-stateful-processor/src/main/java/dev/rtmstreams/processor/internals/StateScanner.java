@@ -41,14 +41,16 @@ public final class StateScanner {
     /**
      * What the operator declared (time mode, output mode, variables with kind, TTL and serde). Modes are spelled as
      * Spark's operator metadata shows them ({@code NoTime}, {@code ProcessingTime}, {@code EventTime};
-     * {@code Update}, {@code Append}).
+     * {@code Update}, {@code Append}). {@code valueSchemas} holds, for the variables of an evolvable serde only, every
+     * schema they were declared with (a stored value's schema id is the position of its writer schema).
      */
     public record Declaration(
             String timeMode,
             String outputMode,
             Map<String, String> kinds,
             Map<String, Boolean> ttl,
-            Map<String, String> serdes) {}
+            Map<String, String> serdes,
+            Map<String, List<String>> valueSchemas) {}
 
     /**
      * @param name the operator's store name; not null
@@ -156,17 +158,46 @@ public final class StateScanner {
         Map<String, String> kinds = new LinkedHashMap<>();
         Map<String, Boolean> ttl = new LinkedHashMap<>();
         Map<String, String> serdes = new LinkedHashMap<>();
+        Map<String, List<String>> schemas = new LinkedHashMap<>();
         md.variables().forEach((n, v) -> {
             kinds.put(n, v.kind().name());
             ttl.put(n, v.ttl());
             serdes.put(n, v.serde());
+            if (v.evolvable()) {
+                schemas.put(n, v.valueSchemas());
+            }
         });
         return new Declaration(
                 ErrorParameters.sparkModeName(md.timeMode()),
                 ErrorParameters.sparkModeName(md.outputMode()),
                 kinds,
                 ttl,
-                serdes);
+                serdes,
+                schemas);
+    }
+
+    /**
+     * @param entries the answer of one partition's store to an {@link OperatorStateQuery}
+     * @return whether it holds state or timers of the key (more than the operator's metadata entries)
+     */
+    public static boolean holdsKeyState(List<KeyValue<Bytes, byte[]>> entries) {
+        for (KeyValue<Bytes, byte[]> kv : entries) {
+            byte[] k = kv.key.get();
+            if (k.length > 0 && k[0] != Layout.META) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return the schema id of a stored value of an evolvable variable (its first two bytes) */
+    public static int schemaId(byte[] payload) {
+        return SchemaIdSerde.schemaId(payload);
+    }
+
+    /** @return the payload of a stored value of an evolvable variable, after its schema id */
+    public static byte[] withoutSchemaId(byte[] payload) {
+        return SchemaIdSerde.payload(payload);
     }
 
     /**

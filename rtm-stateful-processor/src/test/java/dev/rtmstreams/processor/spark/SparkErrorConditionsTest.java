@@ -30,6 +30,10 @@ import org.junit.jupiter.api.Test;
  * {@code TRANSFORM_WITH_STATE_*} that our API can raise: each test triggers the error through the public API and
  * checks the code and that the parameters are exactly Spark's message parameters, with Spark's values.
  *
+ * <p>{@code STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION} and {@code STATE_STORE_VALUE_SCHEMA_EVOLUTION_THRESHOLD_EXCEEDED}
+ * need an evolvable serde: rtm-state-avro's {@code AvroSchemaEvolutionTest} raises them with Avro schemas and checks
+ * Spark's parameters.
+ *
  * <p>Entries that do not apply:
  * <ul>
  *   <li>{@code STATEFUL_PROCESSOR_UNKNOWN_TIME_MODE}: Spark parses time modes from strings (Python, Connect); ours
