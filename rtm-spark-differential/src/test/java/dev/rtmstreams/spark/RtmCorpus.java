@@ -68,7 +68,7 @@ final class RtmCorpus {
             String out = key + "|fired t=" + t + " now=" + tv.getCurrentProcessingTimeInMs() + " count=" + c
                     + " timers=" + Fmt.timers(getHandle().listTimers());
             if (c != null && c % 2 == 1) {
-                getHandle().registerTimer(t + 1_500);
+                getHandle().registerTimer(t + 2_000);
             } else if (c != null) {
                 for (long other : Fmt.timers(getHandle().listTimers())) {
                     if (other != t) {
@@ -187,7 +187,7 @@ final class RtmCorpus {
             sum.clear();
             if (!again.exists()) {
                 again.update(true);
-                getHandle().registerTimer(t + 1_000);
+                getHandle().registerTimer(tv.getCurrentWatermarkInMs() + 1_500);
             } else {
                 again.clear();
             }

@@ -73,7 +73,7 @@ final class SparkCorpus {
             String out = key + "|fired t=" + t + " now=" + tv.getCurrentProcessingTimeInMs() + " count=" + c
                     + " timers=" + Fmt.timers(CollectionConverters.asJava(getHandle().listTimers()));
             if (c != null && c % 2 == 1) {
-                getHandle().registerTimer(t + 1_500);
+                getHandle().registerTimer(t + 2_000);
             } else if (c != null) {
                 for (long other : Fmt.timers(CollectionConverters.asJava(getHandle().listTimers()))) {
                     if (other != t) {
@@ -195,7 +195,7 @@ final class SparkCorpus {
             sum.clear();
             if (!again.exists()) {
                 again.update(true);
-                getHandle().registerTimer(t + 1_000);
+                getHandle().registerTimer(tv.getCurrentWatermarkInMs() + 1_500);
             } else {
                 again.clear();
             }

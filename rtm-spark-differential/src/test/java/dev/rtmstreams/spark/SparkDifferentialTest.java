@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apache.kafka.common.serialization.BooleanDeserializer;
+import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Dataset;
@@ -71,7 +74,8 @@ class SparkDifferentialTest {
             Function<Dataset<Event>, Dataset<String>> sparkQuery,
             TransformWithState<String, String, String> tws,
             List<KeyValue<String, Long>> initialState,
-            List<List<Event>> batches) {
+            List<List<Event>> batches,
+            List<StateDump.Var> stateVars) {
         List<String> diffs = new ArrayList<>();
         try (SparkRunner s = new SparkRunner(name, START, INTERVAL, tmp.resolve(name), sparkQuery);
                 KafkaRunner k = new KafkaRunner(tws, START, INTERVAL, initialState)) {
@@ -89,6 +93,13 @@ class SparkDifferentialTest {
                     s.restart();
                     k.restart();
                 }
+            }
+            s.stop();
+            List<String> sparkState = StateDump.spark(s, stateVars);
+            List<String> rtmState = StateDump.rtm(k.state(), stateVars);
+            System.out.println("final state\n  spark=" + sparkState + "\n  rtm  =" + rtmState);
+            if (!sparkState.equals(rtmState)) {
+                diffs.add("final state: spark=" + sparkState + " rtm=" + rtmState);
             }
         }
         return diffs;
@@ -109,7 +120,73 @@ class SparkDifferentialTest {
                 spark(new SparkCorpus.ValueTimers(), TimeMode.ProcessingTime()),
                 rtm(RtmCorpus.ValueTimers::new, dev.rtmstreams.processor.TimeMode.PROCESSING_TIME),
                 List.of(),
-                batches);
+                batches,
+                List.of(new StateDump.Var("count", StateDump.Kind.VALUE, new LongDeserializer()), new StateDump.Var("last", StateDump.Kind.VALUE, new StringDeserializer())));
+        assertThat(diffs).isEmpty();
+    }
+
+    @Test
+    void listStateWithTtl() {
+        var batches = Inputs.generate(2L, STEPS, 6, List.of("a", "b", "c", "c", "put", "clear"), START, INTERVAL, false);
+        var diffs = runBoth(
+                "list_ttl",
+                spark(new SparkCorpus.ListTtl(), TimeMode.ProcessingTime()),
+                rtm(RtmCorpus.ListTtl::new, dev.rtmstreams.processor.TimeMode.PROCESSING_TIME),
+                List.of(),
+                batches,
+                List.of(new StateDump.Var("items", StateDump.Kind.LIST, new StringDeserializer()), new StateDump.Var("all", StateDump.Kind.LIST, new StringDeserializer())));
+        assertThat(diffs).isEmpty();
+    }
+
+    @Test
+    void mapStateWithTtl() {
+        var batches = Inputs.generate(3L, STEPS, 6, List.of("a", "b", "c", "c", "rm", "clear"), START, INTERVAL, false);
+        var diffs = runBoth(
+                "map_ttl",
+                spark(new SparkCorpus.MapTtl(), TimeMode.ProcessingTime()),
+                rtm(RtmCorpus.MapTtl::new, dev.rtmstreams.processor.TimeMode.PROCESSING_TIME),
+                List.of(),
+                batches,
+                List.of(new StateDump.Var("counts", StateDump.Kind.MAP, new LongDeserializer())));
+        assertThat(diffs).isEmpty();
+    }
+
+    @Test
+    void eventTimeTimersWithLateRows() {
+        var batches = Inputs.generate(4L, STEPS, 6, List.of("e"), START, INTERVAL, true);
+        var diffs = runBoth(
+                "event_timers",
+                spark(new SparkCorpus.EventTimers(), TimeMode.EventTime()),
+                rtm(RtmCorpus.EventTimers::new, dev.rtmstreams.processor.TimeMode.EVENT_TIME),
+                List.of(),
+                batches,
+                List.of(new StateDump.Var("sum", StateDump.Kind.VALUE, new LongDeserializer()), new StateDump.Var("again", StateDump.Kind.VALUE, new BooleanDeserializer())));
+        assertThat(diffs).isEmpty();
+    }
+
+    @Test
+    void initialState() {
+        var batches = Inputs.generate(5L, STEPS, 6, List.of("x"), START, INTERVAL, false);
+        List<KeyValue<String, Long>> initial = List.of(KeyValue.pair("k0", 100L), KeyValue.pair("k3", 300L),
+                KeyValue.pair("k9", 900L));
+        Function<Dataset<Event>, Dataset<String>> sparkQuery = ds -> {
+            List<String> rows = new ArrayList<>();
+            initial.forEach(kv -> rows.add(kv.key + "|" + kv.value));
+            var init = SparkRunner.session()
+                    .createDataset(rows, Encoders.STRING())
+                    .groupByKey((MapFunction<String, String>) r -> r.split("\\|")[0], Encoders.STRING())
+                    .mapValues((MapFunction<String, Long>) r -> Long.parseLong(r.split("\\|")[1]), Encoders.LONG());
+            return ds.groupByKey(byKey(), Encoders.STRING())
+                    .transformWithState(new SparkCorpus.InitialCounts(), TimeMode.ProcessingTime(), OutputMode.Update(),
+                            init, Encoders.STRING(), Encoders.LONG());
+        };
+        var diffs = runBoth(
+                "initial_state",
+                sparkQuery,
+                rtm(RtmCorpus.InitialCounts::new, dev.rtmstreams.processor.TimeMode.PROCESSING_TIME),
+                initial,
+                batches,
+                List.of(new StateDump.Var("count", StateDump.Kind.VALUE, new LongDeserializer())));
         assertThat(diffs).isEmpty();
     }
 }

@@ -213,6 +213,16 @@ final class SparkRunner implements AutoCloseable {
         return ds.collectAsList();
     }
 
+    /** @return the rows of Spark's state data source with {@code readRegisteredTimers} (the pending timers) */
+    List<Row> readTimers() {
+        return session().read()
+                .format("statestore")
+                .option("path", checkpoint.toString())
+                .option("readRegisteredTimers", "true")
+                .load()
+                .collectAsList();
+    }
+
     /** @return the schema of {@link #readState} as a tree string */
     String stateSchema(String stateVarName, Map<String, String> options) {
         var reader = session().read()
