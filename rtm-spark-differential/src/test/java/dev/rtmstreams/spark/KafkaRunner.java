@@ -87,11 +87,13 @@ final class KafkaRunner implements AutoCloseable {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         p.put(StreamsConfig.STATE_DIR_CONFIG, newDir().toString());
         driver = new TopologyTestDriver(b.build(), p, wall);
-        in = driver.createInputTopic("in", Serdes.String().serializer(), Serdes.String().serializer());
-        out = driver.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
+        in = driver.createInputTopic(
+                "in", Serdes.String().serializer(), Serdes.String().serializer());
+        out = driver.createOutputTopic(
+                "out", Serdes.String().deserializer(), Serdes.String().deserializer());
         if (first && !initialState.isEmpty()) {
-            TestInputTopic<String, Long> init =
-                    driver.createInputTopic("init", Serdes.String().serializer(), Serdes.Long().serializer());
+            TestInputTopic<String, Long> init = driver.createInputTopic(
+                    "init", Serdes.String().serializer(), Serdes.Long().serializer());
             for (KeyValue<String, Long> kv : initialState) {
                 init.pipeInput(kv.key, kv.value, wall.toEpochMilli());
             }
@@ -145,7 +147,8 @@ final class KafkaRunner implements AutoCloseable {
         stop();
         for (Path d : dirs) {
             try (var walk = Files.walk(d)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                walk.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(f -> f.toFile().delete());
             } catch (IOException e) {
                 // best effort: a temp directory
             }

@@ -52,7 +52,9 @@ final class RtmCorpus {
                 switch (v) {
                     case "clear" -> count.clear();
                     case "t" -> getHandle().registerTimer(now + 2_500);
-                    case "u" -> Fmt.timers(getHandle().listTimers()).forEach(t -> getHandle().deleteTimer(t));
+                    case "u" ->
+                        Fmt.timers(getHandle().listTimers())
+                                .forEach(t -> getHandle().deleteTimer(t));
                     default -> count.update((count.exists() ? count.get() : 0L) + 1);
                 }
                 last.update(v);
@@ -217,6 +219,46 @@ final class RtmCorpus {
             }
             count.update((count.exists() ? count.get() : 0L) + n);
             return one(key + "|count=" + count.get());
+        }
+    }
+
+    /**
+     * A probe for the known differences: {@code at:N} registers a timer at N (absolute when N is an epoch time, else
+     * N ms after the batch's processing time); {@code chain:N} makes the next timer handler register one at N.
+     */
+    static final class Probe extends StatefulProcessor<String, String, String> {
+        private ValueState<Long> chain;
+
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+            chain = getHandle().getValueState("chain", Serdes.Long(), TtlConfig.NONE);
+        }
+
+        @Override
+        public Iterator<String> handleInputRows(String key, Iterator<String> rows, TimerValues tv) {
+            List<String> seen = new ArrayList<>();
+            for (Iterator<String> it = wires(rows); it.hasNext(); ) {
+                String w = it.next();
+                String v = Event.valueOf(w);
+                seen.add(w);
+                if (v.startsWith("at:")) {
+                    long n = Long.parseLong(v.substring(3));
+                    getHandle().registerTimer(n > 1_000_000_000_000L ? n : tv.getCurrentProcessingTimeInMs() + n);
+                } else if (v.startsWith("chain:")) {
+                    chain.update(Long.parseLong(v.substring(6)));
+                }
+            }
+            return one(key + "|in " + seen + " wm=" + tv.getCurrentWatermarkInMs());
+        }
+
+        @Override
+        public Iterator<String> handleExpiredTimer(String key, TimerValues tv, ExpiredTimerInfo info) {
+            if (chain.exists()) {
+                getHandle().registerTimer(chain.get());
+                chain.clear();
+            }
+            return one(key + "|fired t=" + info.getExpiryTimeInMs() + " now=" + tv.getCurrentProcessingTimeInMs()
+                    + " wm=" + tv.getCurrentWatermarkInMs());
         }
     }
 }

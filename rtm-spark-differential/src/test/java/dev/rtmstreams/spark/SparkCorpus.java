@@ -56,26 +56,30 @@ final class SparkCorpus {
                 switch (v) {
                     case "clear" -> count.clear();
                     case "t" -> getHandle().registerTimer(now + 2_500);
-                    case "u" -> Fmt.timers(CollectionConverters.asJava(getHandle().listTimers()))
-                            .forEach(t -> getHandle().deleteTimer(t));
+                    case "u" ->
+                        Fmt.timers(CollectionConverters.asJava(getHandle().listTimers()))
+                                .forEach(t -> getHandle().deleteTimer(t));
                     default -> count.update((count.exists() ? count.get() : 0L) + 1);
                 }
                 last.update(v);
             }
             return one(key + "|in now=" + now + " count=" + (count.exists() ? count.get() : null) + " last="
-                    + last.get() + " timers=" + Fmt.timers(CollectionConverters.asJava(getHandle().listTimers())));
+                    + last.get() + " timers="
+                    + Fmt.timers(CollectionConverters.asJava(getHandle().listTimers())));
         }
 
         @Override
         public scala.collection.Iterator<String> handleExpiredTimer(String key, TimerValues tv, ExpiredTimerInfo info) {
             long t = info.getExpiryTimeInMs();
             Long c = count.exists() ? count.get() : null;
-            String out = key + "|fired t=" + t + " now=" + tv.getCurrentProcessingTimeInMs() + " count=" + c
-                    + " timers=" + Fmt.timers(CollectionConverters.asJava(getHandle().listTimers()));
+            String out =
+                    key + "|fired t=" + t + " now=" + tv.getCurrentProcessingTimeInMs() + " count=" + c + " timers="
+                            + Fmt.timers(CollectionConverters.asJava(getHandle().listTimers()));
             if (c != null && c % 2 == 1) {
                 getHandle().registerTimer(t + 2_000);
             } else if (c != null) {
-                for (long other : Fmt.timers(CollectionConverters.asJava(getHandle().listTimers()))) {
+                for (long other :
+                        Fmt.timers(CollectionConverters.asJava(getHandle().listTimers()))) {
                     if (other != t) {
                         getHandle().deleteTimer(other);
                     }
@@ -181,7 +185,8 @@ final class SparkCorpus {
                 n++;
             }
             sum.update((sum.exists() ? sum.get() : 0L) + n);
-            Fmt.timers(CollectionConverters.asJava(getHandle().listTimers())).forEach(t -> getHandle().deleteTimer(t));
+            Fmt.timers(CollectionConverters.asJava(getHandle().listTimers()))
+                    .forEach(t -> getHandle().deleteTimer(t));
             getHandle().registerTimer(maxTs + 2_000);
             return one(key + "|in n=" + n + " sum=" + sum.get() + " wm=" + tv.getCurrentWatermarkInMs() + " timers="
                     + Fmt.timers(CollectionConverters.asJava(getHandle().listTimers())));
@@ -226,6 +231,47 @@ final class SparkCorpus {
             }
             count.update((count.exists() ? count.get() : 0L) + n);
             return one(key + "|count=" + count.get());
+        }
+    }
+
+    /**
+     * A probe for the known differences: {@code at:N} registers a timer at N (absolute when N is an epoch time, else
+     * N ms after the batch's processing time); {@code chain:N} makes the next timer handler register one at N.
+     */
+    static final class Probe extends StatefulProcessor<String, Event, String> {
+        private ValueState<Long> chain;
+
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+            chain = getHandle().getValueState("chain", Encoders.LONG(), TTLConfig.NONE());
+        }
+
+        @Override
+        public scala.collection.Iterator<String> handleInputRows(
+                String key, scala.collection.Iterator<Event> rows, TimerValues tv) {
+            List<String> seen = new ArrayList<>();
+            for (Iterator<String> it = wires(rows); it.hasNext(); ) {
+                String w = it.next();
+                String v = Event.valueOf(w);
+                seen.add(w);
+                if (v.startsWith("at:")) {
+                    long n = Long.parseLong(v.substring(3));
+                    getHandle().registerTimer(n > 1_000_000_000_000L ? n : tv.getCurrentProcessingTimeInMs() + n);
+                } else if (v.startsWith("chain:")) {
+                    chain.update(Long.parseLong(v.substring(6)));
+                }
+            }
+            return one(key + "|in " + seen + " wm=" + tv.getCurrentWatermarkInMs());
+        }
+
+        @Override
+        public scala.collection.Iterator<String> handleExpiredTimer(String key, TimerValues tv, ExpiredTimerInfo info) {
+            if (chain.exists()) {
+                getHandle().registerTimer(chain.get());
+                chain.clear();
+            }
+            return one(key + "|fired t=" + info.getExpiryTimeInMs() + " now=" + tv.getCurrentProcessingTimeInMs()
+                    + " wm=" + tv.getCurrentWatermarkInMs());
         }
     }
 }

@@ -32,9 +32,12 @@ final class SparkRunner implements AutoCloseable {
 
     private static SparkSession session;
 
-    /** @return the one local Spark session of the test JVM (two cores, RocksDB state store, one shuffle partition) */
+    /**
+     * @return the local Spark session of the test JVM (two cores, RocksDB state store, one shuffle partition); a new
+     *     one after a test class stopped it
+     */
     static synchronized SparkSession session() {
-        if (session == null) {
+        if (session == null || session.sparkContext().isStopped()) {
             session = SparkSession.builder()
                     .master("local[2]")
                     .appName("rtm-spark-differential")
@@ -115,7 +118,11 @@ final class SparkRunner implements AutoCloseable {
         Dataset<String> df = query.apply(input.toDS());
         StreamingQueryManager manager = (StreamingQueryManager) session().streams();
         // the checkpoint is <spark.sql.streaming.checkpointLocation>/<query name>
-        session().conf().set("spark.sql.streaming.checkpointLocation", checkpoint.getParent().toString());
+        session()
+                .conf()
+                .set(
+                        "spark.sql.streaming.checkpointLocation",
+                        checkpoint.getParent().toString());
         try {
             running = manager.startQuery(
                     Option.apply(name),
@@ -166,7 +173,8 @@ final class SparkRunner implements AutoCloseable {
         long deadline = System.nanoTime() + 120_000_000_000L;
         while (!clock.isStreamWaitingAt(time)) {
             if (running.exception().isDefined()) {
-                throw new IllegalStateException("Spark query " + name + " failed", running.exception().get());
+                throw new IllegalStateException(
+                        "Spark query " + name + " failed", running.exception().get());
             }
             if (!running.isActive()) {
                 throw new IllegalStateException("Spark query " + name + " stopped");
@@ -202,7 +210,8 @@ final class SparkRunner implements AutoCloseable {
 
     /** @return the rows of Spark's state data source ({@code format("statestore")}) for one state variable */
     List<Row> readState(String stateVarName, Map<String, String> options) {
-        var reader = session().read()
+        var reader = session()
+                .read()
                 .format("statestore")
                 .option("path", checkpoint.toString())
                 .option("stateVarName", stateVarName);
@@ -215,7 +224,8 @@ final class SparkRunner implements AutoCloseable {
 
     /** @return the rows of Spark's state data source with {@code readRegisteredTimers} (the pending timers) */
     List<Row> readTimers() {
-        return session().read()
+        return session()
+                .read()
                 .format("statestore")
                 .option("path", checkpoint.toString())
                 .option("readRegisteredTimers", "true")
@@ -225,7 +235,8 @@ final class SparkRunner implements AutoCloseable {
 
     /** @return the schema of {@link #readState} as a tree string */
     String stateSchema(String stateVarName, Map<String, String> options) {
-        var reader = session().read()
+        var reader = session()
+                .read()
                 .format("statestore")
                 .option("path", checkpoint.toString())
                 .option("stateVarName", stateVarName);

@@ -35,9 +35,7 @@ final class StateDump {
             List<String> lines = new ArrayList<>();
             for (Row r : s.readState(v.name(), Map.of())) {
                 String key = r.getStruct(0).getString(0);
-                String value = v.kind() == Kind.MAP
-                        ? render(r.get(1)) + "=" + render(r.get(2))
-                        : render(r.get(1));
+                String value = v.kind() == Kind.MAP ? render(r.get(1)) + "=" + render(r.get(2)) : render(r.get(1));
                 lines.add(key + "|" + v.name() + "|" + value);
             }
             out.addAll(order(lines, v.kind()));
@@ -64,7 +62,8 @@ final class StateDump {
             List<String> lines = new ArrayList<>();
             for (StateReader.KeyState ks : all) {
                 for (StateReader.StoredValue sv : ks.variables().getOrDefault(v.name(), List.of())) {
-                    String value = (sv.mapKey() == null ? "" : sv.mapKey() + "=") + sv.value()
+                    String value = (sv.mapKey() == null ? "" : sv.mapKey() + "=")
+                            + sv.value()
                             + (sv.expiresAtMs() == null ? "" : "@" + sv.expiresAtMs());
                     lines.add(ks.key() + "|" + v.name() + "|" + value);
                 }
@@ -82,7 +81,10 @@ final class StateDump {
     private static List<String> order(List<String> lines, Kind kind) {
         List<String> c = new ArrayList<>(lines);
         // List.sort is stable: a list's elements keep their order within a key
-        c.sort(kind == Kind.LIST ? Comparator.comparing(l -> l.substring(0, l.indexOf('|'))) : Comparator.naturalOrder());
+        c.sort(
+                kind == Kind.LIST
+                        ? Comparator.comparing(l -> l.substring(0, l.indexOf('|')))
+                        : Comparator.naturalOrder());
         return c;
     }
 
