@@ -92,6 +92,24 @@ final class Differential {
             List<List<Event>> batches,
             int restartAfter,
             List<StateDump.Var> stateVars) {
+        return run(dir, name, sparkQuery, tws, initialState, batches, restartAfter, null, null, stateVars);
+    }
+
+    /**
+     * As {@link #run(Path, String, Function, TransformWithState, List, List, int, List)}, with new versions of both
+     * processors from the restart on.
+     */
+    static Result run(
+            Path dir,
+            String name,
+            Function<Dataset<Event>, Dataset<String>> sparkQuery,
+            TransformWithState<String, String, String> tws,
+            List<KeyValue<String, Long>> initialState,
+            List<List<Event>> batches,
+            int restartAfter,
+            Function<Dataset<Event>, Dataset<String>> sparkAfterRestart,
+            TransformWithState<String, String, String> twsAfterRestart,
+            List<StateDump.Var> stateVars) {
         List<List<String>> sparkOut = new ArrayList<>();
         List<List<String>> rtmOut = new ArrayList<>();
         try (SparkRunner s = new SparkRunner(name, START, INTERVAL, dir.resolve(name), sparkQuery);
@@ -106,8 +124,8 @@ final class Differential {
                 sparkOut.add(so);
                 rtmOut.add(ko);
                 if (i + 1 == restartAfter) {
-                    s.restart();
-                    k.restart();
+                    s.restart(sparkAfterRestart);
+                    k.restart(twsAfterRestart);
                 }
             }
             s.stop();

@@ -45,7 +45,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 final class KafkaRunner implements AutoCloseable {
     private static final String APP = "diff";
 
-    private final TransformWithState<String, String, String> tws;
+    private TransformWithState<String, String, String> tws;
     private final long intervalMs;
     private final List<KeyValue<String, Long>> initialState;
     private final List<KeyValue<Bytes, byte[]>> changelog = new ArrayList<>();
@@ -120,9 +120,16 @@ final class KafkaRunner implements AutoCloseable {
         return out.readValuesToList();
     }
 
-    /** Closes the driver and opens a new one on the changelog written so far. */
-    void restart() {
+    /**
+     * Closes the driver and opens a new one on the changelog written so far.
+     *
+     * @param next the operator to run from now on (a new version of the processor, same name), or null for the same
+     */
+    void restart(TransformWithState<String, String, String> next) {
         stop();
+        if (next != null) {
+            tws = next;
+        }
         start();
     }
 

@@ -35,13 +35,27 @@ final class RtmCorpus {
 
     /** Value state with TTL and without; processing-time timers registered, deleted, and both in the timer handler. */
     static final class ValueTimers extends StatefulProcessor<String, String, String> {
+        private final boolean dropLast;
         private ValueState<Long> count;
         private ValueState<String> last;
+
+        ValueTimers() {
+            this(false);
+        }
+
+        /** @param dropLast whether this version no longer has {@code last}: deleteIfExists in init */
+        ValueTimers(boolean dropLast) {
+            this.dropLast = dropLast;
+        }
 
         @Override
         public void init(OutputMode outputMode, TimeMode timeMode) {
             count = getHandle().getValueState("count", Serdes.Long(), TtlConfig.of(Duration.ofMillis(6_000)));
-            last = getHandle().getValueState("last", Serdes.String(), TtlConfig.NONE);
+            if (dropLast) {
+                getHandle().deleteIfExists("last");
+            } else {
+                last = getHandle().getValueState("last", Serdes.String(), TtlConfig.NONE);
+            }
         }
 
         @Override
@@ -57,10 +71,13 @@ final class RtmCorpus {
                                 .forEach(t -> getHandle().deleteTimer(t));
                     default -> count.update((count.exists() ? count.get() : 0L) + 1);
                 }
-                last.update(v);
+                if (last != null) {
+                    last.update(v);
+                }
             }
             return one(key + "|in now=" + now + " count=" + (count.exists() ? count.get() : null) + " last="
-                    + last.get() + " timers=" + Fmt.timers(getHandle().listTimers()));
+                    + (last == null ? "-" : last.get()) + " timers="
+                    + Fmt.timers(getHandle().listTimers()));
         }
 
         @Override

@@ -38,13 +38,27 @@ final class SparkCorpus {
 
     /** Value state with TTL and without; processing-time timers registered, deleted, and both in the timer handler. */
     static final class ValueTimers extends StatefulProcessor<String, Event, String> {
+        private final boolean dropLast;
         private ValueState<Long> count;
         private ValueState<String> last;
+
+        ValueTimers() {
+            this(false);
+        }
+
+        /** @param dropLast whether this version no longer has {@code last}: deleteIfExists in init */
+        ValueTimers(boolean dropLast) {
+            this.dropLast = dropLast;
+        }
 
         @Override
         public void init(OutputMode outputMode, TimeMode timeMode) {
             count = getHandle().getValueState("count", Encoders.LONG(), new TTLConfig(Duration.ofMillis(6_000)));
-            last = getHandle().getValueState("last", Encoders.STRING(), TTLConfig.NONE());
+            if (dropLast) {
+                getHandle().deleteIfExists("last");
+            } else {
+                last = getHandle().getValueState("last", Encoders.STRING(), TTLConfig.NONE());
+            }
         }
 
         @Override
@@ -61,10 +75,12 @@ final class SparkCorpus {
                                 .forEach(t -> getHandle().deleteTimer(t));
                     default -> count.update((count.exists() ? count.get() : 0L) + 1);
                 }
-                last.update(v);
+                if (last != null) {
+                    last.update(v);
+                }
             }
             return one(key + "|in now=" + now + " count=" + (count.exists() ? count.get() : null) + " last="
-                    + last.get() + " timers="
+                    + (last == null ? "-" : last.get()) + " timers="
                     + Fmt.timers(CollectionConverters.asJava(getHandle().listTimers())));
         }
 

@@ -68,6 +68,28 @@ class SparkDifferentialTest {
     }
 
     @Test
+    void valueStateDeletedWithDeleteIfExistsAtRestart() {
+        var batches =
+                Inputs.generate(6L, STEPS, 6, List.of("a", "a", "b", "t", "t", "u", "clear"), START, INTERVAL, false);
+        var r = Differential.run(
+                tmp,
+                "value_delete",
+                Differential.spark(new SparkCorpus.ValueTimers(), TimeMode.ProcessingTime()),
+                Differential.rtm(RtmCorpus.ValueTimers::new, dev.rtmstreams.processor.TimeMode.PROCESSING_TIME),
+                List.of(),
+                batches,
+                RESTART_AFTER,
+                // the next version drops "last": deleteIfExists in init
+                Differential.spark(new SparkCorpus.ValueTimers(true), TimeMode.ProcessingTime()),
+                Differential.rtm(
+                        () -> new RtmCorpus.ValueTimers(true), dev.rtmstreams.processor.TimeMode.PROCESSING_TIME),
+                List.of(new StateDump.Var("count", StateDump.Kind.VALUE, new LongDeserializer())));
+        assertThat(r.differences()).isEmpty();
+        assertThat(r.rtmState()).noneMatch(line -> line.contains("|last|"));
+        assertThat(r.spark().get(STEPS - 1)).allMatch(line -> !line.contains("|in ") || line.contains(" last=- "));
+    }
+
+    @Test
     void listStateWithTtl() {
         var batches =
                 Inputs.generate(2L, STEPS, 6, List.of("a", "b", "c", "c", "put", "clear"), START, INTERVAL, false);

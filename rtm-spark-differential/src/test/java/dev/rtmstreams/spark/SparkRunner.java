@@ -80,7 +80,7 @@ final class SparkRunner implements AutoCloseable {
     private final String name;
     private final long intervalMs;
     private final Path checkpoint;
-    private final Function<Dataset<Event>, Dataset<String>> query;
+    private Function<Dataset<Event>, Dataset<String>> query;
     private final WaitingClock clock;
     private final MemoryStream<Event> input;
     private StreamingQuery running;
@@ -191,9 +191,16 @@ final class SparkRunner implements AutoCloseable {
         }
     }
 
-    /** Stops the query and starts it again on the same checkpoint (same clock, same input stream). */
-    void restart() {
+    /**
+     * Stops the query and starts it again on the same checkpoint (same clock, same input stream).
+     *
+     * @param next the query to run from now on (a new version of the processor), or null for the same
+     */
+    void restart(Function<Dataset<Event>, Dataset<String>> next) {
         stop();
+        if (next != null) {
+            query = next;
+        }
         start();
     }
 

@@ -70,6 +70,14 @@ final class StateDump {
             }
             out.addAll(order(lines, v.kind()));
         }
+        // state of any other variable (e.g. one deleted with deleteIfExists) would be a difference: Spark's side
+        // reads only the variables named
+        List<String> names = vars.stream().map(Var::name).toList();
+        for (StateReader.KeyState ks : all) {
+            ks.variables().keySet().stream()
+                    .filter(n -> !names.contains(n))
+                    .forEach(n -> out.add(ks.key() + "|" + n + "|(not compared)"));
+        }
         List<String> timers = new ArrayList<>();
         for (StateReader.KeyState ks : all) {
             ks.timers().forEach(t -> timers.add(ks.key() + "|timer|" + t));
