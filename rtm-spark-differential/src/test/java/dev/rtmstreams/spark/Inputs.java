@@ -30,7 +30,7 @@ final class Inputs {
         for (int step = 1; step <= steps; step++) {
             List<Event> rows = new ArrayList<>();
             boolean quiet = step % 8 >= 5; // three quiet batches out of eight
-            int n = quiet ? 0 : 1 + rnd.nextInt(14);
+            int n = quiet ? 0 : 1 + rnd.nextInt(20);
             long batchTime = startMs + step * intervalMs;
             long watermark = maxEventTime;
             long batchMax = watermark;

@@ -30,6 +30,7 @@ class SparkDifferentialTest {
     static final long INTERVAL = Differential.INTERVAL;
     static final int STEPS = 24;
     static final int RESTART_AFTER = 11;
+    static final int KEYS = 12;
 
     @TempDir
     Path tmp;
@@ -53,8 +54,8 @@ class SparkDifferentialTest {
 
     @Test
     void valueStateWithTtlAndProcessingTimeTimers() {
-        var batches =
-                Inputs.generate(1L, STEPS, 6, List.of("a", "a", "b", "t", "t", "u", "clear"), START, INTERVAL, false);
+        var batches = Inputs.generate(
+                1L, STEPS, KEYS, List.of("a", "a", "b", "t", "t", "u", "clear"), START, INTERVAL, false);
         var diffs = runBoth(
                 "value_timers",
                 Differential.spark(new SparkCorpus.ValueTimers(), TimeMode.ProcessingTime()),
@@ -69,8 +70,8 @@ class SparkDifferentialTest {
 
     @Test
     void valueStateDeletedWithDeleteIfExistsAtRestart() {
-        var batches =
-                Inputs.generate(6L, STEPS, 6, List.of("a", "a", "b", "t", "t", "u", "clear"), START, INTERVAL, false);
+        var batches = Inputs.generate(
+                6L, STEPS, KEYS, List.of("a", "a", "b", "t", "t", "u", "clear"), START, INTERVAL, false);
         var r = Differential.run(
                 tmp,
                 "value_delete",
@@ -92,7 +93,7 @@ class SparkDifferentialTest {
     @Test
     void listStateWithTtl() {
         var batches =
-                Inputs.generate(2L, STEPS, 6, List.of("a", "b", "c", "c", "put", "clear"), START, INTERVAL, false);
+                Inputs.generate(2L, STEPS, KEYS, List.of("a", "b", "c", "c", "put", "clear"), START, INTERVAL, false);
         var diffs = runBoth(
                 "list_ttl",
                 Differential.spark(new SparkCorpus.ListTtl(), TimeMode.ProcessingTime()),
@@ -107,7 +108,8 @@ class SparkDifferentialTest {
 
     @Test
     void mapStateWithTtl() {
-        var batches = Inputs.generate(3L, STEPS, 6, List.of("a", "b", "c", "c", "rm", "clear"), START, INTERVAL, false);
+        var batches =
+                Inputs.generate(3L, STEPS, KEYS, List.of("a", "b", "c", "c", "rm", "clear"), START, INTERVAL, false);
         var diffs = runBoth(
                 "map_ttl",
                 Differential.spark(new SparkCorpus.MapTtl(), TimeMode.ProcessingTime()),
@@ -120,7 +122,7 @@ class SparkDifferentialTest {
 
     @Test
     void eventTimeTimersWithLateRows() {
-        var batches = Inputs.generate(4L, STEPS, 6, List.of("e"), START, INTERVAL, true);
+        var batches = Inputs.generate(4L, STEPS, KEYS, List.of("e"), START, INTERVAL, true);
         var diffs = runBoth(
                 "event_timers",
                 Differential.spark(new SparkCorpus.EventTimers(), TimeMode.EventTime()),
@@ -135,7 +137,7 @@ class SparkDifferentialTest {
 
     @Test
     void initialState() {
-        var batches = Inputs.generate(5L, STEPS, 6, List.of("x"), START, INTERVAL, false);
+        var batches = Inputs.generate(5L, STEPS, KEYS, List.of("x"), START, INTERVAL, false);
         List<KeyValue<String, Long>> initial =
                 List.of(KeyValue.pair("k0", 100L), KeyValue.pair("k3", 300L), KeyValue.pair("k9", 900L));
         Function<Dataset<Event>, Dataset<String>> sparkQuery = ds -> {
