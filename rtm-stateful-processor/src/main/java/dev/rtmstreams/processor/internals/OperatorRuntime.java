@@ -71,6 +71,12 @@ final class OperatorRuntime<K, I, O> {
     private MicroBatchBuffer<Layout.BufferEntry> buffer;
 
     private long lastInputWallClock;
+    /**
+     * Event time, micro-batch: the watermark of the last pass that fired timers (Long.MIN_VALUE: none since start).
+     * A pass without data fires timers only when the watermark moved past it (see {@link #runMicroBatch}).
+     */
+    private long lastTimerPassWatermark = Long.MIN_VALUE;
+
     private long batchId;
     private long epochStartWallClock;
     private boolean metaLoaded;
@@ -439,6 +445,12 @@ final class OperatorRuntime<K, I, O> {
      * and its output was forwarded, so {@code listTimers()} inside the handler still lists it. A due timer that an
      * earlier handler of this pass deleted does not fire. Timers registered while firing fire in the next pass.
      */
+    private boolean watermarkMovedSinceLastTimerPass() {
+        return !watermark.has()
+                || lastTimerPassWatermark == Long.MIN_VALUE
+                || watermark.value() > lastTimerPassWatermark;
+    }
+
     private void fireDueTimers(long now) {
         long upTo;
         if (timeMode == TimeMode.EVENT_TIME) {
@@ -446,6 +458,7 @@ final class OperatorRuntime<K, I, O> {
                 return;
             }
             upTo = watermark.value();
+            lastTimerPassWatermark = upTo;
         } else if (timeMode == TimeMode.PROCESSING_TIME) {
             upTo = now;
         } else {
@@ -537,7 +550,8 @@ final class OperatorRuntime<K, I, O> {
      * Runs one micro-batch at wall-clock time {@code now}: every buffered row, grouped by key in first-arrival
      * order, one {@code handleInputRows} call per key with its rows in arrival order; processing time and
      * watermark are constant within the batch (the watermark computed at the end of the previous batch, as in
-     * Spark); then due timers fire (also when the batch has no data), the watermark advances, the batch id
+     * Spark); then due timers fire (also when the batch has no data, in event time only once the watermark moved
+     * since the last batch, as Spark), the watermark advances, the batch id
      * increments and TTL cleanup runs (also when a processing-time batch has no data). Buffered rows are deleted only after the batch ran (at-least-once).
      */
     void runMicroBatch(long now) {
@@ -555,7 +569,12 @@ final class OperatorRuntime<K, I, O> {
             // short or as-fast-as-possible interval cheap when input pauses between loop passes. A processing-time
             // no-data batch also evicts expired TTL state, as Spark's commit of every batch does
             // (TransformWithStateExec: processorHandle.doTtlCleanup() before store.commit()).
-            fireDueTimers(now);
+            // In event time Spark runs such a batch only when the watermark moved (shouldRunAnotherBatch:
+            // new watermark > the last batch's), so a timer a handler registered below an unchanged watermark fires
+            // with the next data or the next watermark move, not in a batch of its own.
+            if (timeMode != TimeMode.EVENT_TIME || watermarkMovedSinceLastTimerPass()) {
+                fireDueTimers(now);
+            }
             if (timeMode == TimeMode.PROCESSING_TIME) {
                 incrementBatchId();
                 cleanupTtl(now);

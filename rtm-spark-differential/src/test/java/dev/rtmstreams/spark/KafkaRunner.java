@@ -1,0 +1,224 @@
+package dev.rtmstreams.spark;
+
+import dev.rtmstreams.processor.StateReader;
+import dev.rtmstreams.processor.TransformWithState;
+import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.BytesDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.ProcessingContext;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+
+/**
+ * Runs one rtm-streams transformWithState operator (micro-batch execution) in a {@link TopologyTestDriver}, batch by
+ * batch on the driver's wall clock: each {@link #step} pipes the rows (record timestamp = event time) and advances
+ * the wall clock one micro-batch interval, which runs exactly one batch at {@code start + i * interval}. A
+ * {@link #restart()} closes the driver and opens a new one whose store is first rebuilt from every changelog record
+ * written so far, as Kafka Streams restores a store before {@code Processor#init} (the driver replays no changelog).
+ */
+final class KafkaRunner implements AutoCloseable {
+    private static final String APP = "diff";
+
+    private TransformWithState<String, String, String> tws;
+    private final long intervalMs;
+    private final List<KeyValue<String, Long>> initialState;
+    private final List<KeyValue<Bytes, byte[]>> changelog = new ArrayList<>();
+    private final List<Path> dirs = new ArrayList<>();
+    private Instant wall;
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, String> in;
+    private TestOutputTopic<String, String> out;
+
+    /**
+     * @param tws the operator (micro-batch, interval {@code intervalMs})
+     * @param startMs wall clock at start
+     * @param intervalMs micro-batch interval (one step)
+     * @param initialState initial-state rows piped once before the first step (empty for none)
+     */
+    KafkaRunner(
+            TransformWithState<String, String, String> tws,
+            long startMs,
+            long intervalMs,
+            List<KeyValue<String, Long>> initialState) {
+        this.tws = tws;
+        this.intervalMs = intervalMs;
+        this.initialState = initialState;
+        this.wall = Instant.ofEpochMilli(startMs);
+    }
+
+    void start() {
+        boolean first = driver == null && changelog.isEmpty();
+        StreamsBuilder b = new StreamsBuilder();
+        Restore restore = new Restore(List.copyOf(changelog));
+        KStream<String, String> input = b.stream("in", Consumed.with(Serdes.String(), Serdes.String()));
+        input.process(restore.of(tws), Named.as("tws")).to("out", Produced.with(Serdes.String(), Serdes.String()));
+        if (!initialState.isEmpty()) {
+            b.stream("init", Consumed.with(Serdes.String(), Serdes.Long()))
+                    .process(restore.of(tws.initialStateProcessor()), Named.as("tws-init"));
+        }
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, APP);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        p.put(StreamsConfig.STATE_DIR_CONFIG, newDir().toString());
+        driver = new TopologyTestDriver(b.build(), p, wall);
+        in = driver.createInputTopic(
+                "in", Serdes.String().serializer(), Serdes.String().serializer());
+        out = driver.createOutputTopic(
+                "out", Serdes.String().deserializer(), Serdes.String().deserializer());
+        if (first && !initialState.isEmpty()) {
+            TestInputTopic<String, Long> init = driver.createInputTopic(
+                    "init", Serdes.String().serializer(), Serdes.Long().serializer());
+            for (KeyValue<String, Long> kv : initialState) {
+                init.pipeInput(kv.key, kv.value, wall.toEpochMilli());
+            }
+        }
+    }
+
+    private Path newDir() {
+        try {
+            Path d = Files.createTempDirectory("rtm-spark-diff");
+            dirs.add(d);
+            return d;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Pipes the rows, advances the wall clock one interval (one micro-batch). @return the output of this step */
+    List<String> step(List<Event> rows) {
+        for (Event e : rows) {
+            in.pipeInput(e.getKey(), e.wire(), e.getTs().getTime());
+        }
+        wall = wall.plusMillis(intervalMs);
+        driver.advanceWallClockTime(Duration.ofMillis(intervalMs));
+        return out.readValuesToList();
+    }
+
+    /**
+     * Closes the driver and opens a new one on the changelog written so far.
+     *
+     * @param next the operator to run from now on (a new version of the processor, same name), or null for the same
+     */
+    void restart(TransformWithState<String, String, String> next) {
+        stop();
+        if (next != null) {
+            tws = next;
+        }
+        start();
+    }
+
+    void stop() {
+        if (driver != null) {
+            TestOutputTopic<Bytes, byte[]> cl = driver.createOutputTopic(
+                    APP + "-" + tws.storeName() + "-changelog", new BytesDeserializer(), new ByteArrayDeserializer());
+            changelog.addAll(cl.readKeyValuesToList());
+            driver.close();
+            driver = null;
+        }
+    }
+
+    /** @return a reader of the operator's store (the driver must be running) */
+    StateReader state() {
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(tws.storeName());
+        return StateReader.of(store);
+    }
+
+    @Override
+    public void close() {
+        stop();
+        for (Path d : dirs) {
+            try (var walk = Files.walk(d)) {
+                walk.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(f -> f.toFile().delete());
+            } catch (IOException e) {
+                // best effort: a temp directory
+            }
+        }
+    }
+
+    /**
+     * Writes the changelog records into the operator's store below its change-logging layer before the first of the
+     * operator's processors runs its own {@code init}.
+     */
+    private final class Restore {
+        private final List<KeyValue<Bytes, byte[]>> records;
+        private boolean restored;
+
+        Restore(List<KeyValue<Bytes, byte[]>> records) {
+            this.records = records;
+        }
+
+        private void restore(ProcessingContext context) {
+            if (restored) {
+                return;
+            }
+            restored = true;
+            KeyValueStore<Bytes, byte[]> innermost =
+                    QueryableOperatorStore.innermost(context.getStateStore(tws.storeName()));
+            for (KeyValue<Bytes, byte[]> kv : records) {
+                if (kv.value == null) {
+                    innermost.delete(kv.key);
+                } else {
+                    innermost.put(kv.key, kv.value);
+                }
+            }
+        }
+
+        <K, I, KO, O> ProcessorSupplier<K, I, KO, O> of(ProcessorSupplier<K, I, KO, O> supplier) {
+            return new ProcessorSupplier<>() {
+                @Override
+                public Processor<K, I, KO, O> get() {
+                    Processor<K, I, KO, O> p = supplier.get();
+                    return new Processor<>() {
+                        @Override
+                        public void init(ProcessorContext<KO, O> context) {
+                            restore(context);
+                            p.init(context);
+                        }
+
+                        @Override
+                        public void process(Record<K, I> record) {
+                            p.process(record);
+                        }
+
+                        @Override
+                        public void close() {
+                            p.close();
+                        }
+                    };
+                }
+
+                @Override
+                public Set<StoreBuilder<?>> stores() {
+                    return supplier.stores();
+                }
+            };
+        }
+    }
+}
