@@ -76,6 +76,13 @@ final class OperatorRuntime<K, I, O> {
      * A pass without data fires timers only when the watermark moved past it (see {@link #runMicroBatch}).
      */
     private long lastTimerPassWatermark = Long.MIN_VALUE;
+    /**
+     * Micro-batch, event time: the watermark the last batch ran with (Long.MIN_VALUE: none), which this batch drops
+     * late rows with, as Spark; known once a batch ran since the operator started.
+     */
+    private long previousBatchWatermark = Long.MIN_VALUE;
+
+    private boolean previousBatchWatermarkKnown;
 
     private long batchId;
     private long epochStartWallClock;
@@ -294,9 +301,25 @@ final class OperatorRuntime<K, I, O> {
     }
 
     private boolean dropIfLate(long eventTime) {
-        if (!watermark.isLate(eventTime)) {
-            return false;
+        return watermark.isLate(eventTime) && countLate(eventTime, watermark.value());
+    }
+
+    /**
+     * Micro-batch, event time: drops a row at or below the watermark of the previous batch, the one Spark filters late
+     * rows with ({@code eventTimeWatermarkForLateEvents}; timers fire with the current one). Before the first batch
+     * since the operator started it uses the current watermark (the previous one is not persisted).
+     */
+    private boolean dropIfLateForBatch(long eventTime) {
+        if (!previousBatchWatermarkKnown) {
+            return dropIfLate(eventTime);
         }
+        return previousBatchWatermark != Long.MIN_VALUE
+                && eventTime <= previousBatchWatermark
+                && countLate(eventTime, previousBatchWatermark);
+    }
+
+    /** Counts (and logs) a row dropped as late: @return true */
+    private boolean countLate(long eventTime, long bound) {
         droppedLate++;
         metrics.lateRecords.record();
         if (LOG.isDebugEnabled()) {
@@ -304,7 +327,7 @@ final class OperatorRuntime<K, I, O> {
                     "operator {} dropped a late record: eventTime={} <= watermark={} ({} so far)",
                     spec.name(),
                     eventTime,
-                    watermark.value(),
+                    bound,
                     droppedLate);
         }
         return true;
@@ -439,8 +462,10 @@ final class OperatorRuntime<K, I, O> {
     // ---------------------------------------------------------------- timers
 
     /**
-     * Fires the due timers of the operator's time mode: those strictly below the watermark (event time; none
-     * before the first watermark) or below now (processing time), in time order, each once. As in Spark
+     * Fires the due timers of the operator's time mode: those at or below the watermark (event time; none before
+     * the first watermark) or at or below now (processing time), in time order, each once (Spark 4.2's
+     * {@code TimerStateImpl.getExpiredTimers} returns the timers whose time is at most the batch timestamp or the
+     * eviction watermark, as the differential test against Spark shows). As in Spark
      * ({@code TransformWithStateExec#handleTimerRows}) a timer is deleted after {@code handleExpiredTimer} returned
      * and its output was forwarded, so {@code listTimers()} inside the handler still lists it. A due timer that an
      * earlier handler of this pass deleted does not fire. Timers registered while firing fire in the next pass.
@@ -464,7 +489,8 @@ final class OperatorRuntime<K, I, O> {
         } else {
             return;
         }
-        List<TimerService.Timer> due = timers.due(upTo);
+        // TimerService#due takes an exclusive bound
+        List<TimerService.Timer> due = timers.due(upTo == Long.MAX_VALUE ? upTo : upTo + 1);
         if (due.isEmpty()) {
             return;
         }
@@ -550,7 +576,8 @@ final class OperatorRuntime<K, I, O> {
      * Runs one micro-batch at wall-clock time {@code now}: every buffered row, grouped by key in first-arrival
      * order, one {@code handleInputRows} call per key with its rows in arrival order; processing time and
      * watermark are constant within the batch (the watermark computed at the end of the previous batch, as in
-     * Spark); then due timers fire (also when the batch has no data, in event time only once the watermark moved
+     * Spark; rows at or below the watermark the previous batch ran with are late, as Spark's watermark for late
+     * events); then due timers fire (also when the batch has no data, in event time only once the watermark moved
      * since the last batch, as Spark), the watermark advances, the batch id
      * increments and TTL cleanup runs (also when a processing-time batch has no data). Buffered rows are deleted only after the batch ran (at-least-once).
      */
@@ -574,6 +601,7 @@ final class OperatorRuntime<K, I, O> {
             // with the next data or the next watermark move, not in a batch of its own.
             if (timeMode != TimeMode.EVENT_TIME || watermarkMovedSinceLastTimerPass()) {
                 fireDueTimers(now);
+                rememberBatchWatermark();
             }
             if (timeMode == TimeMode.PROCESSING_TIME) {
                 incrementBatchId();
@@ -592,7 +620,7 @@ final class OperatorRuntime<K, I, O> {
                     Bytes.wrap(kb), b -> new KeyRows<>(kb, keyDeserializer.deserialize(topic, kb)));
             if (timeMode == TimeMode.EVENT_TIME) {
                 long et = spec.eventTimeExtractor().extract(kr.key, value, e.timestamp());
-                if (dropIfLate(et) || dropIfTooFarAhead(et, now)) {
+                if (dropIfLateForBatch(et) || dropIfTooFarAhead(et, now)) {
                     continue;
                 }
                 batchMaxEventTime = Math.max(batchMaxEventTime, et);
@@ -621,12 +649,21 @@ final class OperatorRuntime<K, I, O> {
             }
         }
         fireDueTimers(now);
+        rememberBatchWatermark();
         buffer.delete(rows);
         if (batchMaxEventTime != Long.MIN_VALUE) {
             watermark.observe(batchMaxEventTime);
         }
         incrementBatchId();
         cleanupTtl(now);
+    }
+
+    /** After a batch ran (with or without data): the next batch drops late rows with the watermark it ran with. */
+    private void rememberBatchWatermark() {
+        if (timeMode == TimeMode.EVENT_TIME) {
+            previousBatchWatermark = watermark.has() ? watermark.value() : Long.MIN_VALUE;
+            previousBatchWatermarkKnown = true;
+        }
     }
 
     // ---------------------------------------------------------------- close

@@ -181,7 +181,8 @@ final class TimerService {
     }
 
     /**
-     * @param upTo exclusive bound: timers with time strictly below it are due (Spark: {@code <})
+     * @param upTo exclusive bound: timers with time strictly below it are due (the operator passes its batch time or
+     *     watermark plus one: timers fire at equality, as Spark's {@code TimerStateImpl.getExpiredTimers})
      * @return up to {@code maxPerPass} due timers in (time, key) order; empty without a scan when the hint shows
      *     nothing is due. The caller fires (and deletes) every returned timer, then calls {@link #passDone}.
      */

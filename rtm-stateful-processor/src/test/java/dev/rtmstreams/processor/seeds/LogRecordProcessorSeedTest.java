@@ -133,7 +133,7 @@ class LogRecordProcessorSeedTest {
                     .containsExactly("LogRecord(t2, request=req2, ack=ackA)", "LogRecord(t2, request=req2, ack=ackB)");
             // an orphan ack, then the window passes with no input: the timer clears the key
             in.pipeInput("t3", new InputRow("t3", "ack", "orphan"));
-            // a processing-time timer fires once the clock is past it (Spark: strictly below the batch time)
+            // a processing-time timer fires once the clock reaches it (timer time <= batch time, as Spark)
             d.advanceWallClockTime(Duration.ofMillis(timeout + 1));
             in.pipeInput("t1", new InputRow("t1", "ack", "late-ack"));
             in.pipeInput("t3", new InputRow("t3", "request", "late-req"));

@@ -26,10 +26,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  *
  * <p>Differences from Spark's sequence, because firing a timer deletes it while {@code getExpiredTimers} only reads:
  * the expired-timer checks run after the {@code listTimers} checks of the same test; the check with
- * {@code Long.MinValue} is "nothing fired before time moved". Spark's threshold is inclusive in this suite's version
- * ("if timestamp equals to expiryTimestampsMs, it will be considered expired"); ours fires timers strictly below the
- * batch time / watermark (the aligned rule, docs/stateful-processor.md "Time"), so a threshold {@code t} is reached
- * by moving time to {@code t + 1} (docs/spark-migration.md: timers fire strictly past their time).
+ * {@code Long.MinValue} is "nothing fired before time moved". The threshold is inclusive, as in Spark ("if timestamp
+ * equals to expiryTimestampsMs, it will be considered expired"): a threshold {@code t} is reached by moving time to
+ * {@code t}. Timer times are relative to {@link #BASE}, one millisecond after the operator's start, so that a timer
+ * at 0 is not already due when it is registered.
  *
  * <p>Skipped:
  * <ul>
@@ -40,6 +40,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class SparkTimerSuiteTest {
 
     /** Commands: {@code reg:t1,t2,...}, {@code del:t}, {@code list}; every fired timer outputs {@code fired:t}. */
+    /** What timer times are relative to: one millisecond after the operator's start ({@link SparkTwsPort#T0}). */
+    private static final long BASE = T0 + 1;
+
     private static final class Timers implements AutoCloseable {
         final TimeMode mode;
         final SparkTwsPort p;
@@ -52,16 +55,16 @@ class SparkTimerSuiteTest {
                 h.onRow = (handle, row, out) -> {
                     if (row.startsWith("reg:")) {
                         Stream.of(row.substring(4).split(","))
-                                .forEach(t -> handle.registerTimer(T0 + Long.parseLong(t)));
+                                .forEach(t -> handle.registerTimer(BASE + Long.parseLong(t)));
                     } else if (row.startsWith("del:")) {
-                        handle.deleteTimer(T0 + Long.parseLong(row.substring(4)));
+                        handle.deleteTimer(BASE + Long.parseLong(row.substring(4)));
                     } else if (row.equals("list")) {
                         List<Long> ts = new ArrayList<>();
-                        handle.listTimers().forEachRemaining(t -> ts.add(t - T0));
+                        handle.listTimers().forEachRemaining(t -> ts.add(t - BASE));
                         out.add("timers=" + ts);
                     }
                 };
-                h.onTimer = (handle, expiry, out) -> out.add("fired:" + (expiry - T0));
+                h.onTimer = (handle, expiry, out) -> out.add("fired:" + (expiry - BASE));
                 return h;
             };
             this.p = new SparkTwsPort(TransformWithState.builder(s, mode)
@@ -79,7 +82,10 @@ class SparkTimerSuiteTest {
             return p.drain();
         }
 
-        /** Moves processing time or the watermark just past {@code t}; @return the timers that fired. */
+        /**
+         * Moves processing time or the watermark to {@code t} (relative to {@link #BASE}: {@code t + 1} after
+         * {@link SparkTwsPort#T0}); @return the timers that fired.
+         */
         List<String> passTime(long t) {
             if (mode == TimeMode.PROCESSING_TIME) {
                 p.advance(t + 1 - p.now());
