@@ -41,7 +41,7 @@ class ReadmeFirstProcessorTest {
                 .doesNotContain("<parent>")
                 .contains("<artifactId>rtm-bom</artifactId><version>${rtm.version}</version><type>pom</type>"
                         + "<scope>import</scope>");
-        for (String library : List.of("rtm-stateful-processor", "rtm-join", "rtm-topology")) {
+        for (String library : List.of("rtm-stateful-processor", "rtm-join", "rtm-topology", "rtm-state-avro")) {
             assertThat(pom).contains("<artifactId>" + library + "</artifactId></dependency>");
         }
         assertThat(pom).contains("<artifactId>rtm-test-utils</artifactId><scope>test</scope>");
