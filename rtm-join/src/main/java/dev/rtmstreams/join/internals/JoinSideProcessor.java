@@ -8,7 +8,6 @@ import dev.rtmstreams.processor.spi.OperatorSettings;
 import java.time.Duration;
 import java.util.Set;
 import org.apache.kafka.streams.processor.Cancellable;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
@@ -66,20 +65,13 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
         JoinMeta.checkFormatVersion(spec, context.getStateStore(spec.metaStore()));
         core = new JoinCore<>(spec, joiner, context, idleTimeoutMs);
         core.initEvictionHint(left);
-        if (mode == ExecutionMode.REAL_TIME) {
-            punctuator = context.schedule(
-                    Duration.ofMillis(settings.timerResolutionMs()),
-                    PunctuationType.WALL_CLOCK_TIME,
-                    now -> core.punctuateRealTime(left));
-        } else if (left) {
+        if (mode == ExecutionMode.MICRO_BATCH && left) {
             // Micro-batch: the left processor runs each batch for both sides (arrival order across sides is kept by
-            // the shared pending store).
+            // the shared pending store); the right one schedules nothing.
             core.initEvictionHint(false);
-            punctuator = context.schedule(
-                    Duration.ofMillis(settings.microBatchIntervalMs()),
-                    PunctuationType.WALL_CLOCK_TIME,
-                    now -> core.runMicroBatch());
         }
+        punctuator = settings.schedule(
+                context, now -> core.punctuateRealTime(left), left ? now -> core.runMicroBatch() : null);
         LOG.debug(
                 "interval join {} ({} side) initialized for task {} in {} mode",
                 spec.name(),

@@ -39,6 +39,12 @@ record OperatorConfig(
         }
     }
 
+    /** @return the shell's part of these settings (mode, intervals, idle timeout, guard) */
+    OperatorSettings shell() {
+        return new OperatorSettings(
+                executionMode, microBatchIntervalMs, timerResolutionMs, idleTimeoutMs, maxEventTimeSkewMs);
+    }
+
     /**
      * @return the settings of {@code spec}'s operator under the application config {@code cfg}: the shell's settings
      *     ({@link OperatorSettings}, as every operator resolves them) plus transformWithState's own

@@ -6,6 +6,10 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.common.annotation.InterfaceStability;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.Punctuator;
+import org.apache.kafka.streams.processor.api.ProcessingContext;
 
 /**
  * The settings every operator shell resolves the same way (transformWithState, the interval join, deduplication):
@@ -98,5 +102,28 @@ public record OperatorSettings(
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("operator " + operator + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Schedules the operator's wall-clock punctuator for its mode: {@code realTime} every {@link #timerResolutionMs} in
+     * real-time mode, {@code microBatch} every {@link #microBatchIntervalMs} in micro-batch mode. Call in the
+     * processor's {@code init}.
+     *
+     * @param context the processor's context; not null
+     * @param realTime what runs in real-time mode (timers, eviction); not null
+     * @param microBatch what runs in micro-batch mode (one batch), or null when this processor runs none (e.g. the
+     *     join's right side, whose batches the left side runs)
+     * @return the scheduled punctuator, or null when none was scheduled
+     */
+    public Cancellable schedule(ProcessingContext context, Punctuator realTime, Punctuator microBatch) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(realTime, "realTime");
+        if (executionMode == ExecutionMode.MICRO_BATCH) {
+            return microBatch == null
+                    ? null
+                    : context.schedule(
+                            Duration.ofMillis(microBatchIntervalMs), PunctuationType.WALL_CLOCK_TIME, microBatch);
+        }
+        return context.schedule(Duration.ofMillis(timerResolutionMs), PunctuationType.WALL_CLOCK_TIME, realTime);
     }
 }

@@ -7,6 +7,9 @@ import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmProcessorConfig;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.Punctuator;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.junit.jupiter.api.Test;
 
 class OperatorSettingsTest {
@@ -59,5 +62,25 @@ class OperatorSettingsTest {
                 .hasMessageContaining("microBatchIntervalMs=0");
         assertThatThrownBy(() -> OperatorSettings.resolve("op", null, null, null, Duration.ofMillis(-1), Map.of()))
                 .hasMessageContaining("idleTimeoutMs=-1");
+    }
+
+    @Test
+    void shouldScheduleTheModesPunctuatorWhenInitialized() {
+        MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
+        Punctuator realTime = now -> {};
+        Punctuator microBatch = now -> {};
+
+        new OperatorSettings(ExecutionMode.REAL_TIME, 250, 20, 0, 1_000).schedule(context, realTime, microBatch);
+        new OperatorSettings(ExecutionMode.MICRO_BATCH, 250, 20, 0, 1_000).schedule(context, realTime, microBatch);
+        Cancellable none =
+                new OperatorSettings(ExecutionMode.MICRO_BATCH, 250, 20, 0, 1_000).schedule(context, realTime, null);
+
+        assertThat(context.scheduledPunctuators())
+                .extracting(MockProcessorContext.CapturedPunctuator::getInterval)
+                .containsExactly(Duration.ofMillis(20), Duration.ofMillis(250));
+        assertThat(context.scheduledPunctuators())
+                .extracting(MockProcessorContext.CapturedPunctuator::getPunctuator)
+                .containsExactly(realTime, microBatch);
+        assertThat(none).isNull();
     }
 }
