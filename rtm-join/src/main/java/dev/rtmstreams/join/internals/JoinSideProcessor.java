@@ -93,8 +93,9 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
             return;
         }
         long t = eventTime.extract(record.key(), record.value(), record.timestamp());
-        if (RtmProcessorConfig.tooFarAhead(t, context.currentSystemTimeMs(), maxEventTimeSkewMs)) {
-            core.tooFarAhead(left, record);
+        long now = context.currentSystemTimeMs();
+        if (RtmProcessorConfig.tooFarAhead(t, now, maxEventTimeSkewMs)) {
+            core.tooFarAhead(left, record, t, now, maxEventTimeSkewMs);
             return;
         }
         if (mode == ExecutionMode.REAL_TIME) {
