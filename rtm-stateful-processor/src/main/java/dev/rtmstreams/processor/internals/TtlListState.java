@@ -11,13 +11,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * byte layout. Each element has its own expiry, given when appended; {@code put} refreshes all; appends drop the
  * already-expired elements while rewriting; every write indexes the list's key for the {@link TtlCleaner}.
  */
-final class TtlListState<T> extends TtlState implements ListState<T> {
-
-    private final ListStateImpl<T> plain;
+final class TtlListState<T> extends TtlState<ListStateImpl<T>> implements ListState<T> {
 
     TtlListState(ListStateImpl<T> plain, long ttlMs) {
-        super(plain.keys, ttlMs);
-        this.plain = plain;
+        super(plain, ttlMs);
     }
 
     @Override

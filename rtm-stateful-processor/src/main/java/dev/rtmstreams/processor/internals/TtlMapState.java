@@ -11,13 +11,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * layout. Each entry has its own expiry, given when it is updated and indexed for the {@link TtlCleaner}; an entry
  * this wrapper no longer calls live reads as absent at once.
  */
-final class TtlMapState<UK, UV> extends TtlState implements MapState<UK, UV> {
-
-    private final MapStateImpl<UK, UV> plain;
+final class TtlMapState<UK, UV> extends TtlState<MapStateImpl<UK, UV>> implements MapState<UK, UV> {
 
     TtlMapState(MapStateImpl<UK, UV> plain, long ttlMs) {
-        super(plain.keys, ttlMs);
-        this.plain = plain;
+        super(plain, ttlMs);
     }
 
     @Override

@@ -12,20 +12,24 @@ import org.apache.kafka.common.utils.Bytes;
  * reaches {@code write time + ttl}; an expired value reads as absent at once, before the cleaner removes it; every
  * write (update, append, put) sets a fresh expiry.
  */
-abstract class TtlState {
+abstract class TtlState<P extends StoredStateVariable> {
+
+    /** The wrapped plain state. */
+    final P plain;
 
     final KeyContext keys;
     private final long ttlMs;
 
     /**
-     * @param keys the operator's key context (its processing time; its TTL index)
+     * @param plain the plain state to wrap (its key context gives the processing time and the TTL index)
      * @param ttlMs the time to live in ms; positive
      */
-    TtlState(KeyContext keys, long ttlMs) {
+    TtlState(P plain, long ttlMs) {
         if (ttlMs <= 0) {
             throw new IllegalArgumentException("ttl must be positive: " + ttlMs + " ms");
         }
-        this.keys = keys;
+        this.plain = plain;
+        this.keys = plain.keys;
         this.ttlMs = ttlMs;
     }
 

@@ -10,13 +10,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * same byte layout. A value it no longer calls live reads as absent at once; every update stores a fresh expiry and
  * indexes it for the {@link TtlCleaner}.
  */
-final class TtlValueState<T> extends TtlState implements ValueState<T> {
-
-    private final ValueStateImpl<T> plain;
+final class TtlValueState<T> extends TtlState<ValueStateImpl<T>> implements ValueState<T> {
 
     TtlValueState(ValueStateImpl<T> plain, long ttlMs) {
-        super(plain.keys, ttlMs);
-        this.plain = plain;
+        super(plain, ttlMs);
     }
 
     @Override
