@@ -1,6 +1,5 @@
 package dev.rtmstreams.processor;
 
-import dev.rtmstreams.processor.spi.ConfigValues;
 import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
@@ -71,7 +70,7 @@ public final class RtmProcessorConfig {
      * @throws IllegalArgumentException naming the key and the value when it is not a positive number
      */
     public static long maxEventTimeSkewMs(java.util.Map<String, ?> configs) {
-        return ConfigValues.longValue(configs, MAX_EVENT_TIME_SKEW_MS_CONFIG, DEFAULT_MAX_EVENT_TIME_SKEW_MS, 1);
+        return longValue(configs, MAX_EVENT_TIME_SKEW_MS_CONFIG, DEFAULT_MAX_EVENT_TIME_SKEW_MS, 1);
     }
 
     /**
@@ -93,7 +92,7 @@ public final class RtmProcessorConfig {
     public static int valueSchemaEvolutionThreshold(java.util.Map<String, ?> configs) {
         return (int) Math.min(
                 Integer.MAX_VALUE,
-                ConfigValues.longValue(
+                longValue(
                         configs, VALUE_SCHEMA_EVOLUTION_THRESHOLD_CONFIG, DEFAULT_VALUE_SCHEMA_EVOLUTION_THRESHOLD, 0));
     }
 
@@ -118,12 +117,46 @@ public final class RtmProcessorConfig {
      *     {@link #NEWEST_STATE_FORMAT_VERSION}
      */
     public static int stateWriteFormatVersion(java.util.Map<String, ?> configs) {
-        long v = ConfigValues.longValue(configs, STATE_WRITE_FORMAT_VERSION_CONFIG, NEWEST_STATE_FORMAT_VERSION, 2);
+        long v = longValue(configs, STATE_WRITE_FORMAT_VERSION_CONFIG, NEWEST_STATE_FORMAT_VERSION, 2);
         if (v > NEWEST_STATE_FORMAT_VERSION) {
             throw new IllegalArgumentException(STATE_WRITE_FORMAT_VERSION_CONFIG + " must be at most "
                     + NEWEST_STATE_FORMAT_VERSION + " (the newest state format version of this release): " + v);
         }
         return (int) v;
+    }
+
+    /**
+     * Reads a whole-number setting from Kafka Streams' application configs, where a value may be a {@link Number} or
+     * its text: the one parser of every rtm setting (the SPI's {@code ConfigValues} reads through it), so that a bad
+     * value fails the same way everywhere.
+     *
+     * @param configs the application configs; not null
+     * @param key the setting
+     * @param defaultValue returned when {@code key} is absent
+     * @param min the smallest valid value (0: "must not be negative", 1: "must be positive")
+     * @return the setting as a long, at least {@code min}
+     * @throws IllegalArgumentException when the value is not a whole number or below {@code min}, naming the key and
+     *     the value
+     */
+    public static long longValue(java.util.Map<String, ?> configs, String key, long defaultValue, long min) {
+        Object v = configs.get(key);
+        long parsed;
+        if (v == null) {
+            parsed = defaultValue;
+        } else {
+            try {
+                parsed = v instanceof Number n
+                        ? n.longValue()
+                        : Long.parseLong(v.toString().trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + " must be a number: " + v, e);
+            }
+        }
+        if (parsed < min) {
+            String rule = min == 0 ? "must not be negative" : min == 1 ? "must be positive" : "must be at least " + min;
+            throw new IllegalArgumentException(key + " " + rule + ": " + v);
+        }
+        return parsed;
     }
 
     /** @return whether {@code eventTime} is more than {@code maxSkewMs} ahead of {@code wallClockMs} */

@@ -1,7 +1,7 @@
 package dev.rtmstreams.processor;
 
 import dev.rtmstreams.processor.internals.StateScanner;
-import dev.rtmstreams.processor.spi.StoreCopies;
+import dev.rtmstreams.processor.spi.internals.EntriesStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -97,7 +97,7 @@ public final class StateReader {
      * @throws IllegalArgumentException naming the directory when it is not a readable RocksDB store
      */
     public static StateReader fromRocksDbDirectory(Path directory) {
-        return of(StoreCopies.fromRocksDb(directory));
+        return of(EntriesStore.fromRocksDb(Objects.requireNonNull(directory, "directory")));
     }
 
     /**

@@ -18,7 +18,7 @@ abstract class ListStateContractTest {
     abstract StoreBackend backend();
 
     /**
-     * The TTL the contract's non-TTL cases run with: none, or (the {@code TtlLayer} subclasses) one too long to expire
+     * The TTL the contract's non-TTL cases run with: none, or (the {@code ...TtlLayerTest} subclasses: the TTL wrapper on) one too long to expire
      * within a test, so that the same contract holds with the TTL layer on.
      */
     TtlConfig contractTtl() {

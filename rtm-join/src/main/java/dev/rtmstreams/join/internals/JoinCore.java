@@ -128,7 +128,7 @@ final class JoinCore<K, L, R, VR> {
         Meta m = meta.get();
         boolean metaMustBeWritten = false;
         if (isLate(eventTime, m.global())) {
-            drops.late(left, false, record.key(), valueBytes, record.timestamp(), record.headers());
+            drops.late(left, eventTime, m.global(), record.key(), valueBytes, record.timestamp(), record.headers());
         } else {
             byte[] keyBytes = keySerializer.serialize(topic(left), record.key());
             metaMustBeWritten = joinAndInsert(
@@ -195,7 +195,8 @@ final class JoinCore<K, L, R, VR> {
         batchInputs.drain(in -> {
             K key = keyDeserializer.deserialize(topic(in.left()), in.keyBytes());
             if (isLate(in.eventTime(), batchWatermark)) {
-                drops.late(in.left(), false, key, in.valueBytes(), in.recordTs(), in.headers());
+                drops.late(
+                        in.left(), in.eventTime(), batchWatermark, key, in.valueBytes(), in.recordTs(), in.headers());
             } else {
                 Object value = deserializeValue(in.left(), in.valueBytes());
                 joinAndInsert(
@@ -420,10 +421,17 @@ final class JoinCore<K, L, R, VR> {
      * The watermark guard: the record's event time is too far ahead of the wall clock. It is not joined and does not
      * feed its side's max event time; it is counted and, with a late-records topic, written there.
      */
-    void tooFarAhead(boolean left, Record<K, ?> record) {
+    void tooFarAhead(boolean left, Record<K, ?> record, long eventTime, long now, long maxSkewMs) {
         meta.markActive(left);
-        drops.late(
-                left, true, record.key(), serializeValue(left, record.value()), record.timestamp(), record.headers());
+        drops.tooFarAhead(
+                left,
+                eventTime,
+                now,
+                maxSkewMs,
+                record.key(),
+                serializeValue(left, record.value()),
+                record.timestamp(),
+                record.headers());
     }
 
     /** Spark's rule for stateful operators ({@link Watermarks#isLate}), with {@link Codec#NONE} as "no watermark yet". */

@@ -1,6 +1,7 @@
 package dev.rtmstreams.join.internals;
 
 import dev.rtmstreams.join.IntervalJoin;
+import dev.rtmstreams.processor.spi.InputDrops;
 import dev.rtmstreams.processor.spi.OperatorSensors;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Headers;
@@ -22,8 +23,8 @@ final class JoinDrops<K> {
     private final ProcessorContext<K, Object> context;
     /** Per side (0 left, 1 right): sensors tagged with the side, shared with the task's other side processor. */
     private final OperatorSensors[] sideSensors;
-    /** Late records per side (0 left, 1 right), then records rejected by the watermark guard (2 left, 3 right). */
-    private final Sensor[] lateSensors = new Sensor[4];
+    /** Per side: late and too-far-ahead records, accounted as by every operator shell; sensors made on first use. */
+    private final InputDrops[] inputs;
     /** Per side: copies dropped ({@code distinctBy}); registered on the first one. */
     private final Sensor[] duplicateSensors = new Sensor[2];
 
@@ -31,20 +32,49 @@ final class JoinDrops<K> {
         this.spec = spec;
         this.context = context;
         this.sideSensors = new OperatorSensors[] {newSideSensors("left"), newSideSensors("right")};
+        this.inputs = new InputDrops[] {sideDrops(0, "left"), sideDrops(1, "right")};
+    }
+
+    private InputDrops sideDrops(int s, String side) {
+        OperatorSensors sensors = sideSensors[s];
+        return new InputDrops(
+                "interval join " + spec.name() + " (" + side + " side)",
+                () -> lateSensor(sensors),
+                () -> futureSensor(sensors));
     }
 
     /**
-     * Counts a record not joined (late, or too far ahead) and forwards it to the late-records topic when there is one.
+     * Accounts for a late record (as every operator shell does, {@link InputDrops}) and forwards it to the
+     * late-records topic when there is one.
      *
      * @param valueBytes the record's serialized value
      */
-    void late(boolean left, boolean tooFarAhead, K key, byte[] valueBytes, long recordTs, Headers headers) {
-        int s = (left ? 0 : 1) + (tooFarAhead ? 2 : 0);
-        if (lateSensors[s] == null) {
-            OperatorSensors side = sideSensors[left ? 0 : 1];
-            lateSensors[s] = tooFarAhead ? futureSensor(side) : lateSensor(side);
-        }
-        lateSensors[s].record();
+    void late(boolean left, long eventTime, long watermark, K key, byte[] valueBytes, long recordTs, Headers headers) {
+        inputs[left ? 0 : 1].late(eventTime, watermark);
+        deadLetter(left, false, key, valueBytes, recordTs, headers);
+    }
+
+    /**
+     * Accounts for a record rejected by the watermark guard (as every operator shell does, {@link InputDrops}) and
+     * forwards it to the late-records topic when there is one.
+     *
+     * @param valueBytes the record's serialized value
+     */
+    void tooFarAhead(
+            boolean left,
+            long eventTime,
+            long now,
+            long maxSkewMs,
+            K key,
+            byte[] valueBytes,
+            long recordTs,
+            Headers headers) {
+        inputs[left ? 0 : 1].tooFarAhead(eventTime, now, maxSkewMs);
+        deadLetter(left, true, key, valueBytes, recordTs, headers);
+    }
+
+    private void deadLetter(
+            boolean left, boolean tooFarAhead, K key, byte[] valueBytes, long recordTs, Headers headers) {
         if (spec.lateTopic() != null) {
             RecordHeaders h = headers == null ? new RecordHeaders() : new RecordHeaders(headers.toArray());
             h.add(IntervalJoin.LATE_SIDE_HEADER, (left ? "left" : "right").getBytes(StandardCharsets.UTF_8));

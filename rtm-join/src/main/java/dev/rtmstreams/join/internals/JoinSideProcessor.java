@@ -4,12 +4,10 @@ import dev.rtmstreams.join.ValueJoiner3;
 import dev.rtmstreams.processor.EventTimeExtractor;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmProcessorConfig;
-import dev.rtmstreams.processor.spi.ConfigValues;
+import dev.rtmstreams.processor.spi.OperatorSettings;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.processor.Cancellable;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
@@ -53,46 +51,27 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
     @Override
     public void init(ProcessorContext<K, Object> context) {
         this.context = context;
-        Map<String, Object> configs = context.appConfigs();
-        maxEventTimeSkewMs = RtmProcessorConfig.maxEventTimeSkewMs(configs);
-        mode = spec.executionMode() != null
-                ? spec.executionMode()
-                : configs.containsKey(RtmProcessorConfig.EXECUTION_MODE_CONFIG)
-                        ? ExecutionMode.fromConfig(
-                                String.valueOf(configs.get(RtmProcessorConfig.EXECUTION_MODE_CONFIG)))
-                        : ExecutionMode.REAL_TIME;
-        long idleTimeoutMs = spec.idleTimeoutMs() >= 0
-                ? spec.idleTimeoutMs()
-                : ConfigValues.longValue(
-                        configs,
-                        RtmProcessorConfig.WATERMARK_IDLE_TIMEOUT_MS_CONFIG,
-                        RtmProcessorConfig.DEFAULT_WATERMARK_IDLE_TIMEOUT_MS,
-                        0);
+        // the builder's settings, else the rtm.* keys, else the defaults: resolved as every operator resolves them
+        OperatorSettings settings = OperatorSettings.resolve(
+                spec.name(),
+                spec.executionMode(),
+                null,
+                spec.evictionIntervalMs() > 0 ? Duration.ofMillis(spec.evictionIntervalMs()) : null,
+                spec.idleTimeoutMs() >= 0 ? Duration.ofMillis(spec.idleTimeoutMs()) : null,
+                context.appConfigs());
+        maxEventTimeSkewMs = settings.maxEventTimeSkewMs();
+        mode = settings.executionMode();
+        long idleTimeoutMs = settings.idleTimeoutMs();
         JoinMeta.checkFormatVersion(spec, context.getStateStore(spec.metaStore()));
         core = new JoinCore<>(spec, joiner, context, idleTimeoutMs);
         core.initEvictionHint(left);
-        if (mode == ExecutionMode.REAL_TIME) {
-            long interval = spec.evictionIntervalMs() > 0
-                    ? spec.evictionIntervalMs()
-                    : ConfigValues.longValue(
-                            configs,
-                            RtmProcessorConfig.TIMER_RESOLUTION_MS_CONFIG,
-                            RtmProcessorConfig.DEFAULT_TIMER_RESOLUTION_MS,
-                            1);
-            punctuator = context.schedule(
-                    Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME, now -> core.punctuateRealTime(left));
-        } else if (left) {
+        if (mode == ExecutionMode.MICRO_BATCH && left) {
             // Micro-batch: the left processor runs each batch for both sides (arrival order across sides is kept by
-            // the shared pending store).
+            // the shared pending store); the right one schedules nothing.
             core.initEvictionHint(false);
-            long interval = ConfigValues.longValue(
-                    configs,
-                    RtmProcessorConfig.MICRO_BATCH_INTERVAL_MS_CONFIG,
-                    RtmProcessorConfig.DEFAULT_MICRO_BATCH_INTERVAL_MS,
-                    1);
-            punctuator = context.schedule(
-                    Duration.ofMillis(interval), PunctuationType.WALL_CLOCK_TIME, now -> core.runMicroBatch());
         }
+        punctuator = settings.schedule(
+                context, now -> core.punctuateRealTime(left), left ? now -> core.runMicroBatch() : null);
         LOG.debug(
                 "interval join {} ({} side) initialized for task {} in {} mode",
                 spec.name(),
@@ -114,8 +93,9 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
             return;
         }
         long t = eventTime.extract(record.key(), record.value(), record.timestamp());
-        if (RtmProcessorConfig.tooFarAhead(t, context.currentSystemTimeMs(), maxEventTimeSkewMs)) {
-            core.tooFarAhead(left, record);
+        long now = context.currentSystemTimeMs();
+        if (RtmProcessorConfig.tooFarAhead(t, now, maxEventTimeSkewMs)) {
+            core.tooFarAhead(left, record, t, now, maxEventTimeSkewMs);
             return;
         }
         if (mode == ExecutionMode.REAL_TIME) {

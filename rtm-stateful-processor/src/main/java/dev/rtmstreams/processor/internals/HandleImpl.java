@@ -93,12 +93,10 @@ final class HandleImpl implements StatefulProcessorHandle {
     @Override
     public <T> ValueState<T> getValueState(String stateName, Serde<T> valueSerde, TtlConfig ttlConfig) {
         long ttl = declare("get_value_state", stateName, ttlConfig);
-        ValueStateImpl<T> s = new ValueStateImpl<>(
-                keys,
-                stateName,
-                stored(stateName, Objects.requireNonNull(valueSerde, "valueSerde")),
-                TtlLayer.of(keys, ttl));
-        variables.put(stateName, s);
+        ValueStateImpl<T> plain = new ValueStateImpl<>(
+                keys, stateName, stored(stateName, Objects.requireNonNull(valueSerde, "valueSerde")));
+        ValueState<T> s = ttl > 0 ? new TtlValueState<>(plain, ttl) : plain;
+        variables.put(stateName, (primaryKey, now) -> TtlValueState.removeExpired(keys.store, primaryKey, now));
         record(stateName, OperatorMetadata.Kind.ValueState, ttl, valueSerde);
         return s;
     }
@@ -106,12 +104,10 @@ final class HandleImpl implements StatefulProcessorHandle {
     @Override
     public <T> ListState<T> getListState(String stateName, Serde<T> elementSerde, TtlConfig ttlConfig) {
         long ttl = declare("get_list_state", stateName, ttlConfig);
-        ListStateImpl<T> s = new ListStateImpl<>(
-                keys,
-                stateName,
-                stored(stateName, Objects.requireNonNull(elementSerde, "elementSerde")),
-                TtlLayer.of(keys, ttl));
-        variables.put(stateName, s);
+        ListStateImpl<T> plain = new ListStateImpl<>(
+                keys, stateName, stored(stateName, Objects.requireNonNull(elementSerde, "elementSerde")));
+        ListState<T> s = ttl > 0 ? new TtlListState<>(plain, ttl) : plain;
+        variables.put(stateName, (primaryKey, now) -> TtlListState.removeExpired(keys.store, primaryKey, now));
         record(stateName, OperatorMetadata.Kind.ListState, ttl, elementSerde);
         return s;
     }
@@ -120,13 +116,13 @@ final class HandleImpl implements StatefulProcessorHandle {
     public <UK, UV> MapState<UK, UV> getMapState(
             String stateName, Serde<UK> userKeySerde, Serde<UV> valueSerde, TtlConfig ttlConfig) {
         long ttl = declare("get_map_state", stateName, ttlConfig);
-        MapStateImpl<UK, UV> s = new MapStateImpl<>(
+        MapStateImpl<UK, UV> plain = new MapStateImpl<>(
                 keys,
                 stateName,
                 Objects.requireNonNull(userKeySerde, "userKeySerde"),
-                stored(stateName, Objects.requireNonNull(valueSerde, "valueSerde")),
-                TtlLayer.of(keys, ttl));
-        variables.put(stateName, s);
+                stored(stateName, Objects.requireNonNull(valueSerde, "valueSerde")));
+        MapState<UK, UV> s = ttl > 0 ? new TtlMapState<>(plain, ttl) : plain;
+        variables.put(stateName, (primaryKey, now) -> TtlMapState.removeExpired(keys.store, primaryKey, now));
         record(stateName, OperatorMetadata.Kind.MapState, ttl, userKeySerde, valueSerde);
         return s;
     }

@@ -16,17 +16,18 @@ import org.apache.kafka.common.utils.Bytes;
 
 /**
  * List state on the operator store: one entry per grouping key holding the elements as
- * {@code [expiry i64][len i32][bytes]*} ({@code Long.MAX_VALUE} = no expiry). Each element has its own expiry,
- * the {@link TtlLayer}'s when appended; {@link #put} refreshes all. Appends drop already-expired elements while
- * rewriting.
+ * {@code [expiry i64][len i32][bytes]*} ({@code Long.MAX_VALUE} = no expiry). Plain: every element is stored with
+ * {@link #NEVER} and read. With time to live it is wrapped in a {@link TtlListState}: each element then has its own
+ * expiry, given when appended ({@code put} refreshes all), and appends drop the elements the wrapper's live filter
+ * rejects while rewriting.
  */
 final class ListStateImpl<T> extends StoredStateVariable implements ListState<T> {
 
     private final Serializer<T> serializer;
     private final Deserializer<T> deserializer;
 
-    ListStateImpl(KeyContext keys, String name, Serde<T> serde, TtlLayer ttl) {
-        super(keys, name, ttl);
+    ListStateImpl(KeyContext keys, String name, Serde<T> serde) {
+        super(keys, name);
         this.serializer = serde.serializer();
         this.deserializer = serde.deserializer();
     }
@@ -35,13 +36,8 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
         return Bytes.wrap(Layout.concat(prefix, keys.keySuffix(op, name)));
     }
 
-    /** Live (non-expired) elements of a stored list, as raw {@code [expiry][len][bytes]} records. */
-    private List<byte[]> liveRecords(byte[] stored) {
-        return records(stored, ttl::isLive);
-    }
-
     /** Elements of a stored list whose expiry passes {@code keep}, as raw {@code [expiry][len][bytes]} records. */
-    private static List<byte[]> records(byte[] stored, LongPredicate keep) {
+    static List<byte[]> records(byte[] stored, LongPredicate keep) {
         List<byte[]> out = new ArrayList<>();
         if (stored == null) {
             return out;
@@ -66,7 +62,7 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
         return r;
     }
 
-    private static byte[] join(List<byte[]> records) {
+    static byte[] join(List<byte[]> records) {
         int n = 0;
         for (byte[] r : records) {
             n += r.length;
@@ -80,16 +76,14 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
         return out;
     }
 
-    @Override
-    public boolean exists() {
-        return !liveRecords(keys.store.get(key("exists"))).isEmpty();
+    boolean exists(LongPredicate live) {
+        return !records(keys.store.get(key("exists")), live).isEmpty();
     }
 
-    @Override
-    public Iterator<T> get() {
-        List<byte[]> live = liveRecords(keys.store.get(key("get")));
-        List<T> out = new ArrayList<>(live.size());
-        for (byte[] r : live) {
+    Iterator<T> get(LongPredicate live) {
+        List<byte[]> kept = records(keys.store.get(key("get")), live);
+        List<T> out = new ArrayList<>(kept.size());
+        for (byte[] r : kept) {
             out.add(deserializer.deserialize(name, Arrays.copyOfRange(r, 12, r.length)));
         }
         return out.iterator();
@@ -112,38 +106,70 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
         return out;
     }
 
-    private void write(Bytes k, List<byte[]> records, long expiry) {
-        keys.store.put(k, join(records));
-        ttl.written(k, expiry);
-    }
-
-    @Override
-    public void put(List<T> newState) {
+    /**
+     * Replaces the current key's list by {@code newState}, every element with {@code expiry}.
+     *
+     * @return the key written
+     */
+    Bytes put(List<T> newState, long expiry) {
         Bytes k = key("put");
-        long expiry = ttl.expiryOfWrite();
-        write(k, encode(newState, expiry), expiry);
+        keys.store.put(k, join(encode(newState, expiry)));
+        return k;
     }
 
-    @Override
-    public void appendValue(T newState) {
+    /**
+     * Appends {@code newState} with {@code expiry} to the elements {@code live} keeps.
+     *
+     * @return the key written
+     */
+    Bytes appendValue(T newState, long expiry, LongPredicate live) {
         Bytes k = key("appendValue");
         if (newState == null) {
             throw new NullValueException(name);
         }
-        long expiry = ttl.expiryOfWrite();
-        List<byte[]> records = liveRecords(keys.store.get(k));
+        List<byte[]> records = records(keys.store.get(k), live);
         records.add(record(serializer.serialize(name, newState), expiry));
-        write(k, records, expiry);
+        keys.store.put(k, join(records));
+        return k;
+    }
+
+    /**
+     * Appends {@code newState}, every element with {@code expiry}, to the elements {@code live} keeps.
+     *
+     * @return the key written
+     */
+    Bytes appendList(List<T> newState, long expiry, LongPredicate live) {
+        Bytes k = key("appendList");
+        List<byte[]> add = encode(newState, expiry);
+        List<byte[]> records = records(keys.store.get(k), live);
+        records.addAll(add);
+        keys.store.put(k, join(records));
+        return k;
+    }
+
+    @Override
+    public boolean exists() {
+        return exists(ALL);
+    }
+
+    @Override
+    public Iterator<T> get() {
+        return get(ALL);
+    }
+
+    @Override
+    public void put(List<T> newState) {
+        put(newState, NEVER);
+    }
+
+    @Override
+    public void appendValue(T newState) {
+        appendValue(newState, NEVER, ALL);
     }
 
     @Override
     public void appendList(List<T> newState) {
-        Bytes k = key("appendList");
-        long expiry = ttl.expiryOfWrite();
-        List<byte[]> add = encode(newState, expiry);
-        List<byte[]> records = liveRecords(keys.store.get(k));
-        records.addAll(add);
-        write(k, records, expiry);
+        appendList(newState, NEVER, ALL);
     }
 
     @Override
@@ -151,25 +177,8 @@ final class ListStateImpl<T> extends StoredStateVariable implements ListState<T>
         keys.store.delete(key("clear"));
     }
 
-    @Override
-    public int removeExpired(byte[] primaryKey, long now) {
-        Bytes k = Bytes.wrap(primaryKey);
-        byte[] stored = keys.store.get(k);
-        if (stored == null) {
-            return 0;
-        }
-        List<byte[]> live = records(stored, expiry -> !ValueCodec.isExpired(expiry, now));
-        int removed = count(stored) - live.size();
-        if (live.isEmpty()) {
-            keys.store.delete(k);
-        } else if (removed > 0) {
-            keys.store.put(k, join(live));
-        }
-        return removed;
-    }
-
     /** @return the number of elements (live or not) of a stored list */
-    private static int count(byte[] stored) {
+    static int count(byte[] stored) {
         int n = 0;
         int pos = 0;
         while (pos < stored.length) {

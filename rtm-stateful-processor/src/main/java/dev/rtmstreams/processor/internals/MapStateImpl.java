@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongPredicate;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -17,8 +18,9 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
  * Map state on the operator store: one entry per (grouping key, user key), key
- * {@code statePrefix + [keyLen][groupingKey] + userKeyBytes}, value per {@link ValueCodec} with a per-entry expiry
- * (the {@link TtlLayer}'s).
+ * {@code statePrefix + [keyLen][groupingKey] + userKeyBytes}, value per {@link ValueCodec} with a per-entry expiry:
+ * {@link #NEVER} when plain; with time to live it is wrapped in a {@link TtlMapState}, which uses the package-private
+ * operations with an expiry and a live filter.
  */
 final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState<UK, UV> {
 
@@ -27,8 +29,8 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
     private final Serializer<UV> valueSerializer;
     private final Deserializer<UV> valueDeserializer;
 
-    MapStateImpl(KeyContext keys, String name, Serde<UK> keySerde, Serde<UV> valueSerde, TtlLayer ttl) {
-        super(keys, name, ttl);
+    MapStateImpl(KeyContext keys, String name, Serde<UK> keySerde, Serde<UV> valueSerde) {
+        super(keys, name);
         this.keySerializer = keySerde.serializer();
         this.keyDeserializer = keySerde.deserializer();
         this.valueSerializer = valueSerde.serializer();
@@ -47,13 +49,13 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
         return Bytes.wrap(Layout.concat(gp, keySerializer.serialize(name, userKey)));
     }
 
-    private List<KeyValue<byte[], byte[]>> liveEntries(String op) {
+    private List<KeyValue<byte[], byte[]>> entries(String op, LongPredicate live) {
         byte[] gp = groupPrefix(op);
         List<KeyValue<byte[], byte[]>> out = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = keys.store.prefixScan(Bytes.wrap(gp), BytesSer.INSTANCE)) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> kv = it.next();
-                if (ttl.isLive(ValueCodec.expiry(kv.value))) {
+                if (live.test(ValueCodec.expiry(kv.value))) {
                     byte[] k = kv.key.get();
                     out.add(KeyValue.pair(Arrays.copyOfRange(k, gp.length, k.length), kv.value));
                 }
@@ -62,41 +64,40 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
         return out;
     }
 
-    @Override
-    public boolean exists() {
-        return !liveEntries("exists").isEmpty();
+    boolean exists(LongPredicate live) {
+        return !entries("exists", live).isEmpty();
     }
 
-    @Override
-    public UV getValue(UK key) {
+    UV getValue(UK key, LongPredicate live) {
         byte[] stored = keys.store.get(entryKey("getValue", key));
-        if (stored == null || !ttl.isLive(ValueCodec.expiry(stored))) {
+        if (stored == null || !live.test(ValueCodec.expiry(stored))) {
             return null;
         }
         return valueDeserializer.deserialize(name, ValueCodec.payload(stored));
     }
 
-    @Override
-    public boolean containsKey(UK key) {
+    boolean containsKey(UK key, LongPredicate live) {
         byte[] stored = keys.store.get(entryKey("containsKey", key));
-        return stored != null && ttl.isLive(ValueCodec.expiry(stored));
+        return stored != null && live.test(ValueCodec.expiry(stored));
     }
 
-    @Override
-    public void updateValue(UK key, UV value) {
+    /**
+     * Stores {@code value} under {@code key} with {@code expiry}.
+     *
+     * @return the key written
+     */
+    Bytes updateValue(UK key, UV value, long expiry) {
         Bytes k = entryKey("updateValue", key);
         if (value == null) {
             throw new NullValueException(name);
         }
-        long expiry = ttl.expiryOfWrite();
         keys.store.put(k, ValueCodec.encode(valueSerializer.serialize(name, value), expiry));
-        ttl.written(k, expiry);
+        return k;
     }
 
-    @Override
-    public Iterator<Map.Entry<UK, UV>> iterator() {
+    Iterator<Map.Entry<UK, UV>> iterator(LongPredicate live) {
         List<Map.Entry<UK, UV>> out = new ArrayList<>();
-        for (KeyValue<byte[], byte[]> kv : liveEntries("iterator")) {
+        for (KeyValue<byte[], byte[]> kv : entries("iterator", live)) {
             out.add(new AbstractMap.SimpleImmutableEntry<>(
                     keyDeserializer.deserialize(name, kv.key),
                     valueDeserializer.deserialize(name, ValueCodec.payload(kv.value))));
@@ -104,22 +105,55 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
         return out.iterator();
     }
 
-    @Override
-    public Iterator<UK> keys() {
+    Iterator<UK> keys(LongPredicate live) {
         List<UK> out = new ArrayList<>();
-        for (KeyValue<byte[], byte[]> kv : liveEntries("keys")) {
+        for (KeyValue<byte[], byte[]> kv : entries("keys", live)) {
             out.add(keyDeserializer.deserialize(name, kv.key));
         }
         return out.iterator();
     }
 
-    @Override
-    public Iterator<UV> values() {
+    Iterator<UV> values(LongPredicate live) {
         List<UV> out = new ArrayList<>();
-        for (KeyValue<byte[], byte[]> kv : liveEntries("values")) {
+        for (KeyValue<byte[], byte[]> kv : entries("values", live)) {
             out.add(valueDeserializer.deserialize(name, ValueCodec.payload(kv.value)));
         }
         return out.iterator();
+    }
+
+    @Override
+    public boolean exists() {
+        return exists(ALL);
+    }
+
+    @Override
+    public UV getValue(UK key) {
+        return getValue(key, ALL);
+    }
+
+    @Override
+    public boolean containsKey(UK key) {
+        return containsKey(key, ALL);
+    }
+
+    @Override
+    public void updateValue(UK key, UV value) {
+        updateValue(key, value, NEVER);
+    }
+
+    @Override
+    public Iterator<Map.Entry<UK, UV>> iterator() {
+        return iterator(ALL);
+    }
+
+    @Override
+    public Iterator<UK> keys() {
+        return keys(ALL);
+    }
+
+    @Override
+    public Iterator<UV> values() {
+        return values(ALL);
     }
 
     @Override
@@ -130,10 +164,5 @@ final class MapStateImpl<UK, UV> extends StoredStateVariable implements MapState
     @Override
     public void clear() {
         keys.deletePrefix(groupPrefix("clear"));
-    }
-
-    @Override
-    public int removeExpired(byte[] primaryKey, long now) {
-        return ValueCodec.removeIfExpired(keys.store, primaryKey, now);
     }
 }

@@ -10,6 +10,7 @@ import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.errors.CannotReinitializeStateOnKeyException;
 import dev.rtmstreams.processor.errors.UserFunctionException;
 import dev.rtmstreams.processor.spi.ByteLayout;
+import dev.rtmstreams.processor.spi.InputDrops;
 import dev.rtmstreams.processor.spi.MicroBatchBuffer;
 import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
 import java.nio.charset.StandardCharsets;
@@ -94,9 +95,10 @@ final class OperatorRuntime<K, I, O> {
 
     UUID queryId;
     UUID runId;
-    private long droppedLate;
+    /** Late and too-far-ahead records: counted, recorded and logged as by every operator shell. */
+    private InputDrops drops;
+
     private long droppedNullKey;
-    private long droppedFuture;
 
     OperatorRuntime(OperatorSpec<K, I, O> spec) {
         this.spec = spec;
@@ -227,6 +229,8 @@ final class OperatorRuntime<K, I, O> {
                 Thread.currentThread().getName(),
                 context.taskId().toString(),
                 spec.name());
+        OperatorMetrics m = metrics;
+        drops = new InputDrops("operator " + spec.name(), () -> m.lateRecords, () -> m.futureRecords);
         if (timeMode == TimeMode.EVENT_TIME) {
             WatermarkTracker w = watermark;
             metrics.gauge(RtmProcessorMetrics.WATERMARK, "event-time watermark of the task in epoch ms", () -> {
@@ -320,16 +324,7 @@ final class OperatorRuntime<K, I, O> {
 
     /** Counts (and logs) a row dropped as late: @return true */
     private boolean countLate(long eventTime, long bound) {
-        droppedLate++;
-        metrics.lateRecords.record();
-        if (LOG.isDebugEnabled()) {
-            LOG.debug(
-                    "operator {} dropped a late record: eventTime={} <= watermark={} ({} so far)",
-                    spec.name(),
-                    eventTime,
-                    bound,
-                    droppedLate);
-        }
+        drops.late(eventTime, bound);
         return true;
     }
 
@@ -338,18 +333,7 @@ final class OperatorRuntime<K, I, O> {
         if (!RtmProcessorConfig.tooFarAhead(eventTime, now, config.maxEventTimeSkewMs())) {
             return false;
         }
-        droppedFuture++;
-        metrics.futureRecords.record();
-        if (droppedFuture == 1 || droppedFuture % 10_000 == 0) {
-            LOG.warn(
-                    "operator {} dropped {} record(s) whose event time is more than {} ms ahead of the wall clock"
-                            + " (latest: eventTime={}, now={}); they do not advance the watermark",
-                    spec.name(),
-                    droppedFuture,
-                    config.maxEventTimeSkewMs(),
-                    eventTime,
-                    now);
-        }
+        drops.tooFarAhead(eventTime, now, config.maxEventTimeSkewMs());
         return true;
     }
 

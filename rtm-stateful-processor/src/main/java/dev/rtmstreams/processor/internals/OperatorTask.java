@@ -1,15 +1,13 @@
 package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.ExecutionMode;
-import java.time.Duration;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
 
 /**
  * The per-task body shared by {@link TransformWithStateProcessor} and {@link TransformWithStateFixedKeyProcessor}:
- * acquires the task's {@link OperatorRuntime}, schedules its wall-clock punctuator (timer resolution in real-time
- * mode, micro-batch interval in micro-batch mode), routes each input record to the runtime and releases it on
+ * acquires the task's {@link OperatorRuntime}, schedules its wall-clock punctuator through the shell's settings
+ * ({@code OperatorSettings#schedule}: timer resolution in real-time mode, micro-batch interval in micro-batch mode), routes each input record to the runtime and releases it on
  * close. The two processors differ only in how they forward output records ({@link Output}).
  */
 final class OperatorTask<K, I, O> {
@@ -28,23 +26,8 @@ final class OperatorTask<K, I, O> {
         this.context = context;
         this.runtime = spec.registry().acquire(spec, context);
         runtime.setOutput(context, output);
-        microBatch = schedulePunctuator(runtime, context);
-    }
-
-    /** Schedules the runtime's wall-clock punctuator. @return true in micro-batch mode */
-    private static boolean schedulePunctuator(OperatorRuntime<?, ?, ?> runtime, ProcessingContext context) {
-        if (runtime.config.executionMode() == ExecutionMode.MICRO_BATCH) {
-            context.schedule(
-                    Duration.ofMillis(runtime.config.microBatchIntervalMs()),
-                    PunctuationType.WALL_CLOCK_TIME,
-                    runtime::runMicroBatch);
-            return true;
-        }
-        context.schedule(
-                Duration.ofMillis(runtime.config.timerResolutionMs()),
-                PunctuationType.WALL_CLOCK_TIME,
-                runtime::punctuateRealTime);
-        return false;
+        runtime.config.shell().schedule(context, runtime::punctuateRealTime, runtime::runMicroBatch);
+        microBatch = runtime.config.executionMode() == ExecutionMode.MICRO_BATCH;
     }
 
     /** Buffers the record in micro-batch mode, processes it at once in real-time mode. */

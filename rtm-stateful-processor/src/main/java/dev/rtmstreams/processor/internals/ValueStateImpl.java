@@ -3,6 +3,7 @@ package dev.rtmstreams.processor.internals;
 import dev.rtmstreams.processor.ValueState;
 import dev.rtmstreams.processor.errors.NullValueException;
 import java.util.Optional;
+import java.util.function.LongPredicate;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -10,8 +11,8 @@ import org.apache.kafka.common.utils.Bytes;
 
 /**
  * Value state on the operator store. Key {@code statePrefix + [keyLen][groupingKey]}; value per {@link ValueCodec}.
- * Expiry is the {@link TtlLayer}'s: every update stores the expiry it gives, and a value it no longer calls live reads
- * as absent at once.
+ * Plain: every update stores {@link #NEVER} as the expiry and every stored value is read; with time to live it is
+ * wrapped in a {@link TtlValueState}, which uses the package-private operations with an expiry and a live filter.
  */
 final class ValueStateImpl<T> extends StoredStateVariable implements ValueState<T> {
 
@@ -22,8 +23,8 @@ final class ValueStateImpl<T> extends StoredStateVariable implements ValueState<
     private byte[] cachedSuffix;
     private Bytes cachedKey;
 
-    ValueStateImpl(KeyContext keys, String name, Serde<T> serde, TtlLayer ttl) {
-        super(keys, name, ttl);
+    ValueStateImpl(KeyContext keys, String name, Serde<T> serde) {
+        super(keys, name);
         this.serializer = serde.serializer();
         this.deserializer = serde.deserializer();
     }
@@ -37,51 +38,67 @@ final class ValueStateImpl<T> extends StoredStateVariable implements ValueState<
         return cachedKey;
     }
 
-    private byte[] liveStored(String op) {
+    /** @return the stored value of the current key when {@code live} accepts its expiry, else null */
+    private byte[] stored(String op, LongPredicate live) {
         byte[] stored = keys.store.get(key(op));
-        if (stored == null || !ttl.isLive(ValueCodec.expiry(stored))) {
+        if (stored == null || !live.test(ValueCodec.expiry(stored))) {
             return null;
         }
         return stored;
     }
 
-    @Override
-    public boolean exists() {
-        return liveStored("exists") != null;
+    boolean exists(LongPredicate live) {
+        return stored("exists", live) != null;
     }
 
-    @Override
-    public T get() {
-        byte[] stored = liveStored("get");
+    T get(LongPredicate live) {
+        byte[] stored = stored("get", live);
         return stored == null ? null : deserializer.deserialize(name, ValueCodec.payload(stored));
     }
 
-    @Override
-    public Optional<T> getOption() {
-        byte[] stored = liveStored("getOption");
+    Optional<T> getOption(LongPredicate live) {
+        byte[] stored = stored("getOption", live);
         return stored == null
                 ? Optional.empty()
                 : Optional.ofNullable(deserializer.deserialize(name, ValueCodec.payload(stored)));
     }
 
-    @Override
-    public void update(T newValue) {
+    /**
+     * Stores {@code newValue} for the current key with {@code expiry}.
+     *
+     * @return the key written
+     */
+    Bytes update(T newValue, long expiry) {
         Bytes k = key("update");
         if (newValue == null) {
             throw new NullValueException(name);
         }
-        long expiry = ttl.expiryOfWrite();
         keys.store.put(k, ValueCodec.encode(serializer.serialize(name, newValue), expiry));
-        ttl.written(k, expiry);
+        return k;
+    }
+
+    @Override
+    public boolean exists() {
+        return exists(ALL);
+    }
+
+    @Override
+    public T get() {
+        return get(ALL);
+    }
+
+    @Override
+    public Optional<T> getOption() {
+        return getOption(ALL);
+    }
+
+    @Override
+    public void update(T newValue) {
+        update(newValue, NEVER);
     }
 
     @Override
     public void clear() {
         keys.store.delete(key("clear"));
-    }
-
-    @Override
-    public int removeExpired(byte[] primaryKey, long now) {
-        return ValueCodec.removeIfExpired(keys.store, primaryKey, now);
     }
 }

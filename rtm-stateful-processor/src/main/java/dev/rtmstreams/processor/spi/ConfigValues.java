@@ -1,5 +1,6 @@
 package dev.rtmstreams.processor.spi;
 
+import dev.rtmstreams.processor.RtmProcessorConfig;
 import java.util.Map;
 import org.apache.kafka.common.annotation.InterfaceStability;
 
@@ -22,17 +23,7 @@ public final class ConfigValues {
      * @throws IllegalArgumentException when the value is not a whole number, naming the key and the value
      */
     public static long longValue(Map<String, ?> configs, String key, long defaultValue) {
-        Object v = configs.get(key);
-        if (v == null) {
-            return defaultValue;
-        }
-        try {
-            return v instanceof Number n
-                    ? n.longValue()
-                    : Long.parseLong(v.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a number: " + v, e);
-        }
+        return RtmProcessorConfig.longValue(configs, key, defaultValue, Long.MIN_VALUE);
     }
 
     /**
@@ -45,12 +36,7 @@ public final class ConfigValues {
      *     the value
      */
     public static long longValue(Map<String, ?> configs, String key, long defaultValue, long min) {
-        long parsed = longValue(configs, key, defaultValue);
-        if (parsed < min) {
-            String rule = min == 0 ? "must not be negative" : min == 1 ? "must be positive" : "must be at least " + min;
-            throw new IllegalArgumentException(key + " " + rule + ": " + configs.get(key));
-        }
-        return parsed;
+        return RtmProcessorConfig.longValue(configs, key, defaultValue, min);
     }
 
     /**

@@ -2,10 +2,13 @@ package dev.rtmstreams.processor.spi;
 
 import dev.rtmstreams.processor.StoreBackend;
 import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
+import dev.rtmstreams.processor.spi.internals.RestoreHook;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.annotation.InterfaceStability;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -63,7 +66,26 @@ public final class OperatorStores {
 
     private static StoreBuilder<KeyValueStore<Bytes, byte[]>> builder(
             String name, StoreBackend backend, Supplier<RestoreObserver> restoreObserver) {
-        return QueryableOperatorStore.builder(name, backend, restoreObserver, null);
+        return QueryableOperatorStore.builder(name, backend, () -> hook(restoreObserver.get()), null);
+    }
+
+    /** The store layer's view of {@code observer} (null: none). */
+    private static RestoreHook hook(RestoreObserver observer) {
+        return observer == null
+                ? null
+                : new RestoreHook() {
+                    @Override
+                    public Collection<ConsumerRecord<byte[], byte[]>> rewrite(
+                            Collection<ConsumerRecord<byte[], byte[]>> batch) {
+                        return observer.rewrite(batch);
+                    }
+
+                    @Override
+                    public void restored(
+                            KeyValueStore<Bytes, byte[]> store, Collection<ConsumerRecord<byte[], byte[]>> batch) {
+                        observer.restored(store, batch);
+                    }
+                };
     }
 
     /**

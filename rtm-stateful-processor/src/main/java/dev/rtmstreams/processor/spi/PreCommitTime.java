@@ -1,5 +1,6 @@
 package dev.rtmstreams.processor.spi;
 
+import dev.rtmstreams.processor.spi.internals.PreCommitClock;
 import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
@@ -28,8 +29,6 @@ public final class PreCommitTime {
         public static final Sample NONE = new Sample(0, -1);
     }
 
-    private static final ThreadLocal<long[]> PENDING = ThreadLocal.withInitial(() -> new long[] {0, -1});
-
     private PreCommitTime() {}
 
     /**
@@ -39,11 +38,7 @@ public final class PreCommitTime {
      * @param endNanos {@link System#nanoTime()} after it
      */
     public static void record(long startNanos, long endNanos) {
-        long[] p = PENDING.get();
-        p[0] += Math.max(0, endNanos - startNanos);
-        if (p[1] < 0) {
-            p[1] = startNanos;
-        }
+        PreCommitClock.record(startNanos, endNanos);
     }
 
     /**
@@ -52,13 +47,7 @@ public final class PreCommitTime {
      * @return the time; {@link Sample#NONE} when no action ran; never null
      */
     public static Sample take() {
-        long[] p = PENDING.get();
-        if (p[1] < 0) {
-            return Sample.NONE;
-        }
-        Sample s = new Sample(p[0], p[1]);
-        p[0] = 0;
-        p[1] = -1;
-        return s;
+        long[] taken = PreCommitClock.take();
+        return taken == null ? Sample.NONE : new Sample(taken[0], taken[1]);
     }
 }

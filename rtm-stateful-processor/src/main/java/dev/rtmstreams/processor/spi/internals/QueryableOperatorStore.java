@@ -1,8 +1,6 @@
 package dev.rtmstreams.processor.spi.internals;
 
 import dev.rtmstreams.processor.StoreBackend;
-import dev.rtmstreams.processor.spi.PreCommitTime;
-import dev.rtmstreams.processor.spi.RestoreObserver;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -57,13 +55,13 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
     /** Keys written to the changelog only (the change-logging layer above logs them; this layer skips them). */
     private Predicate<Bytes> changelogOnly;
     /** Sees the changelog batches restored into this store; null for none. */
-    private final RestoreObserver restoreObserver;
+    private final RestoreHook restoreObserver;
     /** The operator's own interactive queries; null for none. */
     private final StoreQueries queries;
     /** Reads of the wrapped store, without the write methods. */
     private final ReadOnlyKeyValueStore<Bytes, byte[]> reads;
 
-    QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner, RestoreObserver restoreObserver, StoreQueries queries) {
+    QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner, RestoreHook restoreObserver, StoreQueries queries) {
         super(inner);
         this.restoreObserver = restoreObserver;
         this.queries = queries;
@@ -82,7 +80,7 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
      * @return a builder of the store
      */
     public static StoreBuilder<KeyValueStore<Bytes, byte[]>> builder(
-            String name, StoreBackend backend, Supplier<RestoreObserver> restoreObserver, StoreQueries queries) {
+            String name, StoreBackend backend, Supplier<RestoreHook> restoreObserver, StoreQueries queries) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(backend, "backend");
         KeyValueBytesStoreSupplier supplier = wrap(
@@ -110,7 +108,7 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
     /**
      * The innermost layer of {@code store} for writes that skip its changelog, where they cannot be lost: when
      * {@code store} has no change-logging layer (only the metered layer is skipped), or when its
-     * {@link RestoreObserver} re-derives such writes on restore (the operator's contract).
+     * {@link RestoreHook} re-derives such writes on restore (the operator's contract).
      *
      * @param store a store as Kafka Streams hands it to a processor (decorated, metered, maybe change-logging)
      * @return this layer inside {@code store}, or {@code store} itself when it was not built with it (then nothing is
@@ -170,7 +168,7 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
     /**
      * Makes puts of keys matching {@code keys} changelog-only: the change-logging layer above still logs them, this
      * layer does not write them to the wrapped store (replacing a predicate set earlier). For records that a
-     * {@link RestoreObserver} expands on restore and that the live store never needs to hold.
+     * {@link RestoreHook} expands on restore and that the live store never needs to hold.
      */
     public void changelogOnly(Predicate<Bytes> keys) {
         this.changelogOnly = keys;
@@ -182,7 +180,7 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
         if (action != null) {
             long start = System.nanoTime();
             action.run();
-            PreCommitTime.record(start, System.nanoTime());
+            PreCommitClock.record(start, System.nanoTime());
         }
         super.flushCache();
     }
@@ -204,7 +202,7 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
      * @return a supplier of {@link QueryableOperatorStore}s around {@code inner}'s stores
      */
     public static KeyValueBytesStoreSupplier wrap(
-            KeyValueBytesStoreSupplier inner, Supplier<RestoreObserver> restoreObserver, StoreQueries queries) {
+            KeyValueBytesStoreSupplier inner, Supplier<RestoreHook> restoreObserver, StoreQueries queries) {
         return new KeyValueBytesStoreSupplier() {
             @Override
             public String name() {

@@ -1,6 +1,5 @@
 package dev.rtmstreams.processor.spi.internals;
 
-import dev.rtmstreams.processor.spi.RestoreObserver;
 import java.util.Collection;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.utils.Bytes;
@@ -9,7 +8,7 @@ import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCa
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The restore callback a wrapped store registers, around a {@link RestoreObserver}: each batch is rewritten by the
+ * The restore callback a wrapped store registers, around a {@link RestoreHook}: each batch is rewritten by the
  * observer, written by the store's own callback (batched when it restores in batches, as RocksDB does; record by
  * record otherwise, as Kafka Streams' adapter would), then shown to the observer.
  */
@@ -17,9 +16,9 @@ final class RestoringCallback implements RecordBatchingStateRestoreCallback {
 
     private final StateRestoreCallback inner;
     private final KeyValueStore<Bytes, byte[]> store;
-    private final RestoreObserver observer;
+    private final RestoreHook observer;
 
-    RestoringCallback(StateRestoreCallback inner, KeyValueStore<Bytes, byte[]> store, RestoreObserver observer) {
+    RestoringCallback(StateRestoreCallback inner, KeyValueStore<Bytes, byte[]> store, RestoreHook observer) {
         this.inner = inner;
         this.store = store;
         this.observer = observer;

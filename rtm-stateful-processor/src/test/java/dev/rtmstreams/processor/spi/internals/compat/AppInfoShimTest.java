@@ -3,11 +3,10 @@ package dev.rtmstreams.processor.spi.internals.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.rtmstreams.processor.spi.KafkaInternalHook;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The version record's location is chosen by class presence; this module's hooks are all there. */
+/** The version record's location is chosen by class presence. */
 class AppInfoShimTest {
 
     @Test
@@ -31,28 +30,6 @@ class AppInfoShimTest {
         assertThatThrownBy(none::verify)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("AppInfoParser");
-    }
-
-    @Test
-    void shouldFindEveryInternalThisModuleReliesOn() {
-        List<KafkaInternalHook> hooks = new ProcessorInternalHooks().hooks();
-
-        assertThat(hooks)
-                .extracting(KafkaInternalHook::name)
-                .containsExactly("kafka-streams.version", "processor.store-layers", "processor.batching-restore");
-        for (KafkaInternalHook h : hooks) {
-            assertThat(h.check()).as(h.name()).isNull();
-            assertThat(h.module()).isEqualTo("rtm-stateful-processor");
-        }
-    }
-
-    @Test
-    void shouldReportAMissingInternalWithoutThrowing() {
-        KafkaInternalHook h = new ProcessorInternalHooks().hooks().get(1).withProbe(() -> {
-            throw new NoSuchFieldException("gone");
-        });
-
-        assertThat(h.check()).isInstanceOf(NoSuchFieldException.class).hasMessage("gone");
     }
 
     private static boolean classPresent(String name) {

@@ -1,7 +1,8 @@
-package dev.rtmstreams.processor.spi.internals.compat;
+package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.spi.KafkaInternalHook;
 import dev.rtmstreams.processor.spi.KafkaInternalHooks;
+import dev.rtmstreams.processor.spi.internals.compat.AppInfoShim;
 import java.util.Collection;
 import java.util.List;
 
