@@ -23,8 +23,8 @@ class ReleaseShapeTest {
     static final List<String> LIBRARIES =
             List.of("rtm-stateful-processor", "rtm-state-avro", "rtm-join", "rtm-topology", "rtm-test-utils");
 
-    static final List<String> PUBLISHED =
-            List.of("rtm-stateful-processor", "rtm-state-avro", "rtm-join", "rtm-topology", "rtm-test-utils", "rtm-bom");
+    static final List<String> PUBLISHED = List.of(
+            "rtm-stateful-processor", "rtm-state-avro", "rtm-join", "rtm-topology", "rtm-test-utils", "rtm-bom");
 
     private static final Pattern MODULE = Pattern.compile("<module>([^<]+)</module>");
     private static final Pattern VERSION = Pattern.compile("<version>([^<]+)</version>");
