@@ -278,8 +278,7 @@ public final class DemoRunner {
                 workload.idPrefix(),
                 AvroWire.singleObject());
         List<Event> events = WorkloadGenerator.generate(workload, System.currentTimeMillis());
-        return LoadRun.run(
-                LoadRun.attribution(events, run), workload.rate(), run, Map.of(), LoadRun.WindowListener.NONE);
+        return LoadRun.run(LoadRun.attribution(events, run), workload.rate(), run, LoadRun.WindowListener.NONE);
     }
 
     private static Matcher.KindCounts total(List<LoadRun.Outcome> runs, OutputKind kind) {

@@ -1,5 +1,8 @@
 package dev.rtmstreams.loadgen.internals;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.tools.LatencyRecorder;
 import java.io.IOException;
@@ -241,41 +244,69 @@ public final class CostMeter implements LoadRun.WindowListener {
     }
 
     /**
+     * The {@code cost} section of a report: what the measured window cost. Null where unknown; the SUT's figures are
+     * summed over its JVMs.
+     *
+     * @param windowMs the measured window's length; null when it was not measured
+     * @param events input events sent in the measured run
+     * @param sutCpuMs CPU of the system under test in the window
+     * @param brokerCpuMs CPU of the broker in the window
+     * @param sutCpuUsPerEvent {@code sutCpuMs} per event, in microseconds
+     * @param brokerCpuUsPerEvent {@code brokerCpuMs} per event, in microseconds
+     * @param gcPauseMs GC pauses of the system under test
+     * @param gcPauseMsByCollector the same by collector name (the names are the JVM's: free-form)
+     * @param gcPauseScope {@code window} when the pauses cover the window only, {@code run} when the whole run
+     * @param loadgenGcMs this JVM's own collection time in the window
+     * @param sutPid the system under test's pid; null unless it is one JVM
+     * @param sutPids the pids of a system under test of several JVMs; null (absent) otherwise
+     * @param brokerPid the broker's pid
+     * @param clockTicksPerS the kernel's clock ticks per second ({@code /proc} CPU times are in ticks)
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Cost(
+            Long windowMs,
+            long events,
+            Long sutCpuMs,
+            Long brokerCpuMs,
+            Double sutCpuUsPerEvent,
+            Double brokerCpuUsPerEvent,
+            Double gcPauseMs,
+            Map<String, Double> gcPauseMsByCollector,
+            String gcPauseScope,
+            Long loadgenGcMs,
+            Long sutPid,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<Long> sutPids,
+            Long brokerPid,
+            long clockTicksPerS) {}
+
+    /**
      * The {@code cost} section of a report.
      *
      * @param events input events sent in the measured run
-     * @return window_ms, events, sut_cpu_ms, broker_cpu_ms, sut_cpu_us_per_event, broker_cpu_us_per_event,
-     *     gc_pause_ms (null where unknown; the SUT's figures summed over its JVMs), plus gc_pause_ms_by_collector,
-     *     loadgen_gc_ms (this JVM's own collection time in the window), sut_pid (null unless one JVM), sut_pids
-     *     (with several), broker_pid and clock_ticks_per_s
+     * @return the cost of the measured window
      */
-    public Map<String, Object> report(long events) {
+    public Cost report(long events) {
         Long sutCpu = totalCpuMs(instanceCpu());
         Long brokerCpu = brokerCpuStart >= 0 && brokerCpuEnd >= 0 ? brokerCpuEnd - brokerCpuStart : null;
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("window_ms", endNanos > startNanos ? Math.round((endNanos - startNanos) / 1e6) : null);
-        m.put("events", events);
-        m.put("sut_cpu_ms", sutCpu);
-        m.put("broker_cpu_ms", brokerCpu);
-        m.put("sut_cpu_us_per_event", perEvent(sutCpu, events));
-        m.put("broker_cpu_us_per_event", perEvent(brokerCpu, events));
         Map<String, Double> gc = gcBefore != null && gcAfter != null ? gcAfter.minus(gcBefore) : null;
-        m.put(
-                "gc_pause_ms",
+        return new Cost(
+                endNanos > startNanos ? Math.round((endNanos - startNanos) / 1e6) : null,
+                events,
+                sutCpu,
+                brokerCpu,
+                perEvent(sutCpu, events),
+                perEvent(brokerCpu, events),
                 gc == null
                         ? null
                         : LatencyRecorder.round(
-                                gc.values().stream().mapToDouble(d -> d).sum()));
-        m.put("gc_pause_ms_by_collector", gc);
-        m.put("gc_pause_scope", suts.isEmpty() ? null : gcInWindow ? "window" : "run");
-        m.put("loadgen_gc_ms", endNanos > startNanos ? ownGcEnd - ownGcStart : null);
-        m.put("sut_pid", suts.size() == 1 ? suts.get(0).pid() : null);
-        if (suts.size() > 1) {
-            m.put("sut_pids", suts.stream().map(Sut::pid).toList());
-        }
-        m.put("broker_pid", brokerPid);
-        m.put("clock_ticks_per_s", clockTicksPerSecond());
-        return m;
+                                gc.values().stream().mapToDouble(d -> d).sum()),
+                gc,
+                suts.isEmpty() ? null : gcInWindow ? "window" : "run",
+                endNanos > startNanos ? ownGcEnd - ownGcStart : null,
+                suts.size() == 1 ? suts.get(0).pid() : null,
+                suts.size() > 1 ? suts.stream().map(Sut::pid).toList() : null,
+                brokerPid,
+                clockTicksPerSecond());
     }
 
     /**

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,7 +113,7 @@ final class ServiceGroup implements AutoCloseable {
      * @param events input events in the measured window
      * @return the section
      */
-    Map<String, Object> report(CostMeter meter, long events) {
+    GroupAssignment.Section report(CostMeter meter, long events) {
         return GroupAssignment.section(atStart, read(), meter.instanceCpu(), events);
     }
 

@@ -65,17 +65,16 @@ class CostMeterTest {
         }
         meter.windowEnd();
 
-        Map<String, Object> cost = meter.report(1000);
+        CostMeter.Cost cost = meter.report(1000);
 
         assertThat(x).isNotNegative();
-        assertThat((Long) cost.get("sut_cpu_ms")).isBetween(380L, 60_000L);
-        assertThat((Double) cost.get("sut_cpu_us_per_event")).isEqualTo((Long) cost.get("sut_cpu_ms") * 1.0);
-        assertThat((Long) cost.get("window_ms")).isBetween(390L, 60_000L);
-        assertThat(cost)
-                .containsEntry("events", 1000L)
-                .containsEntry("broker_cpu_ms", null)
-                .containsEntry("broker_cpu_us_per_event", null)
-                .containsEntry("gc_pause_ms", null);
+        assertThat(cost.sutCpuMs()).isBetween(380L, 60_000L);
+        assertThat(cost.sutCpuUsPerEvent()).isEqualTo(cost.sutCpuMs() * 1.0);
+        assertThat(cost.windowMs()).isBetween(390L, 60_000L);
+        assertThat(cost.events()).isEqualTo(1000L);
+        assertThat(cost.brokerCpuMs()).isNull();
+        assertThat(cost.brokerCpuUsPerEvent()).isNull();
+        assertThat(cost.gcPauseMs()).isNull();
     }
 
     @Test
@@ -86,13 +85,12 @@ class CostMeterTest {
         meter.windowEnd();
         meter.afterRun();
 
-        Map<String, Object> cost = meter.report(10);
+        CostMeter.Cost cost = meter.report(10);
 
-        assertThat(cost)
-                .containsEntry("sut_cpu_ms", null)
-                .containsEntry("broker_cpu_ms", null)
-                .containsEntry("gc_pause_ms", null)
-                .containsEntry("events", 10L);
+        assertThat(cost.sutCpuMs()).isNull();
+        assertThat(cost.brokerCpuMs()).isNull();
+        assertThat(cost.gcPauseMs()).isNull();
+        assertThat(cost.events()).isEqualTo(10L);
     }
 
     @Test
@@ -172,15 +170,15 @@ class CostMeterTest {
         meter.windowEnd();
 
         List<CostMeter.InstanceCpu> each = meter.instanceCpu();
-        Map<String, Object> cost = meter.report(100);
+        CostMeter.Cost cost = meter.report(100);
 
         assertThat(x).isNotNegative();
         assertThat(each).extracting(CostMeter.InstanceCpu::label).containsExactly("a", "b");
         assertThat(each).allSatisfy(c -> assertThat(c.pid()).isEqualTo(pid));
         assertThat(each.get(0).cpuMs()).isBetween(180L, 60_000L);
-        assertThat((Long) cost.get("sut_cpu_ms"))
-                .isEqualTo(each.get(0).cpuMs() + each.get(1).cpuMs());
-        assertThat(cost).containsEntry("sut_pid", null).containsEntry("sut_pids", List.of(pid, pid));
+        assertThat(cost.sutCpuMs()).isEqualTo(each.get(0).cpuMs() + each.get(1).cpuMs());
+        assertThat(cost.sutPid()).isNull();
+        assertThat(cost.sutPids()).containsExactly(pid, pid);
     }
 
     @Test
