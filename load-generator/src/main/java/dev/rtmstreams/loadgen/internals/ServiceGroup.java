@@ -2,6 +2,7 @@ package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.tools.ChildJvm;
 import dev.rtmstreams.tools.Directories;
+import dev.rtmstreams.tools.LocalHttp;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,7 +102,7 @@ final class ServiceGroup implements AutoCloseable {
         for (Member m : members) {
             int port = m.jvm().readiness().port();
             out.add(GroupAssignment.read(
-                    m.label(), m.jvm().pid(), ChildJvm.httpGet(port, "/health"), ChildJvm.httpGet(port, "/metrics")));
+                    m.label(), m.jvm().pid(), LocalHttp.get(port, "/health"), LocalHttp.get(port, "/metrics")));
         }
         return out;
     }
