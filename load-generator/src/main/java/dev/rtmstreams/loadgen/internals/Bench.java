@@ -151,7 +151,7 @@ final class Bench {
     }
 
     private static LoadReport runMode(BenchOptions o, String mode, String nonce, Double benchLoad) throws Exception {
-        OptionalDouble modeLoad = CostMeter.loadAverage1m();
+        OptionalDouble modeLoad = ProcStat.loadAverage1m();
         try (BenchCluster cluster = BenchCluster.start(o)) {
             String bootstrap = cluster.bootstrapServers();
             String suffix = nonce.isEmpty() ? "" : "-" + nonce + mode;

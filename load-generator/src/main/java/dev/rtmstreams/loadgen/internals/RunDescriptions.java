@@ -22,7 +22,7 @@ final class RunDescriptions {
 
     /** Reads the 1-minute load average and warns when the machine is busy. */
     static Double loadAtBenchStart() {
-        OptionalDouble load = CostMeter.loadAverage1m();
+        OptionalDouble load = ProcStat.loadAverage1m();
         if (load.isPresent() && load.getAsDouble() > BUSY_LOAD) {
             System.err.printf(
                     Locale.ROOT,

@@ -37,13 +37,13 @@ class CostMeterTest {
         String stat = "4242 (java (main) x) S 1 4242 4242 0 -1 4194560 123 0 0 0 1234 567 0 0 20 0 37 0 1000 "
                 + "5000000 3000 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
 
-        assertThat(CostMeter.parseStatTicks(stat)).containsExactly(1234L, 567L);
+        assertThat(ProcStat.parseStatTicks(stat)).containsExactly(1234L, 567L);
     }
 
     @Test
     void shouldRejectAStatLineWithoutCommandOrWithTooFewFields() {
-        assertThatThrownBy(() -> CostMeter.parseStatTicks("garbage")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> CostMeter.parseStatTicks("1 (x) S 1 2 3"))
+        assertThatThrownBy(() -> ProcStat.parseStatTicks("garbage")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ProcStat.parseStatTicks("1 (x) S 1 2 3"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("too few fields");
     }
@@ -95,20 +95,19 @@ class CostMeterTest {
 
     @Test
     void shouldSumYoungAndFullCollectionTimesWhenParsingJstatGc() {
-        CostMeter.GcTimes t = CostMeter.parseJstatGc(JSTAT_GC);
+        GcTimes t = GcPauses.parseJstatGc(JSTAT_GC);
 
         assertThat(t.pauseMs().get("YGCT")).isCloseTo(267.0, within(1e-9));
         assertThat(t.pauseMs().get("FGCT")).isCloseTo(37.0, within(1e-9));
-        assertThat(CostMeter.parseJstatGc("YGCT FGCT\n0,5 -\n").pauseMs())
+        assertThat(GcPauses.parseJstatGc("YGCT FGCT\n0,5 -\n").pauseMs())
                 .containsEntry("YGCT", 500.0)
                 .containsEntry("FGCT", 0.0);
-        assertThatThrownBy(() -> CostMeter.parseJstatGc("12345 not found"))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> GcPauses.parseJstatGc("12345 not found")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void shouldCountEveryStopTheWorldCollectorWhenParsingJstatSnap() {
-        CostMeter.GcTimes t = CostMeter.parseJstatSnap(JSTAT_SNAP);
+        GcTimes t = GcPauses.parseJstatSnap(JSTAT_SNAP);
 
         assertThat(t.pauseMs())
                 .containsOnlyKeys(
@@ -126,17 +125,17 @@ class CostMeterTest {
                 + "sun.gc.collector.1.name=\"PSParallelCompact\"\nsun.gc.collector.1.time=1000000\n"
                 + "sun.os.hrt.frequency=1000000000\n";
 
-        assertThat(CostMeter.parseJstatSnap(shenandoah).pauseMs()).containsExactly(Map.entry("Shenandoah Pauses", 2.0));
-        assertThat(CostMeter.parseJstatSnap(parallel).pauseMs())
+        assertThat(GcPauses.parseJstatSnap(shenandoah).pauseMs()).containsExactly(Map.entry("Shenandoah Pauses", 2.0));
+        assertThat(GcPauses.parseJstatSnap(parallel).pauseMs())
                 .containsEntry("PSScavenge", 3.0)
                 .containsEntry("PSParallelCompact", 1.0);
-        assertThatThrownBy(() -> CostMeter.parseJstatSnap("nothing")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> GcPauses.parseJstatSnap("nothing")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void shouldSubtractPerCollectorWhenComputingThePausesOfAWindow() {
-        CostMeter.GcTimes before = new CostMeter.GcTimes(Map.of("young", 100.0, "full", 10.0));
-        CostMeter.GcTimes after = new CostMeter.GcTimes(Map.of("young", 130.5, "full", 10.0, "other", 2.0));
+        GcTimes before = new GcTimes(Map.of("young", 100.0, "full", 10.0));
+        GcTimes after = new GcTimes(Map.of("young", 130.5, "full", 10.0, "other", 2.0));
 
         assertThat(after.minus(before))
                 .containsEntry("young", 30.5)
@@ -146,12 +145,12 @@ class CostMeterTest {
 
     @Test
     void shouldAddUpThePausesOfSeveralJvmsByCollector() {
-        CostMeter.GcTimes a = new CostMeter.GcTimes(Map.of("young", 10.0, "full", 1.0));
-        CostMeter.GcTimes b = new CostMeter.GcTimes(Map.of("young", 2.5, "other", 4.0));
+        GcTimes a = new GcTimes(Map.of("young", 10.0, "full", 1.0));
+        GcTimes b = new GcTimes(Map.of("young", 2.5, "other", 4.0));
 
-        assertThat(CostMeter.GcTimes.sum(List.of(a, b)).pauseMs())
+        assertThat(GcTimes.sum(List.of(a, b)).pauseMs())
                 .containsOnly(Map.entry("young", 12.5), Map.entry("full", 1.0), Map.entry("other", 4.0));
-        assertThat(CostMeter.GcTimes.sum(List.of()).pauseMs()).isEmpty();
+        assertThat(GcTimes.sum(List.of()).pauseMs()).isEmpty();
     }
 
     @Test
@@ -198,7 +197,7 @@ class CostMeterTest {
                 Files.isExecutable(Path.of(System.getProperty("java.home"), "bin", "jstat")), "needs jstat");
         System.gc();
 
-        CostMeter.GcTimes t = CostMeter.gcTimes(ProcessHandle.current().pid()).orElseThrow();
+        GcTimes t = GcPauses.fromJstat(ProcessHandle.current().pid()).orElseThrow();
 
         assertThat(t.pauseMs()).isNotEmpty();
         assertThat(t.pauseMs().values()).allSatisfy(v -> assertThat(v).isNotNegative());
@@ -212,10 +211,10 @@ class CostMeterTest {
         long pid = ProcessHandle.current().pid();
         System.gc();
 
-        CostMeter.GcTimes before = CostMeter.perfGcTimes(pid).orElseThrow();
-        CostMeter.GcTimes jstat = CostMeter.gcTimes(pid).orElseThrow();
+        GcTimes before = GcPauses.fromPerfData(pid).orElseThrow();
+        GcTimes jstat = GcPauses.fromJstat(pid).orElseThrow();
         System.gc();
-        CostMeter.GcTimes after = CostMeter.perfGcTimes(pid).orElseThrow();
+        GcTimes after = GcPauses.fromPerfData(pid).orElseThrow();
 
         // the same collectors; the counters only grow, and jstat read them in between
         assertThat(before.pauseMs().keySet()).isEqualTo(jstat.pauseMs().keySet());
@@ -233,7 +232,7 @@ class CostMeterTest {
     @Test
     void shouldFindNoCountersForAProcessWithoutAnHsperfdataFile(@TempDir Path dir) {
         assertThat(HsPerfData.read(ProcessHandle.current().pid(), dir)).isEmpty();
-        assertThat(CostMeter.perfGcTimes(Long.MAX_VALUE)).isEmpty();
+        assertThat(GcPauses.fromPerfData(Long.MAX_VALUE)).isEmpty();
     }
 
     @Test
@@ -272,7 +271,7 @@ class CostMeterTest {
 
     @Test
     void shouldParseTheOneMinuteLoadAverage() {
-        assertThat(CostMeter.parseLoadAverage("1.24 0.52 0.22 3/102 3944\n")).isEqualTo(1.24);
-        assertThat(CostMeter.clockTicksPerSecond()).isPositive();
+        assertThat(ProcStat.parseLoadAverage("1.24 0.52 0.22 3/102 3944\n")).isEqualTo(1.24);
+        assertThat(ProcStat.clockTicksPerSecond()).isPositive();
     }
 }
