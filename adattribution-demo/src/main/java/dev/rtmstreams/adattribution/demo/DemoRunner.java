@@ -2,6 +2,7 @@ package dev.rtmstreams.adattribution.demo;
 
 import dev.rtmstreams.adattribution.AdAttributionService;
 import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.adattribution.AppConfigBuilder;
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.AvroWire;
 import dev.rtmstreams.adattribution.workload.Event;
@@ -159,7 +160,7 @@ public final class DemoRunner {
     private ModeResult runMode(EmbeddedKafkaCluster kafka, ExecutionMode mode, Path stateDir) throws Exception {
         String suffix = "." + mode.configValue();
         TopicNames topics = TopicNames.DEFAULTS.withSuffix(suffix);
-        AppConfig.Builder builder = AppConfig.builder();
+        AppConfigBuilder builder = AppConfig.builder();
         settings.kafkaOverrides().forEach(builder::kafkaOverride);
         AppConfig config = builder.bootstrapServers(kafka.bootstrapServers())
                 .applicationId("adattribution-demo-" + mode.configValue())
