@@ -188,11 +188,11 @@ final class Bench {
                         .report();
                 meter.afterRun();
                 long events = run.sending().eventsSent();
-                return LoadReport.of(run)
-                        .withSetting(description, plan.description(), env)
-                        .withCost(
-                                meter.report(events),
-                                sut.group() != null ? sut.group().report(meter, events) : null);
+                return LoadReport.of(
+                        run,
+                        new LoadReport.Setting(description, plan.description(), env, null, null),
+                        meter.report(events),
+                        sut.group() != null ? sut.group().report(meter, events) : null);
             }
         }
     }

@@ -9,20 +9,17 @@ import java.util.Objects;
 
 /**
  * The load generator's report of one run ({@code report-<mode>.json}, one element of {@code bench.json}): the run's
- * {@link RunReport}, whose keys it writes at the top level, then what the command adds about the setting and the cost.
- * Every addition is null when the command does not add it, and then absent from the JSON.
+ * {@link RunReport} and the {@link Setting}, whose keys it writes at the top level, then the cost and what the bench
+ * adds. Every addition is null when the command does not add it, and then absent from the JSON.
  *
  * <pre>{@code
- * LoadReport r = LoadReport.of(LoadRun.execute(events, rate, settings)).withWorkload(description);
+ * LoadReport r = LoadReport.of(LoadRun.execute(events, rate, settings), new LoadReport.Setting(null, workload, null,
+ *         null, null), null, null);
  * ReportJson.write(dir.resolve("report-real-time.json"), r);
  * }</pre>
  *
  * @param run the run's report; not null
- * @param systemUnderTest what ran (the bench's description of the mode)
- * @param workload what was sent
- * @param environment the machine and the bench's setup
- * @param applicationId the service's application id (a run that started the service)
- * @param replay the replayed file and speed (the replay command)
+ * @param setting what ran, on what, with which workload; null for none
  * @param cost the cost of the measured window
  * @param instances the service instances' CPU and assignment (a run that started the service)
  * @param p99RatioToEcho p99 latency over the echo floor's at the same rate in the same bench
@@ -32,11 +29,7 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LoadReport(
         @JsonUnwrapped RunReport run,
-        String systemUnderTest,
-        RunDescriptions.WorkloadDescription workload,
-        RunDescriptions.Environment environment,
-        String applicationId,
-        Replay replay,
+        @JsonUnwrapped Setting setting,
         CostMeter.Cost cost,
         GroupAssignment.Section instances,
         Double p99RatioToEcho,
@@ -46,6 +39,24 @@ public record LoadReport(
     public LoadReport {
         Objects.requireNonNull(run, "run");
     }
+
+    /**
+     * What a report says about the setting of its run; each part is null when the command does not know it.
+     *
+     * @param systemUnderTest what ran (the bench's description of the mode)
+     * @param workload what was sent
+     * @param environment the machine and the bench's setup
+     * @param applicationId the service's application id (a run that started the service)
+     * @param replay the replayed file and speed (the replay command)
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Setting(
+            String systemUnderTest,
+            RunDescriptions.WorkloadDescription workload,
+            RunDescriptions.Environment environment,
+            String applicationId,
+            Replay replay) {}
 
     /**
      * The replayed file.
@@ -64,13 +75,17 @@ public record LoadReport(
     public record Probe(boolean pass, String reason) {}
 
     /**
-     * Returns a run's report with nothing added.
+     * Returns a run's report with its setting and cost.
      *
      * @param run the run's report; not null
+     * @param setting the setting, or null
+     * @param cost the cost of the measured window, or null
+     * @param instances the service instances' section, or null
      * @return the load generator's report of it
      */
-    public static LoadReport of(RunReport run) {
-        return new LoadReport(run, null, null, null, null, null, null, null, null, null);
+    public static LoadReport of(
+            RunReport run, Setting setting, CostMeter.Cost cost, GroupAssignment.Section instances) {
+        return new LoadReport(run, setting, cost, instances, null, null);
     }
 
     /** @return the run's label ({@link RunReport#mode()}) */
@@ -78,73 +93,17 @@ public record LoadReport(
         return run.mode();
     }
 
+    /** @return what ran; null when not said */
+    public String systemUnderTest() {
+        return setting == null ? null : setting.systemUnderTest();
+    }
+
     /**
      * @param label the new mode label
      * @return a copy whose run carries {@code label}
      */
     public LoadReport withMode(String label) {
-        return new LoadReport(
-                run.withMode(label),
-                systemUnderTest,
-                workload,
-                environment,
-                applicationId,
-                replay,
-                cost,
-                instances,
-                p99RatioToEcho,
-                findMaxProbe);
-    }
-
-    /**
-     * @param description what ran, the workload and the setup
-     * @param sent the workload
-     * @param setup the machine and setup
-     * @return a copy with those three
-     */
-    public LoadReport withSetting(
-            String description, RunDescriptions.WorkloadDescription sent, RunDescriptions.Environment setup) {
-        return new LoadReport(
-                run, description, sent, setup, applicationId, replay, cost, instances, p99RatioToEcho, findMaxProbe);
-    }
-
-    /**
-     * @param sent the workload
-     * @param appId the service's application id, or null
-     * @param replayed the replayed file, or null
-     * @return a copy with those
-     */
-    public LoadReport withWorkload(RunDescriptions.WorkloadDescription sent, String appId, Replay replayed) {
-        return new LoadReport(
-                run,
-                systemUnderTest,
-                sent,
-                environment,
-                appId,
-                replayed,
-                cost,
-                instances,
-                p99RatioToEcho,
-                findMaxProbe);
-    }
-
-    /**
-     * @param measured the cost of the measured window
-     * @param group the service instances' section, or null
-     * @return a copy with those
-     */
-    public LoadReport withCost(CostMeter.Cost measured, GroupAssignment.Section group) {
-        return new LoadReport(
-                run,
-                systemUnderTest,
-                workload,
-                environment,
-                applicationId,
-                replay,
-                measured,
-                group,
-                p99RatioToEcho,
-                findMaxProbe);
+        return new LoadReport(run.withMode(label), setting, cost, instances, p99RatioToEcho, findMaxProbe);
     }
 
     /**
@@ -152,17 +111,7 @@ public record LoadReport(
      * @return a copy with it
      */
     public LoadReport withP99RatioToEcho(Double ratio) {
-        return new LoadReport(
-                run,
-                systemUnderTest,
-                workload,
-                environment,
-                applicationId,
-                replay,
-                cost,
-                instances,
-                ratio,
-                findMaxProbe);
+        return new LoadReport(run, setting, cost, instances, ratio, findMaxProbe);
     }
 
     /**
@@ -170,16 +119,6 @@ public record LoadReport(
      * @return a copy with it
      */
     public LoadReport withProbe(Probe probe) {
-        return new LoadReport(
-                run,
-                systemUnderTest,
-                workload,
-                environment,
-                applicationId,
-                replay,
-                cost,
-                instances,
-                p99RatioToEcho,
-                probe);
+        return new LoadReport(run, setting, cost, instances, p99RatioToEcho, probe);
     }
 }

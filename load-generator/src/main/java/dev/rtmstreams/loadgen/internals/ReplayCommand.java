@@ -67,8 +67,11 @@ final class ReplayCommand implements Callable<Integer> {
         LoadRun.Settings s = run.settings(bootstrapServers, clients, window, delay, speed, prefix);
         RunDescriptions.AttributionWorkload recorded = ReportJson.convert(h, RunDescriptions.AttributionWorkload.class);
         run.verifyAccess(bootstrapServers, clients);
-        LoadReport report = LoadReport.of(LoadRun.execute(events, rate, s))
-                .withWorkload(recorded, null, new LoadReport.Replay(file.toString(), speed));
+        LoadReport report = LoadReport.of(
+                LoadRun.execute(events, rate, s),
+                new LoadReport.Setting(null, recorded, null, null, new LoadReport.Replay(file.toString(), speed)),
+                null,
+                null);
         return Commands.finish(report, reportDir, "report-" + run.mode);
     }
 }

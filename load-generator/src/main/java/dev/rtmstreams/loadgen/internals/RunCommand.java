@@ -103,8 +103,11 @@ final class RunCommand implements Callable<Integer> {
         run.verifyAccess(bootstrapServers, clients);
         List<Event> events = WorkloadGenerator.generate(config, System.currentTimeMillis());
         if (appJar == null) {
-            LoadReport report =
-                    LoadReport.of(LoadRun.execute(events, config.rate(), s)).withWorkload(description, null, null);
+            LoadReport report = LoadReport.of(
+                    LoadRun.execute(events, config.rate(), s),
+                    new LoadReport.Setting(null, description, null, null, null),
+                    null,
+                    null);
             return Commands.finish(report, reportDir, "report-" + run.mode);
         }
         TopicNames topics = run.topics();
@@ -144,9 +147,11 @@ final class RunCommand implements Callable<Integer> {
             RunReport measured = LoadRun.execute(events, config.rate(), s, meter);
             meter.afterRun();
             long sent = measured.sending().eventsSent();
-            LoadReport report = LoadReport.of(measured)
-                    .withWorkload(description, appId, null)
-                    .withCost(meter.report(sent), group.report(meter, sent));
+            LoadReport report = LoadReport.of(
+                    measured,
+                    new LoadReport.Setting(null, description, null, appId, null),
+                    meter.report(sent),
+                    group.report(meter, sent));
             return Commands.finish(report, reportDir, "report-" + run.mode);
         }
     }

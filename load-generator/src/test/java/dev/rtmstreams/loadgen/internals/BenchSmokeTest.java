@@ -96,7 +96,7 @@ class BenchSmokeTest {
         assertThat(cost.brokerCpuMs()).isNull();
         assertThat(cost.gcPauseMs()).isNull();
         assertThat(cost.windowMs()).isBetween(minWindowMs, 60_000L);
-        assertThat(report.environment()).isNotNull();
+        assertThat(report.setting().environment()).isNotNull();
     }
 
     @Test

@@ -27,8 +27,11 @@ class FindMaxTest {
 
     private static LoadReport report(boolean keptUp, long missing, double... p50s) {
         LatencySummary latency = new LatencySummary(5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 6.0, 900);
-        return LoadReport.of(TestReports.run("m", 1000, keptUp, 900, missing, latency, perSecond(p50s)))
-                .withCost(TestReports.sutCost(12.5), null);
+        return LoadReport.of(
+                TestReports.run("m", 1000, keptUp, 900, missing, latency, perSecond(p50s)),
+                null,
+                TestReports.sutCost(12.5),
+                null);
     }
 
     @Test

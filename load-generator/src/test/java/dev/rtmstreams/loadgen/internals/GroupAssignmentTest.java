@@ -129,16 +129,17 @@ class GroupAssignmentTest {
     @Test
     void shouldShowEachInstanceInTheHtmlPageAndUnderTheConsoleTable() {
         List<GroupAssignment.Instance> group = List.of(instance("instance-1", "0_0"), instance("instance-2", "0_1"));
-        LoadReport report = LoadReport.of(TestReports.run("real-time", 1000, 0, 0, LatencySummary.EMPTY, List.of()))
-                .withCost(
-                        null,
-                        GroupAssignment.section(
-                                group,
-                                group,
-                                List.of(
-                                        new CostMeter.InstanceCpu("instance-1", 100, 600L),
-                                        new CostMeter.InstanceCpu("instance-2", 100, 200L)),
-                                1000));
+        LoadReport report = LoadReport.of(
+                TestReports.run("real-time", 1000, 0, 0, LatencySummary.EMPTY, List.of()),
+                null,
+                null,
+                GroupAssignment.section(
+                        group,
+                        group,
+                        List.of(
+                                new CostMeter.InstanceCpu("instance-1", 100, 600L),
+                                new CostMeter.InstanceCpu("instance-2", 100, 200L)),
+                        1000));
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
 
         String html = HtmlReport.render("t", List.of(report));

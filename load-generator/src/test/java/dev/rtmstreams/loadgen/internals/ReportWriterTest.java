@@ -19,8 +19,8 @@ class ReportWriterTest {
 
     private static LoadReport report(String mode, double p99) {
         LatencySummary latency = new LatencySummary(5.04, 9.0, 11.0, p99, 30.0, 41.25, 6.0, 899);
-        return LoadReport.of(TestReports.run(mode, 1000.0, 900, 1, latency, List.of()))
-                .withCost(TestReports.sutCost(12.5), null);
+        return LoadReport.of(
+                TestReports.run(mode, 1000.0, 900, 1, latency, List.of()), null, TestReports.sutCost(12.5), null);
     }
 
     @Test
@@ -69,7 +69,9 @@ class ReportWriterTest {
 
     @Test
     void shouldWriteTheRunsKeysAtTheTopLevelAndLeaveOutWhatWasNotAdded(@TempDir Path dir) throws Exception {
-        LoadReport report = report("real-time", 25.0).withWorkload(null, "app-1", null);
+        LoadReport plain = report("real-time", 25.0);
+        LoadReport report =
+                LoadReport.of(plain.run(), new LoadReport.Setting(null, null, null, "app-1", null), plain.cost(), null);
 
         JsonNode json = new ObjectMapper()
                 .readTree(ReportWriter.writeRun(dir, "run", report).toFile());
@@ -101,7 +103,8 @@ class ReportWriterTest {
                         "samples",
                         "application_id",
                         "cost")
-                .doesNotContain("run", "warmup_events_sent", "first_send_error", "workload", "instances", "replay");
+                .doesNotContain(
+                        "run", "setting", "warmup_events_sent", "first_send_error", "workload", "instances", "replay");
         assertThat(json.get("missing").asLong()).isEqualTo(1L);
         assertThat(json.get("kept_up").asBoolean()).isTrue();
         assertThat(json.get("cost").get("sut_cpu_us_per_event").asDouble()).isEqualTo(12.5);

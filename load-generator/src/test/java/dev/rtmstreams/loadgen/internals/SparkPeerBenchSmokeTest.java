@@ -3,7 +3,6 @@ package dev.rtmstreams.loadgen.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,15 +57,7 @@ class SparkPeerBenchSmokeTest {
         assertThat(expected).isBetween(1190L, 1200L);
         assertThat(reports).hasSize(1);
         for (LoadReport r : reports) {
-            assertThat(r.run().counts())
-                    .as("mode %s", r.mode())
-                    .extracting(
-                            RunReport.Counts::expected,
-                            RunReport.Counts::missing,
-                            RunReport.Counts::duplicates,
-                            RunReport.Counts::unexpected,
-                            RunReport.Counts::undecodable)
-                    .containsExactly(expected, 0L, 0L, 0L, 0L);
+            TestReports.assertExactOutputs(r, expected);
             // Spark runs in a child JVM of its own: its CPU over the measured window is measured
             assertThat(r.cost().sutCpuUsPerEvent()).isPositive();
         }

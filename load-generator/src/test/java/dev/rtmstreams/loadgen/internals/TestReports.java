@@ -1,5 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.tools.LatencySummary;
 import java.util.List;
@@ -54,6 +56,24 @@ final class TestReports {
                 perSecond,
                 new RunReport.Samples(List.of(), List.of(), List.of()),
                 null);
+    }
+
+    /**
+     * Asserts that a run found exactly the expected outputs: none missing, duplicated, unexpected or undecodable.
+     *
+     * @param report the run's report
+     * @param expected the outputs the oracle expects
+     */
+    static void assertExactOutputs(LoadReport report, long expected) {
+        assertThat(report.run().counts())
+                .as("mode %s", report.mode())
+                .extracting(
+                        RunReport.Counts::expected,
+                        RunReport.Counts::missing,
+                        RunReport.Counts::duplicates,
+                        RunReport.Counts::unexpected,
+                        RunReport.Counts::undecodable)
+                .containsExactly(expected, 0L, 0L, 0L, 0L);
     }
 
     /** @return a cost section with only the GC pauses known */
