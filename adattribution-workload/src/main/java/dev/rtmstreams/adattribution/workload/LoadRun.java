@@ -7,7 +7,6 @@ import dev.rtmstreams.tools.ProgressBar;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,10 +16,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongUnaryOperator;
 import org.HdrHistogram.Histogram;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -33,8 +30,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * time the generator called {@code send} for the input event that completed the match, both on
  * {@link System#nanoTime()} of this JVM.
  *
- * <p>This class computes the expected outputs, paces the sends and drains; the {@link OutputCollector} consumes and
- * matches the outputs, and {@link RunReport} builds the report.
+ * <p>This class computes the expected outputs, paces the sends and drains; {@link AttributionRunSpec} holds the
+ * ad-attribution workload's inputs and oracle, the {@link OutputCollector} consumes and matches the outputs, and
+ * {@link RunReport} builds the report.
  */
 public final class LoadRun {
 
@@ -216,64 +214,7 @@ public final class LoadRun {
      * @return the run's inputs, outputs and oracle
      */
     public static RunSpec attribution(List<Event> events, Settings settings) {
-        Oracle.Result oracle = expected(events, settings);
-        AvroCodec codec = new AvroCodec(settings.wire(), settings.topics());
-        List<String> outputTopics = settings.outputs() == Outputs.ECHO
-                ? List.of(settings.topics().echo())
-                : settings.outputs() == Outputs.ATTRIBUTION
-                        ? List.of(settings.topics().attributedClicks())
-                        : List.of(
-                                settings.topics().attributedClicks(),
-                                settings.topics().logRecords());
-        return new RunSpec() {
-            @Override
-            public int size() {
-                return events.size();
-            }
-
-            @Override
-            public long offsetMicros(int i) {
-                return events.get(i).offsetMicros();
-            }
-
-            @Override
-            public ProducerRecord<byte[], byte[]> record(int i) {
-                Event e = events.get(i);
-                return new ProducerRecord<>(
-                        settings.topics().inputTopic(e.kind()), null, e.eventTime(), codec.key(e), codec.value(e));
-            }
-
-            @Override
-            public List<String> outputTopics() {
-                return outputTopics;
-            }
-
-            @Override
-            public Observed decode(ConsumerRecord<byte[], byte[]> r, long received) {
-                Observed o;
-                if (r.topic().equals(settings.topics().echo()) && settings.outputs() == Outputs.ECHO) {
-                    o = codec.echo(r.key(), r.value(), received);
-                } else if (r.topic().equals(settings.topics().logRecords())) {
-                    o = codec.logRecord(r.key(), r.value(), received);
-                } else {
-                    o = codec.attributedClick(r.key(), r.value(), received);
-                }
-                return o.identity().startsWith(settings.idPrefix()) ? o : null;
-            }
-
-            @Override
-            public Matcher matcher() {
-                return new OutputMatcher(oracle.expected());
-            }
-
-            @Override
-            public Map<String, Long> oracleCounters() {
-                Map<String, Long> m = new LinkedHashMap<>();
-                m.put("late_inputs_dropped_by_oracle", oracle.lateDropped());
-                m.put("duplicate_inputs_dropped_by_oracle", oracle.duplicatesDropped());
-                return m;
-            }
-        };
+        return new AttributionRunSpec(events, settings, expected(events, settings));
     }
 
     /**
