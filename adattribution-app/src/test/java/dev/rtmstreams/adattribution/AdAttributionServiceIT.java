@@ -13,6 +13,8 @@ import dev.rtmstreams.processor.RtmException;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.TestRecords;
 import dev.rtmstreams.tools.ChildJvm;
+import dev.rtmstreams.tools.Ports;
+import dev.rtmstreams.tools.Readiness;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -121,7 +123,7 @@ class AdAttributionServiceIT {
     @Test
     void shouldEmitExactlyTheExpectedRecordsOnBothOutputTopicsAndDeadLetterBadOnesWhenRunFromTheCommandLine(
             @TempDir Path dir) throws Exception {
-        int port = ChildJvm.freePort();
+        int port = Ports.freePort();
         Path log = dir.resolve("service.log");
         ChildJvm service = ServiceLauncher.service()
                 .args(List.of(
@@ -139,7 +141,7 @@ class AdAttributionServiceIT {
                         Integer.toString(port)))
                 .environment("RTM_CORRELATION_WINDOW", "PT5M") // from the environment, as a container would
                 .logFile(log)
-                .readiness(ChildJvm.Readiness.health(port))
+                .readiness(Readiness.health(port))
                 .build()
                 .start();
         try {

@@ -9,6 +9,9 @@ import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;
 import dev.rtmstreams.testkit.TestRecords;
 import dev.rtmstreams.tools.ChildJvm;
+import dev.rtmstreams.tools.LocalHttp;
+import dev.rtmstreams.tools.Ports;
+import dev.rtmstreams.tools.Readiness;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,7 +126,7 @@ class BrokerVersionsIT {
         }
 
         String run = version.replace('.', '_') + "-" + guarantee;
-        int port = ChildJvm.freePort();
+        int port = Ports.freePort();
         ChildJvm service = ServiceLauncher.service()
                 .args(List.of(
                         "run",
@@ -141,7 +144,7 @@ class BrokerVersionsIT {
                         "--http-port",
                         Integer.toString(port)))
                 .logFile(dir.resolve("service.log"))
-                .readiness(ChildJvm.Readiness.health(port))
+                .readiness(Readiness.health(port))
                 .build()
                 .start();
         try {
@@ -173,7 +176,7 @@ class BrokerVersionsIT {
                         .as("read_committed output under %s", guarantee)
                         .hasSize(expected.size());
             }
-            String metrics = ChildJvm.httpGet(port, "/metrics");
+            String metrics = LocalHttp.get(port, "/metrics");
             Map<String, String> commit = new LinkedHashMap<>();
             Matcher m = COMMIT_QUANTILE.matcher(metrics);
             while (m.find()) {

@@ -26,7 +26,7 @@ class ExactlyOnceStartTest {
     @TempDir
     Path stateDir;
 
-    private AppConfig.Builder config() {
+    private AppConfigBuilder config() {
         return AppConfig.builder()
                 .bootstrapServers("localhost:1")
                 .stateDir(stateDir)

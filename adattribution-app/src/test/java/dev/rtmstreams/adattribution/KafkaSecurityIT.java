@@ -11,6 +11,8 @@ import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;
 import dev.rtmstreams.testkit.TestRecords;
 import dev.rtmstreams.tools.ChildJvm;
+import dev.rtmstreams.tools.Ports;
+import dev.rtmstreams.tools.Readiness;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,7 +129,7 @@ class KafkaSecurityIT {
     @CsvSource({"exactly_once_v2, PLAIN", "at_least_once, PLAIN", "at_least_once, SCRAM-SHA-512"})
     void shouldAttributeAClickWithExactlyTheReadmeAclsAndNeverLogThePasswordWhenRunOverSaslSsl(
             String guarantee, String mechanism, @TempDir Path dir) throws Exception {
-        int port = ChildJvm.freePort();
+        int port = Ports.freePort();
         Path log = dir.resolve("service.log");
         String impression = "imp-" + guarantee + "-" + mechanism;
         String click = "c-" + guarantee + "-" + mechanism;
@@ -141,7 +143,7 @@ class KafkaSecurityIT {
                         guarantee,
                         "--http-port",
                         Integer.toString(port))
-                .readiness(ChildJvm.Readiness.health(port))
+                .readiness(Readiness.health(port))
                 .build()
                 .start();
         try {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class StreamsPropertiesTest {
 
-    private static AppConfig.Builder config() {
+    private static AppConfigBuilder config() {
         return AppConfig.builder().bootstrapServers("b:9092");
     }
 

@@ -6,6 +6,7 @@ import dev.rtmstreams.testkit.internals.SelfSignedTls;
 import dev.rtmstreams.tools.ChildJvm;
 import dev.rtmstreams.tools.Directories;
 import dev.rtmstreams.tools.Ports;
+import dev.rtmstreams.tools.Readiness;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -182,7 +183,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
                 .logFile(BrokerProcessFiles.output(logDir))
                 .appendToLog(true)
                 .stopTimeout(stopTimeout)
-                .readiness(ChildJvm.Readiness.check(
+                .readiness(Readiness.check(
                         "broker at " + bootstrapServers() + " answers describe-cluster", () -> hasNodes(admin)))
                 .build()
                 .start();

@@ -2,8 +2,6 @@ package dev.rtmstreams.tools;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +13,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,12 +22,12 @@ import org.slf4j.LoggerFactory;
  * gracefully with SIGTERM ({@link #stop()}) or killed with SIGKILL ({@link #kill()}).
  *
  * <pre>{@code
- * int port = ChildJvm.freePort();
+ * int port = Ports.freePort();
  * try (ChildJvm service = ChildJvm.builder()
  *         .jar(Path.of("adattribution-app/target/adattribution-app.jar"))
  *         .args(List.of("run", "--bootstrap-servers", bootstrap, "--http-port", Integer.toString(port)))
  *         .logFile(Path.of("target/service.log"))
- *         .readiness(ChildJvm.Readiness.health(port))
+ *         .readiness(Readiness.health(port))
  *         .build()
  *         .start()) {
  *     service.awaitReady(Duration.ofSeconds(60));   // GET /health answers 200
@@ -61,9 +58,9 @@ public final class ChildJvm implements AutoCloseable {
     private final Readiness readiness;
     private final Duration stopTimeout;
 
+    private final Readiness.Probe probe;
+
     private Process process;
-    private long logScanOffset;
-    private String partialLine = "";
 
     private ChildJvm(Builder b, String name, List<String> command, List<String> argFileArgs, Path logFile) {
         this.name = name;
@@ -75,6 +72,7 @@ public final class ChildJvm implements AutoCloseable {
         this.workingDir = b.workingDir;
         this.logFile = logFile;
         this.readiness = b.readiness;
+        this.probe = readiness.probe(logFile);
         this.stopTimeout = b.stopTimeout;
     }
 
@@ -87,17 +85,6 @@ public final class ChildJvm implements AutoCloseable {
      */
     public static Builder builder() {
         return new Builder();
-    }
-
-    /**
-     * Returns a TCP port that was free on localhost a moment ago, for a child's HTTP server (and its
-     * {@link Readiness#health(int)}).
-     *
-     * @return the port
-     * @throws UncheckedIOException when no port can be bound
-     */
-    public static int freePort() {
-        return Ports.freePorts(1)[0];
     }
 
     /**
@@ -119,7 +106,7 @@ public final class ChildJvm implements AutoCloseable {
                 writeArgFile(argFile, argFileArgs);
             }
             if (appendToLog && Files.exists(logFile)) {
-                logScanOffset = Files.size(logFile); // an output line readiness reads this run's output only
+                probe.startAt(Files.size(logFile)); // an output line readiness reads this run's output only
             }
             ProcessBuilder pb = new ProcessBuilder(command)
                     .redirectErrorStream(true)
@@ -165,7 +152,7 @@ public final class ChildJvm implements AutoCloseable {
         long t0 = System.nanoTime();
         long deadline = t0 + timeout.toNanos();
         while (true) {
-            if (isReady()) {
+            if (probe.isReady()) {
                 return Duration.ofNanos(System.nanoTime() - t0);
             }
             if (!p.isAlive()) {
@@ -177,82 +164,6 @@ public final class ChildJvm implements AutoCloseable {
                         + "; command: " + commandLine() + "; log " + logFile + ":\n" + tail(40));
             }
             Thread.sleep(POLL.toMillis());
-        }
-    }
-
-    private boolean isReady() {
-        switch (readiness.kind) {
-            case STARTED:
-                return true;
-            case OUTPUT_LINE:
-                return outputHasLine(readiness.text);
-            case HTTP:
-                String body = httpGet(readiness.port, readiness.path);
-                return body != null && body.contains(readiness.text);
-            case CHECK:
-                return readiness.check.getAsBoolean();
-            default:
-                throw new AssertionError(readiness.kind);
-        }
-    }
-
-    /** Scans the log from where the last scan stopped for a complete line containing {@code text}. */
-    private synchronized boolean outputHasLine(String text) {
-        try {
-            if (!Files.exists(logFile)) {
-                return false;
-            }
-            byte[] fresh;
-            try (var ch = Files.newByteChannel(logFile)) {
-                ch.position(logScanOffset);
-                var in = java.nio.channels.Channels.newInputStream(ch);
-                fresh = in.readAllBytes();
-            }
-            if (fresh.length == 0) {
-                return false;
-            }
-            String chunk = partialLine + new String(fresh, StandardCharsets.UTF_8);
-            int lastNewline = chunk.lastIndexOf('\n');
-            String complete = lastNewline < 0 ? "" : chunk.substring(0, lastNewline);
-            String rest = lastNewline < 0 ? chunk : chunk.substring(lastNewline + 1);
-            logScanOffset += fresh.length;
-            partialLine = rest;
-            for (String line : complete.split("\n", -1)) {
-                if (line.contains(text)) {
-                    return true;
-                }
-            }
-            return false;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /**
-     * {@code GET http://localhost:PORT/PATH} with a 2 s connect and a 10 s read timeout.
-     *
-     * @param port the port on localhost
-     * @param path the path, starting with {@code /}
-     * @return the body when the answer is 200; null when it is another status or nothing answers
-     */
-    public static String httpGet(int port, String path) {
-        try {
-            HttpURLConnection c = (HttpURLConnection)
-                    URI.create("http://localhost:" + port + path).toURL().openConnection();
-            c.setConnectTimeout(2000);
-            c.setReadTimeout(10000);
-            try {
-                if (c.getResponseCode() != 200) {
-                    return null;
-                }
-                try (var in = c.getInputStream()) {
-                    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                }
-            } finally {
-                c.disconnect();
-            }
-        } catch (IOException e) {
-            return null;
         }
     }
 
@@ -398,159 +309,6 @@ public final class ChildJvm implements AutoCloseable {
 
     private String commandLine() {
         return String.join(" ", command);
-    }
-
-    /**
-     * When a child counts as ready. Immutable.
-     *
-     * <ul>
-     *   <li>{@link #health(int)}: {@code GET http://localhost:PORT/health} answers 200 (optionally with a body
-     *       containing a text, {@link #withBodyContaining(String)}; {@link #streamsRunning(int)}: with Kafka Streams
-     *       {@code RUNNING});
-     *   <li>{@link #outputLine(String)}: a line of its output (stdout or stderr) contains a text;
-     *   <li>{@link #check(String, BooleanSupplier)}: a check of the caller's (e.g. a Kafka broker answering a
-     *       request) returns true;
-     *   <li>{@link #started()}: as soon as the process is started.
-     * </ul>
-     */
-    public static final class Readiness {
-
-        /** The text of a {@code /health} body once Kafka Streams is {@code RUNNING}; see {@link #streamsRunning}. */
-        public static final String STREAMS_RUNNING = "\"state\":\"RUNNING\"";
-
-        private enum Kind {
-            STARTED,
-            OUTPUT_LINE,
-            HTTP,
-            CHECK
-        }
-
-        private final Kind kind;
-        private final int port;
-        private final String path;
-        private final String text;
-        private final BooleanSupplier check;
-
-        private Readiness(Kind kind, int port, String path, String text) {
-            this(kind, port, path, text, null);
-        }
-
-        private Readiness(Kind kind, int port, String path, String text, BooleanSupplier check) {
-            this.kind = kind;
-            this.port = port;
-            this.path = path;
-            this.text = text;
-            this.check = check;
-        }
-
-        /** @return ready as soon as the process is started */
-        public static Readiness started() {
-            return new Readiness(Kind.STARTED, 0, null, "");
-        }
-
-        /**
-         * A check of the caller's, called from {@link ChildJvm#awaitReady(Duration)}'s thread every 100 ms while the
-         * child runs, until it returns true.
-         *
-         * @param description what the check waits for, for error messages (e.g. {@code broker at localhost:9092
-         *     answers describe-cluster}); not blank
-         * @param ready returns true once the child is ready; it should return false (not throw) while it is not
-         * @return the check
-         * @throws IllegalArgumentException when the description is blank
-         */
-        public static Readiness check(String description, BooleanSupplier ready) {
-            Objects.requireNonNull(description, "description");
-            Objects.requireNonNull(ready, "ready");
-            if (description.isBlank()) {
-                throw new IllegalArgumentException("readiness description must not be blank");
-            }
-            return new Readiness(Kind.CHECK, 0, null, description, ready);
-        }
-
-        /**
-         * @param text a text a line of the child's output contains once it is ready; not empty
-         * @return the check
-         * @throws IllegalArgumentException when the text is empty or holds a line break
-         */
-        public static Readiness outputLine(String text) {
-            Objects.requireNonNull(text, "text");
-            if (text.isEmpty() || text.contains("\n")) {
-                throw new IllegalArgumentException("ready line must be non-empty and one line: '" + text + "'");
-            }
-            return new Readiness(Kind.OUTPUT_LINE, 0, null, text);
-        }
-
-        /**
-         * @param port the child's HTTP port on localhost, 1-65535
-         * @return ready when {@code GET /health} answers 200
-         * @throws IllegalArgumentException when the port is out of range
-         */
-        public static Readiness health(int port) {
-            return http(port, "/health");
-        }
-
-        /**
-         * The readiness of a Kafka Streams service: {@code GET /health} answers 200 with {@value #STREAMS_RUNNING} in
-         * its body, as rtm-topology's {@code PrometheusEndpoint} and the ad-attribution service answer once Kafka
-         * Streams is {@code RUNNING} (their 200 alone also means {@code REBALANCING}).
-         *
-         * @param port the child's HTTP port on localhost, 1-65535
-         * @return the check
-         * @throws IllegalArgumentException when the port is out of range
-         */
-        public static Readiness streamsRunning(int port) {
-            return health(port).withBodyContaining(STREAMS_RUNNING);
-        }
-
-        /**
-         * @param port the child's HTTP port on localhost, 1-65535
-         * @param path the path, starting with {@code /}
-         * @return ready when {@code GET path} answers 200
-         * @throws IllegalArgumentException when the port is out of range or the path does not start with /
-         */
-        public static Readiness http(int port, String path) {
-            if (port < 1 || port > 65535) {
-                throw new IllegalArgumentException("readiness port must be 1-65535: " + port);
-            }
-            Objects.requireNonNull(path, "path");
-            if (!path.startsWith("/")) {
-                throw new IllegalArgumentException("readiness path must start with /: '" + path + "'");
-            }
-            return new Readiness(Kind.HTTP, port, path, "");
-        }
-
-        /**
-         * @param bodyText a text the 200 answer's body must contain, e.g. {@code "state":"RUNNING"}
-         * @return an HTTP check that also requires the text
-         * @throws IllegalStateException when this is not an HTTP check
-         */
-        public Readiness withBodyContaining(String bodyText) {
-            Objects.requireNonNull(bodyText, "bodyText");
-            if (kind != Kind.HTTP) {
-                throw new IllegalStateException("only an HTTP readiness check has a body: " + this);
-            }
-            return new Readiness(kind, port, path, bodyText);
-        }
-
-        /** @return the HTTP port of an HTTP check, else -1 */
-        public int port() {
-            return kind == Kind.HTTP ? port : -1;
-        }
-
-        @Override
-        public String toString() {
-            switch (kind) {
-                case STARTED:
-                    return "started";
-                case OUTPUT_LINE:
-                    return "output line containing '" + text + "'";
-                case CHECK:
-                    return text;
-                default:
-                    return "GET http://localhost:" + port + path + " answers 200"
-                            + (text.isEmpty() ? "" : " with '" + text + "'");
-            }
-        }
     }
 
     /**

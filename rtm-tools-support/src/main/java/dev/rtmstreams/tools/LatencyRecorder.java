@@ -1,9 +1,7 @@
 package dev.rtmstreams.tools;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -106,21 +104,26 @@ public final class LatencyRecorder {
     }
 
     /**
-     * Returns the per-second series: second, outputs, p50, p99, max (ms).
+     * The latency of the outputs received in one second of the run, in milliseconds.
      *
-     * @return one map per second of the run
+     * @param t the second, from the start of the run
+     * @param outputs outputs received in that second
+     * @param p50 their median latency; 0 without outputs
+     * @param p99 their 99th percentile; 0 without outputs
+     * @param max their highest latency; 0 without outputs
      */
-    public List<Map<String, Object>> perSecondMillis() {
-        List<Map<String, Object>> out = new ArrayList<>();
+    public record Second(int t, long outputs, double p50, double p99, double max) {}
+
+    /**
+     * Returns the per-second series.
+     *
+     * @return one entry per second of the run, from second 0
+     */
+    public List<Second> perSecondMillis() {
+        List<Second> out = new ArrayList<>();
         for (int s = 0; s < perSecond.size(); s++) {
             Histogram h = perSecond.get(s);
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("t", s);
-            m.put("outputs", h.getTotalCount());
-            m.put("p50", ms(h, 50));
-            m.put("p99", ms(h, 99));
-            m.put("max", round(h.getMaxValue() / 1000.0));
-            out.add(m);
+            out.add(new Second(s, h.getTotalCount(), ms(h, 50), ms(h, 99), round(h.getMaxValue() / 1000.0)));
         }
         return out;
     }

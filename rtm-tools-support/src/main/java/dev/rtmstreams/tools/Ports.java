@@ -10,6 +10,17 @@ public final class Ports {
 
     private Ports() {}
 
+    /**
+     * Returns a TCP port that was free on localhost a moment ago, for a child's HTTP server (and its
+     * {@link Readiness#health(int)}).
+     *
+     * @return the port
+     * @throws UncheckedIOException when no port can be bound
+     */
+    public static int freePort() {
+        return freePorts(1)[0];
+    }
+
     /** Returns {@code count} distinct ports that were free on localhost a moment ago. */
     public static int[] freePorts(int count) {
         ServerSocket[] sockets = new ServerSocket[count];

@@ -9,7 +9,7 @@ import java.util.List;
  * of the tools (the load generator's bench, the chaos runner).
  *
  * <pre>{@code
- * int port = ChildJvm.freePort();
+ * int port = Ports.freePort();
  * try (ChildJvm service = ServiceJar.run(jar, bootstrap, "bench-1", stateDir, port)
  *         .name("service").args(List.of("--trigger", "real-time")).logFile(log).build().start()) {
  *     service.awaitReady(Duration.ofSeconds(90));
@@ -66,6 +66,6 @@ public final class ServiceJar {
                         stateDir.toAbsolutePath().toString(),
                         "--http-port",
                         Integer.toString(httpPort)))
-                .readiness(ChildJvm.Readiness.streamsRunning(httpPort));
+                .readiness(Readiness.streamsRunning(httpPort));
     }
 }

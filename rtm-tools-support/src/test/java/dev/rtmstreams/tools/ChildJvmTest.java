@@ -24,11 +24,11 @@ class ChildJvmTest {
 
     @Test
     void shouldBeReadyWhenHealthAnswers200AndExitWith143WhenStopped(@TempDir Path dir) throws Exception {
-        int port = ChildJvm.freePort();
+        int port = Ports.freePort();
         try (ChildJvm jvm = child(dir, "health", Integer.toString(port), "1500")
                 .environment("CHILD_JVM_TEST", "on")
                 .workingDir(dir)
-                .readiness(ChildJvm.Readiness.health(port))
+                .readiness(Readiness.health(port))
                 .build()
                 .start()) {
             Duration waited = jvm.awaitReady(Duration.ofSeconds(30));
@@ -45,9 +45,9 @@ class ChildJvmTest {
 
     @Test
     void shouldRequireTheBodyTextWhenAsked(@TempDir Path dir) throws Exception {
-        int port = ChildJvm.freePort();
+        int port = Ports.freePort();
         try (ChildJvm jvm = child(dir, "health", Integer.toString(port), "0")
-                .readiness(ChildJvm.Readiness.health(port).withBodyContaining("\"state\":\"REBALANCED\""))
+                .readiness(Readiness.health(port).withBodyContaining("\"state\":\"REBALANCED\""))
                 .build()
                 .start()) {
             assertThatThrownBy(() -> jvm.awaitReady(Duration.ofSeconds(3)))
@@ -58,8 +58,8 @@ class ChildJvmTest {
 
     @Test
     void shouldBeReadyWhenHealthSaysKafkaStreamsIsRunning(@TempDir Path dir) throws Exception {
-        int port = ChildJvm.freePort();
-        ChildJvm.Readiness running = ChildJvm.Readiness.streamsRunning(port);
+        int port = Ports.freePort();
+        Readiness running = Readiness.streamsRunning(port);
         assertThat(running)
                 .hasToString("GET http://localhost:" + port + "/health answers 200 with '\"state\":\"RUNNING\"'");
         assertThat(running.port()).isEqualTo(port);
@@ -74,7 +74,7 @@ class ChildJvmTest {
     @Test
     void shouldBeReadyOnAWholeOutputLineAndDieWhenKilled(@TempDir Path dir) throws Exception {
         try (ChildJvm jvm = child(dir, "line", "CHILD READY", "300")
-                .readiness(ChildJvm.Readiness.outputLine("partial CHILD READY"))
+                .readiness(Readiness.outputLine("partial CHILD READY"))
                 .build()
                 .start()) {
             jvm.awaitReady(Duration.ofSeconds(30));
@@ -90,7 +90,7 @@ class ChildJvmTest {
     @Test
     void shouldFailNamingCommandAndTimeoutWhenNeverReady(@TempDir Path dir) throws Exception {
         try (ChildJvm jvm = child(dir, "silent")
-                .readiness(ChildJvm.Readiness.outputLine("NEVER PRINTED"))
+                .readiness(Readiness.outputLine("NEVER PRINTED"))
                 .build()
                 .start()) {
             assertThatThrownBy(() -> jvm.awaitReady(Duration.ofSeconds(2)))
@@ -105,7 +105,7 @@ class ChildJvmTest {
     @Test
     void shouldFailWithTheExitCodeWhenTheChildExitsWhileStarting(@TempDir Path dir) throws Exception {
         try (ChildJvm jvm = child(dir, "exit", "7")
-                .readiness(ChildJvm.Readiness.outputLine("NEVER PRINTED"))
+                .readiness(Readiness.outputLine("NEVER PRINTED"))
                 .build()
                 .start()) {
             assertThatThrownBy(() -> jvm.awaitReady(Duration.ofSeconds(30)))
@@ -126,7 +126,7 @@ class ChildJvmTest {
                     .appendToLog(true)
                     .argFile(argFile)
                     // the child echoes its arguments first; ready once it printed the line itself
-                    .readiness(ChildJvm.Readiness.outputLine("partial " + line))
+                    .readiness(Readiness.outputLine("partial " + line))
                     .build()
                     .start()) {
                 assertThat(jvm.command()).hasSize(2).endsWith("@" + argFile.toAbsolutePath());
@@ -142,7 +142,7 @@ class ChildJvmTest {
         try (ChildJvm jvm = child(dir, "silent")
                 .logFile(log)
                 .appendToLog(true)
-                .readiness(ChildJvm.Readiness.outputLine("RUN 1"))
+                .readiness(Readiness.outputLine("RUN 1"))
                 .build()
                 .start()) {
             assertThatThrownBy(() -> jvm.awaitReady(Duration.ofSeconds(1)))
@@ -155,21 +155,21 @@ class ChildJvmTest {
     void shouldBeReadyWhenTheCallersCheckSaysSo(@TempDir Path dir) throws Exception {
         AtomicInteger calls = new AtomicInteger();
         try (ChildJvm jvm = child(dir, "silent")
-                .readiness(ChildJvm.Readiness.check("the third call", () -> calls.incrementAndGet() >= 3))
+                .readiness(Readiness.check("the third call", () -> calls.incrementAndGet() >= 3))
                 .build()
                 .start()) {
             jvm.awaitReady(Duration.ofSeconds(30));
             assertThat(calls).hasValue(3);
         }
         try (ChildJvm jvm = child(dir, "silent")
-                .readiness(ChildJvm.Readiness.check("never", () -> false))
+                .readiness(Readiness.check("never", () -> false))
                 .build()
                 .start()) {
             assertThatThrownBy(() -> jvm.awaitReady(Duration.ofSeconds(1)))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("not ready (never) within PT1S");
         }
-        assertThatThrownBy(() -> ChildJvm.Readiness.check(" ", () -> true))
+        assertThatThrownBy(() -> Readiness.check(" ", () -> true))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("readiness description must not be blank");
     }
@@ -200,10 +200,10 @@ class ChildJvmTest {
         assertThatThrownBy(() -> child(dir, "silent").stopTimeout(Duration.ZERO).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("stopTimeout must be positive: PT0S");
-        assertThatThrownBy(() -> ChildJvm.Readiness.health(0))
+        assertThatThrownBy(() -> Readiness.health(0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("readiness port must be 1-65535: 0");
-        assertThatThrownBy(() -> ChildJvm.Readiness.outputLine(""))
+        assertThatThrownBy(() -> Readiness.outputLine(""))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("ready line must be non-empty");
         assertThatThrownBy(() -> child(dir, "silent").build().pid())

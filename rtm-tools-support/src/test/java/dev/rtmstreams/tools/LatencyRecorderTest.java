@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
-import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -26,11 +25,12 @@ class LatencyRecorderTest {
         assertThat(s.max()).isCloseTo(500, within(1.0));
         assertThat(s.mean()).isCloseTo((5050 + 500) / 101.0, within(0.5));
         assertThat(s.count()).isEqualTo(101L);
-        List<Map<String, Object>> perSecond = r.perSecondMillis();
+        List<LatencyRecorder.Second> perSecond = r.perSecondMillis();
         assertThat(perSecond).hasSize(3);
-        assertThat(perSecond.get(0)).containsEntry("outputs", 100L);
-        assertThat(perSecond.get(1)).containsEntry("outputs", 0L);
-        assertThat((double) perSecond.get(2).get("max")).isCloseTo(500, within(5.0)); // 2 significant digits per second
+        assertThat(perSecond.get(0).outputs()).isEqualTo(100L);
+        assertThat(perSecond.get(1).outputs()).isZero();
+        assertThat(perSecond.get(2).t()).isEqualTo(2);
+        assertThat(perSecond.get(2).max()).isCloseTo(500, within(5.0)); // 2 significant digits per second
         assertThat(r.lastSecondP99Millis()).isCloseTo(100, within(1.0));
     }
 

@@ -1,6 +1,7 @@
 package dev.rtmstreams.adattribution.cli;
 
 import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.adattribution.AppConfigBuilder;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import java.io.IOException;
 import java.io.Reader;
@@ -77,7 +78,7 @@ public final class ConfigResolver {
             configSource = CONFIG_ENV;
         }
         Map<ServiceOption, String> fileValues = new EnumMap<>(ServiceOption.class);
-        AppConfig.Builder builder = AppConfig.builder();
+        AppConfigBuilder builder = AppConfig.builder();
         KafkaClientSettings.Builder kafka = KafkaClientSettings.builder();
         if (configFile != null) {
             Properties props = load(configFile, configSource);

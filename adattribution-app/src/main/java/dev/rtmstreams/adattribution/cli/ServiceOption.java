@@ -1,6 +1,7 @@
 package dev.rtmstreams.adattribution.cli;
 
 import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.adattribution.AppConfigBuilder;
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.cli.Durations;
@@ -206,14 +207,14 @@ public enum ServiceOption {
     private final String paramLabel;
     private final String description;
     private final String defaultText;
-    private final BiConsumer<AppConfig.Builder, String> apply;
+    private final BiConsumer<AppConfigBuilder, String> apply;
 
     ServiceOption(
             String name,
             String paramLabel,
             String description,
             String defaultText,
-            BiConsumer<AppConfig.Builder, String> apply) {
+            BiConsumer<AppConfigBuilder, String> apply) {
         this.name = name;
         this.paramLabel = paramLabel;
         this.description = description;
@@ -262,7 +263,7 @@ public enum ServiceOption {
      *
      * @throws IllegalArgumentException when the value does not parse
      */
-    void apply(AppConfig.Builder builder, String value) {
+    void apply(AppConfigBuilder builder, String value) {
         apply.accept(builder, value);
     }
 

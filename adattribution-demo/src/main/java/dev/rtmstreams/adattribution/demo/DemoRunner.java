@@ -2,6 +2,7 @@ package dev.rtmstreams.adattribution.demo;
 
 import dev.rtmstreams.adattribution.AdAttributionService;
 import dev.rtmstreams.adattribution.AppConfig;
+import dev.rtmstreams.adattribution.AppConfigBuilder;
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.AvroWire;
 import dev.rtmstreams.adattribution.workload.Event;
@@ -159,7 +160,7 @@ public final class DemoRunner {
     private ModeResult runMode(EmbeddedKafkaCluster kafka, ExecutionMode mode, Path stateDir) throws Exception {
         String suffix = "." + mode.configValue();
         TopicNames topics = TopicNames.DEFAULTS.withSuffix(suffix);
-        AppConfig.Builder builder = AppConfig.builder();
+        AppConfigBuilder builder = AppConfig.builder();
         settings.kafkaOverrides().forEach(builder::kafkaOverride);
         AppConfig config = builder.bootstrapServers(kafka.bootstrapServers())
                 .applicationId("adattribution-demo-" + mode.configValue())
@@ -278,8 +279,7 @@ public final class DemoRunner {
                 workload.idPrefix(),
                 AvroWire.singleObject());
         List<Event> events = WorkloadGenerator.generate(workload, System.currentTimeMillis());
-        return LoadRun.run(
-                LoadRun.attribution(events, run), workload.rate(), run, Map.of(), LoadRun.WindowListener.NONE);
+        return LoadRun.run(LoadRun.attribution(events, run), workload.rate(), run, LoadRun.WindowListener.NONE);
     }
 
     private static Matcher.KindCounts total(List<LoadRun.Outcome> runs, OutputKind kind) {

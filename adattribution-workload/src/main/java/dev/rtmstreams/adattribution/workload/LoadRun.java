@@ -7,7 +7,6 @@ import dev.rtmstreams.tools.ProgressBar;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,24 +16,23 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongUnaryOperator;
 import org.HdrHistogram.Histogram;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * One measured run against a cluster: computes the expected outputs, starts a consumer on the
  * output topics (positioned at their end), sends the events on schedule, drains, and returns the
- * report (a JSON-ready map) or, from {@link #run}, an {@link Outcome} that also carries the figures per output kind.
+ * {@link RunReport} or, from {@link #run}, an {@link Outcome} that also carries the figures per output kind.
  * Used by the load generator's commands and bench, and by the service's demo.
  *
  * <p>Latency of an output = the consumer's receive time (right after {@code poll} returns) minus the
  * time the generator called {@code send} for the input event that completed the match, both on
  * {@link System#nanoTime()} of this JVM.
  *
- * <p>This class computes the expected outputs, paces the sends and drains; the {@link OutputCollector} consumes and
- * matches the outputs, and {@link RunReport} builds the report.
+ * <p>This class computes the expected outputs, paces the sends and drains; {@link AttributionRunSpec} holds the
+ * ad-attribution workload's inputs and oracle, the {@link OutputCollector} consumes and matches the outputs, and
+ * {@link RunReport} builds the report.
  */
 public final class LoadRun {
 
@@ -127,18 +125,14 @@ public final class LoadRun {
     /**
      * What a run found: the report and the figures a caller reads without going through the report's keys.
      *
-     * @param report the JSON-ready report, as {@link #execute} returns it
+     * @param report the report, as {@link #execute} returns it
      * @param sent inputs sent
      * @param achievedRate inputs per second achieved
      * @param sendSpan from the first send to the last
      * @param outputs per output kind: the oracle's counts and the latency distribution of the matched outputs
      */
     public record Outcome(
-            Map<String, Object> report,
-            long sent,
-            double achievedRate,
-            Duration sendSpan,
-            Map<OutputKind, KindOutcome> outputs) {
+            RunReport report, long sent, double achievedRate, Duration sendSpan, Map<OutputKind, KindOutcome> outputs) {
 
         /**
          * Returns the figures of one output kind.
@@ -187,14 +181,12 @@ public final class LoadRun {
      * @param events the events in send order (seq = index)
      * @param targetRate the nominal rate in events/s (for the report)
      * @param settings how to run
-     * @param extra extra report fields (workload description)
      * @return the report
      * @throws InterruptedException if interrupted while draining
      */
-    public static Map<String, Object> execute(
-            List<Event> events, double targetRate, Settings settings, Map<String, Object> extra)
+    public static RunReport execute(List<Event> events, double targetRate, Settings settings)
             throws InterruptedException {
-        return execute(events, targetRate, settings, extra, WindowListener.NONE);
+        return execute(events, targetRate, settings, WindowListener.NONE);
     }
 
     /**
@@ -203,15 +195,13 @@ public final class LoadRun {
      * @param events the events in send order (seq = index)
      * @param targetRate the nominal rate in events/s (for the report)
      * @param settings how to run
-     * @param extra extra report fields (workload description)
      * @param window told when sending starts and when all outputs arrived or the drain ended
      * @return the report
      * @throws InterruptedException if interrupted while draining
      */
-    public static Map<String, Object> execute(
-            List<Event> events, double targetRate, Settings settings, Map<String, Object> extra, WindowListener window)
+    public static RunReport execute(List<Event> events, double targetRate, Settings settings, WindowListener window)
             throws InterruptedException {
-        return execute(attribution(events, settings), targetRate, settings, extra, window);
+        return execute(attribution(events, settings), targetRate, settings, window);
     }
 
     /**
@@ -224,64 +214,7 @@ public final class LoadRun {
      * @return the run's inputs, outputs and oracle
      */
     public static RunSpec attribution(List<Event> events, Settings settings) {
-        Oracle.Result oracle = expected(events, settings);
-        AvroCodec codec = new AvroCodec(settings.wire(), settings.topics());
-        List<String> outputTopics = settings.outputs() == Outputs.ECHO
-                ? List.of(settings.topics().echo())
-                : settings.outputs() == Outputs.ATTRIBUTION
-                        ? List.of(settings.topics().attributedClicks())
-                        : List.of(
-                                settings.topics().attributedClicks(),
-                                settings.topics().logRecords());
-        return new RunSpec() {
-            @Override
-            public int size() {
-                return events.size();
-            }
-
-            @Override
-            public long offsetMicros(int i) {
-                return events.get(i).offsetMicros();
-            }
-
-            @Override
-            public ProducerRecord<byte[], byte[]> record(int i) {
-                Event e = events.get(i);
-                return new ProducerRecord<>(
-                        settings.topics().inputTopic(e.kind()), null, e.eventTime(), codec.key(e), codec.value(e));
-            }
-
-            @Override
-            public List<String> outputTopics() {
-                return outputTopics;
-            }
-
-            @Override
-            public Observed decode(ConsumerRecord<byte[], byte[]> r, long received) {
-                Observed o;
-                if (r.topic().equals(settings.topics().echo()) && settings.outputs() == Outputs.ECHO) {
-                    o = codec.echo(r.key(), r.value(), received);
-                } else if (r.topic().equals(settings.topics().logRecords())) {
-                    o = codec.logRecord(r.key(), r.value(), received);
-                } else {
-                    o = codec.attributedClick(r.key(), r.value(), received);
-                }
-                return o.identity().startsWith(settings.idPrefix()) ? o : null;
-            }
-
-            @Override
-            public Matcher matcher() {
-                return new OutputMatcher(oracle.expected());
-            }
-
-            @Override
-            public Map<String, Object> oracleReport() {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("late_inputs_dropped_by_oracle", oracle.lateDropped());
-                m.put("duplicate_inputs_dropped_by_oracle", oracle.duplicatesDropped());
-                return m;
-            }
-        };
+        return new AttributionRunSpec(events, settings, expected(events, settings));
     }
 
     /**
@@ -291,33 +224,29 @@ public final class LoadRun {
      * @param targetRate the nominal rate in inputs/s (for the report)
      * @param settings how to run (of its fields, only the bootstrap servers, mode, speed, drain, settle, tolerance,
      *     progress and client overrides are used; the rest describe the attribution workload)
-     * @param extra extra report fields (workload description)
      * @param window told when sending starts and when all outputs arrived or the drain ended
      * @return the report
      * @throws InterruptedException if interrupted while draining
      */
-    public static Map<String, Object> execute(
-            RunSpec spec, double targetRate, Settings settings, Map<String, Object> extra, WindowListener window)
+    public static RunReport execute(RunSpec spec, double targetRate, Settings settings, WindowListener window)
             throws InterruptedException {
-        return run(spec, targetRate, settings, extra, window).report();
+        return run(spec, targetRate, settings, window).report();
     }
 
     /**
-     * Executes a run of any workload, like {@link #execute(RunSpec, double, Settings, Map, WindowListener)}, and
+     * Executes a run of any workload, like {@link #execute(RunSpec, double, Settings, WindowListener)}, and
      * returns the report with the figures per output kind.
      *
      * @param spec the inputs, outputs and oracle
      * @param targetRate the nominal rate in inputs/s (for the report)
-     * @param settings how to run (see {@link #execute(RunSpec, double, Settings, Map, WindowListener)})
-     * @param extra extra report fields (workload description)
+     * @param settings how to run (see {@link #execute(RunSpec, double, Settings, WindowListener)})
      * @param window told when sending starts and when all outputs arrived or the drain ended
      * @return what the run found
      * @throws InterruptedException if interrupted while draining
      */
-    public static Outcome run(
-            RunSpec spec, double targetRate, Settings settings, Map<String, Object> extra, WindowListener window)
+    public static Outcome run(RunSpec spec, double targetRate, Settings settings, WindowListener window)
             throws InterruptedException {
-        return run(spec, targetRate, settings, extra, window, 0);
+        return run(spec, targetRate, settings, window, 0);
     }
 
     /**
@@ -331,8 +260,7 @@ public final class LoadRun {
      *
      * @param spec the inputs, outputs and oracle
      * @param targetRate the nominal rate in inputs/s (for the report)
-     * @param settings how to run (see {@link #execute(RunSpec, double, Settings, Map, WindowListener)})
-     * @param extra extra report fields (workload description)
+     * @param settings how to run (see {@link #execute(RunSpec, double, Settings, WindowListener)})
      * @param window told when the first measured input is sent and when all outputs arrived or the drain ended
      * @param firstMeasured index of the first measured input; 0 = no warm-up; below {@code spec.size()} unless the
      *     spec is empty
@@ -341,12 +269,7 @@ public final class LoadRun {
      * @throws InterruptedException if interrupted while draining
      */
     public static Outcome run(
-            RunSpec spec,
-            double targetRate,
-            Settings settings,
-            Map<String, Object> extra,
-            WindowListener window,
-            int firstMeasured)
+            RunSpec spec, double targetRate, Settings settings, WindowListener window, int firstMeasured)
             throws InterruptedException {
         if (firstMeasured < 0 || (firstMeasured > 0 && firstMeasured >= spec.size())) {
             throw new IllegalArgumentException("firstMeasured must be in [0, " + spec.size() + "): " + firstMeasured);
@@ -444,20 +367,19 @@ public final class LoadRun {
                 Math.max(paced.elapsedNanos(), total == 0 ? 0 : dueNanos.applyAsLong(total - 1) - measuredDueNanos)
                         / 1e9;
         double achieved = spanSeconds > 0 ? paced.sent() / Math.max(spanSeconds, (paced.sent() - 1) / targetRate) : 0;
-        RunReport.Sending sending =
-                new RunReport.Sending(warm, paced, sendErrors.get(), firstSendError.get(), sendNanos, sendEndNanos);
-        Map<String, Object> report = RunReport.build(
+        RunReport.SendLog sending =
+                new RunReport.SendLog(warm, paced, sendErrors.get(), firstSendError.get(), sendNanos, sendEndNanos);
+        RunReport report = RunReport.build(
                 settings,
                 targetRate,
                 achieved,
                 sending,
                 matcher,
                 outputs,
-                spec.oracleReport(),
+                spec.oracleCounters(),
                 recorder,
                 firstMeasured,
-                windowStartNanos,
-                extra);
+                windowStartNanos);
         Map<OutputKind, KindOutcome> byKind = new EnumMap<>(OutputKind.class);
         outputs.latencyByKind().forEach((kind, h) -> byKind.put(kind, new KindOutcome(matcher.counts(kind), h)));
         return new Outcome(report, paced.sent(), achieved, Duration.ofNanos(paced.elapsedNanos()), Map.copyOf(byKind));

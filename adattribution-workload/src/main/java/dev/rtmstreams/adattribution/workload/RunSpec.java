@@ -44,6 +44,11 @@ public interface RunSpec {
     /** @return a fresh oracle for the run's outputs */
     Matcher matcher();
 
-    /** @return oracle counters for the report (e.g. inputs the oracle dropped as late); may be empty */
-    Map<String, Object> oracleReport();
+    /**
+     * Returns the oracle's own counters for the report, such as inputs it dropped as late. Each workload's oracle has
+     * its own (the names are the workload's, not the report's), so they travel as named numbers rather than fields.
+     *
+     * @return counter name (snake_case, a top-level key of the report) to value, in report order; may be empty
+     */
+    Map<String, Long> oracleCounters();
 }

@@ -2,6 +2,7 @@ package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.adattribution.model.AvroWire;
 import dev.rtmstreams.adattribution.workload.LoadRun;
+import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.adattribution.workload.RunSpec;
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
@@ -10,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -60,29 +60,29 @@ final class Bench {
      * @return one report per mode
      * @throws Exception if a mode cannot be set up
      */
-    public static List<Map<String, Object>> run(BenchOptions o) throws Exception {
+    public static List<LoadReport> run(BenchOptions o) throws Exception {
         requireExamplesJar(o);
         Files.createDirectories(o.reportDir());
         Double benchLoad = RunDescriptions.loadAtBenchStart();
-        List<Map<String, Object>> reports = new ArrayList<>();
+        List<LoadReport> reports = new ArrayList<>();
         String nonce = nonce(o);
         List<Double> rates = o.rates().isEmpty() ? List.of(o.workload().rate()) : o.rates();
         for (double rate : rates) {
             BenchOptions atRate = o.atRate(rate);
             for (String mode : o.modes()) {
                 System.err.printf(Locale.ROOT, "== mode %s at %.0f events/s%n", mode, rate);
-                Map<String, Object> report = runMode(atRate, mode, nonce, benchLoad);
+                LoadReport report = runMode(atRate, mode, nonce, benchLoad);
                 String name =
                         rates.size() == 1 ? "report-" + mode : String.format(Locale.ROOT, "report-%s-%.0f", mode, rate);
                 if (rates.size() > 1) {
-                    report.put("mode", String.format(Locale.ROOT, "%s@%.0f", mode, rate));
+                    report = report.withMode(String.format(Locale.ROOT, "%s@%.0f", mode, rate));
                 }
                 ReportWriter.writeRun(o.reportDir(), name, report);
                 reports.add(report);
                 ReportWriter.writeCombined(o.reportDir(), reports);
             }
         }
-        ReportWriter.addEchoRatios(reports);
+        reports = ReportWriter.withEchoRatios(reports);
         Path html = ReportWriter.writeCombined(o.reportDir(), reports);
         ReportWriter.printTable(System.out, reports);
         System.out.println(
@@ -105,15 +105,15 @@ final class Bench {
         Files.createDirectories(o.reportDir());
         Double benchLoad = RunDescriptions.loadAtBenchStart();
         String nonce = nonce(o);
-        Map<String, Object> env = RunDescriptions.findMaxEnvironment(o, benchLoad);
+        RunDescriptions.SearchEnvironment env = RunDescriptions.findMaxEnvironment(o, benchLoad);
         List<FindMax.Result> results = new ArrayList<>();
         for (String mode : o.modes()) {
             System.err.printf(Locale.ROOT, "== find-max of mode %s from %.0f events/s%n", mode, settings.start());
             FindMax.Result r = FindMax.search(mode, settings, rate -> {
                 System.err.printf(Locale.ROOT, "== mode %s at %.0f events/s (find-max probe)%n", mode, rate);
-                Map<String, Object> report = runMode(o.atRate(rate), mode, nonce, benchLoad);
-                FindMax.Probe p = FindMax.probeOf(rate, report);
-                report.put("find_max_probe", Map.of("pass", p.pass(), "reason", p.reason()));
+                LoadReport run = runMode(o.atRate(rate), mode, nonce, benchLoad);
+                FindMax.Probe p = FindMax.probeOf(rate, run);
+                LoadReport report = run.withProbe(new LoadReport.Probe(p.pass(), p.reason()));
                 ReportWriter.writeRun(o.reportDir(), String.format(Locale.ROOT, "probe-%s-%.0f", mode, rate), report);
                 return p;
             });
@@ -150,9 +150,8 @@ final class Bench {
                 : "";
     }
 
-    private static Map<String, Object> runMode(BenchOptions o, String mode, String nonce, Double benchLoad)
-            throws Exception {
-        OptionalDouble modeLoad = CostMeter.loadAverage1m();
+    private static LoadReport runMode(BenchOptions o, String mode, String nonce, Double benchLoad) throws Exception {
+        OptionalDouble modeLoad = ProcStat.loadAverage1m();
         try (BenchCluster cluster = BenchCluster.start(o)) {
             String bootstrap = cluster.bootstrapServers();
             String suffix = nonce.isEmpty() ? "" : "-" + nonce + mode;
@@ -174,34 +173,26 @@ final class Bench {
                 // producer and consumer, so the measured window starts in steady state (no pause, no new clients, no
                 // cold path)
                 Plan plan = plan(o, mode, ms, rowTopics);
-                Map<String, Object> extra = new LinkedHashMap<>();
-                extra.put(
-                        "system_under_test",
-                        sut.group() != null && o.instances() > 1
-                                ? BenchModes.description(mode) + ", " + o.instances()
-                                        + " instances with one application id"
-                                : BenchModes.description(mode));
-                extra.put("workload", plan.description());
-                Map<String, Object> env = RunDescriptions.environment(o, bootstrap);
-                env.put("load_average_1m_at_bench_start", benchLoad);
-                env.put("load_average_1m_at_mode_start", modeLoad.isPresent() ? modeLoad.getAsDouble() : null);
-                extra.put("environment", env);
+                String description = sut.group() != null && o.instances() > 1
+                        ? BenchModes.description(mode) + ", " + o.instances() + " instances with one application id"
+                        : BenchModes.description(mode);
+                RunDescriptions.Environment env = RunDescriptions.environment(
+                        o, bootstrap, benchLoad, modeLoad.isPresent() ? modeLoad.getAsDouble() : null);
                 // Generating the plan leaves this JVM's heap full of young objects that survive; collect them now,
                 // while the system under test is idle, rather than in a long young pause that stalls the pacer inside
                 // the window
                 System.gc();
                 CostMeter meter = new CostMeter(sut.suts(), cluster.brokerPid());
                 meter.beforeRun();
-                Map<String, Object> report = LoadRun.run(
-                                plan.spec(), plan.rate(), ms, extra, meter, plan.firstMeasured())
+                RunReport run = LoadRun.run(plan.spec(), plan.rate(), ms, meter, plan.firstMeasured())
                         .report();
                 meter.afterRun();
-                long events = ((Number) report.get("events_sent")).longValue();
-                report.put("cost", meter.report(events));
-                if (sut.group() != null) {
-                    report.put("instances", sut.group().report(meter, events));
-                }
-                return report;
+                long events = run.sending().eventsSent();
+                return LoadReport.of(
+                        run,
+                        new LoadReport.Setting(description, plan.description(), env, null, null),
+                        meter.report(events),
+                        sut.group() != null ? sut.group().report(meter, events) : null);
             }
         }
     }
@@ -214,7 +205,8 @@ final class Bench {
      * @param description the measured part of the workload, for the report
      * @param firstMeasured index of the first input after the warm-up
      */
-    private record Plan(RunSpec spec, double rate, Map<String, Object> description, int firstMeasured) {}
+    private record Plan(
+            RunSpec spec, double rate, RunDescriptions.WorkloadDescription description, int firstMeasured) {}
 
     /**
      * Generates the inputs of a mode's run: the warm-up and the measured run as one workload (ids start with the
@@ -226,7 +218,7 @@ final class Bench {
                 o.workload().toBuilder().idPrefix(settings.idPrefix()).build();
         WorkloadConfig w = measured.toBuilder().duration(total).build();
         RunSpec spec;
-        Map<String, Object> description;
+        RunDescriptions.WorkloadDescription description;
         if (!o.benchWorkload().isPublished()) {
             spec = LoadRun.attribution(WorkloadGenerator.generate(w, System.currentTimeMillis()), settings);
             description = RunDescriptions.workloadDescription(measured);

@@ -277,11 +277,8 @@ final class BenchCommand implements Callable<Integer> {
             List<FindMax.Result> results = Bench.findMax(o, fm);
             return results.stream().allMatch(r -> r.maxSustainedRate() != null) ? 0 : 1;
         }
-        List<Map<String, Object>> reports = Bench.run(o);
-        boolean ok = reports.stream()
-                .allMatch(r -> ((Number) r.get("missing")).longValue() == 0
-                        && ((Number) r.get("duplicates")).longValue() == 0
-                        && ((Number) r.get("unexpected")).longValue() == 0);
+        List<LoadReport> reports = Bench.run(o);
+        boolean ok = reports.stream().allMatch(r -> r.run().counts().clean());
         return ok ? 0 : 1;
     }
 }

@@ -8,6 +8,7 @@ import dev.rtmstreams.adattribution.model.SchemaRegistryClient;
 import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.adattribution.workload.DelayDistribution;
 import dev.rtmstreams.adattribution.workload.LoadRun;
+import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import dev.rtmstreams.loadgen.ExitCodes;
@@ -357,23 +358,22 @@ public final class Commands {
         }
     }
 
-    static int finish(Map<String, Object> report, Path reportDir, String name) throws Exception {
+    static int finish(LoadReport report, Path reportDir, String name) throws Exception {
         Path json = ReportWriter.writeRun(reportDir, name, report);
         ReportWriter.printTable(System.out, List.of(report));
         System.out.println("report: " + json.toAbsolutePath() + " (picture: " + name + ".html)");
-        boolean ok = ((Number) report.get("missing")).longValue() == 0
-                && ((Number) report.get("duplicates")).longValue() == 0
-                && ((Number) report.get("unexpected")).longValue() == 0;
+        RunReport run = report.run();
+        boolean ok = run.counts().clean();
         if (!ok) {
             System.err.println("outputs differ from the oracle: see samples in " + json);
         }
-        if (Boolean.FALSE.equals(report.get("kept_up"))) {
+        if (!run.sending().keptUp()) {
             System.err.printf(
                     Locale.ROOT,
                     "warning: the generator could not keep up with %s events/s (achieved %s/s, " + "max lag %s ms)%n",
-                    report.get("target_rate"),
-                    report.get("achieved_rate"),
-                    report.get("max_send_lag_ms"));
+                    run.targetRate(),
+                    run.achievedRate(),
+                    run.sending().maxSendLagMs());
         }
         return ok ? 0 : 1;
     }

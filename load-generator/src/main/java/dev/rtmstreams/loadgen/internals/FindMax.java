@@ -1,6 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.tools.LatencySummary;
 import dev.rtmstreams.tools.TextTable;
 import dev.rtmstreams.tools.TextTable.Column;
@@ -9,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * {@code bench --find-max}: per mode, the highest input rate it sustains, found by full runs ("probes") at rising
@@ -99,7 +99,7 @@ public final class FindMax {
      * @param p99 overall p99 latency (ms), null if unknown
      * @param cost the run's {@code cost} section, null if unknown
      */
-    public record Probe(double rate, boolean pass, String reason, Double p50, Double p99, Map<String, Object> cost) {}
+    public record Probe(double rate, boolean pass, String reason, Double p50, Double p99, CostMeter.Cost cost) {}
 
     /**
      * The verdict on one run report.
@@ -136,22 +136,22 @@ public final class FindMax {
     /**
      * Judges a run report against the criteria.
      *
-     * @param report a LoadRun report (kept_up, max_send_lag_ms, missing, expected, per_second)
+     * @param report a run's report (whether it kept up, its send lag, missing and expected outputs, per second)
      * @return the verdict
      */
-    @SuppressWarnings("unchecked")
-    public static Verdict judge(Map<String, Object> report) {
+    public static Verdict judge(RunReport report) {
         List<String> failures = new ArrayList<>();
-        if (Boolean.FALSE.equals(report.get("kept_up"))) {
-            failures.add("generator fell behind (max send lag " + report.get("max_send_lag_ms") + " ms)");
+        if (!report.sending().keptUp()) {
+            failures.add(
+                    "generator fell behind (max send lag " + report.sending().maxSendLagMs() + " ms)");
         }
-        Verdict latency = latencyCriteria((List<Map<String, Object>>) report.getOrDefault("per_second", List.of()));
+        Verdict latency = latencyCriteria(report.perSecond());
         if (!latency.pass()) {
             failures.add(latency.reason());
         }
-        long missing = report.get("missing") instanceof Number n ? n.longValue() : -1;
+        long missing = report.counts().missing();
         if (missing != 0) {
-            failures.add("missing " + report.get("missing") + " of " + report.get("expected") + " outputs");
+            failures.add("missing " + missing + " of " + report.counts().expected() + " outputs");
         }
         return failures.isEmpty() ? new Verdict(true, "ok") : new Verdict(false, String.join("; ", failures));
     }
@@ -160,22 +160,22 @@ public final class FindMax {
      * The latency criteria over the per-second entries of a report (t, sent, outputs, p50): outputs arrive while the
      * inputs are sent, latency does not grow, no standing backlog at the end.
      *
-     * @param perSecond the report's per_second list
+     * @param perSecond the report's per-second entries
      * @return pass, or fail naming the failed criteria and their figures
      */
-    public static Verdict latencyCriteria(List<Map<String, Object>> perSecond) {
+    public static Verdict latencyCriteria(List<RunReport.Second> perSecond) {
         int lastSending = -1;
         int sendingSeconds = 0;
-        for (Map<String, Object> s : perSecond) {
-            if (num(s.get("sent")) > 0) {
-                lastSending = Math.max(lastSending, (int) num(s.get("t")));
+        for (RunReport.Second s : perSecond) {
+            if (s.sent() > 0) {
+                lastSending = Math.max(lastSending, s.t());
                 sendingSeconds++;
             }
         }
         List<Double> p50s = new ArrayList<>();
-        for (Map<String, Object> s : perSecond) {
-            if (num(s.get("t")) <= lastSending + 1 && num(s.get("outputs")) > 0) {
-                p50s.add(num(s.get("p50")));
+        for (RunReport.Second s : perSecond) {
+            if (s.t() <= lastSending + 1 && s.outputs() > 0) {
+                p50s.add(s.p50());
             }
         }
         if (p50s.size() < 3) {
@@ -227,13 +227,10 @@ public final class FindMax {
      * @param report the run's report
      * @return the probe (verdict, overall p50/p99, cost)
      */
-    @SuppressWarnings("unchecked")
-    public static Probe probeOf(double rate, Map<String, Object> report) {
-        Verdict v = judge(report);
-        LatencySummary l = report.get("latency_ms") instanceof LatencySummary s ? s : null;
-        Double p50 = l == null ? null : l.p50();
-        Double p99 = l == null ? null : l.p99();
-        return new Probe(rate, v.pass(), v.reason(), p50, p99, (Map<String, Object>) report.get("cost"));
+    public static Probe probeOf(double rate, LoadReport report) {
+        Verdict v = judge(report.run());
+        LatencySummary l = report.run().latencyMs();
+        return new Probe(rate, v.pass(), v.reason(), l.p50(), l.p99(), report.cost());
     }
 
     /**
@@ -320,7 +317,10 @@ public final class FindMax {
      * @param modes one entry per mode, in search order
      */
     public record Report(
-            SettingsReport settings, String criterion, Map<String, Object> environment, List<ModeReport> modes) {}
+            SettingsReport settings,
+            String criterion,
+            RunDescriptions.SearchEnvironment environment,
+            List<ModeReport> modes) {}
 
     /**
      * The search settings as reported.
@@ -360,7 +360,8 @@ public final class FindMax {
      * @param environment load averages and the like
      * @return the report
      */
-    public static Report report(Settings settings, List<Result> results, Map<String, Object> environment) {
+    public static Report report(
+            Settings settings, List<Result> results, RunDescriptions.SearchEnvironment environment) {
         SettingsReport st = new SettingsReport(
                 settings.start(),
                 settings.factor(),
@@ -403,16 +404,16 @@ public final class FindMax {
                 Column.left("reason", 1));
         for (Result r : results) {
             for (Probe p : r.probes()) {
-                Map<String, Object> c = p.cost() != null ? p.cost() : Map.of();
+                CostMeter.Cost c = p.cost();
                 table.row(
                         r.mode(),
                         p.rate(),
                         p.pass() ? "yes" : "NO",
                         p.p50(),
                         p.p99(),
-                        c.get("sut_cpu_us_per_event"),
-                        c.get("broker_cpu_us_per_event"),
-                        c.get("gc_pause_ms"),
+                        c == null ? null : c.sutCpuUsPerEvent(),
+                        c == null ? null : c.brokerCpuUsPerEvent(),
+                        c == null ? null : c.gcPauseMs(),
                         p.reason());
             }
         }
@@ -427,9 +428,5 @@ public final class FindMax {
                             : String.format(Locale.ROOT, "%.0f events/s", r.maxSustainedRate()));
         }
         BenchModes.printLegend(out, results.stream().map(Result::mode).toList());
-    }
-
-    private static double num(Object o) {
-        return o instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 }

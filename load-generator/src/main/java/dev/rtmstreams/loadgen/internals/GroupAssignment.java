@@ -1,5 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rtmstreams.tools.LatencyRecorder;
 import dev.rtmstreams.tools.PrometheusText;
 import java.util.ArrayList;
@@ -124,6 +126,52 @@ final class GroupAssignment {
     }
 
     /**
+     * One instance in the report's {@code instances} section, at the end of the run.
+     *
+     * @param label its name
+     * @param pid its process id
+     * @param cpuMs its CPU in the measured window; null when unknown
+     * @param cpuUsPerEvent {@code cpuMs} per input event, in microseconds; null when unknown
+     * @param cpuShare its share of the group's CPU, 0 to 1; null when unknown
+     * @param state Kafka Streams' state
+     * @param activeTasks how many active tasks it holds
+     * @param tasks its active task ids
+     * @param slotActiveTasks active tasks in rtm-topology's latest assignment report, or null
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record InstanceReport(
+            String label,
+            long pid,
+            Long cpuMs,
+            Double cpuUsPerEvent,
+            Double cpuShare,
+            String state,
+            int activeTasks,
+            List<String> tasks,
+            Integer slotActiveTasks) {}
+
+    /**
+     * The report's {@code instances} section.
+     *
+     * @param count instances in the group
+     * @param sutCpuMs the group's CPU in the measured window; null when one instance's is unknown
+     * @param sutCpuUsPerEvent {@code sutCpuMs} per input event, in microseconds; null when unknown
+     * @param perInstance each instance at the end, in the group's order
+     * @param assignmentAtStart active tasks by instance label once the group was stable, before the first send
+     * @param assignmentAtEnd active tasks by instance label after the run
+     * @param assignmentChanged whether the two assignments differ
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Section(
+            int count,
+            Long sutCpuMs,
+            Double sutCpuUsPerEvent,
+            List<InstanceReport> perInstance,
+            Map<String, List<String>> assignmentAtStart,
+            Map<String, List<String>> assignmentAtEnd,
+            boolean assignmentChanged) {}
+
+    /**
      * The report's {@code instances} section: the group's CPU over the measured window (summed and per instance), and
      * its assignment when it was stable before the run and after the run.
      *
@@ -131,13 +179,10 @@ final class GroupAssignment {
      * @param atEnd the group after the run
      * @param cpu each instance's CPU in the window, in the group's order ({@link CostMeter#instanceCpu()})
      * @param events input events in the measured window
-     * @return count, sut_cpu_ms, sut_cpu_us_per_event (sums; null when one is unknown), per_instance (label, pid,
-     *     cpu_ms, cpu_us_per_event, cpu_share of the group's CPU, state, active_tasks, tasks, slot_active_tasks, all
-     *     at the end), assignment_at_start, assignment_at_end (tasks by label) and assignment_changed
+     * @return the section
      * @throws IllegalArgumentException when the lists do not name the same instances in the same order
      */
-    static Map<String, Object> section(
-            List<Instance> atStart, List<Instance> atEnd, List<CostMeter.InstanceCpu> cpu, long events) {
+    static Section section(List<Instance> atStart, List<Instance> atEnd, List<CostMeter.InstanceCpu> cpu, long events) {
         List<String> labels = atEnd.stream().map(Instance::label).toList();
         if (!labels.equals(cpu.stream().map(CostMeter.InstanceCpu::label).toList())
                 || !labels.equals(atStart.stream().map(Instance::label).toList())) {
@@ -146,30 +191,28 @@ final class GroupAssignment {
                     + atStart.stream().map(Instance::label).toList());
         }
         Long total = CostMeter.totalCpuMs(cpu);
-        List<Map<String, Object>> per = new ArrayList<>();
+        List<InstanceReport> per = new ArrayList<>();
         for (int i = 0; i < atEnd.size(); i++) {
             Instance end = atEnd.get(i);
             CostMeter.InstanceCpu c = cpu.get(i);
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("label", end.label());
-            m.put("pid", end.pid());
-            m.put("cpu_ms", c.cpuMs());
-            m.put("cpu_us_per_event", CostMeter.perEvent(c.cpuMs(), events));
-            m.put("cpu_share", total == null || total == 0 ? null : LatencyRecorder.round((double) c.cpuMs() / total));
-            m.put("state", end.state());
-            m.put("active_tasks", end.tasks().size());
-            m.put("tasks", end.tasks());
-            m.put("slot_active_tasks", end.slotActiveTasks());
-            per.add(m);
+            per.add(new InstanceReport(
+                    end.label(),
+                    end.pid(),
+                    c.cpuMs(),
+                    CostMeter.perEvent(c.cpuMs(), events),
+                    total == null || total == 0 ? null : LatencyRecorder.round((double) c.cpuMs() / total),
+                    end.state(),
+                    end.tasks().size(),
+                    end.tasks(),
+                    end.slotActiveTasks()));
         }
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("count", atEnd.size());
-        s.put("sut_cpu_ms", total);
-        s.put("sut_cpu_us_per_event", CostMeter.perEvent(total, events));
-        s.put("per_instance", per);
-        s.put("assignment_at_start", tasksByInstance(atStart));
-        s.put("assignment_at_end", tasksByInstance(atEnd));
-        s.put("assignment_changed", !sameTasks(atStart, atEnd));
-        return s;
+        return new Section(
+                atEnd.size(),
+                total,
+                CostMeter.perEvent(total, events),
+                per,
+                tasksByInstance(atStart),
+                tasksByInstance(atEnd),
+                !sameTasks(atStart, atEnd));
     }
 }

@@ -1,13 +1,15 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.tools.LatencySummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
- * Renders one or more run reports (the JSON report maps) as a self-contained HTML page with inline
+ * Renders one or more run reports ({@link LoadReport}) as a self-contained HTML page with inline
  * SVG charts: the latency distribution (latency by percentile, log axes) and p99 latency per
  * second over the run, one line per mode, plus the summary table (with the cost of the measured
  * window: CPU per event of the system under test and of the broker, GC pauses) and a bar chart of
@@ -29,10 +31,10 @@ public final class HtmlReport {
      * Renders the page.
      *
      * @param title page title
-     * @param reports report maps as written to JSON (keys mode, latency_ms, latency_percentiles, per_second, ...)
+     * @param reports the reports, one per mode
      * @return the HTML text
      */
-    public static String render(String title, List<Map<String, Object>> reports) {
+    public static String render(String title, List<LoadReport> reports) {
         StringBuilder sb = new StringBuilder();
         sb.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
                 .append(esc(title))
@@ -45,9 +47,9 @@ public final class HtmlReport {
         sb.append("<h3>Latency distribution (end to end, ms, by percentile)</h3>");
         sb.append(distributionChart(reports));
         sb.append("<h3>Latency over the run (p99 per second, ms)</h3>");
-        sb.append(timeChart(reports, "p99"));
+        sb.append(timeChart(reports, RunReport.Second::p99));
         sb.append("<h3>Latency over the run (p50 per second, ms)</h3>");
-        sb.append(timeChart(reports, "p50"));
+        sb.append(timeChart(reports, RunReport.Second::p50));
         sb.append("<h3>Cost over the measured window (CPU microseconds per input event)</h3>");
         sb.append(costChart(reports));
         sb.append(instances(reports));
@@ -57,36 +59,46 @@ public final class HtmlReport {
         return sb.toString();
     }
 
-    @SuppressWarnings("unchecked")
-    private static String table(List<Map<String, Object>> reports) {
+    private static String table(List<LoadReport> reports) {
         StringBuilder sb = new StringBuilder("<table><tr><th>mode</th><th>target/s</th><th>achieved/s</th>"
                 + "<th>expected</th><th>observed</th><th>missing</th><th>dup</th><th>unexpected</th>"
                 + "<th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>p99.9</th><th>max</th>"
                 + "<th>window ms</th><th>SUT CPU ms</th><th>SUT &#181;s/ev</th><th>broker CPU ms</th><th>broker &#181;s/ev</th>"
                 + "<th>GC pause ms</th></tr>");
-        for (Map<String, Object> r : reports) {
-            LatencySummary l = ReportWriter.latency(r);
+        for (LoadReport r : reports) {
+            RunReport run = r.run();
+            RunReport.Counts n = run.counts();
+            LatencySummary l = run.latencyMs();
             sb.append("<tr><td style=\"text-align:left\">")
-                    .append(esc(String.valueOf(r.get("mode"))))
+                    .append(esc(r.mode()))
                     .append("</td>");
-            for (String k : new String[] {
-                "target_rate", "achieved_rate", "expected", "observed", "missing", "duplicates", "unexpected"
+            for (Object v : new Object[] {
+                run.targetRate(),
+                run.achievedRate(),
+                n.expected(),
+                n.observed(),
+                n.missing(),
+                n.duplicates(),
+                n.unexpected()
             }) {
-                sb.append("<td>").append(fmt(r.get(k))).append("</td>");
+                sb.append("<td>").append(fmt(v)).append("</td>");
             }
             for (double v : new double[] {l.p50(), l.p90(), l.p95(), l.p99(), l.p999(), l.max()}) {
                 sb.append("<td>").append(fmt(v)).append("</td>");
             }
-            Map<String, Object> c = cost(r);
-            for (String k : new String[] {
-                "window_ms",
-                "sut_cpu_ms",
-                "sut_cpu_us_per_event",
-                "broker_cpu_ms",
-                "broker_cpu_us_per_event",
-                "gc_pause_ms"
-            }) {
-                sb.append("<td>").append(c.get(k) == null ? "-" : fmt(c.get(k))).append("</td>");
+            CostMeter.Cost c = r.cost();
+            Object[] cost = c == null
+                    ? new Object[6]
+                    : new Object[] {
+                        c.windowMs(),
+                        c.sutCpuMs(),
+                        c.sutCpuUsPerEvent(),
+                        c.brokerCpuMs(),
+                        c.brokerCpuUsPerEvent(),
+                        c.gcPauseMs()
+                    };
+            for (Object v : cost) {
+                sb.append("<td>").append(v == null ? "-" : fmt(v)).append("</td>");
             }
             sb.append("</tr>");
         }
@@ -94,12 +106,13 @@ public final class HtmlReport {
     }
 
     /** What each mode runs ({@code system_under_test} of its report), one item per mode. */
-    private static String legend(List<Map<String, Object>> reports) {
+    private static String legend(List<LoadReport> reports) {
         StringBuilder sb = new StringBuilder("<ul style=\"color:#444\">");
-        for (Map<String, Object> r : reports) {
-            if (r.get("system_under_test") instanceof String d && !d.isEmpty()) {
+        for (LoadReport r : reports) {
+            String d = r.systemUnderTest();
+            if (d != null && !d.isEmpty()) {
                 sb.append("<li><b>")
-                        .append(esc(String.valueOf(r.get("mode"))))
+                        .append(esc(r.mode()))
                         .append("</b>: ")
                         .append(esc(d))
                         .append("</li>");
@@ -112,11 +125,11 @@ public final class HtmlReport {
      * The instances of each mode that ran the service ({@code instances} section of its report): CPU per event and
      * share, and active tasks at the end, one row per instance; empty when no report has that section.
      */
-    @SuppressWarnings("unchecked")
-    private static String instances(List<Map<String, Object>> reports) {
+    private static String instances(List<LoadReport> reports) {
         StringBuilder sb = new StringBuilder();
-        for (Map<String, Object> r : reports) {
-            if (!(r.get("instances") instanceof Map<?, ?> section)) {
+        for (LoadReport r : reports) {
+            GroupAssignment.Section section = r.instances();
+            if (section == null) {
                 continue;
             }
             if (sb.length() == 0) {
@@ -125,54 +138,42 @@ public final class HtmlReport {
                         + "<th>&#181;s/ev</th><th>share</th><th>active tasks</th><th>tasks</th>"
                         + "<th>tasks at start</th></tr>");
             }
-            Map<String, Object> atStart =
-                    section.get("assignment_at_start") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-            for (Map<String, Object> i : (List<Map<String, Object>>) section.get("per_instance")) {
+            Map<String, List<String>> atStart = section.assignmentAtStart();
+            for (GroupAssignment.InstanceReport i : section.perInstance()) {
                 sb.append("<tr><td style=\"text-align:left\">")
-                        .append(esc(String.valueOf(r.get("mode"))))
+                        .append(esc(r.mode()))
                         .append("</td><td style=\"text-align:left\">")
-                        .append(esc(String.valueOf(i.get("label"))))
+                        .append(esc(i.label()))
                         .append("</td>");
-                for (String k : new String[] {"pid", "cpu_ms", "cpu_us_per_event", "cpu_share", "active_tasks"}) {
-                    sb.append("<td>")
-                            .append(i.get(k) == null ? "-" : fmt(i.get(k)))
-                            .append("</td>");
+                for (Object v : new Object[] {i.pid(), i.cpuMs(), i.cpuUsPerEvent(), i.cpuShare(), i.activeTasks()}) {
+                    sb.append("<td>").append(v == null ? "-" : fmt(v)).append("</td>");
                 }
                 sb.append("<td style=\"text-align:left\">")
-                        .append(esc(String.valueOf(i.get("tasks"))))
+                        .append(esc(String.valueOf(i.tasks())))
                         .append("</td><td style=\"text-align:left\">")
-                        .append(esc(String.valueOf(atStart.get(String.valueOf(i.get("label"))))))
+                        .append(esc(String.valueOf(atStart.get(i.label()))))
                         .append("</td></tr>");
             }
             sb.append("<tr><td style=\"text-align:left\">")
-                    .append(esc(String.valueOf(r.get("mode"))))
+                    .append(esc(r.mode()))
                     .append("</td><td style=\"text-align:left\">all</td><td></td><td>")
-                    .append(section.get("sut_cpu_ms") == null ? "-" : fmt(section.get("sut_cpu_ms")))
+                    .append(section.sutCpuMs() == null ? "-" : fmt(section.sutCpuMs()))
                     .append("</td><td>")
-                    .append(
-                            section.get("sut_cpu_us_per_event") == null
-                                    ? "-"
-                                    : fmt(section.get("sut_cpu_us_per_event")))
+                    .append(section.sutCpuUsPerEvent() == null ? "-" : fmt(section.sutCpuUsPerEvent()))
                     .append("</td><td></td><td></td><td style=\"text-align:left\" colspan=\"2\">assignment ")
-                    .append(Boolean.TRUE.equals(section.get("assignment_changed")) ? "changed" : "unchanged")
+                    .append(section.assignmentChanged() ? "changed" : "unchanged")
                     .append(" during the run</td></tr>");
         }
         return sb.length() == 0 ? "" : sb.append("</table>").toString();
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> cost(Map<String, Object> report) {
-        return report.get("cost") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-    }
-
     /** Horizontal bars per mode: SUT and broker CPU microseconds per event (missing values are left out). */
-    private static String costChart(List<Map<String, Object>> reports) {
+    private static String costChart(List<LoadReport> reports) {
         double max = 0;
-        for (Map<String, Object> r : reports) {
-            Map<String, Object> c = cost(r);
-            for (String k : new String[] {"sut_cpu_us_per_event", "broker_cpu_us_per_event"}) {
-                if (c.get(k) instanceof Number n) {
-                    max = Math.max(max, n.doubleValue());
+        for (LoadReport r : reports) {
+            for (Double v : perEventCost(r)) {
+                if (v != null) {
+                    max = Math.max(max, v);
                 }
             }
         }
@@ -186,33 +187,31 @@ public final class HtmlReport {
                 .append("\" height=\"")
                 .append(h)
                 .append("\" font-size=\"11\">");
-        String[][] series = {
-            {"sut_cpu_us_per_event", "#1f77b4", "system under test"}, {"broker_cpu_us_per_event", "#ff7f0e", "broker"}
-        };
+        String[][] series = {{"#1f77b4", "system under test"}, {"#ff7f0e", "broker"}};
         for (int i = 0; i < series.length; i++) {
             sb.append(String.format(
                     Locale.ROOT,
                     "<rect x=\"%d\" y=\"12\" width=\"12\" height=\"8\" fill=\"%s\"/>"
                             + "<text x=\"%d\" y=\"20\">%s</text>",
                     labelW + i * 160,
-                    series[i][1],
+                    series[i][0],
                     labelW + 16 + i * 160,
-                    series[i][2]));
+                    series[i][1]));
         }
         for (int i = 0; i < reports.size(); i++) {
-            Map<String, Object> c = cost(reports.get(i));
+            Double[] c = perEventCost(reports.get(i));
             int y = MT + i * rowH;
             sb.append(String.format(
                     Locale.ROOT,
                     "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>",
                     labelW - 6,
                     y + 18,
-                    esc(String.valueOf(reports.get(i).get("mode")))));
+                    esc(reports.get(i).mode())));
             for (int j = 0; j < series.length; j++) {
-                Object v = c.get(series[j][0]);
+                Double v = c[j];
                 int by = y + j * 14 + 4;
-                if (v instanceof Number n && max > 0) {
-                    double w = n.doubleValue() / max * pw;
+                if (v != null && max > 0) {
+                    double w = v / max * pw;
                     sb.append(String.format(
                             Locale.ROOT,
                             "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"12\" "
@@ -220,10 +219,10 @@ public final class HtmlReport {
                             labelW,
                             by,
                             w,
-                            series[j][1],
+                            series[j][0],
                             labelW + w + 4,
                             by + 10,
-                            n.doubleValue()));
+                            v));
                 } else {
                     sb.append(String.format(
                             Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#999\">n/a</text>", labelW, by + 10));
@@ -231,6 +230,12 @@ public final class HtmlReport {
             }
         }
         return sb.append("</svg>").toString();
+    }
+
+    /** @return the SUT's and the broker's CPU microseconds per event; null where unknown */
+    private static Double[] perEventCost(LoadReport r) {
+        CostMeter.Cost c = r.cost();
+        return c == null ? new Double[2] : new Double[] {c.sutCpuUsPerEvent(), c.brokerCpuUsPerEvent()};
     }
 
     private static String fmt(Object o) {
@@ -245,18 +250,16 @@ public final class HtmlReport {
         return Math.log10(1.0 / (1.0 - q / 100.0));
     }
 
-    @SuppressWarnings("unchecked")
-    private static String distributionChart(List<Map<String, Object>> reports) {
+    private static String distributionChart(List<LoadReport> reports) {
         double xMax = xOfPercentile(99.999);
         double yMin = Double.MAX_VALUE;
         double yMax = 0;
         List<List<double[]>> series = new ArrayList<>();
-        for (Map<String, Object> r : reports) {
+        for (LoadReport r : reports) {
             List<double[]> pts = new ArrayList<>();
-            for (Map<String, Object> pt :
-                    (List<Map<String, Object>>) r.getOrDefault("latency_percentiles", List.of())) {
-                double p = ((Number) pt.get("p")).doubleValue();
-                double ms = Math.max(0.01, ((Number) pt.get("ms")).doubleValue());
+            for (RunReport.Point pt : r.run().latencyPercentiles()) {
+                double p = pt.p();
+                double ms = Math.max(0.01, pt.ms());
                 pts.add(new double[] {xOfPercentile(p), ms});
                 yMin = Math.min(yMin, ms);
                 yMax = Math.max(yMax, ms);
@@ -268,20 +271,19 @@ public final class HtmlReport {
         return chart(series, reports, 0, xMax, yMin, yMax, xTicks, xLabels, "percentile");
     }
 
-    @SuppressWarnings("unchecked")
-    private static String timeChart(List<Map<String, Object>> reports, String field) {
+    private static String timeChart(List<LoadReport> reports, ToDoubleFunction<RunReport.Second> field) {
         double xMax = 1;
         double yMin = Double.MAX_VALUE;
         double yMax = 0;
         List<List<double[]>> series = new ArrayList<>();
-        for (Map<String, Object> r : reports) {
+        for (LoadReport r : reports) {
             List<double[]> pts = new ArrayList<>();
-            for (Map<String, Object> s : (List<Map<String, Object>>) r.getOrDefault("per_second", List.of())) {
-                if (((Number) s.get("outputs")).longValue() == 0) {
+            for (RunReport.Second s : r.run().perSecond()) {
+                if (s.outputs() == 0) {
                     continue;
                 }
-                double t = ((Number) s.get("t")).doubleValue();
-                double ms = Math.max(0.01, ((Number) s.get(field)).doubleValue());
+                double t = s.t();
+                double ms = Math.max(0.01, field.applyAsDouble(s));
                 pts.add(new double[] {t, ms});
                 xMax = Math.max(xMax, t);
                 yMin = Math.min(yMin, ms);
@@ -301,7 +303,7 @@ public final class HtmlReport {
 
     private static String chart(
             List<List<double[]>> series,
-            List<Map<String, Object>> reports,
+            List<LoadReport> reports,
             double xMin,
             double xMax,
             double yMin,
@@ -352,7 +354,7 @@ public final class HtmlReport {
                     "<text x=\"%d\" y=\"%d\">%s</text>",
                     ML + 26 + s * 150,
                     17,
-                    esc(String.valueOf(reports.get(s).get("mode")))));
+                    esc(reports.get(s).mode())));
         }
         return sb.append("</svg>").toString();
     }

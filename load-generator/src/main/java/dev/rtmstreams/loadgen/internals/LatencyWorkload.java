@@ -394,7 +394,7 @@ public final class LatencyWorkload {
             }
 
             @Override
-            public Map<String, Object> oracleReport() {
+            public Map<String, Long> oracleCounters() {
                 return Map.of();
             }
         };
@@ -404,24 +404,20 @@ public final class LatencyWorkload {
      * Describes the workload for the report.
      *
      * @param seed the seed it was generated with
-     * @return a JSON-ready map
+     * @return its description
      */
-    public Map<String, Object> describe(long seed) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("workload", workload.cliName());
-        m.put("seed", seed);
-        m.put("rate", rate);
-        m.put("rows", rows.size());
-        m.put("id_prefix", idPrefix);
-        switch (workload) {
-            case STREAM_STATIC_JOIN -> m.put("lookup_cardinality", LOOKUP_CARDINALITY);
-            case AGGREGATION -> {
-                m.put("row_bytes", rowBytes);
-                m.put("duplicate_every", DUPLICATE_EVERY);
-            }
-            default -> m.put("row_bytes", rowBytes);
-        }
-        return m;
+    public RunDescriptions.RowWorkload describe(long seed) {
+        return switch (workload) {
+            case STREAM_STATIC_JOIN ->
+                new RunDescriptions.RowWorkload(
+                        workload.cliName(), seed, rate, rows.size(), idPrefix, LOOKUP_CARDINALITY, null, null);
+            case AGGREGATION ->
+                new RunDescriptions.RowWorkload(
+                        workload.cliName(), seed, rate, rows.size(), idPrefix, null, rowBytes, DUPLICATE_EVERY);
+            default ->
+                new RunDescriptions.RowWorkload(
+                        workload.cliName(), seed, rate, rows.size(), idPrefix, null, rowBytes, null);
+        };
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.rtmstreams.adattribution.workload.Event;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import dev.rtmstreams.adattribution.workload.WorkloadGenerator;
 import dev.rtmstreams.loadgen.internals.Commands.WorkloadOptions;
+import dev.rtmstreams.tools.ReportJson;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -34,7 +35,10 @@ final class RecordCommand implements Callable<Integer> {
         WorkloadConfig config = workload.build(0.1);
         long start = startTime != null ? startTime.toEpochMilli() : System.currentTimeMillis();
         List<Event> events = WorkloadGenerator.generate(config, start);
-        Map<String, Object> header = new LinkedHashMap<>(RunDescriptions.workloadDescription(config));
+        // the file's header: the workload's description and the start, read back by the replay
+        @SuppressWarnings("unchecked")
+        Map<String, Object> header =
+                new LinkedHashMap<>(ReportJson.convert(RunDescriptions.workloadDescription(config), Map.class));
         header.put("start_time", start);
         EventFile.write(file, header, events);
         System.out.println("wrote " + events.size() + " events to " + file.toAbsolutePath());

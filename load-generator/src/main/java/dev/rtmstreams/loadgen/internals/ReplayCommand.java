@@ -3,10 +3,10 @@ package dev.rtmstreams.loadgen.internals;
 import dev.rtmstreams.adattribution.workload.Event;
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.loadgen.internals.Commands.RunOptions;
+import dev.rtmstreams.tools.ReportJson;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -65,11 +65,13 @@ final class ReplayCommand implements Callable<Integer> {
         String prefix = String.valueOf(h.getOrDefault("id_prefix", ""));
         Map<String, Object> clients = run.clientProperties(System::getenv);
         LoadRun.Settings s = run.settings(bootstrapServers, clients, window, delay, speed, prefix);
-        Map<String, Object> extra = new LinkedHashMap<>();
-        extra.put("replay", Map.of("file", file.toString(), "speed", speed));
-        extra.put("workload", h);
+        RunDescriptions.AttributionWorkload recorded = ReportJson.convert(h, RunDescriptions.AttributionWorkload.class);
         run.verifyAccess(bootstrapServers, clients);
-        Map<String, Object> report = LoadRun.execute(events, rate, s, extra);
+        LoadReport report = LoadReport.of(
+                LoadRun.execute(events, rate, s),
+                new LoadReport.Setting(null, recorded, null, null, new LoadReport.Replay(file.toString(), speed)),
+                null,
+                null);
         return Commands.finish(report, reportDir, "report-" + run.mode);
     }
 }

@@ -1,5 +1,6 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.tools.LatencySummary;
 import dev.rtmstreams.tools.ReportJson;
 import dev.rtmstreams.tools.TextTable;
@@ -9,9 +10,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /** Writes reports as JSON and self-contained HTML, and prints the console comparison table. */
 public final class ReportWriter {
@@ -27,13 +28,13 @@ public final class ReportWriter {
      * @return the JSON file
      * @throws IOException on write failure
      */
-    public static Path writeRun(Path dir, String name, Map<String, Object> report) throws IOException {
+    public static Path writeRun(Path dir, String name, LoadReport report) throws IOException {
         Files.createDirectories(dir);
         Path json = dir.resolve(name + ".json");
         ReportJson.write(json, report);
         Files.writeString(
                 dir.resolve(name + ".html"),
-                HtmlReport.render("Load run: " + report.get("mode"), List.of(report)),
+                HtmlReport.render("Load run: " + report.mode(), List.of(report)),
                 StandardCharsets.UTF_8);
         return json;
     }
@@ -46,7 +47,7 @@ public final class ReportWriter {
      * @return the HTML file
      * @throws IOException on write failure
      */
-    public static Path writeCombined(Path dir, List<Map<String, Object>> reports) throws IOException {
+    public static Path writeCombined(Path dir, List<LoadReport> reports) throws IOException {
         Files.createDirectories(dir);
         ReportJson.write(dir.resolve("bench.json"), reports);
         Path html = dir.resolve("bench.html");
@@ -66,7 +67,10 @@ public final class ReportWriter {
      * @throws IOException on write failure
      */
     public static Path writeFindMax(
-            Path dir, FindMax.Settings settings, List<FindMax.Result> results, Map<String, Object> environment)
+            Path dir,
+            FindMax.Settings settings,
+            List<FindMax.Result> results,
+            RunDescriptions.SearchEnvironment environment)
             throws IOException {
         Files.createDirectories(dir);
         Path json = dir.resolve("find-max.json");
@@ -79,25 +83,27 @@ public final class ReportWriter {
      * Adds {@code p99_ratio_to_echo} to every report: its p99 latency divided by the p99 of the echo floor measured at
      * the same target rate in the same bench (the echo's own is 1; absent when no echo ran at that rate).
      *
-     * @param reports one report per mode (and rate); modified
+     * @param reports one report per mode (and rate)
+     * @return the reports with their ratios, in the same order
      */
-    @SuppressWarnings("unchecked")
-    public static void addEchoRatios(List<Map<String, Object>> reports) {
-        for (Map<String, Object> r : reports) {
+    public static List<LoadReport> withEchoRatios(List<LoadReport> reports) {
+        List<LoadReport> out = new ArrayList<>();
+        for (LoadReport r : reports) {
             Double ratio = null;
-            for (Map<String, Object> echo : reports) {
-                String mode = String.valueOf(echo.get("mode"));
+            for (LoadReport echo : reports) {
+                String mode = echo.mode();
                 boolean isEcho = mode.equals("echo") || mode.startsWith("echo@");
-                if (isEcho && num(echo.get("target_rate")) == num(r.get("target_rate"))) {
-                    double floor = latency(echo).p99();
-                    double p99 = latency(r).p99();
+                if (isEcho && echo.run().targetRate() == r.run().targetRate()) {
+                    double floor = echo.run().latencyMs().p99();
+                    double p99 = r.run().latencyMs().p99();
                     if (floor > 0 && !Double.isNaN(p99)) {
                         ratio = Math.round(p99 / floor * 100) / 100.0;
                     }
                 }
             }
-            r.put("p99_ratio_to_echo", ratio);
+            out.add(r.withP99RatioToEcho(ratio));
         }
+        return out;
     }
 
     /**
@@ -106,8 +112,7 @@ public final class ReportWriter {
      * @param out where to print
      * @param reports one report per mode
      */
-    @SuppressWarnings("unchecked")
-    public static void printTable(PrintStream out, List<Map<String, Object>> reports) {
+    public static void printTable(PrintStream out, List<LoadReport> reports) {
         TextTable table = new TextTable(
                 Column.left("mode", 25),
                 Column.decimal("target/s", 9, 0),
@@ -127,32 +132,32 @@ public final class ReportWriter {
                 Column.decimal("SUT us/ev", 10, 1),
                 Column.decimal("broker us/ev", 12, 1),
                 Column.decimal("GC ms", 7, 1));
-        for (Map<String, Object> r : reports) {
-            LatencySummary l = latency(r);
-            Map<String, Object> c = r.get("cost") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        for (LoadReport r : reports) {
+            RunReport run = r.run();
+            LatencySummary l = run.latencyMs();
+            CostMeter.Cost c = r.cost();
             table.row(
-                    r.get("mode"),
-                    r.get("target_rate"),
-                    r.get("achieved_rate"),
-                    r.get("expected"),
-                    r.get("observed"),
-                    r.get("missing"),
-                    r.get("duplicates"),
-                    r.get("unexpected"),
+                    r.mode(),
+                    run.targetRate(),
+                    run.achievedRate(),
+                    run.counts().expected(),
+                    run.counts().observed(),
+                    run.counts().missing(),
+                    run.counts().duplicates(),
+                    run.counts().unexpected(),
                     l.p50(),
                     l.p90(),
                     l.p95(),
                     l.p99(),
                     l.p999(),
                     l.max(),
-                    ratio(r.get("p99_ratio_to_echo")),
-                    c.get("sut_cpu_us_per_event"),
-                    c.get("broker_cpu_us_per_event"),
-                    c.get("gc_pause_ms"));
+                    ratio(r.p99RatioToEcho()),
+                    c == null ? null : c.sutCpuUsPerEvent(),
+                    c == null ? null : c.brokerCpuUsPerEvent(),
+                    c == null ? null : c.gcPauseMs());
         }
         table.print(out);
-        BenchModes.printLegend(
-                out, reports.stream().map(r -> String.valueOf(r.get("mode"))).toList());
+        BenchModes.printLegend(out, reports.stream().map(LoadReport::mode).toList());
         printInstances(out, reports);
     }
 
@@ -163,42 +168,30 @@ public final class ReportWriter {
      * @param out where to print
      * @param reports the reports
      */
-    @SuppressWarnings("unchecked")
-    static void printInstances(PrintStream out, List<Map<String, Object>> reports) {
-        for (Map<String, Object> r : reports) {
-            if (!(r.get("instances") instanceof Map<?, ?> section) || num(section.get("count")) < 2) {
+    static void printInstances(PrintStream out, List<LoadReport> reports) {
+        for (LoadReport r : reports) {
+            GroupAssignment.Section section = r.instances();
+            if (section == null || section.count() < 2) {
                 continue;
             }
             out.printf(
                     Locale.ROOT,
                     "%s: %d instances, SUT %s us/ev in all, assignment %s during the run%n",
-                    r.get("mode"),
-                    (long) num(section.get("count")),
-                    orDash(section.get("sut_cpu_us_per_event")),
-                    Boolean.TRUE.equals(section.get("assignment_changed")) ? "CHANGED" : "unchanged");
-            for (Map<String, Object> i : (List<Map<String, Object>>) section.get("per_instance")) {
+                    r.mode(),
+                    section.count(),
+                    orDash(section.sutCpuUsPerEvent()),
+                    section.assignmentChanged() ? "CHANGED" : "unchanged");
+            for (GroupAssignment.InstanceReport i : section.perInstance()) {
                 out.printf(
                         Locale.ROOT,
                         "  %-12s pid %-8s %8s us/ev  share %5s  active tasks %s%n",
-                        i.get("label"),
-                        i.get("pid"),
-                        orDash(i.get("cpu_us_per_event")),
-                        i.get("cpu_share") instanceof Number n
-                                ? String.format(Locale.ROOT, "%.0f%%", 100 * n.doubleValue())
-                                : "-",
-                        i.get("tasks"));
+                        i.label(),
+                        i.pid(),
+                        orDash(i.cpuUsPerEvent()),
+                        i.cpuShare() != null ? String.format(Locale.ROOT, "%.0f%%", 100 * i.cpuShare()) : "-",
+                        i.tasks());
             }
         }
-    }
-
-    /**
-     * Returns a report's whole-run latency summary.
-     *
-     * @param report a run's report
-     * @return its {@code latency_ms}; {@link LatencySummary#EMPTY} when the report has none
-     */
-    static LatencySummary latency(Map<String, Object> report) {
-        return report.get("latency_ms") instanceof LatencySummary s ? s : LatencySummary.EMPTY;
     }
 
     private static String ratio(Object o) {
@@ -207,9 +200,5 @@ public final class ReportWriter {
 
     private static String orDash(Object o) {
         return o instanceof Number n ? String.format(Locale.ROOT, "%.1f", n.doubleValue()) : "-";
-    }
-
-    private static double num(Object o) {
-        return o instanceof Number ? ((Number) o).doubleValue() : Double.NaN;
     }
 }

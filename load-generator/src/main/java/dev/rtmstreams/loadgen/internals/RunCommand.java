@@ -3,6 +3,7 @@ package dev.rtmstreams.loadgen.internals;
 import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.adattribution.workload.Event;
 import dev.rtmstreams.adattribution.workload.LoadRun;
+import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import dev.rtmstreams.adattribution.workload.WorkloadGenerator;
@@ -12,7 +13,6 @@ import dev.rtmstreams.tools.ServiceJar;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -99,12 +99,16 @@ final class RunCommand implements Callable<Integer> {
         LoadRun.Settings s = run.settings(
                 bootstrapServers, clients, config.attributionWindow(), config.watermarkDelay(), 1.0, config.idPrefix());
         int p = validateServiceOptions(clients);
-        Map<String, Object> extra = new LinkedHashMap<>();
-        extra.put("workload", RunDescriptions.workloadDescription(config));
+        RunDescriptions.AttributionWorkload description = RunDescriptions.workloadDescription(config);
         run.verifyAccess(bootstrapServers, clients);
         List<Event> events = WorkloadGenerator.generate(config, System.currentTimeMillis());
         if (appJar == null) {
-            return Commands.finish(LoadRun.execute(events, config.rate(), s, extra), reportDir, "report-" + run.mode);
+            LoadReport report = LoadReport.of(
+                    LoadRun.execute(events, config.rate(), s),
+                    new LoadReport.Setting(null, description, null, null, null),
+                    null,
+                    null);
+            return Commands.finish(report, reportDir, "report-" + run.mode);
         }
         TopicNames topics = run.topics();
         List<String> inputs = List.of(topics.impressions(), topics.clicks(), topics.requests(), topics.acks());
@@ -118,7 +122,6 @@ final class RunCommand implements Callable<Integer> {
             }
         });
         String appId = "loadgen-run-" + System.currentTimeMillis();
-        extra.put("application_id", appId);
         java.nio.file.Files.createDirectories(reportDir);
         try (ServiceGroup group = ServiceGroup.start(
                 instances,
@@ -141,11 +144,14 @@ final class RunCommand implements Callable<Integer> {
                 READY_TIMEOUT)) {
             CostMeter meter = new CostMeter(group.suts(), null);
             meter.beforeRun();
-            Map<String, Object> report = LoadRun.execute(events, config.rate(), s, extra, meter);
+            RunReport measured = LoadRun.execute(events, config.rate(), s, meter);
             meter.afterRun();
-            long sent = ((Number) report.get("events_sent")).longValue();
-            report.put("cost", meter.report(sent));
-            report.put("instances", group.report(meter, sent));
+            long sent = measured.sending().eventsSent();
+            LoadReport report = LoadReport.of(
+                    measured,
+                    new LoadReport.Setting(null, description, null, appId, null),
+                    meter.report(sent),
+                    group.report(meter, sent));
             return Commands.finish(report, reportDir, "report-" + run.mode);
         }
     }

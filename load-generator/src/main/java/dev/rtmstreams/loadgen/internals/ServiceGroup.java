@@ -2,13 +2,13 @@ package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.tools.ChildJvm;
 import dev.rtmstreams.tools.Directories;
+import dev.rtmstreams.tools.LocalHttp;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,7 +102,7 @@ final class ServiceGroup implements AutoCloseable {
         for (Member m : members) {
             int port = m.jvm().readiness().port();
             out.add(GroupAssignment.read(
-                    m.label(), m.jvm().pid(), ChildJvm.httpGet(port, "/health"), ChildJvm.httpGet(port, "/metrics")));
+                    m.label(), m.jvm().pid(), LocalHttp.get(port, "/health"), LocalHttp.get(port, "/metrics")));
         }
         return out;
     }
@@ -114,7 +114,7 @@ final class ServiceGroup implements AutoCloseable {
      * @param events input events in the measured window
      * @return the section
      */
-    Map<String, Object> report(CostMeter meter, long events) {
+    GroupAssignment.Section report(CostMeter meter, long events) {
         return GroupAssignment.section(atStart, read(), meter.instanceCpu(), events);
     }
 

@@ -2,6 +2,8 @@ package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.tools.ChildJvm;
+import dev.rtmstreams.tools.Ports;
+import dev.rtmstreams.tools.Readiness;
 import dev.rtmstreams.tools.ServiceJar;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +53,7 @@ public final class ServiceProcess {
             Path logFile,
             List<String> jvmOptions,
             List<String> extraArgs) {
-        int httpPort = ChildJvm.freePort();
+        int httpPort = Ports.freePort();
         List<String> args = new ArrayList<>(List.of("--trigger", trigger, "--create-topics"));
         args.addAll(extraArgs);
         return ServiceJar.run(appJar, bootstrapServers, applicationId, stateDir, httpPort)
@@ -105,7 +107,7 @@ public final class ServiceProcess {
     public static ChildJvm startPeer(String name, List<String> jvmOptions, List<String> args, Path logFile) {
         return child(name, jvmOptions, args, logFile)
                 .mainClass("dev.rtmstreams.loadgen.LoadGenerator")
-                .readiness(ChildJvm.Readiness.outputLine(PEER_READY))
+                .readiness(Readiness.outputLine(PEER_READY))
                 .build()
                 .start();
     }
@@ -127,7 +129,7 @@ public final class ServiceProcess {
             String name, Path examplesJar, List<String> jvmOptions, List<String> args, Path logFile) {
         return child(name, jvmOptions, args, logFile)
                 .jar(examplesJar)
-                .readiness(ChildJvm.Readiness.outputLine(EXAMPLE_READY))
+                .readiness(Readiness.outputLine(EXAMPLE_READY))
                 .build()
                 .start();
     }

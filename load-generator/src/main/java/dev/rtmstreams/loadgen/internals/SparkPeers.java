@@ -1,6 +1,7 @@
 package dev.rtmstreams.loadgen.internals;
 
 import dev.rtmstreams.tools.ChildJvm;
+import dev.rtmstreams.tools.Readiness;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -119,7 +120,7 @@ final class SparkPeers {
                 .args(args)
                 .argFile(o.reportDir().resolve("spark-" + mode + ".args"))
                 .logFile(o.reportDir().resolve("spark-" + mode + ".log"))
-                .readiness(ChildJvm.Readiness.outputLine(ServiceProcess.PEER_READY))
+                .readiness(Readiness.outputLine(ServiceProcess.PEER_READY))
                 .build()
                 .start();
     }

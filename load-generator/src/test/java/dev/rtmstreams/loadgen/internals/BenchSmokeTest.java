@@ -2,13 +2,12 @@ package dev.rtmstreams.loadgen.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
-import dev.rtmstreams.tools.LatencySummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,13 +19,14 @@ class BenchSmokeTest {
         BenchOptions options =
                 lateAndDuplicateInputs(11, Duration.ofSeconds(5), List.of("echo", "kafka-streams-join"), dir);
 
-        List<Map<String, Object>> reports = Bench.run(options);
+        List<LoadReport> reports = Bench.run(options);
 
         assertThat(reports).hasSize(2);
         reports.forEach(r -> assertExactAndMeasured(r, 2000L, 4500L));
         // the workload really exercised late and duplicate inputs
-        assertThat((Long) reports.get(1).get("late_inputs_dropped_by_oracle")).isPositive();
-        assertThat((Long) reports.get(1).get("duplicate_inputs_dropped_by_oracle"))
+        assertThat(reports.get(1).run().oracleCounters().get("late_inputs_dropped_by_oracle"))
+                .isPositive();
+        assertThat(reports.get(1).run().oracleCounters().get("duplicate_inputs_dropped_by_oracle"))
                 .isPositive();
         assertThat(dir.resolve("bench.html")).exists();
         assertThat(Files.readString(dir.resolve("bench.html"))).contains("<svg").doesNotContain("<script");
@@ -40,17 +40,16 @@ class BenchSmokeTest {
         BenchOptions options = lateAndDuplicateInputs(
                 13, Duration.ofSeconds(3), List.of("kafka-streams-join-tuned", "kafka-streams-passthrough"), dir);
 
-        List<Map<String, Object>> reports = Bench.run(options);
+        List<LoadReport> reports = Bench.run(options);
 
         assertThat(reports)
-                .extracting(r -> r.get("mode"))
+                .extracting(LoadReport::mode)
                 .containsExactly("kafka-streams-join-tuned", "kafka-streams-passthrough");
         reports.forEach(r -> assertExactAndMeasured(r, 1200L, 2500L));
         // the passthrough is checked like the echo: one copy per click sent, so more outputs than the join's matches
-        assertThat((Long) reports.get(1).get("expected"))
-                .isGreaterThan((Long) reports.get(0).get("expected"));
-        assertThat(reports.get(0))
-                .containsEntry("system_under_test", BenchModes.description("kafka-streams-join-tuned"));
+        assertThat(reports.get(1).run().counts().expected())
+                .isGreaterThan(reports.get(0).run().counts().expected());
+        assertThat(reports.get(0).systemUnderTest()).isEqualTo(BenchModes.description("kafka-streams-join-tuned"));
         assertThat(Files.readString(dir.resolve("bench.html")))
                 .contains("what the engine adds", "the Kafka Streams floor");
     }
@@ -81,31 +80,26 @@ class BenchSmokeTest {
     }
 
     /** Every output of the run matched, none duplicated or unexpected; latency and a cost window measured. */
-    @SuppressWarnings("unchecked")
-    private static void assertExactAndMeasured(Map<String, Object> r, long events, long minWindowMs) {
-        assertThat(r.get("expected")).as("%s expected", r.get("mode")).isInstanceOf(Long.class);
-        assertThat((Long) r.get("expected")).as("%s expected", r.get("mode")).isGreaterThan(50L);
-        assertThat(r)
-                .as("mode %s", r.get("mode"))
-                .containsEntry("missing", 0L)
-                .containsEntry("duplicates", 0L)
-                .containsEntry("unexpected", 0L)
-                .containsEntry("events_sent", events);
-        assertThat(((LatencySummary) r.get("latency_ms")).count()).isEqualTo(r.get("expected"));
+    private static void assertExactAndMeasured(LoadReport report, long events, long minWindowMs) {
+        RunReport r = report.run();
+        assertThat(r.counts().expected()).as("%s expected", r.mode()).isGreaterThan(50L);
+        assertThat(r.counts())
+                .as("mode %s", r.mode())
+                .extracting(RunReport.Counts::missing, RunReport.Counts::duplicates, RunReport.Counts::unexpected)
+                .containsExactly(0L, 0L, 0L);
+        assertThat(r.sending().eventsSent()).isEqualTo(events);
+        assertThat(r.latencyMs().count()).isEqualTo(r.counts().expected());
         // in-process peers and broker: a measured window, but no process to measure
-        Map<String, Object> cost = (Map<String, Object>) r.get("cost");
-        assertThat(cost)
-                .containsEntry("events", events)
-                .containsEntry("sut_cpu_ms", null)
-                .containsEntry("broker_cpu_ms", null)
-                .containsEntry("gc_pause_ms", null);
-        assertThat((Long) cost.get("window_ms")).isBetween(minWindowMs, 60_000L);
-        assertThat((Map<String, Object>) r.get("environment"))
-                .containsKeys("load_average_1m_at_bench_start", "load_average_1m_at_mode_start");
+        CostMeter.Cost cost = report.cost();
+        assertThat(cost.events()).isEqualTo(events);
+        assertThat(cost.sutCpuMs()).isNull();
+        assertThat(cost.brokerCpuMs()).isNull();
+        assertThat(cost.gcPauseMs()).isNull();
+        assertThat(cost.windowMs()).isBetween(minWindowMs, 60_000L);
+        assertThat(report.setting().environment()).isNotNull();
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void shouldSendTheWarmUpAndTheMeasuredRunAsOneStreamAndMeasureOnlyTheMeasuredPart(@TempDir Path dir)
             throws Exception {
         WorkloadConfig workload = WorkloadConfig.builder()
@@ -126,26 +120,23 @@ class BenchSmokeTest {
                 .readyTimeout(Duration.ofSeconds(60))
                 .build();
 
-        Map<String, Object> r = Bench.run(options).get(0);
+        LoadReport report = Bench.run(options).get(0);
+        RunReport r = report.run();
 
         // 400 inputs/s: slots 0..1199 are scheduled before 3 s (the warm-up), 1200..2399 after
-        assertThat(r)
-                .containsEntry("warmup_events_sent", 1200L)
-                .containsEntry("events_sent", 1200L)
-                .containsEntry("missing", 0L)
-                .containsEntry("duplicates", 0L)
-                .containsEntry("unexpected", 0L);
-        assertThat(((Map<String, Object>) r.get("cost")).get("events")).isEqualTo(1200L);
+        assertThat(r.sending().warmupEventsSent()).isEqualTo(1200L);
+        assertThat(r.sending().eventsSent()).isEqualTo(1200L);
+        assertThat(r.counts().clean()).isTrue();
+        assertThat(report.cost().events()).isEqualTo(1200L);
         // the oracle checks every output, the latency covers those completed by a measured input only
-        long expected = (Long) r.get("expected");
-        long measured = ((LatencySummary) r.get("latency_ms")).count();
+        long expected = r.counts().expected();
+        long measured = r.latencyMs().count();
         assertThat(measured).isPositive().isLessThan(expected);
         assertThat(measured).isGreaterThan(expected / 3);
         // per-second figures start at the measured window: three seconds of sends (plus the drain's tail)
-        List<Map<String, Object>> perSecond = (List<Map<String, Object>>) r.get("per_second");
-        long sentPerSecond = perSecond.stream()
-                .mapToLong(m -> ((Number) m.get("sent")).longValue())
-                .sum();
+        List<RunReport.Second> perSecond = r.perSecond();
+        long sentPerSecond =
+                perSecond.stream().mapToLong(RunReport.Second::sent).sum();
         assertThat(sentPerSecond).isEqualTo(1200L);
         assertThat(perSecond.size()).isBetween(3, 5);
     }

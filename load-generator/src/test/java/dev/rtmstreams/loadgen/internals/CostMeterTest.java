@@ -37,13 +37,13 @@ class CostMeterTest {
         String stat = "4242 (java (main) x) S 1 4242 4242 0 -1 4194560 123 0 0 0 1234 567 0 0 20 0 37 0 1000 "
                 + "5000000 3000 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
 
-        assertThat(CostMeter.parseStatTicks(stat)).containsExactly(1234L, 567L);
+        assertThat(ProcStat.parseStatTicks(stat)).containsExactly(1234L, 567L);
     }
 
     @Test
     void shouldRejectAStatLineWithoutCommandOrWithTooFewFields() {
-        assertThatThrownBy(() -> CostMeter.parseStatTicks("garbage")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> CostMeter.parseStatTicks("1 (x) S 1 2 3"))
+        assertThatThrownBy(() -> ProcStat.parseStatTicks("garbage")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ProcStat.parseStatTicks("1 (x) S 1 2 3"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("too few fields");
     }
@@ -65,17 +65,16 @@ class CostMeterTest {
         }
         meter.windowEnd();
 
-        Map<String, Object> cost = meter.report(1000);
+        CostMeter.Cost cost = meter.report(1000);
 
         assertThat(x).isNotNegative();
-        assertThat((Long) cost.get("sut_cpu_ms")).isBetween(380L, 60_000L);
-        assertThat((Double) cost.get("sut_cpu_us_per_event")).isEqualTo((Long) cost.get("sut_cpu_ms") * 1.0);
-        assertThat((Long) cost.get("window_ms")).isBetween(390L, 60_000L);
-        assertThat(cost)
-                .containsEntry("events", 1000L)
-                .containsEntry("broker_cpu_ms", null)
-                .containsEntry("broker_cpu_us_per_event", null)
-                .containsEntry("gc_pause_ms", null);
+        assertThat(cost.sutCpuMs()).isBetween(380L, 60_000L);
+        assertThat(cost.sutCpuUsPerEvent()).isEqualTo(cost.sutCpuMs() * 1.0);
+        assertThat(cost.windowMs()).isBetween(390L, 60_000L);
+        assertThat(cost.events()).isEqualTo(1000L);
+        assertThat(cost.brokerCpuMs()).isNull();
+        assertThat(cost.brokerCpuUsPerEvent()).isNull();
+        assertThat(cost.gcPauseMs()).isNull();
     }
 
     @Test
@@ -86,31 +85,29 @@ class CostMeterTest {
         meter.windowEnd();
         meter.afterRun();
 
-        Map<String, Object> cost = meter.report(10);
+        CostMeter.Cost cost = meter.report(10);
 
-        assertThat(cost)
-                .containsEntry("sut_cpu_ms", null)
-                .containsEntry("broker_cpu_ms", null)
-                .containsEntry("gc_pause_ms", null)
-                .containsEntry("events", 10L);
+        assertThat(cost.sutCpuMs()).isNull();
+        assertThat(cost.brokerCpuMs()).isNull();
+        assertThat(cost.gcPauseMs()).isNull();
+        assertThat(cost.events()).isEqualTo(10L);
     }
 
     @Test
     void shouldSumYoungAndFullCollectionTimesWhenParsingJstatGc() {
-        CostMeter.GcTimes t = CostMeter.parseJstatGc(JSTAT_GC);
+        GcTimes t = GcPauses.parseJstatGc(JSTAT_GC);
 
         assertThat(t.pauseMs().get("YGCT")).isCloseTo(267.0, within(1e-9));
         assertThat(t.pauseMs().get("FGCT")).isCloseTo(37.0, within(1e-9));
-        assertThat(CostMeter.parseJstatGc("YGCT FGCT\n0,5 -\n").pauseMs())
+        assertThat(GcPauses.parseJstatGc("YGCT FGCT\n0,5 -\n").pauseMs())
                 .containsEntry("YGCT", 500.0)
                 .containsEntry("FGCT", 0.0);
-        assertThatThrownBy(() -> CostMeter.parseJstatGc("12345 not found"))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> GcPauses.parseJstatGc("12345 not found")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void shouldCountEveryStopTheWorldCollectorWhenParsingJstatSnap() {
-        CostMeter.GcTimes t = CostMeter.parseJstatSnap(JSTAT_SNAP);
+        GcTimes t = GcPauses.parseJstatSnap(JSTAT_SNAP);
 
         assertThat(t.pauseMs())
                 .containsOnlyKeys(
@@ -128,17 +125,17 @@ class CostMeterTest {
                 + "sun.gc.collector.1.name=\"PSParallelCompact\"\nsun.gc.collector.1.time=1000000\n"
                 + "sun.os.hrt.frequency=1000000000\n";
 
-        assertThat(CostMeter.parseJstatSnap(shenandoah).pauseMs()).containsExactly(Map.entry("Shenandoah Pauses", 2.0));
-        assertThat(CostMeter.parseJstatSnap(parallel).pauseMs())
+        assertThat(GcPauses.parseJstatSnap(shenandoah).pauseMs()).containsExactly(Map.entry("Shenandoah Pauses", 2.0));
+        assertThat(GcPauses.parseJstatSnap(parallel).pauseMs())
                 .containsEntry("PSScavenge", 3.0)
                 .containsEntry("PSParallelCompact", 1.0);
-        assertThatThrownBy(() -> CostMeter.parseJstatSnap("nothing")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> GcPauses.parseJstatSnap("nothing")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void shouldSubtractPerCollectorWhenComputingThePausesOfAWindow() {
-        CostMeter.GcTimes before = new CostMeter.GcTimes(Map.of("young", 100.0, "full", 10.0));
-        CostMeter.GcTimes after = new CostMeter.GcTimes(Map.of("young", 130.5, "full", 10.0, "other", 2.0));
+        GcTimes before = new GcTimes(Map.of("young", 100.0, "full", 10.0));
+        GcTimes after = new GcTimes(Map.of("young", 130.5, "full", 10.0, "other", 2.0));
 
         assertThat(after.minus(before))
                 .containsEntry("young", 30.5)
@@ -148,12 +145,12 @@ class CostMeterTest {
 
     @Test
     void shouldAddUpThePausesOfSeveralJvmsByCollector() {
-        CostMeter.GcTimes a = new CostMeter.GcTimes(Map.of("young", 10.0, "full", 1.0));
-        CostMeter.GcTimes b = new CostMeter.GcTimes(Map.of("young", 2.5, "other", 4.0));
+        GcTimes a = new GcTimes(Map.of("young", 10.0, "full", 1.0));
+        GcTimes b = new GcTimes(Map.of("young", 2.5, "other", 4.0));
 
-        assertThat(CostMeter.GcTimes.sum(List.of(a, b)).pauseMs())
+        assertThat(GcTimes.sum(List.of(a, b)).pauseMs())
                 .containsOnly(Map.entry("young", 12.5), Map.entry("full", 1.0), Map.entry("other", 4.0));
-        assertThat(CostMeter.GcTimes.sum(List.of()).pauseMs()).isEmpty();
+        assertThat(GcTimes.sum(List.of()).pauseMs()).isEmpty();
     }
 
     @Test
@@ -172,15 +169,15 @@ class CostMeterTest {
         meter.windowEnd();
 
         List<CostMeter.InstanceCpu> each = meter.instanceCpu();
-        Map<String, Object> cost = meter.report(100);
+        CostMeter.Cost cost = meter.report(100);
 
         assertThat(x).isNotNegative();
         assertThat(each).extracting(CostMeter.InstanceCpu::label).containsExactly("a", "b");
         assertThat(each).allSatisfy(c -> assertThat(c.pid()).isEqualTo(pid));
         assertThat(each.get(0).cpuMs()).isBetween(180L, 60_000L);
-        assertThat((Long) cost.get("sut_cpu_ms"))
-                .isEqualTo(each.get(0).cpuMs() + each.get(1).cpuMs());
-        assertThat(cost).containsEntry("sut_pid", null).containsEntry("sut_pids", List.of(pid, pid));
+        assertThat(cost.sutCpuMs()).isEqualTo(each.get(0).cpuMs() + each.get(1).cpuMs());
+        assertThat(cost.sutPid()).isNull();
+        assertThat(cost.sutPids()).containsExactly(pid, pid);
     }
 
     @Test
@@ -200,7 +197,7 @@ class CostMeterTest {
                 Files.isExecutable(Path.of(System.getProperty("java.home"), "bin", "jstat")), "needs jstat");
         System.gc();
 
-        CostMeter.GcTimes t = CostMeter.gcTimes(ProcessHandle.current().pid()).orElseThrow();
+        GcTimes t = GcPauses.fromJstat(ProcessHandle.current().pid()).orElseThrow();
 
         assertThat(t.pauseMs()).isNotEmpty();
         assertThat(t.pauseMs().values()).allSatisfy(v -> assertThat(v).isNotNegative());
@@ -214,10 +211,10 @@ class CostMeterTest {
         long pid = ProcessHandle.current().pid();
         System.gc();
 
-        CostMeter.GcTimes before = CostMeter.perfGcTimes(pid).orElseThrow();
-        CostMeter.GcTimes jstat = CostMeter.gcTimes(pid).orElseThrow();
+        GcTimes before = GcPauses.fromPerfData(pid).orElseThrow();
+        GcTimes jstat = GcPauses.fromJstat(pid).orElseThrow();
         System.gc();
-        CostMeter.GcTimes after = CostMeter.perfGcTimes(pid).orElseThrow();
+        GcTimes after = GcPauses.fromPerfData(pid).orElseThrow();
 
         // the same collectors; the counters only grow, and jstat read them in between
         assertThat(before.pauseMs().keySet()).isEqualTo(jstat.pauseMs().keySet());
@@ -235,7 +232,7 @@ class CostMeterTest {
     @Test
     void shouldFindNoCountersForAProcessWithoutAnHsperfdataFile(@TempDir Path dir) {
         assertThat(HsPerfData.read(ProcessHandle.current().pid(), dir)).isEmpty();
-        assertThat(CostMeter.perfGcTimes(Long.MAX_VALUE)).isEmpty();
+        assertThat(GcPauses.fromPerfData(Long.MAX_VALUE)).isEmpty();
     }
 
     @Test
@@ -274,7 +271,7 @@ class CostMeterTest {
 
     @Test
     void shouldParseTheOneMinuteLoadAverage() {
-        assertThat(CostMeter.parseLoadAverage("1.24 0.52 0.22 3/102 3944\n")).isEqualTo(1.24);
-        assertThat(CostMeter.clockTicksPerSecond()).isPositive();
+        assertThat(ProcStat.parseLoadAverage("1.24 0.52 0.22 3/102 3944\n")).isEqualTo(1.24);
+        assertThat(ProcStat.clockTicksPerSecond()).isPositive();
     }
 }

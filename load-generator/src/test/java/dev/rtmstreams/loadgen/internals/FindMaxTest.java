@@ -3,45 +3,40 @@ package dev.rtmstreams.loadgen.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.tools.LatencySummary;
 import dev.rtmstreams.tools.ReportJson;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class FindMaxTest {
 
-    private static List<Map<String, Object>> perSecond(double... p50s) {
-        List<Map<String, Object>> out = new ArrayList<>();
+    private static List<RunReport.Second> perSecond(double... p50s) {
+        List<RunReport.Second> out = new ArrayList<>();
         for (int t = 0; t < p50s.length; t++) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("t", t);
-            m.put("sent", 100L);
-            m.put("outputs", 10L);
-            m.put("p50", p50s[t]);
-            m.put("p99", p50s[t] * 2);
-            out.add(m);
+            out.add(new RunReport.Second(t, 100L, 10L, p50s[t], p50s[t] * 2, p50s[t] * 2));
         }
         return out;
     }
 
-    private static Map<String, Object> report(boolean keptUp, long missing, double... p50s) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("kept_up", keptUp);
-        r.put("max_send_lag_ms", 1500.0);
-        r.put("expected", 900L);
-        r.put("missing", missing);
-        r.put("latency_ms", new LatencySummary(5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 6.0, 900));
-        r.put("per_second", perSecond(p50s));
-        r.put("cost", Map.of("sut_cpu_us_per_event", 12.5));
-        return r;
+    private static RunReport run(boolean keptUp, long missing, double... p50s) {
+        return report(keptUp, missing, p50s).run();
+    }
+
+    private static LoadReport report(boolean keptUp, long missing, double... p50s) {
+        LatencySummary latency = new LatencySummary(5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 6.0, 900);
+        return LoadReport.of(
+                TestReports.run("m", 1000, keptUp, 900, missing, latency, perSecond(p50s)),
+                null,
+                TestReports.sutCost(12.5),
+                null);
     }
 
     @Test
     void shouldPassWhenLatencyIsFlatAndEverythingArrived() {
-        FindMax.Verdict v = FindMax.judge(report(true, 0, 5, 6, 5, 7, 5, 6, 5, 6, 5));
+        FindMax.Verdict v = FindMax.judge(run(true, 0, 5, 6, 5, 7, 5, 6, 5, 6, 5));
 
         assertThat(v.pass()).isTrue();
         assertThat(v.reason()).isEqualTo("ok");
@@ -64,7 +59,7 @@ class FindMaxTest {
 
     @Test
     void shouldFailNamingTheMediansWhenLatencyGrowsAcrossTheRun() {
-        FindMax.Verdict v = FindMax.judge(report(true, 0, 5, 5, 5, 50, 100, 200, 400, 800, 1600));
+        FindMax.Verdict v = FindMax.judge(run(true, 0, 5, 5, 5, 50, 100, 200, 400, 800, 1600));
 
         assertThat(v.pass()).isFalse();
         assertThat(v.reason())
@@ -73,9 +68,9 @@ class FindMaxTest {
 
     @Test
     void shouldFailWhenTheGeneratorFellBehindOrOutputsAreMissing() {
-        FindMax.Verdict behind = FindMax.judge(report(false, 0, 5, 5, 5));
-        FindMax.Verdict missing = FindMax.judge(report(true, 3, 5, 5, 5));
-        FindMax.Verdict both = FindMax.judge(report(false, 3, 5, 5, 5));
+        FindMax.Verdict behind = FindMax.judge(run(false, 0, 5, 5, 5));
+        FindMax.Verdict missing = FindMax.judge(run(true, 3, 5, 5, 5));
+        FindMax.Verdict both = FindMax.judge(run(false, 3, 5, 5, 5));
 
         assertThat(behind.pass()).isFalse();
         assertThat(behind.reason()).contains("generator fell behind (max send lag 1500.0 ms)");
@@ -94,11 +89,10 @@ class FindMaxTest {
     void shouldFailWhenOutputsOnlyArriveAfterTheSendingPeriod() {
         // 20 s of sending without an output; the outputs arrive 27-29 s after the window started (the continuous
         // stream carried a backlog of ~25 s out of the warm-up)
-        List<Map<String, Object>> ps = perSecond(new double[30]);
-        for (int t = 0; t < ps.size(); t++) {
-            ps.get(t).put("sent", t < 20 ? 100L : 0L);
-            ps.get(t).put("outputs", t >= 27 ? 10L : 0L);
-            ps.get(t).put("p50", t >= 27 ? 25_000.0 : 0.0);
+        List<RunReport.Second> ps = new ArrayList<>();
+        for (int t = 0; t < 30; t++) {
+            double p50 = t >= 27 ? 25_000.0 : 0.0;
+            ps.add(new RunReport.Second(t, t < 20 ? 100L : 0L, t >= 27 ? 10L : 0L, p50, p50, p50));
         }
 
         FindMax.Verdict v = FindMax.latencyCriteria(ps);
@@ -136,9 +130,9 @@ class FindMaxTest {
 
     @Test
     void shouldIgnoreDrainSecondsAfterTheFirstSecondBeyondTheSendingPeriod() {
-        List<Map<String, Object>> ps = perSecond(5, 5, 5, 5, 5, 5, 5000, 5000, 5000);
-        for (int t = 5; t < ps.size(); t++) {
-            ps.get(t).put("sent", 0L);
+        List<RunReport.Second> ps = new ArrayList<>();
+        for (RunReport.Second s : perSecond(5, 5, 5, 5, 5, 5, 5000, 5000, 5000)) {
+            ps.add(s.t() < 5 ? s : new RunReport.Second(s.t(), 0L, s.outputs(), s.p50(), s.p99(), s.max()));
         }
         // sending ended in second 4; seconds 0..5 count: 5,5,5,5,5,5 -> flat
         assertThat(FindMax.latencyCriteria(ps).pass()).isTrue();
@@ -152,7 +146,7 @@ class FindMaxTest {
         assertThat(p.pass()).isTrue();
         assertThat(p.p50()).isEqualTo(5.0);
         assertThat(p.p99()).isEqualTo(20.0);
-        assertThat(p.cost()).containsEntry("sut_cpu_us_per_event", 12.5);
+        assertThat(p.cost().sutCpuUsPerEvent()).isEqualTo(12.5);
     }
 
     /** A fake mode that sustains every rate up to {@code max}. */
@@ -160,7 +154,7 @@ class FindMaxTest {
         return rate -> {
             probed.add(rate);
             boolean pass = rate <= max;
-            return new FindMax.Probe(rate, pass, pass ? "ok" : "latency grew", 1.0, 2.0, Map.of());
+            return new FindMax.Probe(rate, pass, pass ? "ok" : "latency grew", 1.0, 2.0, null);
         };
     }
 
@@ -233,7 +227,7 @@ class FindMaxTest {
             if (rate > 6000) {
                 throw new IllegalStateException("service crashed");
             }
-            return new FindMax.Probe(rate, true, "ok", 1.0, 2.0, Map.of());
+            return new FindMax.Probe(rate, true, "ok", 1.0, 2.0, null);
         };
         FindMax.Result later = FindMax.search("m", new FindMax.Settings(5000, 1.5, 60000, null), crashesAbove);
 
@@ -262,10 +256,13 @@ class FindMaxTest {
                 "echo",
                 7500.0,
                 List.of(
-                        new FindMax.Probe(7500, true, "ok", 3.0, 9.0, Map.of("gc_pause_ms", 1.0)),
+                        new FindMax.Probe(7500, true, "ok", 3.0, 9.0, TestReports.sutCost(1.0)),
                         new FindMax.Probe(11250, false, "missing 3 of 10 outputs", 30.0, 900.0, null)));
 
-        FindMax.Report report = FindMax.report(new FindMax.Settings(5000, 1.5, 60000, null), List.of(r), Map.of());
+        FindMax.Report report = FindMax.report(
+                new FindMax.Settings(5000, 1.5, 60000, null),
+                List.of(r),
+                new RunDescriptions.SearchEnvironment(2, "17", null, null));
         assertThat(report.modes())
                 .extracting(FindMax.ModeReport::maxSustainedRate)
                 .containsExactly(7500.0);
@@ -301,7 +298,7 @@ class FindMaxTest {
                 "echo",
                 7500.0,
                 List.of(
-                        new FindMax.Probe(7500, true, "ok", 3.04, 9.0, Map.of("gc_pause_ms", 1.0)),
+                        new FindMax.Probe(7500, true, "ok", 3.04, 9.0, TestReports.gcCost(1.0)),
                         new FindMax.Probe(11250, false, "error: boom", null, null, null)));
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
 

@@ -90,29 +90,21 @@ class GroupAssignmentTest {
         List<CostMeter.InstanceCpu> cpu = List.of(
                 new CostMeter.InstanceCpu("instance-1", 11, 300L), new CostMeter.InstanceCpu("instance-2", 12, 100L));
 
-        Map<String, Object> s = GroupAssignment.section(start, end, cpu, 10_000);
+        GroupAssignment.Section s = GroupAssignment.section(start, end, cpu, 10_000);
 
-        assertThat(s)
-                .containsEntry("count", 2)
-                .containsEntry("sut_cpu_ms", 400L)
-                .containsEntry("sut_cpu_us_per_event", 40.0)
-                .containsEntry("assignment_changed", false)
-                .containsEntry(
-                        "assignment_at_start",
-                        Map.of("instance-1", List.of("0_0", "1_0"), "instance-2", List.of("0_1", "1_1")));
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> per = (List<Map<String, Object>>) s.get("per_instance");
+        assertThat(s.count()).isEqualTo(2);
+        assertThat(s.sutCpuMs()).isEqualTo(400L);
+        assertThat(s.sutCpuUsPerEvent()).isEqualTo(40.0);
+        assertThat(s.assignmentChanged()).isFalse();
+        assertThat(s.assignmentAtStart())
+                .isEqualTo(Map.of("instance-1", List.of("0_0", "1_0"), "instance-2", List.of("0_1", "1_1")));
+        List<GroupAssignment.InstanceReport> per = s.perInstance();
         assertThat(per).hasSize(2);
         assertThat(per.get(0))
-                .containsEntry("label", "instance-1")
-                .containsEntry("pid", 100L)
-                .containsEntry("cpu_ms", 300L)
-                .containsEntry("cpu_us_per_event", 30.0)
-                .containsEntry("cpu_share", 0.75)
-                .containsEntry("active_tasks", 2)
-                .containsEntry("tasks", List.of("0_0", "1_0"))
-                .containsEntry("slot_active_tasks", 2);
-        assertThat(per.get(1)).containsEntry("cpu_us_per_event", 10.0).containsEntry("cpu_share", 0.25);
+                .isEqualTo(new GroupAssignment.InstanceReport(
+                        "instance-1", 100L, 300L, 30.0, 0.75, "RUNNING", 2, List.of("0_0", "1_0"), 2));
+        assertThat(per.get(1).cpuUsPerEvent()).isEqualTo(10.0);
+        assertThat(per.get(1).cpuShare()).isEqualTo(0.25);
     }
 
     @Test
@@ -122,26 +114,25 @@ class GroupAssignmentTest {
         List<CostMeter.InstanceCpu> cpu = List.of(
                 new CostMeter.InstanceCpu("instance-1", 1, 50L), new CostMeter.InstanceCpu("instance-2", 2, null));
 
-        Map<String, Object> s = GroupAssignment.section(start, end, cpu, 10);
+        GroupAssignment.Section s = GroupAssignment.section(start, end, cpu, 10);
 
-        assertThat(s)
-                .containsEntry("assignment_changed", true)
-                .containsEntry("sut_cpu_ms", null)
-                .containsEntry("sut_cpu_us_per_event", null);
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> per = (List<Map<String, Object>>) s.get("per_instance");
-        assertThat(per.get(0)).containsEntry("cpu_us_per_event", 5000.0).containsEntry("cpu_share", null);
-        assertThat(per.get(1)).containsEntry("cpu_ms", null).containsEntry("active_tasks", 0);
+        assertThat(s.assignmentChanged()).isTrue();
+        assertThat(s.sutCpuMs()).isNull();
+        assertThat(s.sutCpuUsPerEvent()).isNull();
+        List<GroupAssignment.InstanceReport> per = s.perInstance();
+        assertThat(per.get(0).cpuUsPerEvent()).isEqualTo(5000.0);
+        assertThat(per.get(0).cpuShare()).isNull();
+        assertThat(per.get(1).cpuMs()).isNull();
+        assertThat(per.get(1).activeTasks()).isZero();
     }
 
     @Test
     void shouldShowEachInstanceInTheHtmlPageAndUnderTheConsoleTable() {
         List<GroupAssignment.Instance> group = List.of(instance("instance-1", "0_0"), instance("instance-2", "0_1"));
-        Map<String, Object> report = new java.util.LinkedHashMap<>();
-        report.put("mode", "real-time");
-        report.put("latency_ms", LatencySummary.EMPTY);
-        report.put(
-                "instances",
+        LoadReport report = LoadReport.of(
+                TestReports.run("real-time", 1000, 0, 0, LatencySummary.EMPTY, List.of()),
+                null,
+                null,
                 GroupAssignment.section(
                         group,
                         group,

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -226,12 +225,13 @@ class LatencyWorkloadTest {
 
     @Test
     void shouldDescribeTheWorkloadForTheReport() {
-        Map<String, Object> d = workload(BenchWorkload.AGGREGATION).describe(7);
+        RunDescriptions.RowWorkload d = workload(BenchWorkload.AGGREGATION).describe(7);
 
-        assertThat(d)
-                .containsEntry("workload", "aggregation")
-                .containsEntry("rows", 2000)
-                .containsEntry("duplicate_every", 10)
-                .containsEntry("row_bytes", 64);
+        assertThat(d.workload()).isEqualTo("aggregation");
+        assertThat(d.seed()).isEqualTo(7L);
+        assertThat(d.rows()).isEqualTo(2000);
+        assertThat(d.duplicateEvery()).isEqualTo(10);
+        assertThat(d.rowBytes()).isEqualTo(64);
+        assertThat(d.lookupCardinality()).isNull();
     }
 }

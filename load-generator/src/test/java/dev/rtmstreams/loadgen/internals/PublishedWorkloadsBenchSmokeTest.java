@@ -2,13 +2,12 @@ package dev.rtmstreams.loadgen.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
-import dev.rtmstreams.tools.LatencySummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +23,7 @@ class PublishedWorkloadsBenchSmokeTest {
 
     private static final Path EXAMPLES_JAR = Path.of("..", "rtm-examples-runner", "target", "rtm-examples.jar");
 
-    private static List<Map<String, Object>> bench(Path dir, BenchWorkload workload, List<String> modes, int seconds)
+    private static List<LoadReport> bench(Path dir, BenchWorkload workload, List<String> modes, int seconds)
             throws Exception {
         boolean present = Files.isRegularFile(EXAMPLES_JAR);
         if (!present && "true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -50,53 +49,46 @@ class PublishedWorkloadsBenchSmokeTest {
         return Bench.run(options);
     }
 
-    @SuppressWarnings("unchecked")
-    private static void assertExact(Map<String, Object> r, long expected) {
-        assertThat(r)
-                .as("mode %s", r.get("mode"))
-                .containsEntry("expected", expected)
-                .containsEntry("missing", 0L)
-                .containsEntry("duplicates", 0L)
-                .containsEntry("unexpected", 0L)
-                .containsEntry("undecodable", 0L);
-        assertThat(((LatencySummary) r.get("latency_ms")).count()).isEqualTo(r.get("observed"));
+    private static void assertExact(LoadReport report, long expected) {
+        TestReports.assertExactOutputs(report, expected);
+        RunReport r = report.run();
+        assertThat(r.latencyMs().count()).isEqualTo(r.counts().observed());
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void shouldCopyEveryRowExactlyWhenBenchingTheStatelessWorkloadInEchoAndRealTimeModes(@TempDir Path dir)
             throws Exception {
-        List<Map<String, Object>> reports = bench(dir, BenchWorkload.STATELESS, List.of("echo", "real-time"), 5);
+        List<LoadReport> reports = bench(dir, BenchWorkload.STATELESS, List.of("echo", "real-time"), 5);
 
         assertThat(reports).hasSize(2);
-        for (Map<String, Object> r : reports) {
-            assertThat(r).containsEntry("events_sent", 2500L);
+        for (LoadReport r : reports) {
+            assertThat(r.run().sending().eventsSent()).isEqualTo(2500L);
             assertExact(r, 2500L);
-            assertThat((Map<String, Object>) r.get("workload")).containsEntry("workload", "stateless");
+            assertThat(((RunDescriptions.RowWorkload) r.setting().workload()).workload())
+                    .isEqualTo("stateless");
         }
-        assertThat(reports.get(0)).containsEntry("p99_ratio_to_echo", 1.0);
-        assertThat((Double) reports.get(1).get("p99_ratio_to_echo")).isPositive();
+        assertThat(reports.get(0).p99RatioToEcho()).isEqualTo(1.0);
+        assertThat(reports.get(1).p99RatioToEcho()).isPositive();
         // the example runs in a child JVM: its CPU over the measured window is measured
-        Map<String, Object> cost = (Map<String, Object>) reports.get(1).get("cost");
-        assertThat((Double) cost.get("sut_cpu_us_per_event")).isPositive();
+        assertThat(reports.get(1).cost().sutCpuUsPerEvent()).isPositive();
         assertThat(dir.resolve("bench.html")).exists();
         assertThat(Files.readString(dir.resolve("example-real-time.log"))).contains("EXAMPLE READY");
     }
 
     @Test
     void shouldCountEveryGroupToItsRowsWhenBenchingTheAggregationInRealTimeMode(@TempDir Path dir) throws Exception {
-        Map<String, Object> r =
+        LoadReport r =
                 bench(dir, BenchWorkload.AGGREGATION, List.of("real-time"), 4).get(0);
 
         // 2000 rows, every tenth repeating the previous row's (timestamp, value): 1800 groups; one update per row
         assertExact(r, 1800L);
-        assertThat(r).containsEntry("observed", 2000L);
+        assertThat(r.run().counts().observed()).isEqualTo(2000L);
     }
 
     @Test
     void shouldEnrichEveryRowWithAPartnerWhenBenchingTheStreamStaticJoinInRealTimeMode(@TempDir Path dir)
             throws Exception {
-        Map<String, Object> r = bench(dir, BenchWorkload.STREAM_STATIC_JOIN, List.of("real-time"), 4)
+        LoadReport r = bench(dir, BenchWorkload.STREAM_STATIC_JOIN, List.of("real-time"), 4)
                 .get(0);
 
         long rows = new LatencyWorkload(BenchWorkload.STREAM_STATIC_JOIN, 9, 500, Duration.ofSeconds(4), "", 200, 0)

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
@@ -21,7 +20,7 @@ class RateLatencySvgTest {
     }
 
     private static FindMax.Probe probe(double rate, boolean pass, Double p99) {
-        return new FindMax.Probe(rate, pass, pass ? "ok" : "latency grew: a < b & c", 1.0, p99, Map.of());
+        return new FindMax.Probe(rate, pass, pass ? "ok" : "latency grew: a < b & c", 1.0, p99, null);
     }
 
     @Test

@@ -11,35 +11,22 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReportWriterTest {
 
-    private static Map<String, Object> report(String mode, double p99) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("mode", mode);
-        r.put("target_rate", 1000.0);
-        r.put("achieved_rate", 999.6);
-        r.put("expected", 900L);
-        r.put("observed", 899L);
-        r.put("missing", 1L);
-        r.put("duplicates", 0L);
-        r.put("unexpected", 0L);
-        r.put("latency_ms", new LatencySummary(5.04, 9.0, 11.0, p99, 30.0, 41.25, 6.0, 899));
-        r.put("latency_percentiles", List.of());
-        r.put("per_second", List.of());
-        r.put("cost", Map.of("sut_cpu_us_per_event", 12.5));
-        return r;
+    private static LoadReport report(String mode, double p99) {
+        LatencySummary latency = new LatencySummary(5.04, 9.0, 11.0, p99, 30.0, 41.25, 6.0, 899);
+        return LoadReport.of(
+                TestReports.run(mode, 1000.0, 900, 1, latency, List.of()), null, TestReports.sutCost(12.5), null);
     }
 
     @Test
     void shouldPrintOneRowPerReportWithItsLatencySummaryAndDashesForMissingCosts() {
-        List<Map<String, Object>> reports = new ArrayList<>(List.of(report("echo", 10.0), report("real-time", 25.0)));
-        ReportWriter.addEchoRatios(reports);
+        List<LoadReport> reports =
+                ReportWriter.withEchoRatios(List.of(report("echo", 10.0), report("real-time", 25.0)));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ReportWriter.printTable(new PrintStream(bytes, true, StandardCharsets.UTF_8), reports);
         String[] lines = bytes.toString(StandardCharsets.UTF_8).split(System.lineSeparator());
@@ -78,5 +65,50 @@ class ReportWriterTest {
         assertThat(latency.get("count").asLong()).isEqualTo(899L);
         assertThat(latency.size()).isEqualTo(8);
         assertThat(Files.readString(dir.resolve("run.html"))).contains("<td>25.0</td>");
+    }
+
+    @Test
+    void shouldWriteTheRunsKeysAtTheTopLevelAndLeaveOutWhatWasNotAdded(@TempDir Path dir) throws Exception {
+        LoadReport plain = report("real-time", 25.0);
+        LoadReport report =
+                LoadReport.of(plain.run(), new LoadReport.Setting(null, null, null, "app-1", null), plain.cost(), null);
+
+        JsonNode json = new ObjectMapper()
+                .readTree(ReportWriter.writeRun(dir, "run", report).toFile());
+
+        List<String> keys = new ArrayList<>();
+        json.fieldNames().forEachRemaining(keys::add);
+        assertThat(keys)
+                .containsSubsequence(
+                        "mode",
+                        "target_rate",
+                        "achieved_rate",
+                        "events_sent",
+                        "send_errors",
+                        "kept_up",
+                        "max_send_lag_ms",
+                        "expected",
+                        "observed",
+                        "matched",
+                        "missing",
+                        "duplicates",
+                        "unexpected",
+                        "mismatched",
+                        "undecodable",
+                        "foreign_outputs_ignored",
+                        "drain_ms",
+                        "latency_ms",
+                        "latency_percentiles",
+                        "per_second",
+                        "samples",
+                        "application_id",
+                        "cost")
+                .doesNotContain(
+                        "run", "setting", "warmup_events_sent", "first_send_error", "workload", "instances", "replay");
+        assertThat(json.get("missing").asLong()).isEqualTo(1L);
+        assertThat(json.get("kept_up").asBoolean()).isTrue();
+        assertThat(json.get("cost").get("sut_cpu_us_per_event").asDouble()).isEqualTo(12.5);
+        assertThat(json.get("cost").has("sut_pids")).isFalse();
+        assertThat(json.get("cost").get("window_ms").isNull()).isTrue();
     }
 }

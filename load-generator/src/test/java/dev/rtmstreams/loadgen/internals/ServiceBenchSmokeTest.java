@@ -2,6 +2,7 @@ package dev.rtmstreams.loadgen.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rtmstreams.adattribution.workload.RunReport;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,51 +53,48 @@ class ServiceBenchSmokeTest {
 
         Set<Path> stateDirsBefore = serviceStateDirs();
 
-        Map<String, Object> r = Bench.run(options).get(0);
+        LoadReport report = Bench.run(options).get(0);
+        RunReport r = report.run();
 
         // the services' state directories are deleted once the services have stopped
         assertThat(serviceStateDirs()).isSubsetOf(stateDirsBefore);
         assertThat(dir.resolve("service-real-time-1.log")).isNotEmptyFile();
         assertThat(dir.resolve("service-real-time-2.log")).isNotEmptyFile();
 
-        assertThat((Long) r.get("expected")).isGreaterThan(50L);
-        assertThat(r)
-                .containsEntry("missing", 0L)
-                .containsEntry("duplicates", 0L)
-                .containsEntry("unexpected", 0L);
-        assertThat((Long) r.get("late_inputs_dropped_by_oracle")).isPositive();
+        assertThat(r.counts().expected()).isGreaterThan(50L);
+        assertThat(r.counts().clean()).isTrue();
+        assertThat(r.oracleCounters().get("late_inputs_dropped_by_oracle")).isPositive();
         // the service runs in a child JVM: its CPU and GC pauses over the measured window are measured
-        @SuppressWarnings("unchecked")
-        Map<String, Object> cost = (Map<String, Object>) r.get("cost");
-        assertThat(cost).containsEntry("events", r.get("events_sent")).containsEntry("broker_cpu_ms", null);
-        assertThat((Long) cost.get("window_ms")).isBetween(5500L, 120_000L);
-        assertThat((Long) cost.get("sut_cpu_ms")).isPositive();
-        assertThat((Double) cost.get("sut_cpu_us_per_event")).isPositive();
-        assertThat((Double) cost.get("gc_pause_ms")).isNotNegative();
+        CostMeter.Cost cost = report.cost();
+        assertThat(cost.events()).isEqualTo(r.sending().eventsSent());
+        assertThat(cost.brokerCpuMs()).isNull();
+        assertThat(cost.windowMs()).isBetween(5500L, 120_000L);
+        assertThat(cost.sutCpuMs()).isPositive();
+        assertThat(cost.sutCpuUsPerEvent()).isPositive();
+        assertThat(cost.gcPauseMs()).isNotNegative();
 
         // the group: 4 partitions, so each of the 2 sub-topologies has 4 tasks, spread over the 2 instances before the
         // run (each runs tasks of its own) and still so at its end; the CPU of the group is the sum of the instances'
-        @SuppressWarnings("unchecked")
-        Map<String, Object> instances = (Map<String, Object>) r.get("instances");
-        assertThat((String) r.get("system_under_test")).endsWith(", 2 instances with one application id");
-        assertThat(instances).containsEntry("count", 2).containsEntry("sut_cpu_ms", cost.get("sut_cpu_ms"));
-        @SuppressWarnings("unchecked")
-        Map<String, List<String>> atStart = (Map<String, List<String>>) instances.get("assignment_at_start");
+        GroupAssignment.Section instances = report.instances();
+        assertThat(report.systemUnderTest()).endsWith(", 2 instances with one application id");
+        assertThat(instances.count()).isEqualTo(2);
+        assertThat(instances.sutCpuMs()).isEqualTo(cost.sutCpuMs());
+        Map<String, List<String>> atStart = instances.assignmentAtStart();
         assertThat(atStart.keySet()).containsExactly("instance-1", "instance-2");
         assertThat(atStart.values()).allSatisfy(tasks -> assertThat(tasks).isNotEmpty());
         List<String> all = atStart.values().stream().flatMap(List::stream).toList();
         assertThat(all).doesNotHaveDuplicates().hasSize(8);
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> per = (List<Map<String, Object>>) instances.get("per_instance");
+        List<GroupAssignment.InstanceReport> per = instances.perInstance();
         assertThat(per).hasSize(2).allSatisfy(i -> {
-            assertThat((Long) i.get("cpu_ms")).isPositive();
-            assertThat((Integer) i.get("active_tasks")).isPositive();
-            assertThat(i).containsEntry("state", "RUNNING");
+            assertThat(i.cpuMs()).isPositive();
+            assertThat(i.activeTasks()).isPositive();
+            assertThat(i.state()).isEqualTo("RUNNING");
         });
-        assertThat(per.stream().mapToLong(i -> (Long) i.get("cpu_ms")).sum()).isEqualTo(cost.get("sut_cpu_ms"));
-        assertThat(per.stream().map(i -> i.get("pid")).toList())
+        assertThat(per.stream().mapToLong(GroupAssignment.InstanceReport::cpuMs).sum())
+                .isEqualTo(cost.sutCpuMs());
+        assertThat(per.stream().map(GroupAssignment.InstanceReport::pid).toList())
                 .doesNotHaveDuplicates()
-                .isEqualTo(cost.get("sut_pids"));
+                .isEqualTo(cost.sutPids());
     }
 
     private static Set<Path> serviceStateDirs() throws IOException {

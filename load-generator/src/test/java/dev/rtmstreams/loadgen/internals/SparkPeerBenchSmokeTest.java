@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +25,6 @@ class SparkPeerBenchSmokeTest {
     private static final Path SPARK_DIR = Path.of("..", "load-generator-spark", "target");
 
     @Test
-    @SuppressWarnings("unchecked")
     void shouldEnrichEveryRowExactlyOnSparkInRealTimeMode(@TempDir Path dir) throws Exception {
         boolean present = Files.isRegularFile(SPARK_DIR.resolve("spark-classpath.txt"));
         if (!present && "true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -50,7 +48,7 @@ class SparkPeerBenchSmokeTest {
                 .sparkDir(SPARK_DIR)
                 .build();
 
-        List<Map<String, Object>> reports = Bench.run(options);
+        List<LoadReport> reports = Bench.run(options);
 
         long expected = new LatencyWorkload(
                         BenchWorkload.STREAM_STATIC_JOIN, 9, 300, Duration.ofSeconds(4), "", 1200, 0)
@@ -58,17 +56,10 @@ class SparkPeerBenchSmokeTest {
                 .size();
         assertThat(expected).isBetween(1190L, 1200L);
         assertThat(reports).hasSize(1);
-        for (Map<String, Object> r : reports) {
-            assertThat(r)
-                    .as("mode %s", r.get("mode"))
-                    .containsEntry("expected", expected)
-                    .containsEntry("missing", 0L)
-                    .containsEntry("duplicates", 0L)
-                    .containsEntry("unexpected", 0L)
-                    .containsEntry("undecodable", 0L);
+        for (LoadReport r : reports) {
+            TestReports.assertExactOutputs(r, expected);
             // Spark runs in a child JVM of its own: its CPU over the measured window is measured
-            assertThat((Double) ((Map<String, Object>) r.get("cost")).get("sut_cpu_us_per_event"))
-                    .isPositive();
+            assertThat(r.cost().sutCpuUsPerEvent()).isPositive();
         }
         assertThat(Files.readString(dir.resolve("spark-spark-real-time.log"))).contains("PEER READY");
         assertThat(dir.resolve("spark-checkpoint-spark-real-time")).isDirectory();

@@ -14,7 +14,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,20 +24,12 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -48,7 +39,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * cluster: creates fresh topics per run, starts the topology with {@link RtmStreams}, feeds it with the
  * {@link RateSource}, reads the output topic and measures end-to-end latency with rtm-tools-support's
  * {@link LatencyRecorder} (output received minus the source time of the record), then prints one table row per
- * trigger.
+ * trigger. The outputs are counted and timed by {@link RunOutputs} (the output topic's reader, or an external sink's
+ * commits).
  */
 public final class ExampleRunner {
 
@@ -120,7 +112,7 @@ public final class ExampleRunner {
         String mode = trigger.isRealTime() ? "real-time" : "micro-batch";
         String runId = spec.name() + "." + mode + "." + Long.toString(System.currentTimeMillis(), 36);
         Map<String, Object> client = Map.of("bootstrap.servers", bootstrap);
-        SinkOutputs sink = spec.externalSink() ? new SinkOutputs() : null;
+        RunOutputs.Sink sink = spec.externalSink() ? new RunOutputs.Sink() : null;
         ExampleSpec.RunTopics topics = topics(runId, sink);
         createTopics(client, topics);
         Path stateDir = Files.createTempDirectory("rtm-examples-");
@@ -143,11 +135,17 @@ public final class ExampleRunner {
                             .tasksPerSlot(tasksPerSlot)
                             .build();
                     // serving: nothing is read (a sink reader that no sink reports to), the caller measures
-                    Outputs reader = sink != null
+                    RunOutputs reader = sink != null
                             ? sink
                             : settings.serve()
-                                    ? new SinkOutputs()
-                                    : new TopicOutputs(client, topics.output(), !settings.rateSource())) {
+                                    ? new RunOutputs.Sink()
+                                    : new RunOutputs.Topic(
+                                            client,
+                                            topics.output(),
+                                            !settings.rateSource(),
+                                            spec.sourceTime(),
+                                            settings.displayRows(),
+                                            out)) {
                 SizingReport used = rtm.sizingReport();
                 out.println(used);
                 out.flush();
@@ -213,7 +211,7 @@ public final class ExampleRunner {
         stop.await();
     }
 
-    private ExampleSpec.RunTopics topics(String runId, SinkOutputs sink) {
+    private ExampleSpec.RunTopics topics(String runId, RunOutputs.Sink sink) {
         java.util.function.LongConsumer committed = sink == null ? ts -> {} : sink::committed;
         String table = settings.tableRows() == null ? null : "rtm-examples." + runId + ".table";
         if (!settings.rateSource()) {
@@ -338,133 +336,5 @@ public final class ExampleRunner {
         }
         out.print(table.render());
         out.flush();
-    }
-
-    /** Where a run's outputs are observed: counted, and their end-to-end latency recorded. */
-    private abstract static class Outputs implements AutoCloseable {
-        private final AtomicLong outputs = new AtomicLong();
-        private final AtomicLong lastOutputNanos = new AtomicLong(System.nanoTime());
-        private final LatencyRecorder latency = new LatencyRecorder(System.nanoTime());
-        private volatile long measureFromMs = Long.MAX_VALUE;
-
-        abstract void start();
-
-        /** Counts an output; records its latency unless it was sent during the warm-up. */
-        final void observed(long sourceTimeMs) {
-            long nowNanos = System.nanoTime();
-            long nowMs = System.currentTimeMillis();
-            outputs.incrementAndGet();
-            lastOutputNanos.set(nowNanos);
-            if (sourceTimeMs >= measureFromMs) {
-                synchronized (latency) { // a sink per task: several stream threads may report
-                    latency.record(nowNanos, (nowMs - sourceTimeMs) * 1_000_000L);
-                }
-            }
-        }
-
-        /** Outputs whose source time is before {@code sourceTimeMs} (sent during the warm-up) are not measured. */
-        final void measureFrom(long sourceTimeMs) {
-            measureFromMs = sourceTimeMs;
-        }
-
-        final void awaitQuiet(Duration quiet, Duration cap) throws InterruptedException {
-            long start = System.nanoTime();
-            lastOutputNanos.accumulateAndGet(start, Math::max);
-            while (System.nanoTime() - lastOutputNanos.get() < quiet.toNanos()
-                    && System.nanoTime() - start < cap.toNanos()) {
-                Thread.sleep(50);
-            }
-        }
-
-        final long outputs() {
-            return outputs.get();
-        }
-
-        final LatencyRecorder latency() {
-            synchronized (latency) {
-                return latency;
-            }
-        }
-
-        @Override
-        public abstract void close() throws InterruptedException;
-    }
-
-    /** Rows committed by an external sink, reported from the stream threads. */
-    private static final class SinkOutputs extends Outputs {
-        void committed(long sourceTimeMs) {
-            observed(sourceTimeMs);
-        }
-
-        @Override
-        void start() {}
-
-        @Override
-        public void close() {}
-    }
-
-    /** Reads the output topic on its own thread, counts records and records their latency. */
-    private final class TopicOutputs extends Outputs {
-        private final KafkaConsumer<String, String> consumer;
-        private final String topic;
-        private final boolean fromEnd;
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private Thread thread;
-        private int displayed;
-
-        TopicOutputs(Map<String, Object> client, String topic, boolean fromEnd) {
-            Map<String, Object> c = new HashMap<>(client);
-            c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromEnd ? "latest" : "earliest");
-            c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
-            this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer());
-            this.topic = topic;
-            this.fromEnd = fromEnd;
-        }
-
-        @Override
-        void start() {
-            List<TopicPartition> parts = new ArrayList<>();
-            for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
-                parts.add(new TopicPartition(topic, p.partition()));
-            }
-            consumer.assign(parts);
-            if (fromEnd) {
-                consumer.seekToEnd(parts);
-            } else {
-                consumer.seekToBeginning(parts);
-            }
-            consumer.poll(Duration.ZERO); // resolve the positions on this thread
-            thread = new Thread(this::loop, "rtm-examples-output-reader");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        private void loop() {
-            while (running.get()) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(50))) {
-                    observed(spec.sourceTime().applyAsLong(r));
-                    if (displayed < settings.displayRows()) {
-                        displayed++;
-                        out.printf(
-                                Locale.ROOT,
-                                "| %-24s | %-10s | %-24s |%n",
-                                Instant.ofEpochMilli(r.timestamp()),
-                                r.value(),
-                                r.key());
-                        out.flush();
-                    }
-                }
-            }
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running.set(false);
-            if (thread != null) {
-                thread.join(5_000);
-            }
-            consumer.close(Duration.ofSeconds(5));
-        }
     }
 }

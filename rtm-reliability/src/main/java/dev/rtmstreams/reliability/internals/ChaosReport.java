@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -111,65 +110,13 @@ public record ChaosReport(
     }
 
     /**
-     * Prints the summary: verdict, load, oracle, fault and recovery, the checkers' sections, failures and where the
-     * report is.
+     * Prints the summary ({@link ChaosSummary}).
      *
      * @param out where to print
      * @param json the written report
      */
     public void print(PrintStream out, Path json) {
-        out.printf(Locale.ROOT, "chaos %s%s: %s%n", scenario, exactlyOnce ? " (exactly-once)" : "", verdict);
-        out.printf(
-                Locale.ROOT,
-                "  load      : %s events sent at %s/s (target %.0f/s, kept up: %s)%n",
-                oracle.eventsSent(),
-                oracle.achievedRate(),
-                targetRate,
-                oracle.keptUp());
-        out.printf(
-                Locale.ROOT,
-                "  oracle    : expected %s, observed %s, missing %s, duplicates %s, unexpected %s%n",
-                oracle.expected(),
-                oracle.observed(),
-                oracle.missing(),
-                oracle.duplicates(),
-                oracle.unexpected());
-        if (fault.injected() != null) {
-            out.printf(
-                    Locale.ROOT,
-                    "  fault     : %s at %ss%n",
-                    fault.injected().kind(),
-                    fault.injected().atS());
-            out.printf(
-                    Locale.ROOT,
-                    "  recovery  : %s ms until outputs flowed again on every partition "
-                            + "(longest output gap %s ms)%n",
-                    fault.recoveryMs(),
-                    fault.longestOutputGapMs());
-        }
-        printSection(out, "straddling_matches", sections.straddlingMatches());
-        printSection(out, "pending_timers", sections.pendingTimers());
-        printSection(out, "wipe_probes", sections.wipeProbes());
-        printSection(out, "poison", sections.poison());
-        printSection(out, "group_change", sections.groupChange());
-        if (sections.soakSummary() != null) {
-            out.printf(
-                    Locale.ROOT,
-                    "  soak      : %s samples, series in %s%n",
-                    sections.soakSamples(),
-                    sections.soakSeriesFiles());
-        }
-        for (String failure : failures) {
-            out.println("  FAILED    : " + failure);
-        }
-        out.println("  report    : " + json.toAbsolutePath());
-    }
-
-    /** Prints a section as {@code name: {field=value, ...}}, its JSON fields in order. */
-    private static void printSection(PrintStream out, String name, Object section) {
-        if (section != null) {
-            out.printf(Locale.ROOT, "  %-10s: %s%n", name, ReportJson.convert(section, Map.class));
-        }
+        ChaosSummary.print(this, out, json);
     }
 
     /**

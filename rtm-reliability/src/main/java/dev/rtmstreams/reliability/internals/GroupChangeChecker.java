@@ -1,12 +1,12 @@
 package dev.rtmstreams.reliability.internals;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.rtmstreams.tools.ReportJson;
+import dev.rtmstreams.adattribution.workload.RunReport;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -54,9 +54,9 @@ final class GroupChangeChecker implements Checker {
                 }
             }
         }
-        JsonNode perSecond = run.oracle() == null || run.oracle().reportFile() == null
+        List<RunReport.Second> perSecond = run.oracle() == null || run.oracle().reportFile() == null
                 ? null
-                : ReportJson.readTree(Path.of(run.oracle().reportFile())).get("per_second");
+                : LatencyWindows.read(Path.of(run.oracle().reportFile()));
         findings.groupChange(figures(change, rebalances, perSecond, violations));
         judge(kind, staticMembership, change, findings.sections().groupChange(), findings);
     }
@@ -73,7 +73,7 @@ final class GroupChangeChecker implements Checker {
     static ChaosReport.GroupChangeFigures figures(
             ChaosReport.GroupChange change,
             Map<String, Integer> rebalances,
-            JsonNode perSecond,
+            List<RunReport.Second> perSecond,
             Map<String, Long> violations) {
         double at = change.atSFromFirstInput() >= 0 ? change.atSFromFirstInput() : change.atS();
         long faultS = (long) Math.floor(at);
@@ -83,10 +83,10 @@ final class GroupChangeChecker implements Checker {
                 rebalances,
                 rebalances.values().stream().mapToInt(Integer::intValue).max().orElse(0),
                 RebalanceCount.SOURCE,
-                LatencyWindows.max(perSecond, "p99", WARM_UP_S, faultS),
-                LatencyWindows.max(perSecond, "p99", faultS, endS),
-                LatencyWindows.max(perSecond, "max", WARM_UP_S, faultS),
-                LatencyWindows.max(perSecond, "max", faultS, endS),
+                LatencyWindows.max(perSecond, RunReport.Second::p99, WARM_UP_S, faultS),
+                LatencyWindows.max(perSecond, RunReport.Second::p99, faultS, endS),
+                LatencyWindows.max(perSecond, RunReport.Second::max, WARM_UP_S, faultS),
+                LatencyWindows.max(perSecond, RunReport.Second::max, faultS, endS),
                 String.format(Locale.ROOT, "before %d-%d, during %d-%d", WARM_UP_S, faultS, faultS, endS),
                 violations);
     }

@@ -2,6 +2,7 @@ package dev.rtmstreams.reliability.internals;
 
 import dev.rtmstreams.tools.ChildJvm;
 import dev.rtmstreams.tools.Directories;
+import dev.rtmstreams.tools.Ports;
 import dev.rtmstreams.tools.ServiceJar;
 import java.io.IOException;
 import java.net.HttpURLConnection;
@@ -66,7 +67,7 @@ public final class ServiceInstance implements AutoCloseable {
         this.applicationId = applicationId;
         this.stateDir = stateDir;
         this.logDir = logDir;
-        this.httpPort = ChildJvm.freePort();
+        this.httpPort = Ports.freePort();
         ServiceJar.requireJar(appJar);
         this.jvmOptions = List.copyOf(jvmOptions);
         this.args = List.copyOf(serviceArgs);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rtmstreams.adattribution.model.ServiceTopics;
+import dev.rtmstreams.adattribution.workload.RunReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -154,11 +155,27 @@ class GroupChangeTest {
     void shouldTakeTheLargestPerSecondValueOfSecondsWithOutputsInTheWindow() {
         var perSecond = SyntheticReports.perSecond();
 
-        assertThat(LatencyWindows.max(perSecond, "p99", 5, 21)).isEqualTo(100.0);
-        assertThat(LatencyWindows.max(perSecond, "p99", 21, 34)).isEqualTo(900.0);
-        assertThat(LatencyWindows.max(perSecond, "max", 20, 22)).isEqualTo(1200.0);
-        assertThat(LatencyWindows.max(perSecond, "p99", 0, 1)).as("no outputs").isEqualTo(-1.0);
-        assertThat(LatencyWindows.max(null, "p99", 0, 30)).isEqualTo(-1.0);
+        assertThat(LatencyWindows.max(perSecond, RunReport.Second::p99, 5, 21)).isEqualTo(100.0);
+        assertThat(LatencyWindows.max(perSecond, RunReport.Second::p99, 21, 34)).isEqualTo(900.0);
+        assertThat(LatencyWindows.max(perSecond, RunReport.Second::max, 20, 22)).isEqualTo(1200.0);
+        assertThat(LatencyWindows.max(perSecond, RunReport.Second::p99, 0, 1))
+                .as("no outputs")
+                .isEqualTo(-1.0);
+        assertThat(LatencyWindows.max(null, RunReport.Second::p99, 0, 30)).isEqualTo(-1.0);
+    }
+
+    @Test
+    void shouldReadThePerSecondSeriesOfALoadRunsReportAndIgnoreItsOtherKeys(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path report = dir.resolve("report-real-time.json");
+        java.nio.file.Files.writeString(
+                report,
+                "{\"mode\":\"real-time\",\"missing\":0,\"per_second\":[{\"t\":0,\"sent\":10,\"outputs\":9,"
+                        + "\"p50\":1.5,\"p99\":3.0,\"max\":4.25}],\"cost\":{\"events\":10}}");
+
+        assertThat(LatencyWindows.read(report)).containsExactly(new RunReport.Second(0, 10, 9, 1.5, 3.0, 4.25));
+        java.nio.file.Files.writeString(report, "{\"mode\":\"real-time\"}");
+        assertThat(LatencyWindows.read(report)).isNull();
     }
 
     @Test

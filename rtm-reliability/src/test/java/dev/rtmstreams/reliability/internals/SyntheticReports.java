@@ -2,6 +2,7 @@ package dev.rtmstreams.reliability.internals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
+import dev.rtmstreams.adattribution.workload.RunReport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -134,17 +135,11 @@ final class SyntheticReports {
      *
      * @return the series
      */
-    static com.fasterxml.jackson.databind.JsonNode perSecond() {
-        com.fasterxml.jackson.databind.node.ArrayNode a = JSON.createArrayNode();
+    static List<RunReport.Second> perSecond() {
+        List<RunReport.Second> a = new java.util.ArrayList<>();
         for (int t = 0; t < 30; t++) {
             boolean slow = t >= 21 && t <= 25;
-            a.addObject()
-                    .put("t", t)
-                    .put("sent", 500)
-                    .put("outputs", t == 0 ? 0 : 90)
-                    .put("p50", 20.0)
-                    .put("p99", slow ? 900.0 : 100.0)
-                    .put("max", slow ? 1200.0 : 150.0);
+            a.add(new RunReport.Second(t, 500, t == 0 ? 0 : 90, 20.0, slow ? 900.0 : 100.0, slow ? 1200.0 : 150.0));
         }
         return a;
     }
