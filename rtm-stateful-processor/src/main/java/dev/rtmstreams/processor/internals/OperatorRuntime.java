@@ -12,6 +12,7 @@ import dev.rtmstreams.processor.errors.UserFunctionException;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.InputDrops;
 import dev.rtmstreams.processor.spi.MicroBatchBuffer;
+import dev.rtmstreams.processor.spi.Watermarks;
 import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -305,7 +306,11 @@ final class OperatorRuntime<K, I, O> {
     }
 
     private boolean dropIfLate(long eventTime) {
-        return watermark.isLate(eventTime) && countLate(eventTime, watermark.value());
+        if (!watermark.isLate(eventTime)) {
+            return false;
+        }
+        drops.late(eventTime, watermark.value());
+        return true;
     }
 
     /**
@@ -317,14 +322,10 @@ final class OperatorRuntime<K, I, O> {
         if (!previousBatchWatermarkKnown) {
             return dropIfLate(eventTime);
         }
-        return previousBatchWatermark != Long.MIN_VALUE
-                && eventTime <= previousBatchWatermark
-                && countLate(eventTime, previousBatchWatermark);
-    }
-
-    /** Counts (and logs) a row dropped as late: @return true */
-    private boolean countLate(long eventTime, long bound) {
-        drops.late(eventTime, bound);
+        if (previousBatchWatermark == Long.MIN_VALUE || !Watermarks.isLate(eventTime, previousBatchWatermark)) {
+            return false;
+        }
+        drops.late(eventTime, previousBatchWatermark);
         return true;
     }
 
