@@ -3,7 +3,6 @@ package dev.rtmstreams.loadgen.internals;
 import dev.rtmstreams.tools.ChildJvm;
 import dev.rtmstreams.tools.Readiness;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,21 +76,16 @@ final class SparkPeers {
      * @param bootstrap the cluster
      * @param rowTopics the run's topics
      * @return the started child
-     * @throws IOException when the static table or the checkpoint directory cannot be written
+     * @throws IOException when the class-path file cannot be read, or the static table or the checkpoint directory
+     *     cannot be written
      */
     static ChildJvm start(BenchOptions o, String mode, String bootstrap, LatencyWorkload.Topics rowTopics)
             throws IOException {
-        Path dir = o.sparkDir();
-        requireBuild(dir);
-        String classpath;
-        try {
-            classpath = dir.resolve(JAR).toAbsolutePath()
-                    + java.io.File.pathSeparator
-                    + Files.readString(dir.resolve(CLASSPATH), StandardCharsets.UTF_8)
-                            .trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Path dir = o.sparkDir(); // present: Bench checked it with requireBuild before any broker started
+        String classpath = dir.resolve(JAR).toAbsolutePath()
+                + java.io.File.pathSeparator
+                + Files.readString(dir.resolve(CLASSPATH), StandardCharsets.UTF_8)
+                        .trim();
         Path checkpoint = Files.createDirectories(o.reportDir().resolve("spark-checkpoint-" + mode));
         List<String> args = new ArrayList<>(List.of(
                 "--workload",
@@ -109,8 +103,7 @@ final class SparkPeers {
                 "--cores",
                 Integer.toString(o.streamThreads())));
         if (o.benchWorkload() == BenchWorkload.STREAM_STATIC_JOIN) {
-            Path table = LatencyWorkload.writeStaticTable(o.reportDir().resolve("static-table.csv"));
-            args.addAll(List.of("--table-file", table.toAbsolutePath().toString()));
+            args.addAll(List.of("--table-file", SystemUnderTest.staticTable(o)));
         }
         return ChildJvm.builder()
                 .name("Spark (" + mode + ")")

@@ -292,12 +292,23 @@ final class SystemUnderTest implements AutoCloseable {
             args.addAll(List.of("--processing-guarantee", "exactly_once_v2"));
         }
         if (o.benchWorkload() == BenchWorkload.STREAM_STATIC_JOIN) {
-            Path table = LatencyWorkload.writeStaticTable(o.reportDir().resolve("static-table.csv"));
-            args.addAll(List.of(
-                    "--table", "csv", "--table-file", table.toAbsolutePath().toString()));
+            args.addAll(List.of("--table", "csv", "--table-file", staticTable(o)));
         }
         args.addAll(o.appArgs());
         return args;
+    }
+
+    /**
+     * Writes the stream-static join's table into the run's report directory, for the system under test to read.
+     *
+     * @param o the options (report directory)
+     * @return the table file's absolute path
+     * @throws IOException when it cannot be written
+     */
+    static String staticTable(BenchOptions o) throws IOException {
+        return LatencyWorkload.writeStaticTable(o.reportDir().resolve("static-table.csv"))
+                .toAbsolutePath()
+                .toString();
     }
 
     private static void require(boolean ready, String mode) {
