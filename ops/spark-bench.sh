@@ -9,7 +9,7 @@ usage() {
   cat <<'USAGE'
 Usage: ops/spark-bench.sh [--runs 3] [--rate 10000] [--duration PT30S] [--warmup PT90S]
                           [--workloads "stateless stream-static-join aggregation"] [--out DIR] [--no-build]
-                          [--summarize-only]
+                          [--modes "echo,real-time,..."] [--summarize-only]
 
 Runs each workload RUNS times (modes echo, real-time, micro-batch and the Spark modes that run it; Spark 4.2's
 real-time mode does not run the aggregation) and prints the median of each figure over the runs. Every output is
@@ -21,6 +21,7 @@ the script refuses to start while the 1-minute load average is 1 or more (other 
   --duration D        measured window (default PT30S)
   --warmup D          warm-up before it (default PT90S)
   --workloads "W..."  which workloads (default: stateless stream-static-join aggregation)
+  --modes "M,..."     only these modes (default: every mode that runs the workload, listed above)
   --out DIR           where the reports go (default target/spark-bench/<date>-<commit>)
   --no-build          use the jars as they are
   --summarize-only    only print the table of the reports already in --out
@@ -29,7 +30,7 @@ USAGE
 }
 
 RUNS=3; RATE=10000; DURATION=PT30S; WARMUP=PT90S; WORKLOADS="stateless stream-static-join aggregation"
-OUT=""; BUILD=1; SUMMARIZE_ONLY=0
+OUT=""; BUILD=1; SUMMARIZE_ONLY=0; MODES=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --runs) RUNS="$2"; shift 2 ;;
@@ -38,6 +39,7 @@ while [[ $# -gt 0 ]]; do
     --warmup) WARMUP="$2"; shift 2 ;;
     --workloads) WORKLOADS="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
+    --modes) MODES="$2"; shift 2 ;;
     --no-build) BUILD=0; shift ;;
     --summarize-only) SUMMARIZE_ONLY=1; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -51,11 +53,19 @@ cd "$ROOT"
 OUT="${OUT:-target/spark-bench/$(date -u +%F)-$(git rev-parse --short HEAD)}"
 command -v jq >/dev/null || { echo "error: jq is required to summarize the reports" >&2; exit 1; }
 
-modes_of() {
+all_modes_of() {
   case "$1" in
     aggregation) echo "echo,real-time,micro-batch,spark-micro-batch" ;;
     *) echo "echo,real-time,spark-real-time,micro-batch,spark-micro-batch" ;;
   esac
+}
+# the workload's modes, kept to those named by --modes when it is given
+modes_of() {
+  local m out=()
+  for m in $(all_modes_of "$1" | tr , ' '); do
+    [[ -z "$MODES" || ",$MODES," == *",$m,"* ]] && out+=("$m")
+  done
+  local IFS=,; echo "${out[*]}"
 }
 
 if [[ $SUMMARIZE_ONLY -eq 0 ]]; then
