@@ -2,6 +2,7 @@ package dev.rtmstreams.join.internals;
 
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.join.ValueJoiner3;
+import dev.rtmstreams.processor.spi.TaskShared;
 import dev.rtmstreams.processor.spi.Watermarks;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,8 +47,8 @@ final class JoinCore<K, L, R, VR> {
     private final ProcessorContext<K, Object> context;
     /** Per side (0 = left, 1 = right). */
     private final SideBuffer[] sides;
-    /** The task's shared join state (filters, meta), dropped when this incarnation closes. */
-    private final TaskLocalStore<JoinTaskState> taskState;
+    /** The task's shared join state (filters, meta), dropped when both side processors of this incarnation closed. */
+    private final TaskShared<JoinTaskState> taskState;
 
     private final JoinMeta meta;
     private final JoinDrops<K> drops;
@@ -75,7 +76,8 @@ final class JoinCore<K, L, R, VR> {
             JoinSpec<K, L, R> spec,
             ValueJoiner3<K, L, R, VR> joiner,
             ProcessorContext<K, Object> context,
-            long idleTimeoutMs) {
+            long idleTimeoutMs,
+            TaskShared<JoinTaskState> taskState) {
         this.spec = spec;
         this.joiner = joiner;
         this.context = context;
@@ -91,25 +93,32 @@ final class JoinCore<K, L, R, VR> {
                 spec.leftDistinctBy() == null ? null : spec.leftDistinctBy().idBytes();
         this.rightIds =
                 spec.rightDistinctBy() == null ? null : spec.rightDistinctBy().idBytes();
-        this.taskState = context.getStateStore(spec.taskStateStore());
-        JoinTaskState shared = taskState.get();
-        boolean build = !shared.indexesBuilt;
-        if (build) {
-            shared.filters = new BufferKeyFilter[] {SideBuffer.newKeyFilter(spec), SideBuffer.newKeyFilter(spec)};
-            shared.idFilters =
-                    new BufferKeyFilter[] {SideBuffer.newIdFilter(spec, true), SideBuffer.newIdFilter(spec, false)};
+        this.taskState = taskState;
+        JoinTaskState shared = taskState.acquire(context, JoinTaskState::new);
+        try {
+            boolean build = !shared.indexesBuilt;
+            if (build) {
+                shared.filters = new BufferKeyFilter[] {SideBuffer.newKeyFilter(spec), SideBuffer.newKeyFilter(spec)};
+                shared.idFilters = new BufferKeyFilter[] {
+                    SideBuffer.newIdFilter(spec, true), SideBuffer.newIdFilter(spec, false)
+                };
+            }
+            this.sides = new SideBuffer[] {
+                new SideBuffer(true, spec, context, shared), new SideBuffer(false, spec, context, shared)
+            };
+            if (build) {
+                sides[0].rebuild((keyBytes, row) -> rowIdBytes(true, keyBytes, row));
+                sides[1].rebuild((keyBytes, row) -> rowIdBytes(false, keyBytes, row));
+                shared.indexesBuilt = true;
+            }
+            this.meta = new JoinMeta(spec, context, shared, idleTimeoutMs, sides[0], sides[1]);
+            this.drops = new JoinDrops<>(spec, context);
+            this.batchInputs = new MicroBatchInputs(spec, context, shared);
+        } catch (RuntimeException e) {
+            // a processor whose init failed is not closed with a core: its hold is given up here
+            taskState.release(context);
+            throw e;
         }
-        this.sides = new SideBuffer[] {
-            new SideBuffer(true, spec, context, shared), new SideBuffer(false, spec, context, shared)
-        };
-        if (build) {
-            sides[0].rebuild((keyBytes, row) -> rowIdBytes(true, keyBytes, row));
-            sides[1].rebuild((keyBytes, row) -> rowIdBytes(false, keyBytes, row));
-            shared.indexesBuilt = true;
-        }
-        this.meta = new JoinMeta(spec, context, shared, idleTimeoutMs, sides[0], sides[1]);
-        this.drops = new JoinDrops<>(spec, context);
-        this.batchInputs = new MicroBatchInputs(spec, context, shared);
         unmatched.add(spec.joinType().emitsUnmatchedLeft() ? (k, row) -> emitUnmatched(true, k, row) : null);
         unmatched.add(spec.joinType().emitsUnmatchedRight() ? (k, row) -> emitUnmatched(false, k, row) : null);
     }
@@ -484,9 +493,12 @@ final class JoinCore<K, L, R, VR> {
     }
 
     void close() {
-        // the task's state may change without this incarnation (a recycled standby applies the changelog): the next
-        // incarnation rebuilds its filters and meta from the stores
-        taskState.reset();
-        drops.close();
+        // the task's state may change without this incarnation (a recycled standby applies the changelog): once both
+        // side processors closed, the next incarnation rebuilds its filters and meta from the stores
+        try {
+            drops.close();
+        } finally {
+            taskState.release(context);
+        }
     }
 }

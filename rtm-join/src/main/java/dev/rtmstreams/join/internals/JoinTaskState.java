@@ -3,7 +3,8 @@ package dev.rtmstreams.join.internals;
 import dev.rtmstreams.processor.spi.MicroBatchBuffer;
 
 /**
- * The in-memory join state of one task, shared by its two side processors through a {@link TaskLocalStore}: the
+ * The in-memory join state of one task, shared by its two side processors through the shell's task-shared object
+ * ({@link dev.rtmstreams.processor.spi.TaskShared}): the
  * live {@link Meta} (side maxima, global watermark, sequence high mark). It is loaded from the changelogged meta store
  * (and, when that may be stale, from the buffers) the first time a side processor of a task incarnation needs it.
  */

@@ -18,6 +18,8 @@
  *   <li>{@link dev.rtmstreams.processor.spi.StoreWriteBatch}: batched bulk writes, e.g. to rebuild a local index;
  *   <li>{@link dev.rtmstreams.processor.spi.UnloggedStore} and {@link dev.rtmstreams.processor.spi.UnloggedStoreBuilder}:
  *       a custom per-task store that is neither cached nor changelogged, and its builder;
+ *   <li>{@link dev.rtmstreams.processor.spi.TaskShared}: one object per task shared by an operator's processors
+ *       (transformWithState's runtime, the interval join's task state), dropped when the last of them closes;
  *   <li>{@link dev.rtmstreams.processor.spi.StoreCopies} and {@link dev.rtmstreams.processor.spi.JsonText}: read-only
  *       store copies (a RocksDB directory, replayed entries) and the JSON values of the state readers.
  * </ul>
