@@ -152,13 +152,15 @@ final class JoinCore<K, L, R, VR> {
                     m);
         }
         // Like Spark, every input row (late ones too) feeds its input's max event time.
-        boolean moved = m.observe(left, eventTime);
-        moved |= meta.advance(m);
+        m.observe(left, eventTime);
+        meta.advance(m);
         // A new sequence block is always persisted before its first number is used. The watermarks are persisted with
-        // each change only when they could not be recovered from the buffers (see JoinMeta#lazyAllowed): a changelog
-        // write per input record saved.
-        if (metaMustBeWritten || (moved && !meta.lazy())) {
+        // each change only when they could not be recovered from the buffers (see JoinMeta#lazyAllowed: then the
+        // shell's PersistedWatermarks never writes a move on its own): a changelog write per input record saved.
+        if (metaMustBeWritten) {
             meta.write(m);
+        } else {
+            meta.persistIfMoved(m);
         }
         // Record-triggered eviction runs every EVICT_EVERY records of this side (one index iterator per pass); the
         // wall-clock punctuator covers idle sides. Lazy eviction never changes the output, only the state size.
