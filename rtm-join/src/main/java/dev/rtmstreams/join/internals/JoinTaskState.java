@@ -23,6 +23,14 @@ final class JoinTaskState {
     /** Micro-batch: the inputs of both sides waiting for the next batch; set by the task's first side processor. */
     MicroBatchBuffer<MicroBatchInputs.Input> pendingInputs;
     /**
+     * Micro-batch: the global watermark the last batch ran with (with or without inputs), which the next batch drops
+     * late rows with, as Spark's watermark for late events; {@link Codec#NONE} for none. Not persisted: meaningful
+     * once {@link #batchRan}.
+     */
+    long lastBatchWatermark = Codec.NONE;
+    /** Micro-batch: whether a batch ran in this task incarnation (before that, the current watermark judges). */
+    boolean batchRan;
+    /**
      * Per side (0 = left, 1 = right): the persisted eviction marker (every row at or below it has been evicted), or
      * {@link Codec#NONE}; read when the indexes are built.
      */
