@@ -142,6 +142,7 @@ class IntervalJoinOraclePropertyTest {
         Long global;
         /** Micro-batch: the watermark the previous batch ran with (null: none); once {@link #batchRan}. */
         Long previousBatch;
+
         boolean batchRan;
         long late;
 

@@ -102,9 +102,8 @@ final class JoinCore<K, L, R, VR> {
             boolean build = !shared.indexesBuilt;
             if (build) {
                 shared.filters = new BufferKeyFilter[] {SideBuffer.newKeyFilter(spec), SideBuffer.newKeyFilter(spec)};
-                shared.idFilters = new BufferKeyFilter[] {
-                    SideBuffer.newIdFilter(spec, true), SideBuffer.newIdFilter(spec, false)
-                };
+                shared.idFilters =
+                        new BufferKeyFilter[] {SideBuffer.newIdFilter(spec, true), SideBuffer.newIdFilter(spec, false)};
             }
             this.sides = new SideBuffer[] {
                 new SideBuffer(true, spec, context, shared), new SideBuffer(false, spec, context, shared)
@@ -225,8 +224,7 @@ final class JoinCore<K, L, R, VR> {
         batchInputs.drain(in -> {
             K key = keyDeserializer.deserialize(topic(in.left()), in.keyBytes());
             if (isLate(in.eventTime(), lateWatermark)) {
-                drops.late(
-                        in.left(), in.eventTime(), lateWatermark, key, in.valueBytes(), in.recordTs(), in.headers());
+                drops.late(in.left(), in.eventTime(), lateWatermark, key, in.valueBytes(), in.recordTs(), in.headers());
             } else {
                 Object value = deserializeValue(in.left(), in.valueBytes());
                 joinAndInsert(
@@ -304,7 +302,8 @@ final class JoinCore<K, L, R, VR> {
             idHash = BufferKeyFilter.hash(keyBytes, idBytes);
             // the (key, id) filter, asked over the live rows' segments only, spares the scan of a row that has no copy
             // buffered (nearly every row)
-            if (own.holdsId(keyBytes, idHash, lateWatermark, row -> Arrays.equals(rowIdBytes(left, key, row), idBytes))) {
+            if (own.holdsId(
+                    keyBytes, idHash, lateWatermark, row -> Arrays.equals(rowIdBytes(left, key, row), idBytes))) {
                 drops.duplicate(left);
                 // A dropped copy is not buffered, so a side maximum it raises (a copy with a later event time) could
                 // not be recovered from the buffers after a restart (see JoinMeta#lazyAllowed): the meta is written.

@@ -45,7 +45,8 @@ final class Meta {
      * @param sink writes the encoded record to the meta store
      * @return the metadata
      */
-    static Meta decode(byte[] bytes, InputWatermarks fresh, PersistedWatermarks.Persist persist, Consumer<byte[]> sink) {
+    static Meta decode(
+            byte[] bytes, InputWatermarks fresh, PersistedWatermarks.Persist persist, Consumer<byte[]> sink) {
         Meta m = new Meta(fresh, persist, sink);
         if (bytes != null) {
             fresh.restore(ByteLayout.getLong(bytes, 16), ByteLayout.getLong(bytes, 0), ByteLayout.getLong(bytes, 8));

@@ -40,8 +40,8 @@ final class WatermarkTracker {
         this.delayMs = delayMs;
         this.tracker = InputWatermarks.of(
                 InputWatermarks.Combine.MIN, InputWatermarks.IdleRule.FOLLOW_WALL_CLOCK, idleTimeoutMs, delayMs);
-        this.persisted = new PersistedWatermarks(
-                tracker, PersistedWatermarks.Persist.EACH_MOVE, false, w -> write(w.value()));
+        this.persisted =
+                new PersistedWatermarks(tracker, PersistedWatermarks.Persist.EACH_MOVE, false, w -> write(w.value()));
     }
 
     /** Loads the persisted watermark (after restoration). */

@@ -51,8 +51,10 @@ class TaskSharedTest {
     void shouldKeepTasksAndStateDirectoriesApartWhenTheyDiffer() {
         TaskShared<Object> shared = new TaskShared<>(v -> {});
         Object a = shared.acquire(context(new TaskId(0, 0), dir.resolve("a").toFile()), Object::new);
-        Object otherTask = shared.acquire(context(new TaskId(0, 1), dir.resolve("a").toFile()), Object::new);
-        Object otherInstance = shared.acquire(context(new TaskId(0, 0), dir.resolve("b").toFile()), Object::new);
+        Object otherTask =
+                shared.acquire(context(new TaskId(0, 1), dir.resolve("a").toFile()), Object::new);
+        Object otherInstance =
+                shared.acquire(context(new TaskId(0, 0), dir.resolve("b").toFile()), Object::new);
 
         assertThat(otherTask).isNotSameAs(a);
         assertThat(otherInstance).isNotSameAs(a).isNotSameAs(otherTask);
