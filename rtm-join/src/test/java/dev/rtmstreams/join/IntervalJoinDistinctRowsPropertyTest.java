@@ -102,8 +102,8 @@ class IntervalJoinDistinctRowsPropertyTest {
             actualLate = h.lateCount();
         }
 
-        IntervalJoinOraclePropertyTest.Oracle oracle =
-                new IntervalJoinOraclePropertyTest.Oracle(lower, upper, leftDelay, rightDelay, JoinType.INNER, policy);
+        IntervalJoinOraclePropertyTest.Oracle oracle = new IntervalJoinOraclePropertyTest.Oracle(
+                lower, upper, leftDelay, rightDelay, JoinType.INNER, policy, mode == ExecutionMode.MICRO_BATCH);
         for (Step s : steps) {
             oracle.add(s.event(), s.value());
             if (mode == ExecutionMode.REAL_TIME || s.event().batchEndsAfter()) {

@@ -46,8 +46,8 @@ import org.junit.jupiter.api.Test;
  * changelog. B leaves the group; A takes the task back (the standby is recycled into an active task) and receives the
  * matching clicks: every one must join.
  *
- * <p>Guards the recycle fix (commit 41b5202, {@code TaskLocalStore#reset} from {@code JoinCore#close}): before
- * it, the task kept the key filters of its first active incarnation, which do not hold the keys the standby applied,
+ * <p>Guards the recycle fix (commit 41b5202; today the task-shared state is dropped when both side processors
+ * release it in {@code JoinCore#close}): before it, the task kept the key filters of its first active incarnation, which do not hold the keys the standby applied,
  * so the clicks' probes were skipped as "no such key buffered" and their joins lost.
  */
 class IntervalJoinRecycleTest {

@@ -320,12 +320,59 @@ class IntervalJoinTest {
             assertThat(h.outValues()).containsExactly("A,A'", "B,B'");
             assertThat(h.lateCount()).isZero();
 
-            // next batch: the watermark is now 5m
+            // the watermark is now 5m; a pass without input (Spark's no-data batch) runs with it and evicts B (1m):
+            // 5m > 1m + 2m
+            h.tick(ofSeconds(1));
+            assertThat(h.leftRows()).isEqualTo(1);
+
+            // next batch: late by the watermark the previous batch (the no-data one) ran with, 5m
             h.right("b", "B''", t(ofMinutes(2)));
             h.tick(ofSeconds(1));
             assertThat(h.outValues()).isEmpty();
             assertThat(h.lateCount()).isEqualTo(1);
-            assertThat(h.leftRows()).isEqualTo(1); // B (1m) evicted at the batch end: 5m > 1m + 2m
+        }
+    }
+
+    @Test
+    void shouldJoinARowLateByTheCurrentWatermarkButNotByThePreviousBatchsWhenMicroBatch() {
+        try (JoinHarness h =
+                new JoinHarness(seed(JoinType.INNER).andThen(b -> b.executionMode(ExecutionMode.MICRO_BATCH)))) {
+            // batch 1: both inputs at 10m; it runs without a watermark and ends with 5m (delays 5m)
+            h.left("a", "A", t(ofMinutes(10)));
+            h.right("a", "A'", t(ofMinutes(10)));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).containsExactly("A,A'");
+
+            // batch 2 right after (new input, so no no-data batch between): runs with 5m, drops late rows by the
+            // previous batch's watermark (none), buffers B at 6m and ends with 15m
+            h.left("b", "B", t(ofMinutes(6)));
+            h.left("z", "Z", t(ofMinutes(20)));
+            h.right("z", "Z'", t(ofMinutes(20)));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).containsExactly("Z,Z'");
+
+            // batch 3: the current watermark is 15m, the previous batch ran with 5m: B' at 7m is late by the current
+            // watermark but not by the previous batch's, so it is joined (Spark's watermark for late events), and
+            // B is still buffered (batch 2 evicted by the 5m it ran with: 5m > 6m + 2m is false)
+            h.right("b", "B'", t(ofMinutes(7)));
+            // C' at 5m is at the previous batch's watermark: late
+            h.right("c", "C'", t(ofMinutes(5)));
+            h.tick(ofSeconds(1));
+            assertThat(h.outValues()).containsExactly("B,B'");
+            assertThat(h.lateCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldJudgeLatenessByTheCurrentWatermarkWhenRealTime() {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER))) {
+            h.left("a", "A", t(ofMinutes(10)));
+            h.right("a", "A'", t(ofMinutes(20))); // watermark min(5m, 15m) = 5m
+            h.left("z", "Z", t(ofMinutes(20))); // watermark 15m
+            h.left("b", "B", t(ofMinutes(6))); // late: 6m <= 15m
+            h.right("b", "B'", t(ofMinutes(7))); // late
+            assertThat(h.outValues()).isEmpty();
+            assertThat(h.lateCount()).isEqualTo(2);
         }
     }
 

@@ -218,7 +218,8 @@ class JoinStateReaderTest {
             h.left("m", "M1", t(ofSeconds(30)));
             h.right("k", "C1", t(ofMinutes(1)));
             h.tick(ofSeconds(1));
-            // next batch: both inputs at 10m; at its end the watermark is 5m, and k's and m's rows are evicted
+            // next batch: both inputs at 10m; at its end the watermark is 5m, and the batch after it, which runs with
+            // that watermark, evicts k's and m's rows
             h.left("n", "I4", t(ofMinutes(10)));
             h.right("n", "C4", t(ofMinutes(10)));
             h.tick(ofSeconds(1));

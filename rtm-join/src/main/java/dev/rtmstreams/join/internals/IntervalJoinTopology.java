@@ -3,6 +3,7 @@ package dev.rtmstreams.join.internals;
 import dev.rtmstreams.join.ValueJoiner3;
 import dev.rtmstreams.processor.StoreBackend;
 import dev.rtmstreams.processor.spi.OperatorStores;
+import dev.rtmstreams.processor.spi.TaskShared;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -90,14 +91,15 @@ public final class IntervalJoinTopology {
         // Last arrival per input (wall clock) for the watermark idle timeout: a fresh incarnation of the task starts
         // with both inputs active, as Flink's idleness, so it is not changelogged.
         stores.add(OperatorStores.keyValue(spec.activityStore(), StoreBackend.IN_MEMORY, false));
-        // The task's live watermarks, shared by both side processors (see JoinCore#readMeta).
-        stores.add(TaskLocalStore.builder(spec.taskStateStore(), JoinTaskState::new));
+        // The task's live watermarks, filters and pending inputs, shared by both side processors: the shell's
+        // task-shared object (one per task incarnation, dropped when both processors closed), not a store.
+        TaskShared<JoinTaskState> taskState = new TaskShared<>(state -> {});
 
         KStream<K, Object> leftOut = l.process(
-                new JoinSideProcessor.Supplier<>(true, spec, joiner, spec.leftEventTime(), stores),
+                new JoinSideProcessor.Supplier<>(true, spec, joiner, spec.leftEventTime(), stores, taskState),
                 Named.as(spec.name() + "-left-join"));
         KStream<K, Object> rightOut = r.process(
-                new JoinSideProcessor.Supplier<>(false, spec, joiner, spec.rightEventTime(), stores),
+                new JoinSideProcessor.Supplier<>(false, spec, joiner, spec.rightEventTime(), stores, taskState),
                 Named.as(spec.name() + "-right-join"));
         KStream<K, Object> merged = leftOut.merge(rightOut, Named.as(spec.name() + "-merge"));
         if (spec.lateTopic() == null) {

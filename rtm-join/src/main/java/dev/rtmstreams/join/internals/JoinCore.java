@@ -2,6 +2,7 @@ package dev.rtmstreams.join.internals;
 
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.join.ValueJoiner3;
+import dev.rtmstreams.processor.spi.TaskShared;
 import dev.rtmstreams.processor.spi.Watermarks;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,8 +47,10 @@ final class JoinCore<K, L, R, VR> {
     private final ProcessorContext<K, Object> context;
     /** Per side (0 = left, 1 = right). */
     private final SideBuffer[] sides;
-    /** The task's shared join state (filters, meta), dropped when this incarnation closes. */
-    private final TaskLocalStore<JoinTaskState> taskState;
+    /** The task's shared join state (filters, meta), dropped when both side processors of this incarnation closed. */
+    private final TaskShared<JoinTaskState> taskState;
+    /** The task's shared join state, held from construction to {@link #close}. */
+    private final JoinTaskState shared;
 
     private final JoinMeta meta;
     private final JoinDrops<K> drops;
@@ -75,7 +78,8 @@ final class JoinCore<K, L, R, VR> {
             JoinSpec<K, L, R> spec,
             ValueJoiner3<K, L, R, VR> joiner,
             ProcessorContext<K, Object> context,
-            long idleTimeoutMs) {
+            long idleTimeoutMs,
+            TaskShared<JoinTaskState> taskState) {
         this.spec = spec;
         this.joiner = joiner;
         this.context = context;
@@ -91,25 +95,32 @@ final class JoinCore<K, L, R, VR> {
                 spec.leftDistinctBy() == null ? null : spec.leftDistinctBy().idBytes();
         this.rightIds =
                 spec.rightDistinctBy() == null ? null : spec.rightDistinctBy().idBytes();
-        this.taskState = context.getStateStore(spec.taskStateStore());
-        JoinTaskState shared = taskState.get();
-        boolean build = !shared.indexesBuilt;
-        if (build) {
-            shared.filters = new BufferKeyFilter[] {SideBuffer.newKeyFilter(spec), SideBuffer.newKeyFilter(spec)};
-            shared.idFilters =
-                    new BufferKeyFilter[] {SideBuffer.newIdFilter(spec, true), SideBuffer.newIdFilter(spec, false)};
+        this.taskState = taskState;
+        JoinTaskState shared = taskState.acquire(context, JoinTaskState::new);
+        this.shared = shared;
+        try {
+            boolean build = !shared.indexesBuilt;
+            if (build) {
+                shared.filters = new BufferKeyFilter[] {SideBuffer.newKeyFilter(spec), SideBuffer.newKeyFilter(spec)};
+                shared.idFilters =
+                        new BufferKeyFilter[] {SideBuffer.newIdFilter(spec, true), SideBuffer.newIdFilter(spec, false)};
+            }
+            this.sides = new SideBuffer[] {
+                new SideBuffer(true, spec, context, shared), new SideBuffer(false, spec, context, shared)
+            };
+            if (build) {
+                sides[0].rebuild((keyBytes, row) -> rowIdBytes(true, keyBytes, row));
+                sides[1].rebuild((keyBytes, row) -> rowIdBytes(false, keyBytes, row));
+                shared.indexesBuilt = true;
+            }
+            this.meta = new JoinMeta(spec, context, shared, idleTimeoutMs, sides[0], sides[1]);
+            this.drops = new JoinDrops<>(spec, context);
+            this.batchInputs = new MicroBatchInputs(spec, context, shared);
+        } catch (RuntimeException e) {
+            // a processor whose init failed is not closed with a core: its hold is given up here
+            taskState.release(context);
+            throw e;
         }
-        this.sides = new SideBuffer[] {
-            new SideBuffer(true, spec, context, shared), new SideBuffer(false, spec, context, shared)
-        };
-        if (build) {
-            sides[0].rebuild((keyBytes, row) -> rowIdBytes(true, keyBytes, row));
-            sides[1].rebuild((keyBytes, row) -> rowIdBytes(false, keyBytes, row));
-            shared.indexesBuilt = true;
-        }
-        this.meta = new JoinMeta(spec, context, shared, idleTimeoutMs, sides[0], sides[1]);
-        this.drops = new JoinDrops<>(spec, context);
-        this.batchInputs = new MicroBatchInputs(spec, context, shared);
         unmatched.add(spec.joinType().emitsUnmatchedLeft() ? (k, row) -> emitUnmatched(true, k, row) : null);
         unmatched.add(spec.joinType().emitsUnmatchedRight() ? (k, row) -> emitUnmatched(false, k, row) : null);
     }
@@ -140,16 +151,19 @@ final class JoinCore<K, L, R, VR> {
                     valueBytes,
                     record.timestamp(),
                     record.headers(),
-                    m);
+                    m,
+                    m.global());
         }
         // Like Spark, every input row (late ones too) feeds its input's max event time.
-        boolean moved = m.observe(left, eventTime);
-        moved |= meta.advance(m);
+        m.observe(left, eventTime);
+        meta.advance(m);
         // A new sequence block is always persisted before its first number is used. The watermarks are persisted with
-        // each change only when they could not be recovered from the buffers (see JoinMeta#lazyAllowed): a changelog
-        // write per input record saved.
-        if (metaMustBeWritten || (moved && !meta.lazy())) {
+        // each change only when they could not be recovered from the buffers (see JoinMeta#lazyAllowed: then the
+        // shell's PersistedWatermarks never writes a move on its own): a changelog write per input record saved.
+        if (metaMustBeWritten) {
             meta.write(m);
+        } else {
+            meta.persistIfMoved(m);
         }
         // Record-triggered eviction runs every EVICT_EVERY records of this side (one index iterator per pass); the
         // wall-clock punctuator covers idle sides. Lazy eviction never changes the output, only the state size.
@@ -181,22 +195,36 @@ final class JoinCore<K, L, R, VR> {
     }
 
     /**
-     * Runs one micro-batch (Spark's semantics): every buffered input in arrival order, judged late against the global
-     * watermark of the batch start; then the watermark advances and both sides are evicted.
+     * Runs one micro-batch (Spark's semantics, {@code StreamingSymmetricHashJoinExec}): the batch runs with the global
+     * watermark computed at the end of the previous one; every buffered input, in arrival order, is judged late
+     * against the watermark the previous batch ran with (Spark's {@code eventTimeWatermarkForLateEvents}, as
+     * transformWithState's micro-batch mode; the current one before the first batch of a task incarnation); then the
+     * watermark advances and both sides are evicted by the watermark this batch ran with (Spark's
+     * {@code eventTimeWatermarkForEviction}), so that a row the next batch accepts still finds its matches. A pass
+     * without input is Spark's no-data batch: it evicts by the watermark the last batch computed, if it moved.
      */
     void runMicroBatch() {
         if (!batchInputs.mayHoldInputs() && !meta.idleTimeoutEnabled()) {
-            // No new input since the last batch: the watermark cannot have moved (without an idle timeout), and the
-            // last batch evicted everything evictable, so the batch would change nothing; skip its scans and writes.
+            // No new input since the last batch: the watermark cannot have moved since the last batch computed it
+            // (without an idle timeout). Spark runs a no-data batch when that watermark passed the one the last batch
+            // evicted with (StreamingSymmetricHashJoinExec#shouldRunAnotherBatch): it evicts with it and becomes the
+            // batch the next one judges lateness by. Otherwise the batch would change nothing: its scans and writes are
+            // skipped.
+            long watermark = meta.get().global();
+            if (shared.batchRan && watermark != shared.lastBatchWatermark) {
+                evictAll(watermark);
+            }
+            shared.lastBatchWatermark = watermark;
+            shared.batchRan = true;
             return;
         }
         Meta m = meta.get();
         long batchWatermark = m.global();
+        long lateWatermark = shared.batchRan ? shared.lastBatchWatermark : batchWatermark;
         batchInputs.drain(in -> {
             K key = keyDeserializer.deserialize(topic(in.left()), in.keyBytes());
-            if (isLate(in.eventTime(), batchWatermark)) {
-                drops.late(
-                        in.left(), in.eventTime(), batchWatermark, key, in.valueBytes(), in.recordTs(), in.headers());
+            if (isLate(in.eventTime(), lateWatermark)) {
+                drops.late(in.left(), in.eventTime(), lateWatermark, key, in.valueBytes(), in.recordTs(), in.headers());
             } else {
                 Object value = deserializeValue(in.left(), in.valueBytes());
                 joinAndInsert(
@@ -208,16 +236,24 @@ final class JoinCore<K, L, R, VR> {
                         in.valueBytes(),
                         in.recordTs(),
                         in.headers(),
-                        m);
+                        m,
+                        lateWatermark);
             }
             m.observe(in.left(), in.eventTime());
         });
         meta.advance(m);
         meta.write(m);
-        while (evict(true, m.global(), 1) == spec.maxEvictionsPerPass()) {
-            // keep going: micro-batch evicts everything evictable at the batch end, like Spark
+        evictAll(batchWatermark);
+        shared.lastBatchWatermark = batchWatermark;
+        shared.batchRan = true;
+    }
+
+    /** Micro-batch: evicts everything evictable at {@code watermark} on both sides, like Spark at a batch end. */
+    private void evictAll(long watermark) {
+        while (evict(true, watermark, 1) == spec.maxEvictionsPerPass()) {
+            // keep going: a bounded pass evicted a full budget
         }
-        while (evict(false, m.global(), 1) == spec.maxEvictionsPerPass()) {
+        while (evict(false, watermark, 1) == spec.maxEvictionsPerPass()) {
             // idem
         }
     }
@@ -230,6 +266,8 @@ final class JoinCore<K, L, R, VR> {
      * are adjacent in the scan) count once, and a row identical to one already buffered on its own side emits nothing
      * when it has matches: its twin has emitted them (or will, as the matches' probe found it).
      *
+     * @param lateWatermark the watermark the row was judged not late by (micro-batch: the previous batch's); a buffered
+     *     copy ({@code distinctBy}) counts while it is not evictable at it, as eviction has run up to it
      * @return true when {@code m} must be written although its watermarks could be recovered lazily: a sequence block
      *     was allocated, or a dropped copy ({@code distinctBy}) is about to raise its side's maximum
      */
@@ -242,7 +280,8 @@ final class JoinCore<K, L, R, VR> {
             byte[] valueBytes,
             long recordTs,
             Headers headers,
-            Meta m) {
+            Meta m,
+            long lateWatermark) {
         long from;
         long to;
         if (left) {
@@ -263,7 +302,8 @@ final class JoinCore<K, L, R, VR> {
             idHash = BufferKeyFilter.hash(keyBytes, idBytes);
             // the (key, id) filter, asked over the live rows' segments only, spares the scan of a row that has no copy
             // buffered (nearly every row)
-            if (own.holdsId(keyBytes, idHash, m.global(), row -> Arrays.equals(rowIdBytes(left, key, row), idBytes))) {
+            if (own.holdsId(
+                    keyBytes, idHash, lateWatermark, row -> Arrays.equals(rowIdBytes(left, key, row), idBytes))) {
                 drops.duplicate(left);
                 // A dropped copy is not buffered, so a side maximum it raises (a copy with a later event time) could
                 // not be recovered from the buffers after a restart (see JoinMeta#lazyAllowed): the meta is written.
@@ -484,9 +524,12 @@ final class JoinCore<K, L, R, VR> {
     }
 
     void close() {
-        // the task's state may change without this incarnation (a recycled standby applies the changelog): the next
-        // incarnation rebuilds its filters and meta from the stores
-        taskState.reset();
-        drops.close();
+        // the task's state may change without this incarnation (a recycled standby applies the changelog): once both
+        // side processors closed, the next incarnation rebuilds its filters and meta from the stores
+        try {
+            drops.close();
+        } finally {
+            taskState.release(context);
+        }
     }
 }

@@ -5,6 +5,7 @@ import dev.rtmstreams.join.WatermarkPolicy;
 import dev.rtmstreams.processor.errors.StateFormatVersionTooNewException;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.InputWatermarks;
+import dev.rtmstreams.processor.spi.PersistedWatermarks;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -86,11 +87,6 @@ final class JoinMeta {
         return idleTimeoutMs > 0;
     }
 
-    /** @return whether the watermarks are persisted only with a sequence block (see {@link #lazyAllowed}) */
-    boolean lazy() {
-        return lazy;
-    }
-
     /** @return the task's live metadata (shared by both sides), loaded on first use in this task incarnation */
     Meta get() {
         if (shared.meta == null) {
@@ -132,9 +128,17 @@ final class JoinMeta {
         return b;
     }
 
-    /** Persists the metadata. */
+    /** Persists the metadata now (e.g. a new sequence block, or the end of a micro-batch). */
     void write(Meta m) {
-        store.put(META_KEY, m.encode());
+        m.persisted.write();
+    }
+
+    /**
+     * Persists the metadata if its watermarks moved since the last write and are not recovered lazily (the end of a
+     * record's handling: one write however many times they moved).
+     */
+    void persistIfMoved(Meta m) {
+        m.persisted.persistIfMoved();
     }
 
     /**
@@ -144,7 +148,13 @@ final class JoinMeta {
      * when it is higher, so the watermark never moves backwards.
      */
     private Meta load() {
-        Meta m = Meta.decode(store.get(META_KEY), newWatermarks(spec, idleTimeoutMs));
+        // Moves are written at the end of each record's handling (persistIfMoved), or, when the watermarks are
+        // recovered from the buffers after a restart, only with the record's other writes (sequence blocks)
+        Meta m = Meta.decode(
+                store.get(META_KEY),
+                newWatermarks(spec, idleTimeoutMs),
+                lazy ? PersistedWatermarks.Persist.RECOVERABLE : PersistedWatermarks.Persist.DEFERRED,
+                bytes -> store.put(META_KEY, bytes));
         if (lazy) {
             m.observe(true, buffers[0].newest());
             m.observe(false, buffers[1].newest());
@@ -199,18 +209,17 @@ final class JoinMeta {
             long now = context.currentSystemTimeMs();
             lastInput[0] = lastInput(0, now);
             lastInput[1] = lastInput(1, now);
-            return m.watermarks.advance(now, lastInput);
+            return m.persisted.advance(now, lastInput);
         }
-        return m.watermarks.advance();
+        return m.persisted.advance();
     }
 
     /** With an idle timeout, re-evaluates the watermark without input (an input can become idle): writes a move. */
     void advanceIfIdle() {
         if (idleTimeoutMs > 0) {
             Meta m = get();
-            if (advance(m)) {
-                write(m);
-            }
+            advance(m);
+            persistIfMoved(m);
         }
     }
 

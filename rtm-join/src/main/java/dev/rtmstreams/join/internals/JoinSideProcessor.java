@@ -5,6 +5,7 @@ import dev.rtmstreams.processor.EventTimeExtractor;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmProcessorConfig;
 import dev.rtmstreams.processor.spi.OperatorSettings;
+import dev.rtmstreams.processor.spi.TaskShared;
 import java.time.Duration;
 import java.util.Set;
 import org.apache.kafka.streams.processor.Cancellable;
@@ -30,6 +31,7 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
     private final JoinSpec<K, L, R> spec;
     private final ValueJoiner3<K, L, R, VR> joiner;
     private final EventTimeExtractor<K, V> eventTime;
+    private final TaskShared<JoinTaskState> taskState;
     private JoinCore<K, L, R, VR> core;
     private ProcessorContext<K, Object> context;
     private long maxEventTimeSkewMs;
@@ -41,11 +43,13 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
             boolean left,
             JoinSpec<K, L, R> spec,
             ValueJoiner3<K, L, R, VR> joiner,
-            EventTimeExtractor<K, V> eventTime) {
+            EventTimeExtractor<K, V> eventTime,
+            TaskShared<JoinTaskState> taskState) {
         this.left = left;
         this.spec = spec;
         this.joiner = joiner;
         this.eventTime = eventTime;
+        this.taskState = taskState;
     }
 
     @Override
@@ -63,7 +67,7 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
         mode = settings.executionMode();
         long idleTimeoutMs = settings.idleTimeoutMs();
         JoinMeta.checkFormatVersion(spec, context.getStateStore(spec.metaStore()));
-        core = new JoinCore<>(spec, joiner, context, idleTimeoutMs);
+        core = new JoinCore<>(spec, joiner, context, idleTimeoutMs, taskState);
         core.initEvictionHint(left);
         if (mode == ExecutionMode.MICRO_BATCH && left) {
             // Micro-batch: the left processor runs each batch for both sides (arrival order across sides is kept by
@@ -115,30 +119,33 @@ final class JoinSideProcessor<K, V, L, R, VR> implements Processor<K, V, K, Obje
         }
     }
 
-    /** Supplier connecting the processor to the join's shared store builders. */
+    /** Supplier connecting the processor to the join's shared store builders and its task-shared state. */
     static final class Supplier<K, V, L, R, VR> implements ProcessorSupplier<K, V, K, Object> {
         private final boolean left;
         private final JoinSpec<K, L, R> spec;
         private final ValueJoiner3<K, L, R, VR> joiner;
         private final EventTimeExtractor<K, V> eventTime;
         private final Set<StoreBuilder<?>> stores;
+        private final TaskShared<JoinTaskState> taskState;
 
         Supplier(
                 boolean left,
                 JoinSpec<K, L, R> spec,
                 ValueJoiner3<K, L, R, VR> joiner,
                 EventTimeExtractor<K, V> eventTime,
-                Set<StoreBuilder<?>> stores) {
+                Set<StoreBuilder<?>> stores,
+                TaskShared<JoinTaskState> taskState) {
             this.left = left;
             this.spec = spec;
             this.joiner = joiner;
             this.eventTime = eventTime;
             this.stores = stores;
+            this.taskState = taskState;
         }
 
         @Override
         public Processor<K, V, K, Object> get() {
-            return new JoinSideProcessor<>(left, spec, joiner, eventTime);
+            return new JoinSideProcessor<>(left, spec, joiner, eventTime, taskState);
         }
 
         @Override

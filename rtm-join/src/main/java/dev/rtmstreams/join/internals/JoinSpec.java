@@ -81,14 +81,6 @@ public record JoinSpec<K, L, R>(
         return name + "-activity";
     }
 
-    /**
-     * @return not persisted, not changelogged store carrying the task's in-memory join state (watermarks), shared by
-     *     both side processors and rebuilt from the changelogged stores with every task incarnation
-     */
-    public String taskStateStore() {
-        return name + "-task-state";
-    }
-
     /** @return all store names */
     public List<String> storeNames() {
         return List.of(
@@ -98,7 +90,6 @@ public record JoinSpec<K, L, R>(
                 rightIndexStore(),
                 metaStore(),
                 pendingStore(),
-                activityStore(),
-                taskStateStore());
+                activityStore());
     }
 }

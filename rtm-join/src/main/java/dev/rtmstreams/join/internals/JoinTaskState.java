@@ -3,7 +3,8 @@ package dev.rtmstreams.join.internals;
 import dev.rtmstreams.processor.spi.MicroBatchBuffer;
 
 /**
- * The in-memory join state of one task, shared by its two side processors through a {@link TaskLocalStore}: the
+ * The in-memory join state of one task, shared by its two side processors through the shell's task-shared object
+ * ({@link dev.rtmstreams.processor.spi.TaskShared}): the
  * live {@link Meta} (side maxima, global watermark, sequence high mark). It is loaded from the changelogged meta store
  * (and, when that may be stale, from the buffers) the first time a side processor of a task incarnation needs it.
  */
@@ -21,6 +22,14 @@ final class JoinTaskState {
     BufferKeyFilter[] idFilters;
     /** Micro-batch: the inputs of both sides waiting for the next batch; set by the task's first side processor. */
     MicroBatchBuffer<MicroBatchInputs.Input> pendingInputs;
+    /**
+     * Micro-batch: the global watermark the last batch ran with (with or without inputs), which the next batch drops
+     * late rows with, as Spark's watermark for late events; {@link Codec#NONE} for none. Not persisted: meaningful
+     * once {@link #batchRan}.
+     */
+    long lastBatchWatermark = Codec.NONE;
+    /** Micro-batch: whether a batch ran in this task incarnation (before that, the current watermark judges). */
+    boolean batchRan;
     /**
      * Per side (0 = left, 1 = right): the persisted eviction marker (every row at or below it has been evicted), or
      * {@link Codec#NONE}; read when the indexes are built.

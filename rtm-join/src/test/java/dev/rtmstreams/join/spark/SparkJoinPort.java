@@ -23,8 +23,9 @@ import org.apache.kafka.streams.test.TestRecord;
 /**
  * Runs a scenario of Spark's {@code StreamingJoinSuite} on {@link IntervalJoin} (TopologyTestDriver, micro-batch
  * contract, as Spark's {@code testStream}): rows are added with their event time in seconds since the epoch, and
- * {@link #batch()} runs one micro-batch (Spark's batch plus its no-data batch: the watermark advances and state is
- * evicted at the batch end) and returns the new output as Spark rows.
+ * {@link #batch()} runs one micro-batch and the pass after it (Spark's batch plus its no-data batch, which Spark runs
+ * when the batch moved the watermark: it evicts state, emits outer rows, and the next batch judges lateness by its
+ * watermark) and returns the new output as Spark rows.
  *
  * <p>Values are {@code key:seconds}; the joiner writes {@code left,right} ({@code null} for a missing side); a
  * {@link RowFormat} turns an output record into the columns Spark's test selects, comma-separated.
@@ -238,7 +239,8 @@ final class SparkJoinPort implements AutoCloseable {
 
     /** Runs one micro-batch and returns its output rows (Spark's {@code CheckNewAnswer}). */
     List<String> batch() {
-        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        driver.advanceWallClockTime(Duration.ofSeconds(1)); // the batch of the new data
+        driver.advanceWallClockTime(Duration.ofSeconds(1)); // its no-data batch, run when the watermark moved
         List<String> rows = new ArrayList<>();
         for (TestRecord<String, String> rec : out.readRecordsToList()) {
             String v = rec.value();

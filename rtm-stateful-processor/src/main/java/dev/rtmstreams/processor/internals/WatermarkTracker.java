@@ -2,13 +2,16 @@ package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.InputWatermarks;
+import dev.rtmstreams.processor.spi.PersistedWatermarks;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The event-time watermark of one single-input operator task, persisted in the operator store so that it survives
  * restarts: the shared {@link InputWatermarks} (the join's too) with one input, whose event time follows the wall clock
- * while it is idle ({@link InputWatermarks.IdleRule#FOLLOW_WALL_CLOCK}); this class adds when and where to persist.
+ * while it is idle ({@link InputWatermarks.IdleRule#FOLLOW_WALL_CLOCK}), persisted when the shared
+ * {@link PersistedWatermarks} says (the join's too); this class is the operator's codec (the watermark alone, under
+ * {@link Layout#META_WATERMARK}; the input's max is not persisted but restored as watermark plus delay).
  *
  * <p>By default every advance is written to the (changelogged) store. With {@link #persistBeforeCommit()} it is
  * written only by {@link #persistIfAdvanced()}, which the runtime calls right before each commit of the task, as
@@ -21,10 +24,9 @@ final class WatermarkTracker {
     private final KeyValueStore<Bytes, byte[]> store;
     private final long delayMs;
     private final InputWatermarks tracker;
+    private final PersistedWatermarks persisted;
     private final long[] lastInput = new long[1];
 
-    private boolean persistBeforeCommit;
-    private boolean unpersisted;
     /** Watermark published to metric reader threads; Long.MIN_VALUE: none yet. */
     private volatile long published = Long.MIN_VALUE;
 
@@ -38,6 +40,8 @@ final class WatermarkTracker {
         this.delayMs = delayMs;
         this.tracker = InputWatermarks.of(
                 InputWatermarks.Combine.MIN, InputWatermarks.IdleRule.FOLLOW_WALL_CLOCK, idleTimeoutMs, delayMs);
+        this.persisted =
+                new PersistedWatermarks(tracker, PersistedWatermarks.Persist.EACH_MOVE, false, w -> write(w.value()));
     }
 
     /** Loads the persisted watermark (after restoration). */
@@ -52,15 +56,12 @@ final class WatermarkTracker {
 
     /** Writes the watermark only in {@link #persistIfAdvanced()}, not on every advance. */
     void persistBeforeCommit() {
-        persistBeforeCommit = true;
+        persisted.persist(PersistedWatermarks.Persist.DEFERRED);
     }
 
     /** Writes the watermark if it advanced since it was last written (called before each commit of the task). */
     void persistIfAdvanced() {
-        if (unpersisted) {
-            unpersisted = false;
-            write();
-        }
+        persisted.persistIfMoved();
     }
 
     /** @return whether a watermark exists yet */
@@ -90,8 +91,8 @@ final class WatermarkTracker {
 
     /** Takes {@code eventTime} of a processed row (or a batch's max) into account. */
     void observe(long eventTime) {
-        tracker.observe(0, eventTime);
-        advanced(tracker.advance());
+        persisted.observe(0, eventTime);
+        advanced(persisted.advance());
     }
 
     /**
@@ -101,22 +102,18 @@ final class WatermarkTracker {
     void applyIdleTimeout(long now, long lastInputWallClock) {
         if (tracker.idleTimeoutEnabled()) {
             lastInput[0] = lastInputWallClock;
-            advanced(tracker.advance(now, lastInput));
+            advanced(persisted.advance(now, lastInput));
         }
     }
 
     private void advanced(boolean moved) {
         if (moved) {
             published = tracker.value();
-            if (persistBeforeCommit) {
-                unpersisted = true;
-            } else {
-                write();
-            }
         }
     }
 
-    private void write() {
-        store.put(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)), ByteLayout.longValue(tracker.value()));
+    /** The codec: the watermark alone, {@code [watermark i64]}. */
+    private void write(long watermark) {
+        store.put(Bytes.wrap(Layout.metaKey(Layout.META_WATERMARK)), ByteLayout.longValue(watermark));
     }
 }

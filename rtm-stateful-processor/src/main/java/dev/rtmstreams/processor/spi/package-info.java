@@ -11,6 +11,10 @@
  *       and, where a restore re-derives them, writes that skip the changelog;
  *   <li>{@link dev.rtmstreams.processor.spi.ConfigValues}: one parser of numeric settings;
  *   <li>{@link dev.rtmstreams.processor.spi.Watermarks}: Spark's late rule and the never-regress rule;
+ *   <li>{@link dev.rtmstreams.processor.spi.InputWatermarks} and
+ *       {@link dev.rtmstreams.processor.spi.PersistedWatermarks}: an operator task's watermark over its inputs
+ *       (advance, idleness) and when it is persisted (each move, deferred to before the commit, or recovered from
+ *       other state), each operator writing its own layout;
  *   <li>{@link dev.rtmstreams.processor.spi.OperatorSensors}: per-task sensors, with the late and future record
  *       metric names every event-time operator uses;
  *   <li>{@link dev.rtmstreams.processor.spi.ByteLayout} and {@link dev.rtmstreams.processor.spi.HeadersLayout}: the
@@ -18,6 +22,8 @@
  *   <li>{@link dev.rtmstreams.processor.spi.StoreWriteBatch}: batched bulk writes, e.g. to rebuild a local index;
  *   <li>{@link dev.rtmstreams.processor.spi.UnloggedStore} and {@link dev.rtmstreams.processor.spi.UnloggedStoreBuilder}:
  *       a custom per-task store that is neither cached nor changelogged, and its builder;
+ *   <li>{@link dev.rtmstreams.processor.spi.TaskShared}: one object per task shared by an operator's processors
+ *       (transformWithState's runtime, the interval join's task state), dropped when the last of them closes;
  *   <li>{@link dev.rtmstreams.processor.spi.StoreCopies} and {@link dev.rtmstreams.processor.spi.JsonText}: read-only
  *       store copies (a RocksDB directory, replayed entries) and the JSON values of the state readers.
  * </ul>
