@@ -5,6 +5,7 @@ import dev.rtmstreams.join.WatermarkPolicy;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.StoreBackend;
 import dev.rtmstreams.processor.spi.OperatorStores;
+import dev.rtmstreams.processor.spi.TaskShared;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -142,8 +143,10 @@ public class JoinPathBenchmark {
             s.init(context.getStateStoreContext(), s);
             context.addStateStore(s);
         }
-        left = new JoinSideProcessor<>(true, spec, (k, imp, click) -> click, spec.leftEventTime());
-        right = new JoinSideProcessor<>(false, spec, (k, imp, click) -> click, spec.rightEventTime());
+        // both sides share one task state, as IntervalJoinTopology wires them
+        TaskShared<JoinTaskState> taskState = new TaskShared<>(state -> {});
+        left = new JoinSideProcessor<>(true, spec, (k, imp, click) -> click, spec.leftEventTime(), taskState);
+        right = new JoinSideProcessor<>(false, spec, (k, imp, click) -> click, spec.rightEventTime(), taskState);
         left.init(context);
         right.init(context);
         SplittableRandom random = new SplittableRandom(42);
@@ -191,8 +194,7 @@ public class JoinPathBenchmark {
                 OperatorStores.keyValue(spec.rightIndexStore(), spec.backend(), false),
                 OperatorStores.keyValue(spec.metaStore(), StoreBackend.IN_MEMORY, false),
                 OperatorStores.keyValue(spec.pendingStore(), StoreBackend.IN_MEMORY, false),
-                OperatorStores.keyValue(spec.activityStore(), StoreBackend.IN_MEMORY, false),
-                TaskLocalStore.builder(spec.taskStateStore(), JoinTaskState::new));
+                OperatorStores.keyValue(spec.activityStore(), StoreBackend.IN_MEMORY, false));
     }
 
     /** One input record: an impression, a copy of the previous one, or a click, in the workload's proportions. */
