@@ -158,8 +158,8 @@ else
             || fail "debootstrap failed: see $WORK/debootstrap.log"
     fi
     say "importing the root filesystem as localhost/rtm-bookworm-minbase"
-    tar -C "$ROOTFS" -c . | "${PODMAN[@]}" import - localhost/rtm-bookworm-minbase >/dev/null \
-        || fail "podman import of $ROOTFS failed"
+    tar -C "$ROOTFS" -c . | "${PODMAN[@]}" import - localhost/rtm-bookworm-minbase >"$WORK/import.log" 2>&1 \
+        || fail "podman import of $ROOTFS failed: see $WORK/import.log"
     say "building $BASE_IMAGE (apt-get install openjdk-17-jre-headless inside podman build)"
     printf '%s\n' \
         'FROM localhost/rtm-bookworm-minbase' \
