@@ -19,9 +19,12 @@ the host from the load generator's jar, and checks:
      re-read from the changelog) and, after more load, the outputs stay exact with no duplicate.
 Everything it starts (containers, volume, broker) is removed on exit, also on failure.
 
-The container uses the host network: the broker listens on 127.0.0.1 only, and the service and the load generator
-then reach it at the same address (no second listener advertised to a container network, no dependence on
-podman's bridge and firewall set-up). /health and /metrics are on the host's port --http-port.
+By default the container uses the host network: the broker listens on 127.0.0.1 only, and the service and the
+load generator then reach it at the same address (no second listener advertised to a container network, no
+dependence on podman's bridge and firewall set-up); the service's HTTP port is set to --http-port. With
+--network bridge the container gets podman's bridge network instead, its port 8080 (the image's default) published
+on 127.0.0.1:--http-port, and the broker a second listener on every interface, advertised to the container as
+host.containers.internal.
 
 Installs with apt-get what is missing: podman, runc, debootstrap, uidmap, podman-compose, curl. Needs root.
 
@@ -30,6 +33,8 @@ Options:
   --duration D         length of each load run, ISO-8601 (default PT20S)
   --http-port P        the service's HTTP port on the host (default: a free port from 18080)
   --broker-port P      the broker's client port on 127.0.0.1 (default: a free port from 29092)
+  --network host|bridge
+                       the container's network (default host; see above)
   --base-image NAME    the base image to build on (default localhost/rtm-base-jre17; built when absent)
   --rebuild-base       build the base image again even when it exists
   --mirror URL         Debian mirror for debootstrap (default: the first deb.debian.org-style URI apt uses)
@@ -55,6 +60,7 @@ MIRROR=""
 WORK="$ROOT/target/container-smoke"
 BUILD_JARS=true
 CONTROL_EMPTY_VOLUME=false
+NETWORK=host
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -68,10 +74,12 @@ while [[ $# -gt 0 ]]; do
         --work-dir) WORK="${2:?--work-dir needs a value}"; shift 2 ;;
         --skip-jar-build) BUILD_JARS=false; shift ;;
         --control-empty-volume) CONTROL_EMPTY_VOLUME=true; shift ;;
+        --network) NETWORK="${2:?--network needs a value}"; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "container-smoke: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
+[[ "$NETWORK" == host || "$NETWORK" == bridge ]] || { echo "container-smoke: --network must be host or bridge: '$NETWORK'" >&2; exit 2; }
 [[ "$RATE" =~ ^[0-9]+$ && "$RATE" -gt 0 ]] || { echo "container-smoke: --rate must be a positive integer: '$RATE'" >&2; exit 2; }
 
 START_SECONDS=$SECONDS
@@ -184,17 +192,30 @@ HTTP_PORT="${HTTP_PORT:-$(free_port 18080)}"
 port_free "$BROKER_PORT" || fail "--broker-port $BROKER_PORT is in use: pick another"
 port_free "$HTTP_PORT" || fail "--http-port $HTTP_PORT is in use: pick another"
 BOOTSTRAP="127.0.0.1:$BROKER_PORT"
+LISTENERS="PLAINTEXT://127.0.0.1:$BROKER_PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT"
+ADVERTISED="PLAINTEXT://127.0.0.1:$BROKER_PORT"
+PROTOCOLS="PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+CONTAINER_BOOTSTRAP="$BOOTSTRAP"
+CONTAINER_NET=(--network host -e "RTM_HTTP_PORT=$HTTP_PORT")
+if [[ "$NETWORK" == bridge ]]; then
+    CONTAINER_PORT="$(free_port $((CONTROLLER_PORT + 1)))"
+    LISTENERS+=",CONTAINER://0.0.0.0:$CONTAINER_PORT"
+    ADVERTISED+=",CONTAINER://host.containers.internal:$CONTAINER_PORT"
+    PROTOCOLS+=",CONTAINER:PLAINTEXT"
+    CONTAINER_BOOTSTRAP="host.containers.internal:$CONTAINER_PORT"
+    CONTAINER_NET=(-p "127.0.0.1:$HTTP_PORT:8080")
+fi
 BROKER_DIR="$WORK/broker"
 rm -rf "$BROKER_DIR"; mkdir -p "$BROKER_DIR"
 cat >"$BROKER_DIR/server.properties" <<EOF
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$BROKER_PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$BROKER_PORT
+listeners=$LISTENERS
+advertised.listeners=$ADVERTISED
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listener.security.protocol.map=$PROTOCOLS
 log.dirs=$BROKER_DIR/data
 metadata.log.dir=$BROKER_DIR/metadata
 num.partitions=1
@@ -234,15 +255,14 @@ port_free "$BROKER_PORT" && fail "the broker did not listen on $BOOTSTRAP within
 "${PODMAN[@]}" volume create "$VOLUME" >/dev/null
 start_container() { # name [volume]
     CONTAINERS+=("$1")
-    "${PODMAN[@]}" run -d --name "$1" --network host "${ULIMITS[@]}" \
+    "${PODMAN[@]}" run -d --name "$1" "${CONTAINER_NET[@]}" "${ULIMITS[@]}" \
         -v "${2:-$VOLUME}:/var/lib/adattribution" \
-        -e "RTM_BOOTSTRAP_SERVERS=$BOOTSTRAP" \
+        -e "RTM_BOOTSTRAP_SERVERS=$CONTAINER_BOOTSTRAP" \
         -e "RTM_APPLICATION_ID=$APP_ID" \
         -e RTM_TRIGGER=real-time \
         -e RTM_NUM_STREAM_THREADS=3 \
         -e RTM_CREATE_TOPICS=true \
         -e RTM_TOPIC_PARTITIONS=2 \
-        -e "RTM_HTTP_PORT=$HTTP_PORT" \
         -e 'JAVA_OPTS=-Xmx512m -XX:+ExitOnOutOfMemoryError' \
         "$APP_IMAGE" >/dev/null || fail "podman run of $APP_IMAGE failed"
 }
@@ -310,7 +330,7 @@ restored_records() { # metrics-file
         n += $NF; seen = 1 } END { if (seen) printf "%d\n", n }' "$1"
 }
 
-say "starting container $NAME (network host, volume $VOLUME, RTM_* configuration)"
+say "starting container $NAME (network $NETWORK, bootstrap $CONTAINER_BOOTSTRAP, volume $VOLUME, RTM_* configuration)"
 start_container "$NAME"
 await_health "$NAME"
 say "check 1 passed: GET /health answers 200 ($(head -c 200 "$WORK/health.json"))"
