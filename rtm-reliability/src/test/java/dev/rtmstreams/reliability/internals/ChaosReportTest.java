@@ -98,7 +98,7 @@ class ChaosReportTest {
                         + "\"drain_ms\":2492,\"latency_ms\":{\"p50\":345.855,\"count\":10821},"
                         + "\"samples\":{\"missing\":[],\"duplicates\":[\"LOG_RECORD x\"]},\"cost\":{\"cpu\":1}}");
 
-        ChaosReport.Oracle o = ChaosReport.Oracle.read(file);
+        LoadOracle o = LoadOracle.read(file);
 
         assertThat(o.eventsSent()).isEqualTo(60_000L);
         assertThat(o.keptUp()).isFalse();
@@ -116,7 +116,7 @@ class ChaosReportTest {
         Path file = dir.resolve("report-soak.json");
         Files.writeString(file, "{\"events_sent\":5,\"missing\":0}");
 
-        JsonNode written = JSON.valueToTree(ChaosReport.Oracle.read(file));
+        JsonNode written = JSON.valueToTree(LoadOracle.read(file));
 
         assertThat(written.get("expected").isNull()).isTrue();
         assertThat(written.get("latency_ms").isNull()).isTrue();
