@@ -1,8 +1,11 @@
 package dev.rtmstreams.reliability.internals;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rtmstreams.tools.ReportJson;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -106,6 +109,18 @@ public record ChaosReport(
     }
 
     /**
+     * Reads a report written by {@link #write(Path)}. The times a fault does not write ({@link
+     * InjectedFault#faultNanos()} and the like) read back as 0.
+     *
+     * @param file {@code chaos-<scenario>.json}
+     * @return the report
+     * @throws IOException when the file cannot be read or does not hold a chaos report
+     */
+    public static ChaosReport read(Path file) throws IOException {
+        return ReportJson.read(file, ChaosReport.class);
+    }
+
+    /**
      * Prints the summary ({@link ChaosSummary}).
      *
      * @param out where to print
@@ -145,6 +160,21 @@ public record ChaosReport(
 
         /** The empty section of a scenario without a fault. */
         public static final FaultSection NONE = new FaultSection(null, null, null, null);
+
+        /**
+         * Reads the section back from a report's {@code fault} object ({@link InjectedFault#fromJson(JsonNode)}).
+         *
+         * @param fault the {@code fault} object
+         * @return the section; equal to {@link #NONE} for an empty object
+         */
+        @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+        static FaultSection fromJson(JsonNode fault) {
+            return new FaultSection(
+                    InjectedFault.fromJson(fault),
+                    fault.has("pending_timers_due_after_restart") ? ReportJson.convert(fault, TimersDue.class) : null,
+                    fault.has("recovery_ms") ? fault.get("recovery_ms").asLong() : null,
+                    fault.has("longest_output_gap_ms") ? fault.get("longest_output_gap_ms").asLong() : null);
+        }
     }
 
     /**
@@ -186,6 +216,7 @@ public record ChaosReport(
      * @param pendingTimersDueAfterRestart whether they were still pending when the service was RUNNING again
      * @param pendingTimersDueSAfterFault seconds from the kill until they were due
      */
+    @JsonIgnoreProperties(ignoreUnknown = true) // the fault object also holds the fault's fields
     public record TimersDue(
             @JsonProperty("pending_timers_due_after_restart")
             boolean pendingTimersDueAfterRestart,

@@ -1,8 +1,11 @@
 package dev.rtmstreams.reliability.internals;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rtmstreams.tools.ReportJson;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +26,36 @@ public sealed interface InjectedFault {
     double atS();
 
     /**
+     * Reads a fault back from a report's {@code fault} object, which also holds the recovery's and the timers' fields:
+     * the kind of fault is told by a field only it writes ({@code downtime_ms}, {@code broker_stop_ms},
+     * {@code survivor_tasks_after}, {@code group_protocol}). The times that are not written read back as 0.
+     *
+     * @param fault the {@code fault} object
+     * @return the fault, or null when the object holds none (no {@code kind}: a scenario without a fault that strikes)
+     * @throws IllegalArgumentException when the object has a {@code kind} but none of those fields, or does not read as
+     *     the fault they tell
+     */
+    static InjectedFault fromJson(JsonNode fault) {
+        if (!fault.has("kind")) {
+            return null;
+        }
+        Class<? extends InjectedFault> type;
+        if (fault.has("downtime_ms")) {
+            type = ServiceKill.class;
+        } else if (fault.has("broker_stop_ms")) {
+            type = BrokerRestart.class;
+        } else if (fault.has("survivor_tasks_after")) {
+            type = InstanceKill.class;
+        } else if (fault.has("group_protocol")) {
+            type = GroupChange.class;
+        } else {
+            throw new IllegalArgumentException("a fault of unknown kind (none of downtime_ms, broker_stop_ms,"
+                    + " survivor_tasks_after, group_protocol): " + fault);
+        }
+        return ReportJson.convert(fault, type);
+    }
+
+    /**
      * The service JVM killed (-9), its state directory optionally wiped, and started again after a downtime.
      *
      * @param faultNanos when it was killed (not written)
@@ -35,6 +68,7 @@ public sealed interface InjectedFault {
      * @param restartToRunningMs from the launch to RUNNING
      * @param faultToRunningMs from the kill to RUNNING
      */
+    @JsonIgnoreProperties(ignoreUnknown = true) // the fault object also holds the recovery's fields
     public record ServiceKill(
             @JsonIgnore long faultNanos,
             @JsonIgnore long runningNanos,
@@ -60,6 +94,7 @@ public sealed interface InjectedFault {
      * @param brokerStartMs how long the start took
      * @param faultToBrokerUpMs from the stop to the broker serving again
      */
+    @JsonIgnoreProperties(ignoreUnknown = true) // the fault object also holds the recovery's fields
     public record BrokerRestart(
             @JsonIgnore long faultNanos,
             @JsonProperty("kind") String kind,
@@ -81,6 +116,7 @@ public sealed interface InjectedFault {
      * @param faultToTakeoverMs from the kill until the survivor reported every task, -1 if not within 120 s
      * @param survivorSlotReport the survivor's {@code adattribution_slot_*} metric lines
      */
+    @JsonIgnoreProperties(ignoreUnknown = true) // the fault object also holds the recovery's fields
     public record InstanceKill(
             @JsonIgnore long faultNanos,
             @JsonProperty("assignment_before") Map<String, Long> assignmentBefore,
@@ -128,6 +164,7 @@ public sealed interface InjectedFault {
      *     after the assignment settled
      * @param longestPausedTask the task of that pause
      */
+    @JsonIgnoreProperties(ignoreUnknown = true) // the fault object also holds the recovery's fields
     public record GroupChange(
             @JsonIgnore long faultNanos,
             @JsonProperty("kind") String kind,
