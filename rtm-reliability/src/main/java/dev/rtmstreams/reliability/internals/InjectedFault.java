@@ -27,7 +27,7 @@ public sealed interface InjectedFault {
 
     /**
      * Reads a fault back from a report's {@code fault} object, which also holds the recovery's and the timers' fields:
-     * the kind of fault is told by a field only it writes ({@code downtime_ms}, {@code broker_stop_ms},
+     * the kind of fault is told by a field only it writes ({@code fault_to_restart_ms}, {@code broker_stop_ms},
      * {@code survivor_tasks_after}, {@code group_protocol}). The times that are not written read back as 0.
      *
      * @param fault the {@code fault} object
@@ -40,7 +40,7 @@ public sealed interface InjectedFault {
             return null;
         }
         Class<? extends InjectedFault> type;
-        if (fault.has("downtime_ms")) {
+        if (fault.has("fault_to_restart_ms")) {
             type = ServiceKill.class;
         } else if (fault.has("broker_stop_ms")) {
             type = BrokerRestart.class;
@@ -49,7 +49,7 @@ public sealed interface InjectedFault {
         } else if (fault.has("group_protocol")) {
             type = GroupChange.class;
         } else {
-            throw new IllegalArgumentException("a fault of unknown kind (none of downtime_ms, broker_stop_ms,"
+            throw new IllegalArgumentException("a fault of unknown kind (none of fault_to_restart_ms, broker_stop_ms,"
                     + " survivor_tasks_after, group_protocol): " + fault);
         }
         return ReportJson.convert(fault, type);

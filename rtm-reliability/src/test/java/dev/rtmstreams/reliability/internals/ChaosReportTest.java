@@ -1,9 +1,14 @@
 package dev.rtmstreams.reliability.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rtmstreams.tools.ReportJson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +34,7 @@ class ChaosReportTest {
             Path file = dir.resolve("chaos-" + scenario.cliName() + ".json");
             SyntheticReports.report(scenario, ownBroker).write(file);
 
-            JsonNode written = JSON.readTree(file.toFile());
+            JsonNode written = ReportJson.readTree(file);
             List<String> paths = ReportFieldNames.paths(written).stream()
                     .filter(p -> !p.startsWith("machine."))
                     .toList();
@@ -40,12 +46,84 @@ class ChaosReportTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Scenario.class)
+    void shouldReadBackWhatItWroteWhenReadTyped(Scenario scenario, @TempDir Path dir) throws Exception {
+        for (boolean ownBroker : List.of(true, false)) {
+            ChaosReport report = SyntheticReports.report(scenario, ownBroker);
+            Path file = dir.resolve("chaos-" + scenario.cliName() + ".json");
+            report.write(file);
+
+            ChaosReport read = ChaosReport.read(file);
+
+            String as = scenario + ", own broker " + ownBroker;
+            assertThat(ReportJson.toJson(read)).as(as).isEqualTo(Files.readString(file).strip());
+            assertThat(read.sections()).as(as).isEqualTo(report.sections());
+            assertThat(read.fault().injected() == null ? null : read.fault().injected().getClass())
+                    .as(as)
+                    .isEqualTo(report.fault().injected() == null ? null : report.fault().injected().getClass());
+            assertThat(read.fault().timersDue()).as(as).isEqualTo(report.fault().timersDue());
+            assertThat(read.failures()).as(as).isEqualTo(report.failures());
+        }
+    }
+
+    @Test
+    void shouldReadEveryCommittedReportTypedWhenGivenWhatTheRunnerWrote() throws Exception {
+        List<Path> reports;
+        try (Stream<Path> files = Files.walk(Path.of("results"))) {
+            reports = files.filter(p -> p.getFileName().toString().endsWith(".json"))
+                    .filter(p -> readTree(p).has("scenario"))
+                    .sorted()
+                    .toList();
+        }
+        assertThat(reports).hasSizeGreaterThanOrEqualTo(8);
+        for (Path file : reports) {
+            JsonNode json = ReportJson.readTree(file);
+
+            ChaosReport read = ChaosReport.read(file);
+
+            assertThat(read.scenario()).as("%s", file).isEqualTo(json.get("scenario").asText());
+            assertThat(read.verdict()).as("%s", file).isEqualTo(json.get("verdict").asText());
+            assertThat(read.failures()).as("%s", file).hasSize(json.get("failures").size());
+            assertThat(read.oracle().missing()).as("%s", file).isEqualTo(json.get("oracle").get("missing").asLong());
+            JsonNode kind = json.get("fault").get("kind");
+            if (kind == null) {
+                assertThat(read.fault().injected()).as("%s", file).isNull();
+            } else {
+                assertThat(read.fault().injected().kind()).as("%s", file).isEqualTo(kind.asText());
+                assertThat(read.fault().recoveryMs()).as("%s", file).isEqualTo(json.get("fault").get("recovery_ms").asLong());
+            }
+        }
+    }
+
+    private static JsonNode readTree(Path file) {
+        try {
+            return ReportJson.readTree(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void shouldRefuseAFaultOfUnknownKindWhenReadBack(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("chaos-service-crash.json");
+        SyntheticReports.report(Scenario.SERVICE_CRASH, false).write(file);
+        ObjectNode json = (ObjectNode) ReportJson.readTree(file);
+        ((ObjectNode) json.get("fault")).remove("fault_to_restart_ms");
+        Files.writeString(file, ReportJson.toJson(json));
+
+        assertThatThrownBy(() -> ChaosReport.read(file))
+                .hasRootCauseInstanceOf(IllegalArgumentException.class)
+                .rootCause()
+                .hasMessageContaining("a fault of unknown kind");
+    }
+
     @Test
     void shouldWriteAnEmptyFaultObjectWhenTheScenarioHasNoFault(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("chaos-poison.json");
         SyntheticReports.report(Scenario.POISON, false).write(file);
 
-        assertThat(JSON.readTree(file.toFile()).get("fault").size()).isZero();
+        assertThat(ReportJson.readTree(file).get("fault").size()).isZero();
     }
 
     @ParameterizedTest
@@ -106,7 +184,7 @@ class ChaosReportTest {
         assertThat(o.latencyMs().get("p50").asDouble()).isEqualTo(345.855);
         assertThat(o.samples().get("duplicates").get(0).asText()).isEqualTo("LOG_RECORD x");
         assertThat(o.reportFile()).isEqualTo(file.toString());
-        JsonNode written = JSON.valueToTree(o);
+        JsonNode written = ReportJson.convert(o, JsonNode.class);
         assertThat(written.get("achieved_rate").isDouble()).isTrue();
         assertThat(written.has("cost")).isFalse();
     }
@@ -116,7 +194,7 @@ class ChaosReportTest {
         Path file = dir.resolve("report-soak.json");
         Files.writeString(file, "{\"events_sent\":5,\"missing\":0}");
 
-        JsonNode written = JSON.valueToTree(LoadOracle.read(file));
+        JsonNode written = ReportJson.convert(LoadOracle.read(file), JsonNode.class);
 
         assertThat(written.get("expected").isNull()).isTrue();
         assertThat(written.get("latency_ms").isNull()).isTrue();
