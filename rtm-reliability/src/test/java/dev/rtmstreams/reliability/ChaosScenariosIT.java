@@ -151,7 +151,8 @@ class ChaosScenariosIT {
 
         assertThat(r.fault().injected())
                 .isInstanceOfSatisfying(
-                        InjectedFault.ServiceKill.class, kill -> assertThat(kill.downtimeMs()).isEqualTo(10_000L));
+                        InjectedFault.ServiceKill.class,
+                        kill -> assertThat(kill.downtimeMs()).isEqualTo(10_000L));
         StraddlingMatches straddle = r.sections().straddlingMatches();
         assertThat(straddle.observedOutputs()).isEqualTo(straddle.expectedOutputs());
     }
@@ -194,7 +195,8 @@ class ChaosScenariosIT {
         assertThat(r.fault().injected()).isInstanceOfSatisfying(InjectedFault.InstanceKill.class, kill -> {
             assertThat(kill.survivorTasksAfter()).isEqualTo(kill.tasksTotal());
             assertThat(kill.faultToTakeoverMs()).isPositive();
-            assertThat(kill.assignmentBefore().values()).allSatisfy(n -> assertThat(n).isPositive());
+            assertThat(kill.assignmentBefore().values())
+                    .allSatisfy(n -> assertThat(n).isPositive());
         });
     }
 }

@@ -109,7 +109,9 @@ class ScaleScenariosIT {
         ChaosReport r = ChaosScenariosIT.runChaos(dir, run("rolling-restart"));
 
         GroupChange fault = groupChange(r);
-        assertThat(fault.steps()).filteredOn(step -> step.contains("RUNNING again")).hasSize(2);
+        assertThat(fault.steps())
+                .filteredOn(step -> step.contains("RUNNING again"))
+                .hasSize(2);
         Map<String, List<String>> after = fault.assignmentAfter();
         assertThat(after).containsOnlyKeys("service-a", "service-b");
         assertThat(after.values()).allSatisfy(tasks -> assertThat(tasks).isNotEmpty());

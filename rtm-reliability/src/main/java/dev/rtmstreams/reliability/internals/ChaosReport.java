@@ -173,7 +173,9 @@ public record ChaosReport(
                     InjectedFault.fromJson(fault),
                     fault.has("pending_timers_due_after_restart") ? ReportJson.convert(fault, TimersDue.class) : null,
                     fault.has("recovery_ms") ? fault.get("recovery_ms").asLong() : null,
-                    fault.has("longest_output_gap_ms") ? fault.get("longest_output_gap_ms").asLong() : null);
+                    fault.has("longest_output_gap_ms")
+                            ? fault.get("longest_output_gap_ms").asLong()
+                            : null);
         }
     }
 

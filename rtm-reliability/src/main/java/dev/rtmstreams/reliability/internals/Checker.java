@@ -107,8 +107,7 @@ interface Checker {
             }
 
             @Override
-            public void check(RunContext run, Optional<InjectedFault> fault, Findings findings)
-                    throws Exception {
+            public void check(RunContext run, Optional<InjectedFault> fault, Findings findings) throws Exception {
                 for (Checker c : all) {
                     c.check(run, fault, findings);
                 }

@@ -53,8 +53,7 @@ final class TimerProbes {
      * @param findings where the due times and the failure go
      * @throws InterruptedException when interrupted
      */
-    void check(RunContext run, Optional<InjectedFault> fault, Findings findings)
-            throws InterruptedException {
+    void check(RunContext run, Optional<InjectedFault> fault, Findings findings) throws InterruptedException {
         if (fault.orElse(null) instanceof InjectedFault.ServiceKill kill) {
             findings.timersDue(due(sent().firstSeenNanos(), run.settings().correlationWindow(), kill));
         }

@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rtmstreams.tools.ReportJson;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,11 +57,19 @@ class ChaosReportTest {
             ChaosReport read = ChaosReport.read(file);
 
             String as = scenario + ", own broker " + ownBroker;
-            assertThat(ReportJson.toJson(read)).as(as).isEqualTo(Files.readString(file).strip());
-            assertThat(read.sections()).as(as).isEqualTo(report.sections());
-            assertThat(read.fault().injected() == null ? null : read.fault().injected().getClass())
+            assertThat(ReportJson.toJson(read))
                     .as(as)
-                    .isEqualTo(report.fault().injected() == null ? null : report.fault().injected().getClass());
+                    .isEqualTo(Files.readString(file).strip());
+            assertThat(read.sections()).as(as).isEqualTo(report.sections());
+            assertThat(
+                            read.fault().injected() == null
+                                    ? null
+                                    : read.fault().injected().getClass())
+                    .as(as)
+                    .isEqualTo(
+                            report.fault().injected() == null
+                                    ? null
+                                    : report.fault().injected().getClass());
             assertThat(read.fault().timersDue()).as(as).isEqualTo(report.fault().timersDue());
             assertThat(read.failures()).as(as).isEqualTo(report.failures());
         }
@@ -82,16 +90,26 @@ class ChaosReportTest {
 
             ChaosReport read = ChaosReport.read(file);
 
-            assertThat(read.scenario()).as("%s", file).isEqualTo(json.get("scenario").asText());
-            assertThat(read.verdict()).as("%s", file).isEqualTo(json.get("verdict").asText());
-            assertThat(read.failures()).as("%s", file).hasSize(json.get("failures").size());
-            assertThat(read.oracle().missing()).as("%s", file).isEqualTo(json.get("oracle").get("missing").asLong());
+            assertThat(read.scenario())
+                    .as("%s", file)
+                    .isEqualTo(json.get("scenario").asText());
+            assertThat(read.verdict())
+                    .as("%s", file)
+                    .isEqualTo(json.get("verdict").asText());
+            assertThat(read.failures())
+                    .as("%s", file)
+                    .hasSize(json.get("failures").size());
+            assertThat(read.oracle().missing())
+                    .as("%s", file)
+                    .isEqualTo(json.get("oracle").get("missing").asLong());
             JsonNode kind = json.get("fault").get("kind");
             if (kind == null) {
                 assertThat(read.fault().injected()).as("%s", file).isNull();
             } else {
                 assertThat(read.fault().injected().kind()).as("%s", file).isEqualTo(kind.asText());
-                assertThat(read.fault().recoveryMs()).as("%s", file).isEqualTo(json.get("fault").get("recovery_ms").asLong());
+                assertThat(read.fault().recoveryMs())
+                        .as("%s", file)
+                        .isEqualTo(json.get("fault").get("recovery_ms").asLong());
             }
         }
     }
