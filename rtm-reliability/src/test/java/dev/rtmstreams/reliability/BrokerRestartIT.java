@@ -2,9 +2,10 @@ package dev.rtmstreams.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rtmstreams.reliability.internals.ChaosReport;
+import dev.rtmstreams.reliability.internals.InjectedFault;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -24,34 +25,31 @@ class BrokerRestartIT {
     };
 
     @Test
-    @SuppressWarnings("unchecked")
     void shouldRecoverWithoutLosingRecordsWhenTheBrokerIsStoppedAndStartedUnderLoad(TestInfo info) throws Exception {
         Path dir = ChaosScenariosIT.reportDirFor(info);
-        Map<String, Object> r = ChaosScenariosIT.runChaos(
+        ChaosReport r = ChaosScenariosIT.runChaos(
                 dir, ChaosScenariosIT.shortRun("broker-restart", dir, withBrokerJvm("--downtime", "PT2S")));
 
-        Map<String, Object> fault = (Map<String, Object>) r.get("fault");
-        assertThat(((Number) fault.get("fault_to_broker_up_ms")).longValue()).isGreaterThanOrEqualTo(2000);
-        assertThat(((Number) fault.get("recovery_ms")).longValue()).isPositive();
-        assertThat(r.get("service_alive_at_end")).isEqualTo(true);
+        assertThat(r.fault().injected())
+                .isInstanceOfSatisfying(
+                        InjectedFault.BrokerRestart.class,
+                        restart -> assertThat(restart.faultToBrokerUpMs()).isGreaterThanOrEqualTo(2000));
+        assertThat(r.fault().recoveryMs()).isPositive();
+        assertThat(r.serviceAliveAtEnd()).isTrue();
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void shouldLoseAndDuplicateNothingForAReadCommittedConsumerWhenTheBrokerRestartsUnderExactlyOnce(TestInfo info)
             throws Exception {
         Path dir = ChaosScenariosIT.reportDirFor(info);
-        Map<String, Object> r = ChaosScenariosIT.runChaos(
+        ChaosReport r = ChaosScenariosIT.runChaos(
                 dir,
                 ChaosScenariosIT.shortRun(
                         "broker-restart", dir, withBrokerJvm("--downtime", "PT2S", "--exactly-once")));
 
-        assertThat(r.get("zero_duplicates_required")).isEqualTo(true);
-        Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
-        assertThat(((Number) oracle.get("duplicates")).longValue())
-                .as("duplicates under exactly-once")
-                .isZero();
-        assertThat(r.get("service_alive_at_end")).isEqualTo(true);
+        assertThat(r.zeroDuplicatesRequired()).isTrue();
+        assertThat(r.oracle().duplicates()).as("duplicates under exactly-once").isZero();
+        assertThat(r.serviceAliveAtEnd()).isTrue();
     }
 
     private static String[] withBrokerJvm(String... args) {

@@ -2,13 +2,17 @@ package dev.rtmstreams.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rtmstreams.reliability.internals.ChaosReport;
+import dev.rtmstreams.reliability.internals.ChaosReport.PendingTimers;
+import dev.rtmstreams.reliability.internals.ChaosReport.PoisonFigures;
+import dev.rtmstreams.reliability.internals.ChaosReport.StraddlingMatches;
+import dev.rtmstreams.reliability.internals.ChaosReport.WipeProbes;
+import dev.rtmstreams.reliability.internals.InjectedFault;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,7 +29,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  */
 class ChaosScenariosIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static EmbeddedKafkaCluster kafka;
 
     Path dir;
@@ -93,22 +96,16 @@ class ChaosScenariosIT {
         return args;
     }
 
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> runChaos(Path dir, List<String> args) throws Exception {
+    static ChaosReport runChaos(Path dir, List<String> args) throws Exception {
         int code = Chaos.execute(args.toArray(String[]::new));
         Path report = dir.resolve("chaos-" + args.get(1) + ".json");
         assertThat(report).exists();
-        Map<String, Object> r = JSON.readValue(Files.readString(report), Map.class);
-        assertThat(r.get("failures")).as("failures of %s", args.get(1)).asList().isEmpty();
+        ChaosReport r = ChaosReport.read(report);
+        assertThat(r.failures()).as("failures of %s", args.get(1)).isEmpty();
         assertThat(code).isZero();
-        Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
-        assertThat(((Number) oracle.get("expected")).longValue())
-                .as("expected outputs")
-                .isGreaterThan(50);
-        assertThat(((Number) oracle.get("missing")).longValue()).as("missing").isZero();
-        assertThat(((Number) oracle.get("unexpected")).longValue())
-                .as("unexpected")
-                .isZero();
+        assertThat(r.oracle().expected()).as("expected outputs").isGreaterThan(50L);
+        assertThat(r.oracle().missing()).as("missing").isZero();
+        assertThat(r.oracle().unexpected()).as("unexpected").isZero();
         return r;
     }
 
@@ -118,13 +115,12 @@ class ChaosScenariosIT {
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)
-    @SuppressWarnings("unchecked")
     void shouldLoseAndDuplicateNothingAndFirePendingTimersWhenKilledUnderExactlyOnce() throws Exception {
         // service-crash under exactly-once v2, plus the pending-timer and straddling-match probes. The timers (set
         // 1 s into the load) must still be pending when the service is RUNNING again (asserted below): with the kill
         // at ~5 s a 40 s window leaves ~35 s for the restart (6.5-10.9 s measured alone, 32.6 s once beside three
         // other services starting; margin for a slow CI machine); the checker waits out the window.
-        Map<String, Object> r = runChaos(
+        ChaosReport r = runChaos(
                 dir,
                 shortRun(
                         "pending-timers",
@@ -135,84 +131,72 @@ class ChaosScenariosIT {
                         "--bootstrap-servers",
                         bootstrap()));
 
-        Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
-        assertThat(((Number) oracle.get("duplicates")).longValue())
-                .as("duplicates under exactly-once")
-                .isZero();
-        assertThat(((Number) ((Map<String, Object>) r.get("fault")).get("recovery_ms")).longValue())
-                .isPositive();
+        assertThat(r.oracle().duplicates()).as("duplicates under exactly-once").isZero();
+        assertThat(r.fault().recoveryMs()).isPositive();
 
-        Map<String, Object> fault = (Map<String, Object>) r.get("fault");
-        assertThat(fault.get("pending_timers_due_after_restart")).isEqualTo(true);
-        Map<String, Object> timers = (Map<String, Object>) r.get("pending_timers");
-        assertThat(timers.get("control_second_ack_matched")).isEqualTo(true);
-        assertThat(((Number) timers.get("late_acks_matched_after_expiry")).longValue())
-                .isZero();
-        Map<String, Object> straddle = (Map<String, Object>) r.get("straddling_matches");
-        assertThat(straddle.get("observed_outputs")).isEqualTo(straddle.get("expected_outputs"));
+        assertThat(r.fault().timersDue().pendingTimersDueAfterRestart()).isTrue();
+        PendingTimers timers = r.sections().pendingTimers();
+        assertThat(timers.controlSecondAckMatched()).isTrue();
+        assertThat(timers.lateAcksMatchedAfterExpiry()).isZero();
+        StraddlingMatches straddle = r.sections().straddlingMatches();
+        assertThat(straddle.observedOutputs()).isEqualTo(straddle.expectedOutputs());
     }
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)
-    @SuppressWarnings("unchecked")
     void shouldMatchRequestsWithAcksProducedDuringAnOutageOfTwiceTheCorrelationWindow() throws Exception {
         // the service is down 10 s with a 5 s window: its correlation timers come due before the backlog is read
-        Map<String, Object> r = runChaos(
+        ChaosReport r = runChaos(
                 dir, shortRun("long-outage", dir, "--correlation-window", "PT5S", "--bootstrap-servers", bootstrap()));
 
-        assertThat(((Number) ((Map<String, Object>) r.get("fault")).get("downtime_ms")).longValue())
-                .isEqualTo(10_000L);
-        Map<String, Object> straddle = (Map<String, Object>) r.get("straddling_matches");
-        assertThat(straddle.get("observed_outputs")).isEqualTo(straddle.get("expected_outputs"));
+        assertThat(r.fault().injected())
+                .isInstanceOfSatisfying(
+                        InjectedFault.ServiceKill.class,
+                        kill -> assertThat(kill.downtimeMs()).isEqualTo(10_000L));
+        StraddlingMatches straddle = r.sections().straddlingMatches();
+        assertThat(straddle.observedOutputs()).isEqualTo(straddle.expectedOutputs());
     }
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)
-    @SuppressWarnings("unchecked")
     void shouldNotReviveExpiredStateNorRegressWatermarksWhenTheStateDirIsWiped() throws Exception {
         // the checker waits until the probe transactions' timers have deleted them (read on the live state
         // endpoint) before its second wipe: a 5 s window keeps that wait short
-        Map<String, Object> r = runChaos(
+        ChaosReport r = runChaos(
                 dir, shortRun("state-wipe", dir, "--correlation-window", "PT5S", "--bootstrap-servers", bootstrap()));
 
-        Map<String, Object> probes = (Map<String, Object>) r.get("wipe_probes");
-        assertThat(((Number) probes.get("expiry_cleared_before_wipe_ms")).longValue())
+        WipeProbes probes = r.sections().wipeProbes();
+        assertThat(probes.expiryClearedBeforeWipeMs())
                 .as("the timers deleted the probes' state before the wipe")
                 .isPositive();
-        assertThat(((Number) probes.get("late_pair_joined_after_wipe")).longValue())
-                .isZero();
-        assertThat(((Number) probes.get("expired_state_matched_after_wipe")).longValue())
-                .isZero();
-        assertThat(probes.get("fresh_pair_joined_after_wipe")).isEqualTo(true);
+        assertThat(probes.latePairJoinedAfterWipe()).isZero();
+        assertThat(probes.expiredStateMatchedAfterWipe()).isZero();
+        assertThat(probes.freshPairJoinedAfterWipe()).isTrue();
     }
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)
-    @SuppressWarnings("unchecked")
     void shouldDeadLetterEveryPoisonRecordAndLoseNoGoodOneWhenOnePercentIsUndecodable() throws Exception {
-        Map<String, Object> r = runChaos(dir, shortRun("poison", dir, "--bootstrap-servers", bootstrap()));
+        ChaosReport r = runChaos(dir, shortRun("poison", dir, "--bootstrap-servers", bootstrap()));
 
-        Map<String, Object> oracle = (Map<String, Object>) r.get("oracle");
-        assertThat(((Number) oracle.get("duplicates")).longValue()).isZero();
-        Map<String, Object> poison = (Map<String, Object>) r.get("poison");
-        assertThat(((Number) poison.get("poison_acked_by_broker")).longValue()).isGreaterThanOrEqualTo(15);
-        assertThat(poison.get("poison_dead_lettered")).isEqualTo(poison.get("poison_acked_by_broker"));
-        assertThat(((Number) poison.get("dlq_records_without_error_headers")).longValue())
-                .isZero();
-        assertThat(r.get("service_alive_at_end")).isEqualTo(true);
+        assertThat(r.oracle().duplicates()).isZero();
+        PoisonFigures poison = r.sections().poison();
+        assertThat(poison.poisonAckedByBroker()).isGreaterThanOrEqualTo(15);
+        assertThat(poison.poisonDeadLettered()).isEqualTo(poison.poisonAckedByBroker());
+        assertThat(poison.dlqRecordsWithoutErrorHeaders()).isZero();
+        assertThat(r.serviceAliveAtEnd()).isTrue();
     }
 
     @Test
     @Execution(ExecutionMode.CONCURRENT)
-    @SuppressWarnings("unchecked")
     void shouldMoveEveryTaskToTheSurvivorAndLoseNothingWhenOneOfTwoInstancesIsKilled() throws Exception {
-        Map<String, Object> r = runChaos(dir, shortRun("instance-failover", dir, "--bootstrap-servers", bootstrap()));
+        ChaosReport r = runChaos(dir, shortRun("instance-failover", dir, "--bootstrap-servers", bootstrap()));
 
-        Map<String, Object> fault = (Map<String, Object>) r.get("fault");
-        assertThat(fault.get("survivor_tasks_after")).isEqualTo(fault.get("tasks_total"));
-        assertThat(((Number) fault.get("fault_to_takeover_ms")).longValue()).isPositive();
-        Map<String, Object> before = (Map<String, Object>) fault.get("assignment_before");
-        assertThat(before.values())
-                .allSatisfy(n -> assertThat(((Number) n).longValue()).isPositive());
+        assertThat(r.fault().injected()).isInstanceOfSatisfying(InjectedFault.InstanceKill.class, kill -> {
+            assertThat(kill.survivorTasksAfter()).isEqualTo(kill.tasksTotal());
+            assertThat(kill.faultToTakeoverMs()).isPositive();
+            assertThat(kill.assignmentBefore().values())
+                    .allSatisfy(n -> assertThat(n).isPositive());
+        });
     }
 }

@@ -2,7 +2,10 @@ package dev.rtmstreams.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rtmstreams.reliability.internals.ChaosReport;
+import dev.rtmstreams.reliability.internals.ChaosReport.GroupChangeFigures;
 import dev.rtmstreams.reliability.internals.GroupSettings;
+import dev.rtmstreams.reliability.internals.InjectedFault.GroupChange;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,78 +77,74 @@ class ScaleScenariosIT {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void shouldMoveTasksToTheNewInstanceAndLoseAndDuplicateNothingWhenScalingOutUnderExactlyOnce() throws Exception {
-        Map<String, Object> r = ChaosScenariosIT.runChaos(dir, run("scale-out", "--exactly-once"));
+        ChaosReport r = ChaosScenariosIT.runChaos(dir, run("scale-out", "--exactly-once"));
 
-        assertThat(((Number) ((Map<String, Object>) r.get("oracle")).get("duplicates")).longValue())
-                .as("duplicates under exactly-once")
-                .isZero();
-        Map<String, Object> fault = (Map<String, Object>) r.get("fault");
-        assertThat(fault.get("group_protocol")).isEqualTo("classic");
-        assertThat((Map<String, Object>) fault.get("assignment_before")).containsOnlyKeys("service-a");
-        assertThat((Map<String, Object>) fault.get("assignment_after")).containsOnlyKeys("service-a", "service-b");
-        assertThat(((Number) fault.get("tasks_moved")).intValue()).isBetween(1, 3);
-        assertThat(((Number) fault.get("moved_tasks_processing_again_ms")).longValue())
-                .isPositive();
-        Map<String, Object> change = (Map<String, Object>) r.get("group_change");
-        assertThat(((Number) change.get("rebalances_max")).intValue()).isPositive();
-        assertThat(((Number) change.get("p99_before_ms")).doubleValue()).isPositive();
+        assertThat(r.oracle().duplicates()).as("duplicates under exactly-once").isZero();
+        GroupChange fault = groupChange(r);
+        assertThat(fault.groupProtocol()).isEqualTo("classic");
+        assertThat(fault.assignmentBefore()).containsOnlyKeys("service-a");
+        assertThat(fault.assignmentAfter()).containsOnlyKeys("service-a", "service-b");
+        assertThat(fault.tasksMoved()).isBetween(1, 3);
+        assertThat(fault.movedTasksProcessingAgainMs()).isPositive();
+        GroupChangeFigures change = r.sections().groupChange();
+        assertThat(change.rebalancesMax()).isPositive();
+        assertThat(change.p99BeforeMs()).isPositive();
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void shouldMoveTheStoppedInstancesTasksToTheOneLeftAndLoseNothingWhenScalingIn() throws Exception {
-        Map<String, Object> r = ChaosScenariosIT.runChaos(dir, run("scale-in"));
+        ChaosReport r = ChaosScenariosIT.runChaos(dir, run("scale-in"));
 
-        Map<String, Object> fault = (Map<String, Object>) r.get("fault");
-        assertThat(fault.get("group_protocol")).isEqualTo("classic");
-        assertThat((Map<String, Object>) fault.get("assignment_before")).containsOnlyKeys("service-a", "service-b");
+        GroupChange fault = groupChange(r);
+        assertThat(fault.groupProtocol()).isEqualTo("classic");
+        assertThat(fault.assignmentBefore()).containsOnlyKeys("service-a", "service-b");
         assertServiceATasksMovedToServiceB(fault);
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void shouldLoseNothingAndEndWithBothInstancesHoldingTasksWhenRestartingThemOneAfterTheOther() throws Exception {
         // dynamic members with the trigger's standby replica: each stop hands the tasks over, each start takes some
         // back (a join task returning to an instance that held its standby is recycled: IntervalJoinRecycleTest)
-        Map<String, Object> r = ChaosScenariosIT.runChaos(dir, run("rolling-restart"));
+        ChaosReport r = ChaosScenariosIT.runChaos(dir, run("rolling-restart"));
 
-        Map<String, Object> fault = (Map<String, Object>) r.get("fault");
-        assertThat((List<String>) fault.get("steps"))
+        GroupChange fault = groupChange(r);
+        assertThat(fault.steps())
                 .filteredOn(step -> step.contains("RUNNING again"))
                 .hasSize(2);
-        Map<String, List<String>> after = (Map<String, List<String>>) fault.get("assignment_after");
+        Map<String, List<String>> after = fault.assignmentAfter();
         assertThat(after).containsOnlyKeys("service-a", "service-b");
         assertThat(after.values()).allSatisfy(tasks -> assertThat(tasks).isNotEmpty());
         assertThat(after.values().stream().mapToInt(List::size).sum()).isEqualTo(4);
-        Map<String, Object> change = (Map<String, Object>) r.get("group_change");
-        assertThat(((Number) change.get("rebalances_max")).intValue())
+        assertThat(r.sections().groupChange().rebalancesMax())
                 .as("dynamic members rebalance at each stop and start")
                 .isPositive();
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void shouldMoveTheKilledInstancesTasksToTheSurvivorWhenTheBrokerAssignsThemUnderTheStreamsProtocol()
             throws Exception {
-        Map<String, Object> r = ChaosScenariosIT.runChaos(dir, run("instance-kill", "--group-protocol", "streams"));
+        ChaosReport r = ChaosScenariosIT.runChaos(dir, run("instance-kill", "--group-protocol", "streams"));
 
-        Map<String, Object> fault = (Map<String, Object>) r.get("fault");
-        assertThat(fault.get("group_protocol")).isEqualTo("streams");
+        GroupChange fault = groupChange(r);
+        assertThat(fault.groupProtocol()).isEqualTo("streams");
         assertServiceATasksMovedToServiceB(fault);
     }
 
+    /** @return the report's fault, which must be a group change */
+    private static GroupChange groupChange(ChaosReport r) {
+        assertThat(r.fault().injected()).isInstanceOf(GroupChange.class);
+        return (GroupChange) r.fault().injected();
+    }
+
     /** service-a held tasks before; after, service-b holds all four, and exactly service-a's moved and resumed. */
-    @SuppressWarnings("unchecked")
-    private static void assertServiceATasksMovedToServiceB(Map<String, Object> fault) {
-        Map<String, List<String>> before = (Map<String, List<String>>) fault.get("assignment_before");
+    private static void assertServiceATasksMovedToServiceB(GroupChange fault) {
+        Map<String, List<String>> before = fault.assignmentBefore();
         assertThat(before.get("service-a")).isNotEmpty();
-        Map<String, List<String>> after = (Map<String, List<String>>) fault.get("assignment_after");
+        Map<String, List<String>> after = fault.assignmentAfter();
         assertThat(after).containsOnlyKeys("service-b");
         assertThat(after.get("service-b")).hasSize(4).containsAll(before.get("service-a"));
-        assertThat(fault.get("moved_tasks")).isEqualTo(before.get("service-a"));
-        assertThat(((Number) fault.get("moved_tasks_processing_again_ms")).longValue())
-                .isPositive();
+        assertThat(fault.movedTasks()).isEqualTo(before.get("service-a"));
+        assertThat(fault.movedTasksProcessingAgainMs()).isPositive();
     }
 }

@@ -2,7 +2,7 @@ package dev.rtmstreams.spark;
 
 import dev.rtmstreams.processor.StateReader;
 import dev.rtmstreams.processor.TransformWithState;
-import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
+import dev.rtmstreams.processor.testing.ChangelogRestore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,9 +12,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.Set;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.BytesDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -27,13 +24,7 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.processor.api.ProcessingContext;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.ProcessorSupplier;
-import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * Runs one rtm-streams transformWithState operator (micro-batch execution) in a {@link TopologyTestDriver}, batch by
@@ -75,7 +66,7 @@ final class KafkaRunner implements AutoCloseable {
     void start() {
         boolean first = driver == null && changelog.isEmpty();
         StreamsBuilder b = new StreamsBuilder();
-        Restore restore = new Restore(List.copyOf(changelog));
+        ChangelogRestore restore = new ChangelogRestore(tws, changelog);
         KStream<String, String> input = b.stream("in", Consumed.with(Serdes.String(), Serdes.String()));
         input.process(restore.of(tws), Named.as("tws")).to("out", Produced.with(Serdes.String(), Serdes.String()));
         if (!initialState.isEmpty()) {
@@ -135,9 +126,7 @@ final class KafkaRunner implements AutoCloseable {
 
     void stop() {
         if (driver != null) {
-            TestOutputTopic<Bytes, byte[]> cl = driver.createOutputTopic(
-                    APP + "-" + tws.storeName() + "-changelog", new BytesDeserializer(), new ByteArrayDeserializer());
-            changelog.addAll(cl.readKeyValuesToList());
+            changelog.addAll(ChangelogRestore.readChangelog(driver, APP, tws));
             driver.close();
             driver = null;
         }
@@ -159,66 +148,6 @@ final class KafkaRunner implements AutoCloseable {
             } catch (IOException e) {
                 // best effort: a temp directory
             }
-        }
-    }
-
-    /**
-     * Writes the changelog records into the operator's store below its change-logging layer before the first of the
-     * operator's processors runs its own {@code init}.
-     */
-    private final class Restore {
-        private final List<KeyValue<Bytes, byte[]>> records;
-        private boolean restored;
-
-        Restore(List<KeyValue<Bytes, byte[]>> records) {
-            this.records = records;
-        }
-
-        private void restore(ProcessingContext context) {
-            if (restored) {
-                return;
-            }
-            restored = true;
-            KeyValueStore<Bytes, byte[]> innermost =
-                    QueryableOperatorStore.innermost(context.getStateStore(tws.storeName()));
-            for (KeyValue<Bytes, byte[]> kv : records) {
-                if (kv.value == null) {
-                    innermost.delete(kv.key);
-                } else {
-                    innermost.put(kv.key, kv.value);
-                }
-            }
-        }
-
-        <K, I, KO, O> ProcessorSupplier<K, I, KO, O> of(ProcessorSupplier<K, I, KO, O> supplier) {
-            return new ProcessorSupplier<>() {
-                @Override
-                public Processor<K, I, KO, O> get() {
-                    Processor<K, I, KO, O> p = supplier.get();
-                    return new Processor<>() {
-                        @Override
-                        public void init(ProcessorContext<KO, O> context) {
-                            restore(context);
-                            p.init(context);
-                        }
-
-                        @Override
-                        public void process(Record<K, I> record) {
-                            p.process(record);
-                        }
-
-                        @Override
-                        public void close() {
-                            p.close();
-                        }
-                    };
-                }
-
-                @Override
-                public Set<StoreBuilder<?>> stores() {
-                    return supplier.stores();
-                }
-            };
         }
     }
 }

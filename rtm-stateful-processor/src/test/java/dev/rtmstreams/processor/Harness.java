@@ -1,5 +1,6 @@
 package dev.rtmstreams.processor;
 
+import dev.rtmstreams.processor.testing.ChangelogRestore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,8 +13,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.BytesDeserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -199,9 +198,7 @@ final class Harness<I, O> implements AutoCloseable {
 
     private void collectChangelog() {
         pendingOut.addAll(out.readRecordsToList());
-        TestOutputTopic<Bytes, byte[]> cl = driver.createOutputTopic(
-                "harness-" + tws.storeName() + "-changelog", new BytesDeserializer(), new ByteArrayDeserializer());
-        changelog.addAll(cl.readKeyValuesToList());
+        changelog.addAll(ChangelogRestore.readChangelog(driver, "harness", tws));
     }
 
     /** Restarts from the changelog with another version of the operator (same name, so the same store). */

@@ -3,6 +3,7 @@ package dev.rtmstreams.processor;
 import static dev.rtmstreams.processor.RtmAssertions.assertOperatorCode;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rtmstreams.processor.testing.ChangelogRestore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

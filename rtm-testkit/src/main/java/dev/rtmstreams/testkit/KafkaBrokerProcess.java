@@ -1,7 +1,7 @@
 package dev.rtmstreams.testkit;
 
 import dev.rtmstreams.testkit.internals.BrokerProcessFiles;
-import dev.rtmstreams.testkit.internals.SaslSslConfigs;
+import dev.rtmstreams.testkit.internals.BrokerSetup;
 import dev.rtmstreams.testkit.internals.SelfSignedTls;
 import dev.rtmstreams.tools.ChildJvm;
 import dev.rtmstreams.tools.Directories;
@@ -22,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,18 +60,14 @@ public final class KafkaBrokerProcess implements KafkaCluster {
     private static final String MAIN = "dev.rtmstreams.testkit.internals.BrokerMain";
 
     private final int port;
-    private final int controllerPort;
     private final Path logDir;
     private final boolean deleteLogDirOnClose;
-    private final Map<String, String> brokerProperties;
     private final List<String> jvmOptions;
     private final String classpath;
     private final Path javaExecutable;
     private final Duration startTimeout;
     private final Duration stopTimeout;
-    private final String logLevel;
-    private final Optional<BrokerSecurity> security;
-    private final Optional<SelfSignedTls> tls;
+    private final BrokerSetup setup;
 
     /** The broker JVM of the last start; read without the lock by the shutdown hook. */
     private volatile ChildJvm jvm;
@@ -84,18 +79,21 @@ public final class KafkaBrokerProcess implements KafkaCluster {
     private KafkaBrokerProcess(
             Builder builder, Path logDir, int port, int controllerPort, Optional<SelfSignedTls> tls) {
         this.port = port;
-        this.controllerPort = controllerPort;
         this.logDir = logDir;
         this.deleteLogDirOnClose = builder.deleteLogDirOnClose.orElse(builder.logDir == null);
-        this.brokerProperties = Map.copyOf(builder.brokerProperties);
         this.jvmOptions = List.copyOf(builder.jvmOptions);
         this.classpath = builder.classpath;
         this.javaExecutable = builder.javaExecutable;
         this.startTimeout = builder.startTimeout;
         this.stopTimeout = builder.stopTimeout;
-        this.logLevel = builder.logLevel;
-        this.security = Optional.ofNullable(builder.security);
-        this.tls = tls;
+        this.setup = new BrokerSetup(
+                logDir,
+                port,
+                controllerPort,
+                builder.brokerProperties,
+                builder.logLevel,
+                Optional.ofNullable(builder.security),
+                tls);
     }
 
     /**
@@ -125,18 +123,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
         }
         long t0 = System.nanoTime();
         try {
-            Map<String, String> overrides = new LinkedHashMap<>();
-            security.ifPresent(
-                    s -> overrides.putAll(SaslSslConfigs.broker(s, port, controllerPort, tls.orElseThrow())));
-            overrides.putAll(brokerProperties);
-            Path config = BrokerProcessFiles.writeConfig(logDir, port, controllerPort, overrides);
-            BrokerProcessFiles.writeLogConfigs(logDir, logLevel);
-            List<String> args = new ArrayList<>(
-                    List.of(Long.toString(ProcessHandle.current().pid()), config.toString()));
-            if (!BrokerProcessFiles.isFormatted(logDir)) {
-                args.add(Uuid.randomUuid().toString());
-                security.ifPresent(s -> args.addAll(s.scramCredentials()));
-            }
+            List<String> args = setup.writeFiles();
             try (Admin admin = Admin.create(readinessClientConfig())) {
                 jvm = launch(args, admin);
                 installShutdownHook();
@@ -173,9 +160,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
                 .name("Kafka broker " + bootstrapServers())
                 .javaExecutable(javaExecutable)
                 .jvmOptions(jvmOptions)
-                .jvmOption("-Dlogback.configurationFile=" + BrokerProcessFiles.logbackConfig(logDir))
-                .jvmOption("-Dlog4j2.configurationFile=" + BrokerProcessFiles.log4j2Config(logDir))
-                .jvmOption("-Dkafka.logs.dir=" + logDir.resolve("logs"))
+                .jvmOptions(setup.logJvmOptions())
                 .classpath(classpath)
                 .mainClass(MAIN)
                 .args(mainArgs)
@@ -281,7 +266,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
     @Override
     public Map<String, Object> clientConfig() {
         Map<String, Object> config = KafkaCluster.super.clientConfig();
-        security.ifPresent(s -> config.putAll(clientSecurityConfig(s.adminUser())));
+        setup.security().ifPresent(s -> config.putAll(clientSecurityConfig(s.adminUser())));
         return config;
     }
 
@@ -309,7 +294,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
      * @throws IllegalArgumentException if the broker does not know the user
      */
     public Map<String, String> clientSecurityConfig(String user) {
-        return clientSecurityConfig(user, requireSecurity().password(user));
+        return clientSecurityConfig(user, setup.requireSecurity(this).password(user));
     }
 
     /**
@@ -336,8 +321,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
      * @throws IllegalArgumentException naming an unknown mechanism
      */
     public Map<String, String> clientSecurityConfig(String user, String password, String mechanism) {
-        requireSecurity();
-        return SaslSslConfigs.client(user, password, mechanism, tls.orElseThrow());
+        return setup.clientSecurityConfig(user, password, mechanism, this);
     }
 
     /**
@@ -346,12 +330,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
      * @return the security, empty for a {@code PLAINTEXT} broker without authorizer
      */
     public Optional<BrokerSecurity> security() {
-        return security;
-    }
-
-    private BrokerSecurity requireSecurity() {
-        return security.orElseThrow(
-                () -> new IllegalStateException("this broker has a PLAINTEXT listener and no users: " + this));
+        return setup.security();
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.rtmstreams.tools;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,13 +47,10 @@ public final class ChildJvm implements AutoCloseable {
     private static final Duration KILL_WAIT = Duration.ofSeconds(30);
 
     private final String name;
-    private final List<String> command;
-    private final Path argFile;
-    private final List<String> argFileArgs;
-    private final boolean appendToLog;
+    private final JavaCommand command;
     private final Map<String, String> environment;
     private final Path workingDir;
-    private final Path logFile;
+    private final ChildLog log;
     private final Readiness readiness;
     private final Duration stopTimeout;
 
@@ -62,17 +58,14 @@ public final class ChildJvm implements AutoCloseable {
 
     private Process process;
 
-    private ChildJvm(Builder b, String name, List<String> command, List<String> argFileArgs, Path logFile) {
+    private ChildJvm(Builder b, String name, JavaCommand command, ChildLog log) {
         this.name = name;
-        this.command = List.copyOf(command);
-        this.argFile = b.argFile;
-        this.argFileArgs = List.copyOf(argFileArgs);
-        this.appendToLog = b.appendToLog;
+        this.command = command;
         this.environment = Map.copyOf(b.environment);
         this.workingDir = b.workingDir;
-        this.logFile = logFile;
+        this.log = log;
         this.readiness = b.readiness;
-        this.probe = readiness.probe(logFile);
+        this.probe = readiness.probe(log.file());
         this.stopTimeout = b.stopTimeout;
     }
 
@@ -101,39 +94,21 @@ public final class ChildJvm implements AutoCloseable {
             throw new IllegalStateException(name + " was already started (pid " + process.pid() + "); build another");
         }
         try {
-            Files.createDirectories(logFile.toAbsolutePath().getParent());
-            if (argFile != null) {
-                writeArgFile(argFile, argFileArgs);
-            }
-            if (appendToLog && Files.exists(logFile)) {
-                probe.startAt(Files.size(logFile)); // an output line readiness reads this run's output only
-            }
-            ProcessBuilder pb = new ProcessBuilder(command)
+            log.prepare(probe);
+            command.writeArgFile();
+            ProcessBuilder pb = new ProcessBuilder(command.command())
                     .redirectErrorStream(true)
-                    .redirectOutput(
-                            appendToLog
-                                    ? ProcessBuilder.Redirect.appendTo(logFile.toFile())
-                                    : ProcessBuilder.Redirect.to(logFile.toFile()));
+                    .redirectOutput(log.redirect());
             if (workingDir != null) {
                 pb.directory(workingDir.toFile());
             }
             pb.environment().putAll(environment);
-            LOG.info("starting {}: {} (log {})", name, commandLine(), logFile);
+            LOG.info("starting {}: {} (log {})", name, command.line(), log.file());
             process = pb.start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + name + ": " + commandLine(), e);
+            throw new UncheckedIOException("cannot start " + name + ": " + command.line(), e);
         }
         return this;
-    }
-
-    /** Writes a java {@code @argfile}: one argument a line, quoted, backslashes and quotes escaped. */
-    private static void writeArgFile(Path file, List<String> args) throws IOException {
-        List<String> lines = new ArrayList<>();
-        for (String arg : args) {
-            lines.add('"' + arg.replace("\\", "\\\\").replace("\"", "\\\"") + '"');
-        }
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.write(file, lines, StandardCharsets.UTF_8);
     }
 
     /**
@@ -157,11 +132,11 @@ public final class ChildJvm implements AutoCloseable {
             }
             if (!p.isAlive()) {
                 throw new IllegalStateException(name + " exited with " + p.exitValue() + " before it was ready ("
-                        + readiness + "); command: " + commandLine() + "; log " + logFile + ":\n" + tail(40));
+                        + readiness + "); command: " + command.line() + "; log " + log.file() + ":\n" + tail(40));
             }
             if (System.nanoTime() >= deadline) {
                 throw new IllegalStateException(name + " not ready (" + readiness + ") within " + timeout
-                        + "; command: " + commandLine() + "; log " + logFile + ":\n" + tail(40));
+                        + "; command: " + command.line() + "; log " + log.file() + ":\n" + tail(40));
             }
             Thread.sleep(POLL.toMillis());
         }
@@ -250,12 +225,12 @@ public final class ChildJvm implements AutoCloseable {
      *     {@code java @FILE}
      */
     public List<String> command() {
-        return command;
+        return command.command();
     }
 
     /** @return the file that receives the child's stdout and stderr */
     public Path logFile() {
-        return logFile;
+        return log.file();
     }
 
     /** @return the readiness check */
@@ -270,12 +245,7 @@ public final class ChildJvm implements AutoCloseable {
      * @return the text, or a note when the log cannot be read
      */
     public String tail(int lines) {
-        try {
-            List<String> all = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException | RuntimeException e) {
-            return "(no log: " + e + ")";
-        }
+        return log.tail(lines);
     }
 
     /** Stops the process like {@link #stop()} when it runs; does nothing when it was never started or has exited. */
@@ -305,10 +275,6 @@ public final class ChildJvm implements AutoCloseable {
             throw new IllegalStateException(name + " is not started");
         }
         return process;
-    }
-
-    private String commandLine() {
-        return String.join(" ", command);
     }
 
     /**
@@ -508,33 +474,9 @@ public final class ChildJvm implements AutoCloseable {
             if (stopTimeout.isNegative() || stopTimeout.isZero()) {
                 throw new IllegalArgumentException("stopTimeout must be positive: " + stopTimeout);
             }
-            List<String> javaArgs = new ArrayList<>(jvmOptions);
-            if (jar != null) {
-                javaArgs.add("-jar");
-                javaArgs.add(jar.toAbsolutePath().toString());
-            } else {
-                javaArgs.add("-cp");
-                javaArgs.add(classpath);
-                javaArgs.add(mainClass);
-            }
-            javaArgs.addAll(args);
-            List<String> cmd = new ArrayList<>();
-            cmd.add(javaExecutable.toString());
-            if (argFile != null) {
-                cmd.add("@" + argFile.toAbsolutePath());
-            } else {
-                cmd.addAll(javaArgs);
-            }
+            JavaCommand cmd = JavaCommand.of(javaExecutable, jvmOptions, jar, classpath, mainClass, args, argFile);
             String label = name != null ? name : jar != null ? String.valueOf(jar.getFileName()) : mainClass;
-            Path log = logFile;
-            if (log == null) {
-                try {
-                    log = Files.createTempFile("child-jvm-", ".log");
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot create a temporary log file", e);
-                }
-            }
-            return new ChildJvm(this, label, cmd, argFile != null ? javaArgs : List.of(), log.toAbsolutePath());
+            return new ChildJvm(this, label, cmd, new ChildLog(logFile, appendToLog));
         }
     }
 }

@@ -257,4 +257,13 @@ final class BenchModes {
     }
 
     private BenchModes() {}
+
+    /**
+     * @param mode a known mode
+     * @return whether the mode runs the ad-attribution service (real-time, micro-batch, micro-batch-asap,
+     *     real-time-eos, a variant), which {@link BenchOptions#instances()} can run several instances of
+     */
+    static boolean runsService(String mode) {
+        return !mode.equals("echo") && KafkaStreamsPeer.Kind.ofMode(mode) == null && !SparkPeers.isSpark(mode);
+    }
 }

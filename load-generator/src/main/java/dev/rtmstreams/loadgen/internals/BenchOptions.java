@@ -258,67 +258,32 @@ final class BenchOptions {
         return rowBytes;
     }
 
-    /** Partitions per topic with one instance. */
-    public static final int DEFAULT_PARTITIONS = 2;
-
-    /**
-     * @param mode a known mode
-     * @return whether the mode runs the ad-attribution service (real-time, micro-batch, micro-batch-asap,
-     *     real-time-eos, a variant), which {@link #instances()} can run several instances of
-     */
-    static boolean runsService(String mode) {
-        return !mode.equals("echo") && KafkaStreamsPeer.Kind.ofMode(mode) == null && !SparkPeers.isSpark(mode);
-    }
-
-    /**
-     * The partitions per topic of a run with a number of service instances.
-     *
-     * @param given the partitions asked for, or null for the default
-     * @param instances the instances, positive
-     * @return {@code given}, or {@value #DEFAULT_PARTITIONS} and at least 2 per instance
-     * @throws IllegalArgumentException naming both values when {@code given} is not positive or fewer than the
-     *     instances (an instance would hold no partition)
-     */
-    static int partitionsFor(Integer given, int instances) {
-        if (given == null) {
-            return Math.max(DEFAULT_PARTITIONS, 2 * instances);
-        }
-        if (given < 1) {
-            throw new IllegalArgumentException("partitions must be positive: " + given);
-        }
-        if (given < instances) {
-            throw new IllegalArgumentException("--partitions " + given + " is fewer than --instances " + instances
-                    + ": an instance would hold no partition (give at least " + instances + " partitions, or leave"
-                    + " them to the default of 2 per instance: " + 2 * instances + ")");
-        }
-        return given;
-    }
-
     /** Builds {@link BenchOptions}; validated in {@link #build()}. Not thread-safe. */
     public static final class Builder {
 
-        private WorkloadConfig workload;
-        private List<String> modes;
-        private String bootstrapServers;
-        private BrokerKind broker = BrokerKind.CHILD_PROCESS;
-        private Path reportDir;
-        private Path appJar = DEFAULT_APP_JAR;
-        private List<String> appJvmOptions = List.of("-Xmx1g");
-        private List<String> appArgs = List.of();
-        private Integer partitions;
-        private int instances = 1;
-        private Duration warmup = Duration.ofMinutes(3);
-        private Duration drain = Duration.ofSeconds(30);
-        private Duration readyTimeout = Duration.ofSeconds(120);
-        private boolean progress = true;
-        private int streamThreads = 2;
-        private boolean peersInChildJvm = true;
-        private List<Double> rates = List.of();
-        private Map<String, BenchModes.Variant> variants = Map.of();
-        private BenchWorkload benchWorkload = BenchWorkload.ATTRIBUTION;
-        private Path examplesJar = DEFAULT_EXAMPLES_JAR;
-        private Path sparkDir = SparkPeers.DEFAULT_DIR;
-        private int rowBytes = LatencyWorkload.DEFAULT_ROW_BYTES;
+        // read by BenchOptionsCheck, which validates them
+        WorkloadConfig workload;
+        List<String> modes;
+        String bootstrapServers;
+        BrokerKind broker = BrokerKind.CHILD_PROCESS;
+        Path reportDir;
+        Path appJar = DEFAULT_APP_JAR;
+        List<String> appJvmOptions = List.of("-Xmx1g");
+        List<String> appArgs = List.of();
+        Integer partitions;
+        int instances = 1;
+        Duration warmup = Duration.ofMinutes(3);
+        Duration drain = Duration.ofSeconds(30);
+        Duration readyTimeout = Duration.ofSeconds(120);
+        boolean progress = true;
+        int streamThreads = 2;
+        boolean peersInChildJvm = true;
+        List<Double> rates = List.of();
+        Map<String, BenchModes.Variant> variants = Map.of();
+        BenchWorkload benchWorkload = BenchWorkload.ATTRIBUTION;
+        Path examplesJar = DEFAULT_EXAMPLES_JAR;
+        Path sparkDir = SparkPeers.DEFAULT_DIR;
+        int rowBytes = LatencyWorkload.DEFAULT_ROW_BYTES;
 
         private Builder() {}
 
@@ -398,7 +363,7 @@ final class BenchOptions {
 
         /**
          * @param partitions partitions of every topic the bench creates, positive and at least {@link
-         *     #instances(int)}; default {@value #DEFAULT_PARTITIONS}, or 2 per instance when that is more
+         *     #instances(int)}; default {@value BenchOptionsCheck#DEFAULT_PARTITIONS}, or 2 per instance when that is more
          * @return this builder
          */
         public Builder partitions(int partitions) {
@@ -542,86 +507,8 @@ final class BenchOptions {
          *     or a mode other than the service's, fewer partitions than instances
          */
         public BenchOptions build() {
-            if (workload == null) {
-                throw new IllegalArgumentException("workload is required");
-            }
-            if (reportDir == null) {
-                throw new IllegalArgumentException("reportDir is required");
-            }
-            List<String> m = modes != null ? modes : BenchModes.resolveModes(List.of(), variants, benchWorkload);
-            if (benchWorkload.isPublished()) {
-                if (!variants.isEmpty()) {
-                    throw new IllegalArgumentException("variants run the ad-attribution service: workload '"
-                            + benchWorkload.cliName() + "' takes none, got "
-                            + String.join(",", variants.keySet()));
-                }
-                for (String mode : m) {
-                    if (!benchWorkload.modes().contains(mode)) {
-                        throw new IllegalArgumentException("mode '" + mode + "' does not run workload '"
-                                + benchWorkload.cliName() + "'"
-                                + (SparkPeers.isSpark(mode)
-                                        ? " (Spark 4.2's real-time mode runs stateless queries and stream-static joins)"
-                                        : "")
-                                + "; its modes: " + String.join(",", benchWorkload.modes()));
-                    }
-                }
-            } else {
-                for (String mode : m) {
-                    if (SparkPeers.isSpark(mode)) {
-                        throw new IllegalArgumentException("mode '" + mode + "' runs the published latency workloads"
-                                + " (--workload stateless, aggregation or stream-static-join), not '"
-                                + benchWorkload.cliName() + "'");
-                    }
-                }
-            }
-            if (rowBytes < 1 || rowBytes > LatencyWorkload.MAX_ROW_BYTES) {
-                throw new IllegalArgumentException(
-                        "rowBytes must be in 1.." + LatencyWorkload.MAX_ROW_BYTES + ": " + rowBytes);
-            }
-            for (String mode : m) {
-                if (!BenchModes.MODES.contains(mode) && BenchModes.variantOf(mode, variants) == null) {
-                    throw new IllegalArgumentException(
-                            "unknown mode '" + mode + "'; known: " + String.join(",", BenchModes.knownModes(variants)));
-                }
-            }
-            if (m.isEmpty()) {
-                throw new IllegalArgumentException("modes must not be empty");
-            }
-            if (streamThreads < 1) {
-                throw new IllegalArgumentException("streamThreads must be positive: " + streamThreads);
-            }
-            if (instances < 1) {
-                throw new IllegalArgumentException("instances must be positive: " + instances);
-            }
-            if (instances > 1) {
-                if (benchWorkload.isPublished()) {
-                    throw new IllegalArgumentException("--instances " + instances + " runs several instances of"
-                            + " the ad-attribution service: workload '" + benchWorkload.cliName() + "' runs one"
-                            + " rtm-examples program; use the attribution workload");
-                }
-                List<String> others =
-                        m.stream().filter(mode -> !runsService(mode)).toList();
-                if (!others.isEmpty()) {
-                    throw new IllegalArgumentException("--instances " + instances + " runs several instances of"
-                            + " the ad-attribution service; modes " + String.join(",", others) + " run one JVM each"
-                            + " (echo and the Kafka Streams peers): run them without --instances, or choose modes"
-                            + " that run the service (real-time, micro-batch, micro-batch-asap, real-time-eos,"
-                            + " variants)");
-                }
-            }
-            int p = partitionsFor(partitions, instances);
-            if (m.contains(SparkPeers.REAL_TIME) && streamThreads < p) {
-                throw new IllegalArgumentException("mode " + SparkPeers.REAL_TIME + " runs Spark on local["
-                        + streamThreads + "] (--stream-threads), and Spark's real-time mode holds one task slot per"
-                        + " input partition for the whole batch: give at least as many stream threads as partitions ("
-                        + p + ")");
-            }
-            for (double r : rates) {
-                if (!(r > 0)) {
-                    throw new IllegalArgumentException("rates must be positive: " + r);
-                }
-            }
-            return new BenchOptions(this, m, p);
+            BenchOptionsCheck.Checked checked = BenchOptionsCheck.check(this);
+            return new BenchOptions(this, checked.modes(), checked.partitions());
         }
     }
 }

@@ -197,6 +197,6 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--app-jar starts the service with the single-object wire format;"
                     + " with --wire-format confluent start the service yourself and run without --app-jar");
         }
-        return BenchOptions.partitionsFor(partitions, instances);
+        return BenchOptionsCheck.partitionsFor(partitions, instances);
     }
 }

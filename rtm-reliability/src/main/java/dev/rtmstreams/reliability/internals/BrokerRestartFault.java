@@ -23,14 +23,14 @@ final class BrokerRestartFault implements Fault {
         return Optional.of(this::restart);
     }
 
-    private ChaosReport.BrokerRestart restart(RunContext run, Runnable whileDown) throws Exception {
+    private InjectedFault.BrokerRestart restart(RunContext run, Runnable whileDown) throws Exception {
         KafkaBrokerProcess broker = run.broker();
         long faultNanos = System.nanoTime();
         Duration stopTook = broker.stop();
         double atS = run.secondsIntoLoad(faultNanos);
         Thread.sleep(downtime.toMillis());
         broker.start();
-        return new ChaosReport.BrokerRestart(
+        return new InjectedFault.BrokerRestart(
                 faultNanos,
                 "graceful stop of the broker JVM, start again on the same port and log dir",
                 atS,

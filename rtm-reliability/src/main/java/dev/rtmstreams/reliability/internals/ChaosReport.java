@@ -1,6 +1,6 @@
 package dev.rtmstreams.reliability.internals;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -10,7 +10,6 @@ import dev.rtmstreams.tools.ReportJson;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,7 +75,7 @@ public record ChaosReport(
         @JsonProperty("fault") FaultSection fault,
         @JsonUnwrapped Sections sections,
         @JsonProperty("longest_output_gap_whole_run_ms") long longestOutputGapWholeRunMs,
-        @JsonProperty("oracle") Oracle oracle,
+        @JsonProperty("oracle") LoadOracle oracle,
         @JsonProperty("zero_duplicates_required") boolean zeroDuplicatesRequired,
         @JsonProperty("service_alive_at_end") boolean serviceAliveAtEnd,
         @JsonProperty("service_health_at_end") String serviceHealthAtEnd,
@@ -107,6 +106,18 @@ public record ChaosReport(
      */
     public void write(Path file) throws IOException {
         ReportJson.write(file, this);
+    }
+
+    /**
+     * Reads a report written by {@link #write(Path)}. The times a fault does not write ({@link
+     * InjectedFault#faultNanos()} and the like) read back as 0.
+     *
+     * @param file {@code chaos-<scenario>.json}
+     * @return the report
+     * @throws IOException when the file cannot be read or does not hold a chaos report
+     */
+    public static ChaosReport read(Path file) throws IOException {
+        return ReportJson.read(file, ChaosReport.class);
     }
 
     /**
@@ -149,162 +160,22 @@ public record ChaosReport(
 
         /** The empty section of a scenario without a fault. */
         public static final FaultSection NONE = new FaultSection(null, null, null, null);
-    }
 
-    /**
-     * What a fault that strikes at the scheduled time did: its kind, when, and its own figures (its JSON fields go
-     * into {@code fault}).
-     */
-    public sealed interface InjectedFault permits ServiceKill, BrokerRestart, InstanceKill, GroupChange {
-        /** @return when it struck ({@link System#nanoTime()}) */
-        long faultNanos();
-
-        /** @return what was done, e.g. {@code kill -9 of the service JVM (pid 4242)} */
-        String kind();
-
-        /** @return seconds from the start of the load to the fault, to the ms */
-        double atS();
-    }
-
-    /**
-     * The service JVM killed (-9), its state directory optionally wiped, and started again after a downtime.
-     *
-     * @param faultNanos when it was killed (not written)
-     * @param runningNanos when it was RUNNING again (not written)
-     * @param kind {@code kill -9 of the service JVM (pid N)}
-     * @param atS seconds from the start of the load
-     * @param stateDirWiped the state directory deleted, or null when kept (then not written)
-     * @param downtimeMs how long it stayed down
-     * @param faultToRestartMs from the kill to the new JVM's launch
-     * @param restartToRunningMs from the launch to RUNNING
-     * @param faultToRunningMs from the kill to RUNNING
-     */
-    public record ServiceKill(
-            @JsonIgnore long faultNanos,
-            @JsonIgnore long runningNanos,
-            @JsonProperty("kind") String kind,
-            @JsonProperty("at_s") double atS,
-
-            @JsonProperty("state_dir_wiped") @JsonInclude(JsonInclude.Include.NON_NULL)
-            String stateDirWiped,
-
-            @JsonProperty("downtime_ms") long downtimeMs,
-            @JsonProperty("fault_to_restart_ms") long faultToRestartMs,
-            @JsonProperty("restart_to_running_ms") long restartToRunningMs,
-            @JsonProperty("fault_to_running_ms") long faultToRunningMs)
-            implements InjectedFault {}
-
-    /**
-     * The broker process stopped and started again on the same port and log directory.
-     *
-     * @param faultNanos when it was stopped (not written)
-     * @param kind what was done
-     * @param atS seconds from the start of the load
-     * @param brokerStopMs how long the graceful stop took
-     * @param brokerStartMs how long the start took
-     * @param faultToBrokerUpMs from the stop to the broker serving again
-     */
-    public record BrokerRestart(
-            @JsonIgnore long faultNanos,
-            @JsonProperty("kind") String kind,
-            @JsonProperty("at_s") double atS,
-            @JsonProperty("broker_stop_ms") long brokerStopMs,
-            @JsonProperty("broker_start_ms") long brokerStartMs,
-            @JsonProperty("fault_to_broker_up_ms") long faultToBrokerUpMs)
-            implements InjectedFault {}
-
-    /**
-     * One of two instances killed (-9); the other takes over its tasks.
-     *
-     * @param faultNanos when it was killed (not written)
-     * @param assignmentBefore active tasks per instance name just before the kill
-     * @param kind what was done
-     * @param atS seconds from the start of the load
-     * @param survivorTasksAfter active tasks of the survivor at the end of the wait
-     * @param tasksTotal tasks of the topology
-     * @param faultToTakeoverMs from the kill until the survivor reported every task, -1 if not within 120 s
-     * @param survivorSlotReport the survivor's {@code adattribution_slot_*} metric lines
-     */
-    public record InstanceKill(
-            @JsonIgnore long faultNanos,
-            @JsonProperty("assignment_before") Map<String, Long> assignmentBefore,
-            @JsonProperty("kind") String kind,
-            @JsonProperty("at_s") double atS,
-            @JsonProperty("survivor_tasks_after") long survivorTasksAfter,
-            @JsonProperty("tasks_total") long tasksTotal,
-            @JsonProperty("fault_to_takeover_ms") long faultToTakeoverMs,
-            @JsonProperty("survivor_slot_report") List<String> survivorSlotReport)
-            implements InjectedFault {
-
-        /** Copies the collections. */
-        public InstanceKill {
-            assignmentBefore = Collections.unmodifiableMap(new LinkedHashMap<>(assignmentBefore));
-            survivorSlotReport = List.copyOf(survivorSlotReport);
-        }
-    }
-
-    /**
-     * Instances started, stopped, restarted or killed under load while they share one application id (scale-out,
-     * scale-in, rolling-restart, instance-kill), and how the group's active tasks moved. The task ids per instance come
-     * from each instance's task-level {@code process-total} on {@code /metrics}, sampled every 250 ms from the fault
-     * until the assignment settled.
-     *
-     * @param faultNanos when the first action began (not written)
-     * @param kind what was done, e.g. {@code scale-out 1 -> 3}
-     * @param atS seconds from the start of the load
-     * @param atSFromFirstInput seconds from the load's first input record (as the runner saw it arrive) to the fault:
-     *     the time axis of the load run's per-second series; -1 when not seen
-     * @param groupProtocol {@code classic} or {@code streams}
-     * @param standbyReplicas standby replicas per task (client-side under classic, the group's config under streams)
-     * @param staticMembership whether each instance had a {@code group.instance.id}
-     * @param sessionTimeoutMs the session timeout the members ran with
-     * @param steps each action with its timing, in order
-     * @param assignmentBefore active tasks per running instance just before the fault
-     * @param assignmentAfter active tasks per running instance once settled
-     * @param tasksTotal tasks of the topology
-     * @param faultToSettledMs from the fault until the running instances held every task, each once, each instance at
-     *     least one, unchanged for 3 s; -1 if not within 120 s of the last action
-     * @param tasksMoved tasks whose owner differs between before and after
-     * @param movedTasks those tasks
-     * @param movedTasksProcessingAgainMs from the fault until every moved task processed records on its new owner, -1
-     *     if one never did (0 when none moved)
-     * @param longestTaskPauseMs the longest time any task went without processing a record, from the fault until 3 s
-     *     after the assignment settled
-     * @param longestPausedTask the task of that pause
-     */
-    public record GroupChange(
-            @JsonIgnore long faultNanos,
-            @JsonProperty("kind") String kind,
-            @JsonProperty("at_s") double atS,
-            @JsonProperty("at_s_from_first_input") double atSFromFirstInput,
-            @JsonProperty("group_protocol") String groupProtocol,
-            @JsonProperty("standby_replicas") int standbyReplicas,
-            @JsonProperty("static_membership") boolean staticMembership,
-            @JsonProperty("session_timeout_ms") long sessionTimeoutMs,
-            @JsonProperty("steps") List<String> steps,
-            @JsonProperty("assignment_before") Map<String, List<String>> assignmentBefore,
-            @JsonProperty("assignment_after") Map<String, List<String>> assignmentAfter,
-            @JsonProperty("tasks_total") long tasksTotal,
-            @JsonProperty("fault_to_settled_ms") long faultToSettledMs,
-            @JsonProperty("tasks_moved") int tasksMoved,
-            @JsonProperty("moved_tasks") List<String> movedTasks,
-            @JsonProperty("moved_tasks_processing_again_ms") long movedTasksProcessingAgainMs,
-            @JsonProperty("longest_task_pause_ms") long longestTaskPauseMs,
-            @JsonProperty("longest_paused_task") String longestPausedTask)
-            implements InjectedFault {
-
-        /** Copies the collections. */
-        public GroupChange {
-            steps = List.copyOf(steps);
-            assignmentBefore = copy(assignmentBefore);
-            assignmentAfter = copy(assignmentAfter);
-            movedTasks = List.copyOf(movedTasks);
-        }
-
-        private static Map<String, List<String>> copy(Map<String, List<String>> m) {
-            Map<String, List<String>> out = new LinkedHashMap<>();
-            m.forEach((k, v) -> out.put(k, List.copyOf(v)));
-            return Collections.unmodifiableMap(out);
+        /**
+         * Reads the section back from a report's {@code fault} object ({@link InjectedFault#fromJson(JsonNode)}).
+         *
+         * @param fault the {@code fault} object
+         * @return the section; equal to {@link #NONE} for an empty object
+         */
+        @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+        static FaultSection fromJson(JsonNode fault) {
+            return new FaultSection(
+                    InjectedFault.fromJson(fault),
+                    fault.has("pending_timers_due_after_restart") ? ReportJson.convert(fault, TimersDue.class) : null,
+                    fault.has("recovery_ms") ? fault.get("recovery_ms").asLong() : null,
+                    fault.has("longest_output_gap_ms")
+                            ? fault.get("longest_output_gap_ms").asLong()
+                            : null);
         }
     }
 
@@ -347,6 +218,7 @@ public record ChaosReport(
      * @param pendingTimersDueAfterRestart whether they were still pending when the service was RUNNING again
      * @param pendingTimersDueSAfterFault seconds from the kill until they were due
      */
+    @JsonIgnoreProperties(ignoreUnknown = true) // the fault object also holds the fault's fields
     public record TimersDue(
             @JsonProperty("pending_timers_due_after_restart")
             boolean pendingTimersDueAfterRestart,
@@ -511,98 +383,4 @@ public record ChaosReport(
             long expiredStateMatchedAfterWipe,
 
             @JsonProperty("fresh_pair_joined_after_wipe") boolean freshPairJoinedAfterWipe) {}
-
-    /**
-     * The load run's report as the chaos runner reads it ({@code report-<scenario>.json} of the load generator's
-     * {@code run}): the oracle's figures. Fields the load run did not write are null (and written as null).
-     *
-     * @param eventsSent input events sent
-     * @param achievedRate events per second achieved
-     * @param keptUp whether the generator kept up with the target rate
-     * @param sendErrors input records that could not be sent
-     * @param expected outputs the oracle expects
-     * @param observed outputs observed
-     * @param matched observed outputs matching an expected one
-     * @param missing expected outputs never observed
-     * @param duplicates extra copies of expected outputs
-     * @param unexpected outputs the oracle did not expect
-     * @param mismatched outputs whose content differs from the expected
-     * @param drainMs from the last send until the outputs were complete (or the drain timed out)
-     * @param latencyMs latency percentiles (the load generator's layout, copied as is)
-     * @param samples samples of missing, unexpected and duplicated outputs (copied as is)
-     * @param reportFile the load run's report file
-     */
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Oracle(
-            @JsonProperty("events_sent") Long eventsSent,
-            @JsonProperty("achieved_rate") Double achievedRate,
-            @JsonProperty("kept_up") Boolean keptUp,
-            @JsonProperty("send_errors") Long sendErrors,
-            @JsonProperty("expected") Long expected,
-            @JsonProperty("observed") Long observed,
-            @JsonProperty("matched") Long matched,
-            @JsonProperty("missing") Long missing,
-            @JsonProperty("duplicates") Long duplicates,
-            @JsonProperty("unexpected") Long unexpected,
-            @JsonProperty("mismatched") Long mismatched,
-            @JsonProperty("drain_ms") Long drainMs,
-            @JsonProperty("latency_ms") JsonNode latencyMs,
-            @JsonProperty("samples") JsonNode samples,
-            @JsonProperty("report_file") String reportFile) {
-
-        /**
-         * Reads a load run's report.
-         *
-         * @param file {@code report-<mode>.json}
-         * @return its figures, with {@link #reportFile()} set to the file
-         * @throws IOException when it cannot be read
-         */
-        public static Oracle read(Path file) throws IOException {
-            Oracle o = ReportJson.read(file, Oracle.class);
-            return new Oracle(
-                    o.eventsSent,
-                    o.achievedRate,
-                    o.keptUp,
-                    o.sendErrors,
-                    o.expected,
-                    o.observed,
-                    o.matched,
-                    o.missing,
-                    o.duplicates,
-                    o.unexpected,
-                    o.mismatched,
-                    o.drainMs,
-                    o.latencyMs,
-                    o.samples,
-                    file.toString());
-        }
-
-        /**
-         * The common check of every scenario: no expected output missing, none unexpected, no duplicate when the
-         * scenario promises none, and every input sent.
-         *
-         * @param zeroDuplicatesRequired whether duplicates fail the run
-         * @return the failures, in that order; empty when the oracle passes
-         */
-        public List<String> failures(boolean zeroDuplicatesRequired) {
-            List<String> out = new ArrayList<>();
-            if (count(missing) > 0) {
-                out.add(count(missing) + " expected outputs missing (oracle)");
-            }
-            if (count(unexpected) > 0) {
-                out.add(count(unexpected) + " unexpected outputs (oracle)");
-            }
-            if (zeroDuplicatesRequired && count(duplicates) > 0) {
-                out.add(count(duplicates) + " duplicated outputs (oracle)");
-            }
-            if (count(sendErrors) > 0) {
-                out.add(count(sendErrors) + " input records the generator could not send");
-            }
-            return out;
-        }
-
-        private static long count(Long n) {
-            return n == null ? 0 : n;
-        }
-    }
 }

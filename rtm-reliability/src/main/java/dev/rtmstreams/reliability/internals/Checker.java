@@ -62,7 +62,7 @@ interface Checker {
      * @param findings where sections and failures go
      * @throws Exception when the check cannot be carried out (the run breaks; not a failure)
      */
-    void check(RunContext run, Optional<ChaosReport.InjectedFault> fault, Findings findings) throws Exception;
+    void check(RunContext run, Optional<InjectedFault> fault, Findings findings) throws Exception;
 
     /**
      * Runs checkers one after the other, each hook in the order given.
@@ -107,8 +107,7 @@ interface Checker {
             }
 
             @Override
-            public void check(RunContext run, Optional<ChaosReport.InjectedFault> fault, Findings findings)
-                    throws Exception {
+            public void check(RunContext run, Optional<InjectedFault> fault, Findings findings) throws Exception {
                 for (Checker c : all) {
                     c.check(run, fault, findings);
                 }

@@ -6,8 +6,8 @@ import java.util.Optional;
 final class FailoverChecker implements Checker {
 
     @Override
-    public void check(RunContext run, Optional<ChaosReport.InjectedFault> fault, Findings findings) {
-        if (!(fault.orElse(null) instanceof ChaosReport.InstanceKill kill)) {
+    public void check(RunContext run, Optional<InjectedFault> fault, Findings findings) {
+        if (!(fault.orElse(null) instanceof InjectedFault.InstanceKill kill)) {
             throw new IllegalStateException("instance-failover needs a kill of one of two instances: " + fault);
         }
         judge(kill, findings);
@@ -19,7 +19,7 @@ final class FailoverChecker implements Checker {
      * @param kill the kill and the takeover
      * @param findings where the failure goes
      */
-    static void judge(ChaosReport.InstanceKill kill, Findings findings) {
+    static void judge(InjectedFault.InstanceKill kill, Findings findings) {
         if (kill.faultToTakeoverMs() < 0) {
             findings.fail("the survivor did not report all " + kill.tasksTotal() + " tasks within 120 s of the kill");
         }

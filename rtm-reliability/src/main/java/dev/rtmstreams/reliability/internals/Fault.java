@@ -64,6 +64,6 @@ interface Fault {
          * @return what was done, with its figures
          * @throws Exception when the system cannot be brought back (the run breaks)
          */
-        ChaosReport.InjectedFault inject(RunContext run, Runnable whileDown) throws Exception;
+        InjectedFault inject(RunContext run, Runnable whileDown) throws Exception;
     }
 }

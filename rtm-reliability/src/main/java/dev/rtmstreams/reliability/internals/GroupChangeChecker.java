@@ -34,8 +34,8 @@ final class GroupChangeChecker implements Checker {
     }
 
     @Override
-    public void check(RunContext run, Optional<ChaosReport.InjectedFault> fault, Findings findings) throws IOException {
-        if (!(fault.orElse(null) instanceof ChaosReport.GroupChange change)) {
+    public void check(RunContext run, Optional<InjectedFault> fault, Findings findings) throws IOException {
+        if (!(fault.orElse(null) instanceof InjectedFault.GroupChange change)) {
             throw new IllegalStateException("a group change scenario needs its group change: " + fault);
         }
         Instant faultAt = Instant.now().minusNanos(System.nanoTime() - change.faultNanos());
@@ -71,7 +71,7 @@ final class GroupChangeChecker implements Checker {
      * @return the section
      */
     static ChaosReport.GroupChangeFigures figures(
-            ChaosReport.GroupChange change,
+            InjectedFault.GroupChange change,
             Map<String, Integer> rebalances,
             List<RunReport.Second> perSecond,
             Map<String, Long> violations) {
@@ -103,7 +103,7 @@ final class GroupChangeChecker implements Checker {
     static void judge(
             GroupChangeFault.Kind kind,
             boolean staticMembership,
-            ChaosReport.GroupChange change,
+            InjectedFault.GroupChange change,
             ChaosReport.GroupChangeFigures figures,
             Findings findings) {
         if (change.faultToSettledMs() < 0) {

@@ -104,7 +104,7 @@ final class GroupChangeFault implements Fault {
         return 2L * run.settings().partitions();
     }
 
-    private ChaosReport.GroupChange change(RunContext run, Runnable whileDown) throws Exception {
+    private InjectedFault.GroupChange change(RunContext run, Runnable whileDown) throws Exception {
         try {
             return changeAndMeasure(run);
         } finally {
@@ -112,7 +112,7 @@ final class GroupChangeFault implements Fault {
         }
     }
 
-    private ChaosReport.GroupChange changeAndMeasure(RunContext run) throws Exception {
+    private InjectedFault.GroupChange changeAndMeasure(RunContext run) throws Exception {
         List<ServiceInstance> all = run.instances();
         long faultNanos = System.nanoTime();
         double atS = run.secondsIntoLoad(faultNanos);
@@ -172,7 +172,7 @@ final class GroupChangeFault implements Fault {
                 settledNanos < 0 ? -1 : RunContext.millis(settledNanos - faultNanos),
                 moved,
                 resumedMs);
-        return new ChaosReport.GroupChange(
+        return new InjectedFault.GroupChange(
                 faultNanos,
                 what,
                 atS,

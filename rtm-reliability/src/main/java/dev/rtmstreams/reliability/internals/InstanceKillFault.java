@@ -46,7 +46,7 @@ final class InstanceKillFault implements Fault {
         return 2L * run.settings().partitions();
     }
 
-    private ChaosReport.InstanceKill kill(RunContext run, Runnable whileDown) throws InterruptedException {
+    private InjectedFault.InstanceKill kill(RunContext run, Runnable whileDown) throws InterruptedException {
         ServiceInstance victim = run.instances().get(0);
         ServiceInstance survivor = run.survivor();
         Map<String, Long> before = new LinkedHashMap<>();
@@ -66,7 +66,7 @@ final class InstanceKillFault implements Fault {
             }
             Thread.sleep(100);
         }
-        return new ChaosReport.InstanceKill(
+        return new InjectedFault.InstanceKill(
                 faultNanos, before, kind, atS, survivor.activeTasks(), total, took, survivor.slotLines());
     }
 }

@@ -26,8 +26,7 @@ final class PendingTimersChecker implements Checker {
     }
 
     @Override
-    public void check(RunContext run, Optional<ChaosReport.InjectedFault> fault, Findings findings)
-            throws InterruptedException {
+    public void check(RunContext run, Optional<InjectedFault> fault, Findings findings) throws InterruptedException {
         timers.check(run, fault, findings);
         ProbeSet p = timers.sent();
         long due = p.firstSeenNanos()

@@ -23,7 +23,7 @@ final class PoisonChecker implements Checker {
     }
 
     @Override
-    public void check(RunContext run, Optional<ChaosReport.InjectedFault> fault, Findings findings) {
+    public void check(RunContext run, Optional<InjectedFault> fault, Findings findings) {
         judge(figures.get(), findings);
     }
 

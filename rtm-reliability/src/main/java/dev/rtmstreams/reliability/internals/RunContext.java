@@ -32,7 +32,7 @@ final class RunContext {
     private final ProbeOutputs outputs;
     private volatile long loadStartNanos = -1;
     private volatile long loadEndNanos = -1;
-    private volatile ChaosReport.Oracle oracle;
+    private volatile LoadOracle oracle;
 
     /**
      * @param settings how the run runs; not null
@@ -131,13 +131,13 @@ final class RunContext {
      * @param oracle the load run's figures
      * @param nanos when it ended ({@link System#nanoTime()})
      */
-    void loadEnded(ChaosReport.Oracle oracle, long nanos) {
+    void loadEnded(LoadOracle oracle, long nanos) {
         this.oracle = Objects.requireNonNull(oracle, "oracle");
         this.loadEndNanos = nanos;
     }
 
     /** @return the load run's figures, null before it ended */
-    ChaosReport.Oracle oracle() {
+    LoadOracle oracle() {
         return oracle;
     }
 

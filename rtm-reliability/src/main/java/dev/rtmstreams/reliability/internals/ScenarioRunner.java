@@ -233,7 +233,7 @@ public final class ScenarioRunner {
             ChaosReport.FaultSection fault,
             Findings findings,
             long longestOutputGapWholeRunMs,
-            ChaosReport.Oracle oracle,
+            LoadOracle oracle,
             boolean zeroDuplicatesRequired,
             boolean serviceAliveAtEnd,
             String serviceHealthAtEnd) {}
@@ -392,13 +392,13 @@ public final class ScenarioRunner {
             return now;
         }
 
-        ChaosReport.Oracle await() throws Exception {
+        LoadOracle await() throws Exception {
             thread.join();
             Path json = dir.resolve("report-" + s.scenario().cliName() + ".json");
             if (!Files.isRegularFile(json)) {
                 throw new IllegalStateException("the load run wrote no report (exit code " + exitCode + "): " + json);
             }
-            return ChaosReport.Oracle.read(json);
+            return LoadOracle.read(json);
         }
     }
 
@@ -430,14 +430,14 @@ public final class ScenarioRunner {
             checker.beforeLoad(run);
             run.loadStarted(load.start());
             checker.loadStarted(run);
-            Optional<ChaosReport.InjectedFault> injected = Optional.empty();
+            Optional<InjectedFault> injected = Optional.empty();
             Optional<Fault.Strike> strike = fault.strike();
             if (strike.isPresent()) {
                 sleepUntil(run.loadStartNanos() + (long) (s.duration().toNanos() * s.faultAt()));
                 checker.beforeFault(run);
                 injected = Optional.of(strike.get().inject(run, () -> checker.whileDown(run)));
             }
-            ChaosReport.Oracle oracle = load.await();
+            LoadOracle oracle = load.await();
             long loadEnd = System.nanoTime();
             run.loadEnded(oracle, loadEnd);
             fault.afterLoad(run);

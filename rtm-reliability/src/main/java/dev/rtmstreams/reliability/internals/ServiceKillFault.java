@@ -40,7 +40,7 @@ final class ServiceKillFault implements Fault {
         return Optional.of(this::kill);
     }
 
-    private ChaosReport.ServiceKill kill(RunContext run, Runnable whileDown) throws Exception {
+    private InjectedFault.ServiceKill kill(RunContext run, Runnable whileDown) throws Exception {
         ServiceInstance service = run.primary();
         long faultNanos = System.nanoTime();
         String kind = "kill -9 of the service JVM (pid " + service.pid() + ")";
@@ -57,7 +57,7 @@ final class ServiceKillFault implements Fault {
         service.start();
         Duration toRunning = service.awaitRunning(run.settings().readyTimeout());
         long running = System.nanoTime();
-        return new ChaosReport.ServiceKill(
+        return new InjectedFault.ServiceKill(
                 faultNanos,
                 running,
                 kind,

@@ -43,7 +43,7 @@ final class SoakChecker implements Checker {
     }
 
     @Override
-    public void check(RunContext run, Optional<ChaosReport.InjectedFault> fault, Findings findings) throws Exception {
+    public void check(RunContext run, Optional<InjectedFault> fault, Findings findings) throws Exception {
         sampler.close();
         sampler.write(reportDir, SERIES_NAME);
         findings.soak(

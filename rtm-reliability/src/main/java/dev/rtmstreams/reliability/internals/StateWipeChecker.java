@@ -41,7 +41,7 @@ final class StateWipeChecker implements Checker {
     }
 
     @Override
-    public void check(RunContext run, Optional<ChaosReport.InjectedFault> fault, Findings findings) throws Exception {
+    public void check(RunContext run, Optional<InjectedFault> fault, Findings findings) throws Exception {
         expired.check(run, fault, findings);
         ScenarioRunner.Settings s = run.settings();
         ServiceInstance service = run.primary();

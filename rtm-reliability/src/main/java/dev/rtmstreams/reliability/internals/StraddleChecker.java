@@ -28,8 +28,7 @@ final class StraddleChecker implements Checker {
     }
 
     @Override
-    public void check(RunContext run, Optional<ChaosReport.InjectedFault> fault, Findings findings)
-            throws InterruptedException {
+    public void check(RunContext run, Optional<InjectedFault> fault, Findings findings) throws InterruptedException {
         if (sent == null) {
             throw new IllegalStateException("no straddling matches were sent: the fault did not strike");
         }

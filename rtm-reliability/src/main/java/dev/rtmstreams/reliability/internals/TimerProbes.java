@@ -53,9 +53,8 @@ final class TimerProbes {
      * @param findings where the due times and the failure go
      * @throws InterruptedException when interrupted
      */
-    void check(RunContext run, Optional<ChaosReport.InjectedFault> fault, Findings findings)
-            throws InterruptedException {
-        if (fault.orElse(null) instanceof ChaosReport.ServiceKill kill) {
+    void check(RunContext run, Optional<InjectedFault> fault, Findings findings) throws InterruptedException {
+        if (fault.orElse(null) instanceof InjectedFault.ServiceKill kill) {
             findings.timersDue(due(sent().firstSeenNanos(), run.settings().correlationWindow(), kill));
         }
         if (!run.outputs().awaitProbes(sent().firstAckOutputs(), OUTPUT_TIMEOUT)) {
@@ -71,7 +70,7 @@ final class TimerProbes {
      * @param kill the kill and restart
      * @return whether they were due only after the service was RUNNING again, and how long after the kill
      */
-    static ChaosReport.TimersDue due(long firstSeenNanos, Duration correlationWindow, ChaosReport.ServiceKill kill) {
+    static ChaosReport.TimersDue due(long firstSeenNanos, Duration correlationWindow, InjectedFault.ServiceKill kill) {
         long due = firstSeenNanos + correlationWindow.toNanos();
         return new ChaosReport.TimersDue(due > kill.runningNanos(), RunContext.round3((due - kill.faultNanos()) / 1e9));
     }

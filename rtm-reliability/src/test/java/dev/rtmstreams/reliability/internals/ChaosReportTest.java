@@ -1,25 +1,26 @@
 package dev.rtmstreams.reliability.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rtmstreams.tools.ReportJson;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class ChaosReportTest {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @ParameterizedTest
     @EnumSource(Scenario.class)
@@ -28,7 +29,7 @@ class ChaosReportTest {
             Path file = dir.resolve("chaos-" + scenario.cliName() + ".json");
             SyntheticReports.report(scenario, ownBroker).write(file);
 
-            JsonNode written = JSON.readTree(file.toFile());
+            JsonNode written = ReportJson.readTree(file);
             List<String> paths = ReportFieldNames.paths(written).stream()
                     .filter(p -> !p.startsWith("machine."))
                     .toList();
@@ -40,30 +41,128 @@ class ChaosReportTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Scenario.class)
+    void shouldReadBackWhatItWroteWhenReadTyped(Scenario scenario, @TempDir Path dir) throws Exception {
+        for (boolean ownBroker : List.of(true, false)) {
+            ChaosReport report = SyntheticReports.report(scenario, ownBroker);
+            Path file = dir.resolve("chaos-" + scenario.cliName() + ".json");
+            report.write(file);
+
+            ChaosReport read = ChaosReport.read(file);
+
+            String as = scenario + ", own broker " + ownBroker;
+            assertThat(ReportJson.toJson(read))
+                    .as(as)
+                    .isEqualTo(Files.readString(file).strip());
+            assertThat(read.sections()).as(as).isEqualTo(report.sections());
+            assertThat(
+                            read.fault().injected() == null
+                                    ? null
+                                    : read.fault().injected().getClass())
+                    .as(as)
+                    .isEqualTo(
+                            report.fault().injected() == null
+                                    ? null
+                                    : report.fault().injected().getClass());
+            assertThat(read.fault().timersDue()).as(as).isEqualTo(report.fault().timersDue());
+            assertThat(read.failures()).as(as).isEqualTo(report.failures());
+        }
+    }
+
+    @Test
+    void shouldReadEveryCommittedReportTypedWhenGivenWhatTheRunnerWrote() throws Exception {
+        List<Path> reports;
+        try (Stream<Path> files = Files.walk(Path.of("results"))) {
+            reports = files.filter(p -> p.getFileName().toString().endsWith(".json"))
+                    .filter(p -> readTree(p).has("scenario"))
+                    .sorted()
+                    .toList();
+        }
+        assertThat(reports).hasSizeGreaterThanOrEqualTo(8);
+        for (Path file : reports) {
+            JsonNode json = ReportJson.readTree(file);
+
+            ChaosReport read = ChaosReport.read(file);
+
+            assertThat(read.scenario())
+                    .as("%s", file)
+                    .isEqualTo(json.get("scenario").asText());
+            assertThat(read.verdict())
+                    .as("%s", file)
+                    .isEqualTo(json.get("verdict").asText());
+            assertThat(read.failures())
+                    .as("%s", file)
+                    .hasSize(json.get("failures").size());
+            assertThat(read.oracle().missing())
+                    .as("%s", file)
+                    .isEqualTo(json.get("oracle").get("missing").asLong());
+            JsonNode kind = json.get("fault").get("kind");
+            if (kind == null) {
+                assertThat(read.fault().injected()).as("%s", file).isNull();
+            } else {
+                assertThat(read.fault().injected().kind()).as("%s", file).isEqualTo(kind.asText());
+                assertThat(read.fault().recoveryMs())
+                        .as("%s", file)
+                        .isEqualTo(json.get("fault").get("recovery_ms").asLong());
+            }
+        }
+    }
+
+    private static JsonNode readTree(Path file) {
+        try {
+            return ReportJson.readTree(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void shouldRefuseAFaultOfUnknownKindWhenReadBack(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("chaos-service-crash.json");
+        SyntheticReports.report(Scenario.SERVICE_CRASH, false).write(file);
+        ObjectNode json = (ObjectNode) ReportJson.readTree(file);
+        ((ObjectNode) json.get("fault")).remove("fault_to_restart_ms");
+        Files.writeString(file, ReportJson.toJson(json));
+
+        assertThatThrownBy(() -> ChaosReport.read(file))
+                .hasRootCauseInstanceOf(IllegalArgumentException.class)
+                .rootCause()
+                .hasMessageContaining("a fault of unknown kind");
+    }
+
     @Test
     void shouldWriteAnEmptyFaultObjectWhenTheScenarioHasNoFault(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("chaos-poison.json");
         SyntheticReports.report(Scenario.POISON, false).write(file);
 
-        assertThat(JSON.readTree(file.toFile()).get("fault").size()).isZero();
+        assertThat(ReportJson.readTree(file).get("fault").size()).isZero();
     }
 
+    /**
+     * The summary as the runner printed it from its report held as a map (before the report was typed), for these
+     * figures with one failure: {@code src/test/resources/chaos-summaries/<scenario>.txt}, the report file named
+     * {@code /REPORT/chaos-<scenario>.json}. Printed from the report as built and from the report read back typed.
+     */
     @ParameterizedTest
     @EnumSource(Scenario.class)
     void shouldPrintTheSummaryTheMapReportPrintedWhenGivenTheSameFigures(Scenario scenario, @TempDir Path dir)
             throws Exception {
         ChaosReport report = SyntheticReports.report(scenario, false);
         report = withFailures(report, List.of("3 expected outputs missing (oracle)"));
-        Path json = dir.resolve("chaos-" + scenario.cliName() + ".json");
+        Path file = dir.resolve("chaos-" + scenario.cliName() + ".json");
+        report.write(file);
+        Path named = Path.of("/REPORT", "chaos-" + scenario.cliName() + ".json");
+        String golden = Files.readString(Path.of("src/test/resources/chaos-summaries", scenario.cliName() + ".txt"));
 
+        assertThat(printed(report, named)).isEqualTo(golden);
+        assertThat(printed(ChaosReport.read(file), named)).isEqualTo(golden);
+    }
+
+    private static String printed(ChaosReport report, Path json) {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         report.print(new PrintStream(printed, true, StandardCharsets.UTF_8), json);
-        ByteArrayOutputStream legacy = new ByteArrayOutputStream();
-        @SuppressWarnings("unchecked")
-        Map<String, Object> asMap = JSON.convertValue(report, Map.class);
-        legacyPrint(asMap, report.targetRate(), new PrintStream(legacy, true, StandardCharsets.UTF_8), json);
-
-        assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo(legacy.toString(StandardCharsets.UTF_8));
+        return printed.toString(StandardCharsets.UTF_8);
     }
 
     @Test
@@ -98,7 +197,7 @@ class ChaosReportTest {
                         + "\"drain_ms\":2492,\"latency_ms\":{\"p50\":345.855,\"count\":10821},"
                         + "\"samples\":{\"missing\":[],\"duplicates\":[\"LOG_RECORD x\"]},\"cost\":{\"cpu\":1}}");
 
-        ChaosReport.Oracle o = ChaosReport.Oracle.read(file);
+        LoadOracle o = LoadOracle.read(file);
 
         assertThat(o.eventsSent()).isEqualTo(60_000L);
         assertThat(o.keptUp()).isFalse();
@@ -106,7 +205,7 @@ class ChaosReportTest {
         assertThat(o.latencyMs().get("p50").asDouble()).isEqualTo(345.855);
         assertThat(o.samples().get("duplicates").get(0).asText()).isEqualTo("LOG_RECORD x");
         assertThat(o.reportFile()).isEqualTo(file.toString());
-        JsonNode written = JSON.valueToTree(o);
+        JsonNode written = ReportJson.convert(o, JsonNode.class);
         assertThat(written.get("achieved_rate").isDouble()).isTrue();
         assertThat(written.has("cost")).isFalse();
     }
@@ -116,7 +215,7 @@ class ChaosReportTest {
         Path file = dir.resolve("report-soak.json");
         Files.writeString(file, "{\"events_sent\":5,\"missing\":0}");
 
-        JsonNode written = JSON.valueToTree(ChaosReport.Oracle.read(file));
+        JsonNode written = ReportJson.convert(LoadOracle.read(file), JsonNode.class);
 
         assertThat(written.get("expected").isNull()).isTrue();
         assertThat(written.get("latency_ms").isNull()).isTrue();
@@ -148,58 +247,5 @@ class ChaosReportTest {
                 r.loadAverageAtEnd(),
                 ChaosReport.FAIL,
                 failures);
-    }
-
-    /** The summary as the runner printed it from its {@code Map<String, Object>} report (reference model). */
-    @SuppressWarnings("unchecked")
-    private static void legacyPrint(Map<String, Object> report, double rate, PrintStream out, Path json) {
-        Map<String, Object> o = (Map<String, Object>) report.getOrDefault("oracle", Map.of());
-        Map<String, Object> f = (Map<String, Object>) report.getOrDefault("fault", Map.of());
-        out.printf(
-                Locale.ROOT,
-                "chaos %s%s: %s%n",
-                report.get("scenario"),
-                Boolean.TRUE.equals(report.get("exactly_once")) ? " (exactly-once)" : "",
-                report.get("verdict"));
-        out.printf(
-                Locale.ROOT,
-                "  load      : %s events sent at %s/s (target %.0f/s, kept up: %s)%n",
-                o.get("events_sent"),
-                o.get("achieved_rate"),
-                rate,
-                o.get("kept_up"));
-        out.printf(
-                Locale.ROOT,
-                "  oracle    : expected %s, observed %s, missing %s, duplicates %s, unexpected %s%n",
-                o.get("expected"),
-                o.get("observed"),
-                o.get("missing"),
-                o.get("duplicates"),
-                o.get("unexpected"));
-        if (!f.isEmpty()) {
-            out.printf(Locale.ROOT, "  fault     : %s at %ss%n", f.get("kind"), f.get("at_s"));
-            out.printf(
-                    Locale.ROOT,
-                    "  recovery  : %s ms until outputs flowed again on every partition "
-                            + "(longest output gap %s ms)%n",
-                    f.get("recovery_ms"),
-                    f.get("longest_output_gap_ms"));
-        }
-        for (String k : List.of("straddling_matches", "pending_timers", "wipe_probes", "poison", "group_change")) {
-            if (report.containsKey(k)) {
-                out.printf(Locale.ROOT, "  %-10s: %s%n", k, report.get(k));
-            }
-        }
-        if (report.containsKey("soak_summary")) {
-            out.printf(
-                    Locale.ROOT,
-                    "  soak      : %s samples, series in %s%n",
-                    report.get("soak_samples"),
-                    report.get("soak_series_files"));
-        }
-        for (Object failure : (List<Object>) report.get("failures")) {
-            out.println("  FAILED    : " + failure);
-        }
-        out.println("  report    : " + json.toAbsolutePath());
     }
 }

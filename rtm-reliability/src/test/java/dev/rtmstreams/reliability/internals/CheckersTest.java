@@ -41,7 +41,7 @@ class CheckersTest {
 
     @Test
     void shouldTreatAFigureTheLoadRunLeftOutAsZeroWhenJudging() {
-        ChaosReport.Oracle o = new ChaosReport.Oracle(
+        LoadOracle o = new LoadOracle(
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 
         assertThat(o.failures(true)).isEmpty();
@@ -100,7 +100,7 @@ class CheckersTest {
     @Test
     void shouldSayTimersWereDueAfterTheRestartWhenTheyCameDueAfterTheServiceWasRunning() {
         // sent at 1 s, kill at 10 s, RUNNING again at 40 s
-        ChaosReport.ServiceKill kill = SyntheticReports.kill(null, 1000);
+        InjectedFault.ServiceKill kill = SyntheticReports.kill(null, 1000);
 
         assertThat(TimerProbes.due(1_000_000_000L, Duration.ofMinutes(2), kill))
                 .isEqualTo(new ChaosReport.TimersDue(true, 111.0));
@@ -266,7 +266,7 @@ class CheckersTest {
             }
 
             @Override
-            public void check(RunContext run, Optional<ChaosReport.InjectedFault> fault, Findings findings) {
+            public void check(RunContext run, Optional<InjectedFault> fault, Findings findings) {
                 calls.add(name + " check");
             }
         };

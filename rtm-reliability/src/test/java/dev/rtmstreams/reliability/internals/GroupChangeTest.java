@@ -180,7 +180,7 @@ class GroupChangeTest {
 
     @Test
     void shouldPlaceTheLatencyWindowsOnTheLoadsOwnTimeAxisWhenComputingTheFigures() {
-        ChaosReport.GroupChange change = SyntheticReports.groupChange(8_000, 2_600);
+        InjectedFault.GroupChange change = SyntheticReports.groupChange(8_000, 2_600);
         Map<String, Integer> rebalances = new LinkedHashMap<>();
         rebalances.put("service-a", 2);
         rebalances.put("service-b", 1);
@@ -238,7 +238,7 @@ class GroupChangeTest {
         Findings rebalanced = new Findings();
         Findings dynamic = new Findings();
         Findings quiet = new Findings();
-        ChaosReport.GroupChange change = SyntheticReports.groupChange(8_000, 2_600);
+        InjectedFault.GroupChange change = SyntheticReports.groupChange(8_000, 2_600);
 
         GroupChangeChecker.judge(GroupChangeFault.Kind.ROLLING_RESTART, true, change, figures(2), rebalanced);
         GroupChangeChecker.judge(GroupChangeFault.Kind.ROLLING_RESTART, false, change, figures(2), dynamic);
@@ -254,8 +254,8 @@ class GroupChangeTest {
 
     @Test
     void shouldFailAScaleOutThatMovedNoTask() {
-        ChaosReport.GroupChange c = SyntheticReports.groupChange(8_000, 0);
-        ChaosReport.GroupChange unmoved = new ChaosReport.GroupChange(
+        InjectedFault.GroupChange c = SyntheticReports.groupChange(8_000, 0);
+        InjectedFault.GroupChange unmoved = new InjectedFault.GroupChange(
                 c.faultNanos(),
                 c.kind(),
                 c.atS(),

@@ -44,9 +44,9 @@ final class SyntheticReports {
                 GroupSettings.DEFAULTS);
     }
 
-    static ChaosReport.Oracle oracle(long missing, long duplicates, long unexpected, long sendErrors) {
+    static LoadOracle oracle(long missing, long duplicates, long unexpected, long sendErrors) {
         try {
-            return new ChaosReport.Oracle(
+            return new LoadOracle(
                     60_000L,
                     999.991,
                     true,
@@ -67,8 +67,8 @@ final class SyntheticReports {
         }
     }
 
-    static ChaosReport.ServiceKill kill(String wiped, long downtimeMs) {
-        return new ChaosReport.ServiceKill(
+    static InjectedFault.ServiceKill kill(String wiped, long downtimeMs) {
+        return new InjectedFault.ServiceKill(
                 10_000_000_000L,
                 40_000_000_000L,
                 "kill -9 of the service JVM (pid 4242)",
@@ -80,11 +80,11 @@ final class SyntheticReports {
                 31_138);
     }
 
-    static ChaosReport.InstanceKill failover(long takeoverMs) {
+    static InjectedFault.InstanceKill failover(long takeoverMs) {
         Map<String, Long> before = new LinkedHashMap<>();
         before.put("service-a", 2L);
         before.put("service-b", 2L);
-        return new ChaosReport.InstanceKill(
+        return new InjectedFault.InstanceKill(
                 10_000_000_000L,
                 before,
                 "kill -9 of service-a (pid 6884); service-b survives",
@@ -102,14 +102,14 @@ final class SyntheticReports {
      * @param resumedMs from the fault until every moved task processed again, -1 if one never did
      * @return the group change
      */
-    static ChaosReport.GroupChange groupChange(long settledMs, long resumedMs) {
+    static InjectedFault.GroupChange groupChange(long settledMs, long resumedMs) {
         Map<String, List<String>> before = new LinkedHashMap<>();
         before.put("service-a", List.of("0_0", "0_1", "0_2", "0_3", "1_0", "1_1", "1_2", "1_3"));
         Map<String, List<String>> after = new LinkedHashMap<>();
         after.put("service-a", List.of("0_1", "1_0", "1_3"));
         after.put("service-b", List.of("0_2", "1_1"));
         after.put("service-c", List.of("0_0", "0_3", "1_2"));
-        return new ChaosReport.GroupChange(
+        return new InjectedFault.GroupChange(
                 10_000_000_000L,
                 "scale-out 1 -> 3",
                 24.5,
@@ -171,12 +171,12 @@ final class SyntheticReports {
      */
     static ChaosReport report(Scenario scenario, boolean ownBroker) {
         Findings findings = new Findings();
-        ChaosReport.InjectedFault injected = switch (scenario) {
+        InjectedFault injected = switch (scenario) {
             case SERVICE_CRASH, PENDING_TIMERS -> kill(null, 1000);
             case LONG_OUTAGE -> kill(null, 240_000);
             case STATE_WIPE -> kill("/tmp/state/state-wipe-1ah26g-service-a", 1000);
             case BROKER_RESTART ->
-                new ChaosReport.BrokerRestart(
+                new InjectedFault.BrokerRestart(
                         10_000_000_000L,
                         "graceful stop of the broker JVM, start again on the same port and log dir",
                         24.1,
@@ -217,7 +217,7 @@ final class SyntheticReports {
             }
             case SCALE_OUT, SCALE_IN, ROLLING_RESTART, INSTANCE_KILL ->
                 findings.groupChange(GroupChangeChecker.figures(
-                        (ChaosReport.GroupChange) injected,
+                        (InjectedFault.GroupChange) injected,
                         Map.of("service-a", 2, "service-b", 1, "service-c", 1),
                         perSecond(),
                         Map.of("service-a", 0L, "service-b", 0L, "service-c", 0L)));

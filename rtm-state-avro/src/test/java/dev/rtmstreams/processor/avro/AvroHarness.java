@@ -1,7 +1,7 @@
 package dev.rtmstreams.processor.avro;
 
 import dev.rtmstreams.processor.TransformWithState;
-import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
+import dev.rtmstreams.processor.testing.ChangelogRestore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,10 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
-import java.util.Set;
 import java.util.stream.Stream;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.BytesDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -27,12 +24,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.ProcessorSupplier;
-import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * TopologyTestDriver around one String-keyed transformWithState operator (input topic "in", output "out") that can be
@@ -82,7 +74,7 @@ final class AvroHarness implements AutoCloseable {
     private void open(List<KeyValue<Bytes, byte[]>> restore) {
         StreamsBuilder b = new StreamsBuilder();
         b.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
-                .process(restoring(tws, restore), Named.as("tws"))
+                .process(new ChangelogRestore(tws, restore).of(tws), Named.as("tws"))
                 .to("out", Produced.with(Serdes.String(), Serdes.String()));
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, APP);
@@ -99,47 +91,6 @@ final class AvroHarness implements AutoCloseable {
                 "in", Serdes.String().serializer(), Serdes.String().serializer(), wall, Duration.ZERO);
         out = driver.createOutputTopic(
                 "out", Serdes.String().deserializer(), Serdes.String().deserializer());
-    }
-
-    /** Wraps the operator's supplier so that its processor writes {@code records} below the change-logging layer first. */
-    private static ProcessorSupplier<String, String, String, String> restoring(
-            TransformWithState<String, String, String> tws, List<KeyValue<Bytes, byte[]>> records) {
-        return new ProcessorSupplier<>() {
-            @Override
-            public Processor<String, String, String, String> get() {
-                Processor<String, String, String, String> p = tws.get();
-                return new Processor<>() {
-                    @Override
-                    public void init(ProcessorContext<String, String> context) {
-                        KeyValueStore<Bytes, byte[]> innermost =
-                                QueryableOperatorStore.innermost(context.getStateStore(tws.storeName()));
-                        for (KeyValue<Bytes, byte[]> kv : records) {
-                            if (kv.value == null) {
-                                innermost.delete(kv.key);
-                            } else {
-                                innermost.put(kv.key, kv.value);
-                            }
-                        }
-                        p.init(context);
-                    }
-
-                    @Override
-                    public void process(Record<String, String> record) {
-                        p.process(record);
-                    }
-
-                    @Override
-                    public void close() {
-                        p.close();
-                    }
-                };
-            }
-
-            @Override
-            public Set<StoreBuilder<?>> stores() {
-                return tws.stores();
-            }
-        };
     }
 
     void pipe(String key, String value) {
@@ -168,9 +119,7 @@ final class AvroHarness implements AutoCloseable {
 
     private void collectChangelog() {
         pendingOut.addAll(out.readValuesToList());
-        TestOutputTopic<Bytes, byte[]> cl = driver.createOutputTopic(
-                APP + "-" + tws.storeName() + "-changelog", new BytesDeserializer(), new ByteArrayDeserializer());
-        changelog.addAll(cl.readKeyValuesToList());
+        changelog.addAll(ChangelogRestore.readChangelog(driver, APP, tws));
     }
 
     /** @return every changelog record of the operator store written so far, in order */

@@ -26,13 +26,16 @@ import org.junit.jupiter.api.Test;
  * rtm-testkit's ArchitectureRules exists; tests of other packages here, e.g. the seed ports, count as outside), and
  * inside the module only the two API entry points that must construct internals do (and the module's public test
  * harness, package {@code testing}, which reads the operator store through {@code internals.StoreInspector}). The
- * SPI's implementation is used by the SPI itself and by the operator's internals. The five layers (API package,
+ * SPI's implementation is used by the SPI itself, by the operator's internals and by the test utilities of package
+ * {@code testing} (rtm-test-utils' {@code ChangelogRestore} writes a restore below the change-logging layer). The five layers (API package,
  * errors, spi, spi.internals, internals) have no dependency cycle but the API entry points' construction of internals.
  */
 class ArchitectureTest {
 
     private static final String INTERNALS = "dev.rtmstreams.processor.internals";
     private static final String SPI_INTERNALS = "dev.rtmstreams.processor.spi.internals";
+    /** rtm-test-utils' package; its ChangelogRestore is compiled into these tests too. */
+    private static final String TESTING = "dev.rtmstreams.processor.testing";
 
     @Test
     void shouldNotAccessInternalsWhenOutsideThisModule() {
@@ -49,7 +52,8 @@ class ArchitectureTest {
                 .check(classes);
         noClasses()
                 .that()
-                .resideOutsideOfPackages("dev.rtmstreams.processor", INTERNALS, "dev.rtmstreams.processor.spi..")
+                .resideOutsideOfPackages(
+                        "dev.rtmstreams.processor", INTERNALS, "dev.rtmstreams.processor.spi..", TESTING)
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage(SPI_INTERNALS)

@@ -2,13 +2,13 @@ package dev.rtmstreams.processor.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rtmstreams.processor.ChangelogRestore;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.RtmAssertions;
 import dev.rtmstreams.processor.RtmException;
 import dev.rtmstreams.processor.RtmProcessorConfig;
 import dev.rtmstreams.processor.StateReader;
 import dev.rtmstreams.processor.TransformWithState;
+import dev.rtmstreams.processor.testing.ChangelogRestore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,8 +20,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.BytesDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -191,9 +189,7 @@ final class SparkTwsPort implements AutoCloseable {
      */
     void restart(TransformWithState<String, String, String> next) {
         pending.addAll(out.readKeyValuesToList());
-        TestOutputTopic<Bytes, byte[]> cl = driver.createOutputTopic(
-                "spark-port-" + tws.storeName() + "-changelog", new BytesDeserializer(), new ByteArrayDeserializer());
-        changelog.addAll(cl.readKeyValuesToList());
+        changelog.addAll(ChangelogRestore.readChangelog(driver, "spark-port", tws));
         driver.close();
         driver = null;
         tws = next;
