@@ -30,6 +30,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -250,6 +251,7 @@ public final class ExampleRunner {
                     }
                 }
             }
+            awaitVisible(admin, list.stream().map(NewTopic::name).toList());
         }
         if (topics.table() != null) {
             try (KafkaProducer<String, String> p = producer(client)) {
@@ -279,6 +281,26 @@ public final class ExampleRunner {
                 .slotCheck(SlotCheckMode.OFF)
                 .build()) {
             return probe.sizingReport();
+        }
+    }
+
+    /**
+     * Waits until the broker's metadata shows every created topic: a created topic's metadata can reach the broker a
+     * moment after the controller acknowledged it, and the sizing check describes the sources right after.
+     */
+    private static void awaitVisible(Admin admin, List<String> names) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            "created topics not visible to the broker within 30 s: " + names, e);
+                }
+                Thread.sleep(50);
+            }
         }
     }
 
