@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /** Reports and settings with made-up figures, shaped as the runner builds them for each scenario. */
 final class SyntheticReports {
@@ -218,9 +219,9 @@ final class SyntheticReports {
             case SCALE_OUT, SCALE_IN, ROLLING_RESTART, INSTANCE_KILL ->
                 findings.groupChange(GroupChangeChecker.figures(
                         (InjectedFault.GroupChange) injected,
-                        Map.of("service-a", 2, "service-b", 1, "service-c", 1),
+                        new TreeMap<>(Map.of("service-a", 2, "service-b", 1, "service-c", 1)),
                         perSecond(),
-                        Map.of("service-a", 0L, "service-b", 0L, "service-c", 0L)));
+                        new TreeMap<>(Map.of("service-a", 0L, "service-b", 0L, "service-c", 0L))));
             default -> {
                 // service-crash, broker-restart, instance-failover: no sections
             }
