@@ -122,6 +122,16 @@ public final class Chaos {
         String bootstrapServers;
 
         @Option(
+                names = "--brokers",
+                paramLabel = "N",
+                defaultValue = "1",
+                description = "Brokers of the runner's own cluster: 1, or 3..9 (each a combined KRaft broker+controller"
+                        + " in its own JVM; the run's topics and the service's internal topics with replication factor"
+                        + " 3 and min.insync.replicas=2, every producer acks=all). Not with --bootstrap-servers or"
+                        + " broker-restart. Default: ${DEFAULT-VALUE}.")
+        int brokers;
+
+        @Option(
                 names = "--kafka-config",
                 paramLabel = "FILE",
                 description = "Kafka client properties (security.protocol, sasl.*, ssl.*, ...) of every client of the"
@@ -295,7 +305,8 @@ public final class Chaos {
                             groupProtocol,
                             standbyReplicas == null ? OptionalInt.empty() : OptionalInt.of(standbyReplicas),
                             staticMembership,
-                            Optional.ofNullable(sessionTimeout)));
+                            Optional.ofNullable(sessionTimeout)),
+                    brokers);
             return new ScenarioRunner(settings).run().passed() ? 0 : 1;
         }
 

@@ -42,7 +42,8 @@ final class SyntheticReports {
                 Optional.empty(),
                 KafkaClientSettings.empty(),
                 System.out,
-                GroupSettings.DEFAULTS);
+                GroupSettings.DEFAULTS,
+                1);
     }
 
     static LoadOracle oracle(long missing, long duplicates, long unexpected, long sendErrors) {
