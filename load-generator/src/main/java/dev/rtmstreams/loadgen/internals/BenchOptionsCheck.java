@@ -158,7 +158,7 @@ final class BenchOptionsCheck {
         }
         if (b.brokers > 1 && b.broker != BenchOptions.BrokerKind.CHILD_PROCESS) {
             throw new IllegalArgumentException("--brokers " + b.brokers + " runs each broker in its own JVM: use"
-                    + " --broker child-process, not " + b.broker.name().toLowerCase(java.util.Locale.ROOT));
+                    + " --broker child-process, not " + b.broker.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
         }
     }
 }

@@ -171,6 +171,6 @@ class BenchOptionsTest {
                         .brokers(3)
                         .broker(BenchOptions.BrokerKind.IN_PROCESS)
                         .build())
-                .hasMessageContaining("--broker child-process, not in_process");
+                .hasMessageContaining("--broker child-process, not in-process");
     }
 }

@@ -221,6 +221,10 @@ public final class ScenarioRunner {
             createTopics(bootstrap);
             configureGroup(bootstrap);
             observed = execute(bootstrap, broker);
+            if (cluster != null) {
+                ReplicationCheck.check(kafka(bootstrap), topics.all(), applicationId(), s.replicationFactor())
+                        .forEach(observed.findings()::fail);
+            }
         } finally {
             killAll();
             if (broker != null) {
