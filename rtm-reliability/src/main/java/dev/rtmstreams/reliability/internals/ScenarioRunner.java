@@ -132,6 +132,11 @@ public final class ScenarioRunner {
                 throw new IllegalArgumentException("--brokers " + brokers + " starts the runner's own cluster: it"
                         + " cannot be used with --bootstrap-servers " + bootstrapServers.get());
             }
+            if (scenario.needsCluster() && (brokers < 3 || bootstrapServers.isPresent())) {
+                throw new IllegalArgumentException("--scenario " + scenario.cliName() + " kills, stops or pauses"
+                        + " brokers of the runner's own cluster: run it with --brokers 3 (or more), not " + brokers
+                        + (bootstrapServers.isPresent() ? " and --bootstrap-servers" : ""));
+            }
             if (brokers > 1 && scenario == Scenario.BROKER_RESTART) {
                 throw new IllegalArgumentException("--scenario broker-restart stops and starts the single broker:"
                         + " run it with --brokers 1, not " + brokers);
@@ -220,7 +225,7 @@ public final class ScenarioRunner {
             }
             createTopics(bootstrap);
             configureGroup(bootstrap);
-            observed = execute(bootstrap, broker);
+            observed = execute(bootstrap, broker, cluster);
             if (cluster != null) {
                 ReplicationCheck.check(kafka(bootstrap), topics.all(), applicationId(), s.replicationFactor())
                         .forEach(observed.findings()::fail);
@@ -461,7 +466,8 @@ public final class ScenarioRunner {
      * fault's strike at {@code --fault-at} of the load; the drained load; the fault ended; the checker's check; the
      * recovery from the fault; the common check (the oracle, the service RUNNING at the end).
      */
-    private Observed execute(String bootstrap, KafkaBrokerProcess broker) throws Exception {
+    private Observed execute(String bootstrap, KafkaBrokerProcess broker, KafkaClusterProcess cluster)
+            throws Exception {
         Scenario.Plan plan = s.scenario().plan(s);
         Fault fault = plan.fault();
         Checker checker = plan.checker();
@@ -478,7 +484,8 @@ public final class ScenarioRunner {
         try (OutputMonitor monitor = new OutputMonitor(
                         kafka(bootstrap), topics.attributedClicks(), topics.logRecords(), RunContext.PROBE_PREFIX);
                 Probes probes = new Probes(kafka(bootstrap), topics)) {
-            RunContext run = new RunContext(s, runId, topics, kafka(bootstrap), started, broker, probes, monitor);
+            RunContext run =
+                    new RunContext(s, runId, topics, kafka(bootstrap), started, broker, cluster, probes, monitor);
             Load load = new Load(bootstrap);
             fault.beforeLoad(run);
             checker.beforeLoad(run);
