@@ -280,7 +280,7 @@ final class Bench {
                 Duration.ofSeconds(2),
                 Duration.ofSeconds(1),
                 o.progress(),
-                o.replicationFactor() > 1 ? Map.of("acks", "all") : Map.of(),
+                o.replicationFactor() > 1 ? Map.of("acks", "all", "enable.idempotence", "true") : Map.of(),
                 prefix,
                 AvroWire.singleObject());
     }

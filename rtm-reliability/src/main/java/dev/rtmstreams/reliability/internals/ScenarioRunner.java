@@ -438,7 +438,9 @@ public final class ScenarioRunner {
                     topicPrefix));
             s.kafkaConfig().ifPresent(file -> args.addAll(List.of("--kafka-config", file.toString())));
             if (s.replicationFactor() > 1) {
-                args.addAll(List.of("--client-property", "acks=all"));
+                // replicated inputs: an acknowledged record survives the loss of its leader, a retried one is not
+                // written twice
+                args.addAll(List.of("--client-property", "acks=all", "--client-property", "enable.idempotence=true"));
             }
             LOG.info("load: load-generator {}", String.join(" ", args));
             thread = new Thread(() -> exitCode = LoadGenerator.execute(args.toArray(String[]::new)), "chaos-load");
