@@ -131,7 +131,8 @@ public final class KafkaClusterProcess implements KafkaCluster {
         }
         if (!failures.isEmpty()) {
             nodes.forEach(KafkaBrokerProcess::kill);
-            Map.Entry<Integer, RuntimeException> first = failures.entrySet().iterator().next();
+            Map.Entry<Integer, RuntimeException> first =
+                    failures.entrySet().iterator().next();
             IllegalStateException e = new IllegalStateException(
                     "broker node " + first.getKey() + " of " + nodes.size() + " did not start: "
                             + first.getValue().getMessage(),
@@ -225,7 +226,8 @@ public final class KafkaClusterProcess implements KafkaCluster {
      * @throws IllegalStateException if the partition has no leader, or the cluster does not answer within 15 s
      */
     public int leaderOf(TopicPartition partition) {
-        return lookups().leader(partition)
+        return lookups()
+                .leader(partition)
                 .orElseThrow(() -> new IllegalStateException("partition " + partition + " has no leader"));
     }
 

@@ -73,11 +73,12 @@ class KafkaClusterProcessTest {
             cluster.createTopic("replicated", 2);
             TopicPartition p0 = new TopicPartition("replicated", 0);
             assertThat(cluster.inSyncReplicas(p0)).containsExactlyInAnyOrder(1, 2, 3);
-            assertThat(topicConfig(cluster, "replicated", "min.insync.replicas")).isEqualTo("2");
+            assertThat(topicConfig(cluster, "replicated", "min.insync.replicas"))
+                    .isEqualTo("2");
 
             // a transaction's coordinator lives on one of the nodes; an unknown id has none
-            try (KafkaProducer<String, String> tx = producer(cluster, Map.of(
-                    ProducerConfig.TRANSACTIONAL_ID_CONFIG, "tx-probe"))) {
+            try (KafkaProducer<String, String> tx =
+                    producer(cluster, Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "tx-probe"))) {
                 tx.initTransactions();
                 tx.beginTransaction();
                 tx.send(new ProducerRecord<>("replicated", "tx", "tx"));
@@ -123,7 +124,6 @@ class KafkaClusterProcessTest {
                     }
                 });
                 writer.awaitAcked(writer.acked() + 200);
-                cluster.node(controller).start();
             } finally {
                 writer.close();
             }
@@ -147,7 +147,10 @@ class KafkaClusterProcessTest {
     private static String topicConfig(KafkaCluster cluster, String topic, String name) throws Exception {
         try (Admin admin = cluster.createAdminClient()) {
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-            Config config = admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
+            Config config = admin.describeConfigs(List.of(resource))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(resource);
             return config.get(name).value();
         }
     }
@@ -212,7 +215,9 @@ class KafkaClusterProcessTest {
         }
 
         void awaitAcked(long count) throws InterruptedException {
-            await(count + " acknowledged records (have " + acked() + ", errors " + errors + ")", () -> acked() >= count);
+            await(
+                    count + " acknowledged records (have " + acked() + ", errors " + errors + ")",
+                    () -> acked() >= count);
         }
 
         void close() throws InterruptedException {

@@ -151,9 +151,10 @@ final class BenchCommand implements Callable<Integer> {
             names = "--brokers",
             paramLabel = "N",
             defaultValue = "1",
-            description = "Brokers of the fresh cluster of each mode: 1, or 3 and more (each a combined KRaft"
-                    + " broker+controller in its own JVM; topics and the internal topics of the service and the peers"
-                    + " with replication factor 3, min.insync.replicas=2, producers acks=all). Default: ${DEFAULT-VALUE}.")
+            description =
+                    "Brokers of the fresh cluster of each mode: 1, or 3 and more (each a combined KRaft"
+                            + " broker+controller in its own JVM; topics and the internal topics of the service and the peers"
+                            + " with replication factor 3, min.insync.replicas=2, producers acks=all). Default: ${DEFAULT-VALUE}.")
     int brokers;
 
     @Option(

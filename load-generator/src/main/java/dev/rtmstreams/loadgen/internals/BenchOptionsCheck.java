@@ -157,8 +157,9 @@ final class BenchOptionsCheck {
                     + " with --bootstrap-servers " + b.bootstrapServers);
         }
         if (b.brokers > 1 && b.broker != BenchOptions.BrokerKind.CHILD_PROCESS) {
-            throw new IllegalArgumentException("--brokers " + b.brokers + " runs each broker in its own JVM: use"
-                    + " --broker child-process, not " + b.broker.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+            throw new IllegalArgumentException(
+                    "--brokers " + b.brokers + " runs each broker in its own JVM: use" + " --broker child-process, not "
+                            + b.broker.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
         }
     }
 }

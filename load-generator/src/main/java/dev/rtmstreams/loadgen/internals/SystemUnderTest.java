@@ -160,16 +160,8 @@ final class SystemUnderTest implements AutoCloseable {
                 require(echo.awaitReady(o.readyTimeout()), mode);
             });
         } else {
-            KafkaStreamsPeer ks =
-                    new KafkaStreamsPeer(
-                            kafkaStreams,
-                            bootstrap,
-                            appId,
-                            topics,
-                            window,
-                            delay,
-                            o.streamThreads(),
-                            o.replicationFactor());
+            KafkaStreamsPeer ks = new KafkaStreamsPeer(
+                    kafkaStreams, bootstrap, appId, topics, window, delay, o.streamThreads(), o.replicationFactor());
             return ready(new SystemUnderTest(mode, ks, null, outputs), () -> {
                 require(ks.awaitRunning(o.readyTimeout()), mode);
             });
@@ -275,12 +267,15 @@ final class SystemUnderTest implements AutoCloseable {
         Path file = o.reportDir().resolve("service-replication.properties");
         try {
             java.nio.file.Files.createDirectories(o.reportDir());
-            java.nio.file.Files.writeString(
-                    file, "kafka.replication.factor=" + rf + "\nkafka.producer.acks=all\n");
+            java.nio.file.Files.writeString(file, "kafka.replication.factor=" + rf + "\nkafka.producer.acks=all\n");
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("cannot write " + file, e);
         }
-        return List.of("--replication-factor", Integer.toString(rf), "--config", file.toAbsolutePath().toString());
+        return List.of(
+                "--replication-factor",
+                Integer.toString(rf),
+                "--config",
+                file.toAbsolutePath().toString());
     }
 
     private static String trigger(String mode) {

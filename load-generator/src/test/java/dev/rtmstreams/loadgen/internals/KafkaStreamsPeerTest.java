@@ -137,8 +137,8 @@ class KafkaStreamsPeerTest {
     @Test
     void shouldReplicateInternalTopicsAndAckAllWhenTheClusterReplicates() {
         Properties single = properties(KafkaStreamsPeer.Kind.JOIN);
-        Properties replicated =
-                KafkaStreamsPeer.properties(KafkaStreamsPeer.Kind.JOIN, "localhost:9092", "app", Path.of("state"), 2, 3);
+        Properties replicated = KafkaStreamsPeer.properties(
+                KafkaStreamsPeer.Kind.JOIN, "localhost:9092", "app", Path.of("state"), 2, 3);
 
         assertThat(single)
                 .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1)

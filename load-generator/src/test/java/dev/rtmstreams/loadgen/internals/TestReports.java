@@ -78,7 +78,8 @@ final class TestReports {
 
     /** @return a cost section with only the GC pauses known */
     static CostMeter.Cost gcCost(double pauseMs) {
-        return new CostMeter.Cost(null, 1000, null, null, null, null, pauseMs, null, null, null, null, null, null, null, 100);
+        return new CostMeter.Cost(
+                null, 1000, null, null, null, null, pauseMs, null, null, null, null, null, null, null, 100);
     }
 
     /** @return a cost section with only the SUT's CPU per event known */

@@ -106,6 +106,7 @@ final class BrokerFaultChecker implements Checker {
                 List.of("client_id"),
                 labels -> String.valueOf(labels.get("client_id")).contains("restore-consumer")
                         && !labels.containsKey("topic"));
-        return Math.round(byClient.values().stream().mapToDouble(Double::doubleValue).sum());
+        return Math.round(
+                byClient.values().stream().mapToDouble(Double::doubleValue).sum());
     }
 }

@@ -81,7 +81,8 @@ final class BrokerNodeFault implements Fault {
             List<TopicPartition> partitions = taskPartitions(run, topics);
             Map<Integer, List<TopicPartition>> byLeader = new LinkedHashMap<>();
             for (TopicPartition tp : partitions) {
-                byLeader.computeIfAbsent(cluster.leaderOf(tp), k -> new ArrayList<>()).add(tp);
+                byLeader.computeIfAbsent(cluster.leaderOf(tp), k -> new ArrayList<>())
+                        .add(tp);
             }
             Map.Entry<Integer, List<TopicPartition>> most = byLeader.entrySet().stream()
                     .max(Map.Entry.comparingByValue((a, b) -> Integer.compare(a.size(), b.size())))
@@ -109,13 +110,13 @@ final class BrokerNodeFault implements Fault {
         List<TopicPartition> ledByIt = led;
         long failoverMs = kind == Kind.CONTROLLER_KILL
                 ? waitFor(faultNanos, () -> otherThan(node, cluster::activeController))
-                : waitFor(faultNanos, () -> ledByIt.stream().allMatch(tp -> otherThan(node, () -> cluster.leaderOf(tp))));
+                : waitFor(
+                        faultNanos, () -> ledByIt.stream().allMatch(tp -> otherThan(node, () -> cluster.leaderOf(tp))));
         steps.add((kind == Kind.CONTROLLER_KILL ? "another active controller" : "new leaders of its partitions")
                 + (failoverMs < 0 ? " not within " + WAIT : " after " + failoverMs + " ms"));
         whileDown.run();
-        Duration down = kind == Kind.PAUSE
-                ? (downtime.compareTo(PAUSE_AT_LEAST) < 0 ? PAUSE_AT_LEAST : downtime)
-                : downtime;
+        Duration down =
+                kind == Kind.PAUSE ? (downtime.compareTo(PAUSE_AT_LEAST) < 0 ? PAUSE_AT_LEAST : downtime) : downtime;
         sleepUntil(faultNanos + down.toNanos());
         long downMs = RunContext.millis(System.nanoTime() - faultNanos);
         long startMs;
@@ -132,16 +133,7 @@ final class BrokerNodeFault implements Fault {
         steps.add(isrFullMs < 0 ? "in-sync replicas not full within " + WAIT : "in-sync replicas full");
         LOG.info("broker fault {}: {}", kind, steps);
         return new InjectedFault.BrokerFault(
-                faultNanos,
-                kindText(node),
-                atS,
-                List.of(node),
-                role,
-                failoverMs,
-                downMs,
-                startMs,
-                isrFullMs,
-                steps);
+                faultNanos, kindText(node), atS, List.of(node), role, failoverMs, downMs, startMs, isrFullMs, steps);
     }
 
     private InjectedFault.BrokerFault rollingRestart(RunContext run, KafkaClusterProcess cluster, List<String> topics) {
@@ -190,7 +182,8 @@ final class BrokerNodeFault implements Fault {
     private String kindText(int node) {
         return switch (kind) {
             case LEADER_KILL -> "kill -9 of partition leader broker " + node + ", start again after " + downtime;
-            case CONTROLLER_KILL -> "kill -9 of the active controller, broker " + node + ", start again after " + downtime;
+            case CONTROLLER_KILL ->
+                "kill -9 of the active controller, broker " + node + ", start again after " + downtime;
             case PAUSE -> "SIGSTOP of partition leader broker " + node + ", SIGCONT after at least " + PAUSE_AT_LEAST;
             case ROLLING_RESTART -> throw new IllegalStateException("not a single-node fault");
         };

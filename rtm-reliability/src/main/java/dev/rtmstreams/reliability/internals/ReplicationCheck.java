@@ -53,8 +53,8 @@ final class ReplicationCheck {
             for (String t : all) {
                 for (TopicPartitionInfo p : described.get(t).partitions()) {
                     if (p.replicas().size() != replicationFactor) {
-                        failures.add("topic " + t + " partition " + p.partition() + " has " + p.replicas().size()
-                                + " replicas, the run asked for " + replicationFactor);
+                        failures.add("topic " + t + " partition " + p.partition() + " has "
+                                + p.replicas().size() + " replicas, the run asked for " + replicationFactor);
                         break;
                     }
                 }

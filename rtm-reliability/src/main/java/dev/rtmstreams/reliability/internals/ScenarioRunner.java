@@ -369,7 +369,10 @@ public final class ScenarioRunner {
         if (s.replicationFactor() > 1) {
             // Kafka Streams' changelogs and repartition topics as replicated as the inputs; acks=all is the producer's
             // default, set so that nothing weakens it
-            properties.append("kafka.replication.factor=").append(s.replicationFactor()).append('\n');
+            properties
+                    .append("kafka.replication.factor=")
+                    .append(s.replicationFactor())
+                    .append('\n');
             properties.append("kafka.producer.acks=all\n");
         }
         Files.writeString(config, properties);

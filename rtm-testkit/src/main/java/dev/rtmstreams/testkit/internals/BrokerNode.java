@@ -92,8 +92,7 @@ public final class BrokerNode {
             }
         } catch (IOException | UncheckedIOException e) {
             killQuietly();
-            throw new IllegalStateException(
-                    "could not start the broker process in " + setup.logDir() + ": " + e, e);
+            throw new IllegalStateException("could not start the broker process in " + setup.logDir() + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             killQuietly();

@@ -45,7 +45,9 @@ public final class ClusterLookups {
     public OptionalInt leader(TopicPartition partition) {
         TopicPartitionInfo info = describe(partition);
         Node leader = info.leader();
-        return leader == null || leader.isEmpty() || leader.id() < 0 ? OptionalInt.empty() : OptionalInt.of(leader.id());
+        return leader == null || leader.isEmpty() || leader.id() < 0
+                ? OptionalInt.empty()
+                : OptionalInt.of(leader.id());
     }
 
     /** @return the partition's in-sync replicas */
@@ -92,8 +94,8 @@ public final class ClusterLookups {
         try (Admin admin = Admin.create(clientConfig)) {
             while (true) {
                 try {
-                    Map<String, TopicDescription> d = get(admin.describeTopics(topics).allTopicNames(), "describe topics "
-                            + topics);
+                    Map<String, TopicDescription> d =
+                            get(admin.describeTopics(topics).allTopicNames(), "describe topics " + topics);
                     lagging = shortPartitions(d);
                     if (lagging.isEmpty()) {
                         return Duration.ofNanos(System.nanoTime() - t0);
@@ -135,8 +137,9 @@ public final class ClusterLookups {
             return d.partitions().stream()
                     .filter(p -> p.partition() == partition.partition())
                     .findFirst()
-                    .orElseThrow(() -> new IllegalStateException("topic " + partition.topic() + " has no partition "
-                            + partition.partition() + " (it has " + d.partitions().size() + ")"));
+                    .orElseThrow(() -> new IllegalStateException(
+                            "topic " + partition.topic() + " has no partition " + partition.partition() + " (it has "
+                                    + d.partitions().size() + ")"));
         }
     }
 
