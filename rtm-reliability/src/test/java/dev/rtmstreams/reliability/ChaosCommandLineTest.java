@@ -79,6 +79,8 @@ class ChaosCommandLineTest {
         assertThat(err.toString()).contains("--bootstrap-servers b:1");
         assertThat(run("--scenario", "broker-restart", "--brokers", "3")).isEqualTo(2);
         assertThat(err.toString()).contains("--brokers 1, not 3");
+        assertThat(run("--scenario", "broker-leader-kill")).isEqualTo(2);
+        assertThat(err.toString()).contains("--scenario broker-leader-kill", "--brokers 3 (or more), not 1");
     }
 
     @Test
