@@ -232,6 +232,18 @@ public final class KafkaClusterProcess implements KafkaCluster {
     }
 
     /**
+     * Returns the leaders of every partition of some topics in one request.
+     *
+     * @param topics existing topics; not null
+     * @return the leader's node id per partition, in topic and partition order; partitions without a leader (their
+     *     leader was fenced and no in-sync replica is left) are left out
+     * @throws IllegalStateException if a topic does not exist, or the cluster does not answer within 15 s
+     */
+    public Map<TopicPartition, Integer> leaders(Collection<String> topics) {
+        return lookups().leaders(List.copyOf(topics));
+    }
+
+    /**
      * Returns the in-sync replicas of a partition, as the controller last committed them.
      *
      * @param partition an existing topic partition; not null

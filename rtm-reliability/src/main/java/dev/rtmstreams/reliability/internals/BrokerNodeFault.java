@@ -79,10 +79,13 @@ final class BrokerNodeFault implements Fault {
             role = "active controller";
         } else {
             List<TopicPartition> partitions = taskPartitions(run, topics);
+            Map<TopicPartition, Integer> leaders = cluster.leaders(topicsOf(partitions));
             Map<Integer, List<TopicPartition>> byLeader = new LinkedHashMap<>();
             for (TopicPartition tp : partitions) {
-                byLeader.computeIfAbsent(cluster.leaderOf(tp), k -> new ArrayList<>())
-                        .add(tp);
+                Integer leader = leaders.get(tp);
+                if (leader != null) {
+                    byLeader.computeIfAbsent(leader, k -> new ArrayList<>()).add(tp);
+                }
             }
             Map.Entry<Integer, List<TopicPartition>> most = byLeader.entrySet().stream()
                     .max(Map.Entry.comparingByValue((a, b) -> Integer.compare(a.size(), b.size())))
@@ -110,8 +113,7 @@ final class BrokerNodeFault implements Fault {
         List<TopicPartition> ledByIt = led;
         long failoverMs = kind == Kind.CONTROLLER_KILL
                 ? waitFor(faultNanos, () -> otherThan(node, cluster::activeController))
-                : waitFor(
-                        faultNanos, () -> ledByIt.stream().allMatch(tp -> otherThan(node, () -> cluster.leaderOf(tp))));
+                : waitFor(faultNanos, () -> movedAway(node, ledByIt, cluster));
         steps.add((kind == Kind.CONTROLLER_KILL ? "another active controller" : "new leaders of its partitions")
                 + (failoverMs < 0 ? " not within " + WAIT : " after " + failoverMs + " ms"));
         whileDown.run();
@@ -210,6 +212,20 @@ final class BrokerNodeFault implements Fault {
                 run.topics().logRecords()));
         topics.stream().filter(t -> t.endsWith("-changelog")).forEach(names::add);
         return names.stream().map(t -> new TopicPartition(t, 0)).toList();
+    }
+
+    private static List<String> topicsOf(List<TopicPartition> partitions) {
+        return partitions.stream().map(TopicPartition::topic).distinct().toList();
+    }
+
+    /** Whether every one of the partitions has a leader other than the node. */
+    private static boolean movedAway(int node, List<TopicPartition> partitions, KafkaClusterProcess cluster) {
+        try {
+            Map<TopicPartition, Integer> now = cluster.leaders(topicsOf(partitions));
+            return partitions.stream().allMatch(tp -> now.containsKey(tp) && now.get(tp) != node);
+        } catch (RuntimeException e) {
+            return false; // the lookup timed out
+        }
     }
 
     private static boolean otherThan(int node, java.util.function.IntSupplier lookup) {

@@ -50,6 +50,24 @@ public final class ClusterLookups {
                 : OptionalInt.of(leader.id());
     }
 
+    /** @return the leader of every partition of the topics; partitions without a leader are left out */
+    public Map<TopicPartition, Integer> leaders(List<String> topics) {
+        try (Admin admin = Admin.create(clientConfig)) {
+            Map<String, TopicDescription> d =
+                    get(admin.describeTopics(topics).allTopicNames(), "describe topics " + topics);
+            Map<TopicPartition, Integer> out = new java.util.LinkedHashMap<>();
+            for (String topic : topics) {
+                for (TopicPartitionInfo p : d.get(topic).partitions()) {
+                    Node leader = p.leader();
+                    if (leader != null && !leader.isEmpty() && leader.id() >= 0) {
+                        out.put(new TopicPartition(topic, p.partition()), leader.id());
+                    }
+                }
+            }
+            return out;
+        }
+    }
+
     /** @return the partition's in-sync replicas */
     public List<Integer> inSyncReplicas(TopicPartition partition) {
         return describe(partition).isr().stream().map(Node::id).toList();
