@@ -112,6 +112,21 @@ class KafkaClusterProcessTest {
                 cluster.node(leader).start();
                 cluster.awaitFullIsr(ELECTION, "replicated");
                 assertThat(cluster.inSyncReplicas(p0)).contains(leader).hasSize(3);
+                assertThat(cluster.leaders(List.of("replicated")))
+                        .containsOnlyKeys(p0, new TopicPartition("replicated", 1))
+                        .allSatisfy((tp, node) -> assertThat(node).isBetween(1, 3));
+
+                // SIGSTOP freezes the process (state T in /proc), SIGCONT lets it run on
+                KafkaBrokerProcess frozen = cluster.node(leader);
+                frozen.pause();
+                assertThat(frozen.isPaused()).isTrue();
+                await("state T of the paused node", () -> processState(frozen) == 'T');
+                assertThatThrownBy(frozen::pause)
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("already paused");
+                frozen.resume();
+                assertThat(frozen.isPaused()).isFalse();
+                await("the resumed node out of state T", () -> processState(frozen) != 'T');
 
                 // kill -9 the active controller: another voter becomes active
                 int controller = cluster.activeController();
@@ -141,6 +156,17 @@ class KafkaClusterProcessTest {
             Set<String> values = new HashSet<>();
             read.forEach(r -> values.add(r.value()));
             assertThat(values).as("every acknowledged record survives").containsAll(result.acked());
+        }
+    }
+
+    /** @return the state letter of the node's process in {@code /proc/<pid>/stat} (T: stopped) */
+    private static char processState(KafkaBrokerProcess node) {
+        try {
+            String stat =
+                    java.nio.file.Files.readString(Path.of("/proc", node.pid().orElseThrow() + "", "stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2).charAt(0);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
