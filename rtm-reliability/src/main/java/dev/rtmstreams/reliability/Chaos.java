@@ -35,7 +35,8 @@ import picocli.CommandLine.Option;
  * <p>Scenarios: {@code service-crash}, {@code pending-timers}, {@code state-wipe},
  * {@code broker-restart}, {@code poison}, {@code instance-failover}, {@code soak}, and the group changes
  * {@code scale-out}, {@code scale-in}, {@code rolling-restart}, {@code instance-kill} (of {@code --instances}
- * instances, under the {@code --group-protocol}). Each prints the verdict and figures and writes
+ * instances, under the {@code --group-protocol}), and the broker faults {@code broker-leader-kill},
+ * {@code controller-kill}, {@code broker-rolling-restart}, {@code broker-pause} (on {@code --brokers 3}). Each prints the verdict and figures and writes
  * {@code <report-dir>/chaos-<scenario>.json}.
  *
  * <p>Exit codes: 0 the scenario passed; 1 it failed (the oracle or a probe found a problem, or the
@@ -93,6 +94,12 @@ public final class Chaos {
                 "Group changes under load (--instances, default 3): scale-out (1 -> N), scale-in (N -> 1, graceful"
                         + " stops), rolling-restart (each of N stopped and started in turn), instance-kill (kill -9 of"
                         + " one of N); each reports the tasks moved, when they processed again, rebalances and latency.",
+                "Broker faults on the runner's own cluster (--brokers 3): broker-leader-kill (kill -9 of the broker"
+                        + " leading most partitions of the tasks on partition 0, restart after --downtime),"
+                        + " controller-kill (kill -9 of the active controller, restart), broker-rolling-restart (each"
+                        + " broker stopped and started in turn, in-sync replicas full between), broker-pause (SIGSTOP"
+                        + " of that leader for at least 35 s, then SIGCONT); each reports the failover, the time to full"
+                        + " in-sync replicas, latency before and during, and changelog records restored.",
                 "Exit codes: 0 passed, 1 failed, 2 bad options."
             })
     static final class ChaosCommand implements Callable<Integer> {
@@ -101,7 +108,8 @@ public final class Chaos {
                 required = true,
                 paramLabel = "NAME",
                 description = "service-crash, pending-timers, long-outage, state-wipe, broker-restart, poison,"
-                        + " instance-failover, soak, scale-out, scale-in, rolling-restart or instance-kill.")
+                        + " instance-failover, soak, scale-out, scale-in, rolling-restart, instance-kill,"
+                        + " broker-leader-kill, controller-kill, broker-rolling-restart or broker-pause.")
         String scenario;
 
         @Mixin
@@ -120,6 +128,16 @@ public final class Chaos {
                 names = "--bootstrap-servers",
                 description = "Use this cluster instead of a fresh child-JVM broker " + "(not with broker-restart).")
         String bootstrapServers;
+
+        @Option(
+                names = "--brokers",
+                paramLabel = "N",
+                defaultValue = "1",
+                description = "Brokers of the runner's own cluster: 1, or 3..9 (each a combined KRaft broker+controller"
+                        + " in its own JVM; the run's topics and the service's internal topics with replication factor"
+                        + " 3 and min.insync.replicas=2, every producer acks=all). Not with --bootstrap-servers or"
+                        + " broker-restart. Default: ${DEFAULT-VALUE}.")
+        int brokers;
 
         @Option(
                 names = "--kafka-config",
@@ -295,7 +313,8 @@ public final class Chaos {
                             groupProtocol,
                             standbyReplicas == null ? OptionalInt.empty() : OptionalInt.of(standbyReplicas),
                             staticMembership,
-                            Optional.ofNullable(sessionTimeout)));
+                            Optional.ofNullable(sessionTimeout)),
+                    brokers);
             return new ScenarioRunner(settings).run().passed() ? 0 : 1;
         }
 

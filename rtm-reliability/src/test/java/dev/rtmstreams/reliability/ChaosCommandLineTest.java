@@ -71,6 +71,19 @@ class ChaosCommandLineTest {
     }
 
     @Test
+    void shouldExitTwoNamingTheValueWhenTheBrokerCountCannotLoseABroker() {
+        assertThat(run("--scenario", "service-crash", "--brokers", "2")).isEqualTo(2);
+        assertThat(err.toString()).contains("--brokers must be 1 or 3..9", ": 2");
+        assertThat(run("--scenario", "service-crash", "--brokers", "3", "--bootstrap-servers", "b:1"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--bootstrap-servers b:1");
+        assertThat(run("--scenario", "broker-restart", "--brokers", "3")).isEqualTo(2);
+        assertThat(err.toString()).contains("--brokers 1, not 3");
+        assertThat(run("--scenario", "broker-leader-kill")).isEqualTo(2);
+        assertThat(err.toString()).contains("--scenario broker-leader-kill", "--brokers 3 (or more), not 1");
+    }
+
+    @Test
     void shouldRefuseTooFewPartitionsWhenEveryInstanceOfAGroupChangeMustGetATask() {
         assertThat(run("--scenario", "scale-out", "--instances", "5", "--partitions", "2"))
                 .isEqualTo(2);

@@ -1,14 +1,12 @@
 package dev.rtmstreams.testkit;
 
-import dev.rtmstreams.testkit.internals.BrokerProcessFiles;
+import dev.rtmstreams.testkit.internals.BrokerNode;
 import dev.rtmstreams.testkit.internals.BrokerSetup;
+import dev.rtmstreams.testkit.internals.NodeLayout;
 import dev.rtmstreams.testkit.internals.SelfSignedTls;
-import dev.rtmstreams.tools.ChildJvm;
 import dev.rtmstreams.tools.Directories;
 import dev.rtmstreams.tools.Ports;
-import dev.rtmstreams.tools.Readiness;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,12 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A single-node KRaft Kafka broker ({@code process.roles=broker,controller}) running
@@ -52,48 +44,45 @@ import org.slf4j.LoggerFactory;
  * certificate for {@code localhost} generated at build time) and ACLs are enforced; {@link #clientConfig()} and the
  * topic helpers then log in as the super user, and {@link #clientSecurityConfig(String)} gives a user's settings.
  *
- * <p>Thread-safety: all lifecycle methods are synchronized.
+ * <p>Several of them form a {@link KafkaClusterProcess}.
+ *
+ * <p>Thread-safety: all lifecycle methods may be called from any thread; they run one at a time.
  */
 public final class KafkaBrokerProcess implements KafkaCluster {
-
-    private static final Logger LOG = LoggerFactory.getLogger(KafkaBrokerProcess.class);
-    private static final String MAIN = "dev.rtmstreams.testkit.internals.BrokerMain";
 
     private final int port;
     private final Path logDir;
     private final boolean deleteLogDirOnClose;
-    private final List<String> jvmOptions;
-    private final String classpath;
-    private final Path javaExecutable;
-    private final Duration startTimeout;
-    private final Duration stopTimeout;
     private final BrokerSetup setup;
+    private final BrokerNode node;
 
-    /** The broker JVM of the last start; read without the lock by the shutdown hook. */
-    private volatile ChildJvm jvm;
-
-    private Duration lastStartupTime;
     private boolean closed;
-    private Thread shutdownHook;
 
     private KafkaBrokerProcess(
             Builder builder, Path logDir, int port, int controllerPort, Optional<SelfSignedTls> tls) {
         this.port = port;
         this.logDir = logDir;
         this.deleteLogDirOnClose = builder.deleteLogDirOnClose.orElse(builder.logDir == null);
-        this.jvmOptions = List.copyOf(builder.jvmOptions);
-        this.classpath = builder.classpath;
-        this.javaExecutable = builder.javaExecutable;
-        this.startTimeout = builder.startTimeout;
-        this.stopTimeout = builder.stopTimeout;
+        NodeLayout layout = builder.layout != null ? builder.layout : NodeLayout.single(controllerPort);
         this.setup = new BrokerSetup(
                 logDir,
+                layout,
                 port,
                 controllerPort,
                 builder.brokerProperties,
                 builder.logLevel,
                 Optional.ofNullable(builder.security),
                 tls);
+        this.node = new BrokerNode(
+                setup,
+                new BrokerNode.Options(
+                        builder.jvmOptions,
+                        builder.classpath,
+                        builder.javaExecutable,
+                        builder.startTimeout,
+                        builder.stopTimeout),
+                layout.nodeId(),
+                "localhost:" + port);
     }
 
     /**
@@ -108,142 +97,87 @@ public final class KafkaBrokerProcess implements KafkaCluster {
 
     /**
      * Starts the broker JVM (formatting the log directory first if it is not formatted) and waits
-     * until the broker answers a describe-cluster request.
+     * until the broker answers a describe-cluster request that lists it (registered and unfenced). A node of a
+     * {@link KafkaClusterProcess} needs a majority of the controller quorum running to become ready.
      *
      * @return this broker, for chaining
      * @throws IllegalStateException if the broker is running or closed, or does not become ready
      *     within the start timeout (the message holds the tail of {@code broker.out})
      */
-    public synchronized KafkaBrokerProcess start() {
-        if (closed) {
-            throw new IllegalStateException("broker process is closed; build a new one");
-        }
-        if (isRunning()) {
-            throw new IllegalStateException("broker process is already running: pid " + jvm.pid());
-        }
-        long t0 = System.nanoTime();
-        try {
-            List<String> args = setup.writeFiles();
-            try (Admin admin = Admin.create(readinessClientConfig())) {
-                jvm = launch(args, admin);
-                installShutdownHook();
-                jvm.awaitReady(startTimeout);
+    public KafkaBrokerProcess start() {
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("broker process is closed; build a new one");
             }
-        } catch (IOException | UncheckedIOException e) {
-            killQuietly();
-            throw new IllegalStateException("could not start the broker process in " + logDir + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            killQuietly();
-            throw new IllegalStateException("interrupted while waiting for the broker", e);
-        } catch (RuntimeException e) {
-            killQuietly();
-            throw e;
         }
-        lastStartupTime = Duration.ofNanos(System.nanoTime() - t0);
-        LOG.info(
-                "Kafka broker process pid {} ready at {} in {} ms (log dir {})",
-                jvm.pid(),
-                bootstrapServers(),
-                lastStartupTime.toMillis(),
-                logDir);
+        node.start(clientConfig());
         return this;
     }
 
     /**
-     * Starts {@code BrokerMain} in a child JVM, its command in {@code <logDir>/jvm.args} (a long class path stays
-     * clear of the per-argument length limit), its output appended to {@code broker.out}; ready when the broker
-     * lists a node on describe-cluster.
-     */
-    private ChildJvm launch(List<String> mainArgs, Admin admin) {
-        return ChildJvm.builder()
-                .name("Kafka broker " + bootstrapServers())
-                .javaExecutable(javaExecutable)
-                .jvmOptions(jvmOptions)
-                .jvmOptions(setup.logJvmOptions())
-                .classpath(classpath)
-                .mainClass(MAIN)
-                .args(mainArgs)
-                .argFile(logDir.resolve("jvm.args"))
-                .logFile(BrokerProcessFiles.output(logDir))
-                .appendToLog(true)
-                .stopTimeout(stopTimeout)
-                .readiness(Readiness.check(
-                        "broker at " + bootstrapServers() + " answers describe-cluster", () -> hasNodes(admin)))
-                .build()
-                .start();
-    }
-
-    private Map<String, Object> readinessClientConfig() {
-        Map<String, Object> config = clientConfig();
-        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
-        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2_000);
-        config.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
-        config.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
-        return config;
-    }
-
-    private static boolean hasNodes(Admin admin) {
-        try {
-            return !admin.describeCluster(new DescribeClusterOptions().timeoutMs(1_000))
-                    .nodes()
-                    .get(2, TimeUnit.SECONDS)
-                    .isEmpty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // ChildJvm's next sleep ends the wait
-            return false;
-        } catch (Exception e) {
-            return false; // not ready yet
-        }
-    }
-
-    /**
      * Stops the broker gracefully (SIGTERM: controlled shutdown, logs flushed) and waits until the
-     * JVM has exited; after the stop timeout it is killed. Does nothing if the broker is not running.
+     * JVM has exited; after the stop timeout it is killed. A paused broker is resumed first. Does nothing if the
+     * broker is not running.
      *
      * @return how long the stop took
      */
-    public synchronized Duration stop() {
-        long t0 = System.nanoTime();
-        if (isRunning()) {
-            try {
-                jvm.stop();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        return Duration.ofNanos(System.nanoTime() - t0);
+    public Duration stop() {
+        return node.stop();
     }
 
     /**
      * Kills the broker JVM at once ({@code kill -9}, no controlled shutdown) and waits until it is
      * gone. Does nothing if the broker is not running.
      */
-    public synchronized void kill() {
-        if (isRunning()) {
-            try {
-                jvm.kill();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private void killQuietly() {
-        try {
-            kill();
-        } catch (RuntimeException e) {
-            LOG.warn("could not kill the broker process: {}", e.toString());
-        }
+    public void kill() {
+        node.kill();
     }
 
     /**
-     * Returns whether the broker JVM is alive (it may still be starting or stopping).
+     * Freezes the broker JVM ({@code SIGSTOP}): it neither answers requests nor heartbeats to the controller until
+     * {@link #resume()}, as a long GC pause or a stalled host would. {@link #stop()}, {@link #kill()} and
+     * {@link #close()} work on a paused broker.
+     *
+     * @throws IllegalStateException if the broker is not running or already paused
+     */
+    public void pause() {
+        node.pause();
+    }
+
+    /**
+     * Lets a {@link #pause() paused} broker run on ({@code SIGCONT}).
+     *
+     * @throws IllegalStateException if the broker is not paused
+     */
+    public void resume() {
+        node.resume();
+    }
+
+    /**
+     * Returns whether the broker is paused.
+     *
+     * @return true between {@link #pause()} and {@link #resume()} while the JVM is alive
+     */
+    public boolean isPaused() {
+        return node.isPaused();
+    }
+
+    /**
+     * Returns whether the broker JVM is alive (it may still be starting, stopping or paused).
      *
      * @return true if the child process is alive
      */
-    public synchronized boolean isRunning() {
-        return jvm != null && jvm.isAlive();
+    public boolean isRunning() {
+        return node.isRunning();
+    }
+
+    /**
+     * Returns the broker's {@code node.id}: 1 for a single broker, 1..N in a {@link KafkaClusterProcess}.
+     *
+     * @return the node id
+     */
+    public int nodeId() {
+        return setup.layout().nodeId();
     }
 
     /**
@@ -356,8 +290,8 @@ public final class KafkaBrokerProcess implements KafkaCluster {
      *
      * @return the pid, or empty when not running
      */
-    public synchronized Optional<Long> pid() {
-        return isRunning() ? Optional.of(jvm.pid()) : Optional.empty();
+    public Optional<Long> pid() {
+        return node.pid();
     }
 
     /**
@@ -367,11 +301,12 @@ public final class KafkaBrokerProcess implements KafkaCluster {
      * @return the last start duration
      * @throws IllegalStateException if the broker has never been started
      */
-    public synchronized Duration lastStartupTime() {
-        if (lastStartupTime == null) {
+    public Duration lastStartupTime() {
+        Duration d = node.lastStartupTime();
+        if (d == null) {
             throw new IllegalStateException("broker has never been started");
         }
-        return lastStartupTime;
+        return d;
     }
 
     /**
@@ -385,35 +320,9 @@ public final class KafkaBrokerProcess implements KafkaCluster {
             return;
         }
         closed = true;
-        stop();
-        removeShutdownHook();
+        node.close();
         if (deleteLogDirOnClose) {
             Directories.deleteQuietly(logDir);
-        }
-    }
-
-    private void installShutdownHook() {
-        if (shutdownHook == null) {
-            shutdownHook = new Thread(this::killQuietlyUnsynchronized, "kafka-broker-process-reaper");
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
-        }
-    }
-
-    private void killQuietlyUnsynchronized() {
-        ChildJvm j = jvm;
-        if (j != null && j.isAlive()) {
-            ProcessHandle.of(j.pid()).ifPresent(ProcessHandle::destroyForcibly);
-        }
-    }
-
-    private void removeShutdownHook() {
-        if (shutdownHook != null) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException e) {
-                // JVM already shutting down
-            }
-            shutdownHook = null;
         }
     }
 
@@ -436,8 +345,15 @@ public final class KafkaBrokerProcess implements KafkaCluster {
         private Duration stopTimeout = Duration.ofSeconds(30);
         private String logLevel = "WARN";
         private BrokerSecurity security;
+        private NodeLayout layout;
 
         private Builder() {}
+
+        /** Makes the broker a node of a {@link KafkaClusterProcess}: its id, the quorum, the cluster id. */
+        Builder layout(NodeLayout layout) {
+            this.layout = Objects.requireNonNull(layout, "layout");
+            return this;
+        }
 
         /**
          * Secures the broker: a {@code SASL_SSL} listener with the users of {@code security} and ACLs enforced by

@@ -19,7 +19,8 @@ import org.apache.kafka.common.acl.AclBindingFilter;
 
 /**
  * A running Kafka cluster that tests, demos and benchmarks talk to: the in-process
- * {@link EmbeddedKafkaCluster} or the child-process {@link KafkaBrokerProcess}.
+ * {@link EmbeddedKafkaCluster}, the child-process {@link KafkaBrokerProcess} or the child-process cluster
+ * {@link KafkaClusterProcess}.
  *
  * <p>The topic helpers are synchronous: when they return, the change is visible to clients
  * (topic metadata has propagated and every partition has a leader). They use a short-lived
@@ -67,7 +68,17 @@ public interface KafkaCluster extends AutoCloseable {
     }
 
     /**
-     * Creates a topic with replication factor 1 and waits until every partition has a leader.
+     * Returns the replication factor the topic helpers create topics with: 1 unless the cluster says otherwise
+     * ({@link KafkaClusterProcess} of three or more nodes: 3).
+     *
+     * @return the replication factor; positive
+     */
+    default short replicationFactor() {
+        return 1;
+    }
+
+    /**
+     * Creates a topic with the cluster's {@link #replicationFactor()} and waits until every partition has a leader.
      *
      * @param name the topic name; not null
      * @param partitions the partition count; positive
@@ -80,7 +91,7 @@ public interface KafkaCluster extends AutoCloseable {
     }
 
     /**
-     * Creates a topic with replication factor 1 and topic-level configs (e.g.
+     * Creates a topic with the cluster's {@link #replicationFactor()} and topic-level configs (e.g.
      * {@code cleanup.policy=compact}) and waits until every partition has a leader.
      *
      * @param name the topic name; not null
@@ -92,11 +103,12 @@ public interface KafkaCluster extends AutoCloseable {
      */
     default void createTopic(String name, int partitions, Map<String, String> topicConfigs) {
         Objects.requireNonNull(name, "name");
-        Topics.create(clientConfig(), Map.of(name, partitions), topicConfigs, DEFAULT_ADMIN_TIMEOUT);
+        Topics.create(
+                clientConfig(), Map.of(name, partitions), replicationFactor(), topicConfigs, DEFAULT_ADMIN_TIMEOUT);
     }
 
     /**
-     * Creates several topics at once (replication factor 1) and waits until every partition of
+     * Creates several topics at once (the cluster's {@link #replicationFactor()}) and waits until every partition of
      * each has a leader.
      *
      * @param partitionsByTopic partition count per topic name; not null, counts positive
@@ -104,11 +116,11 @@ public interface KafkaCluster extends AutoCloseable {
      * @throws IllegalStateException if a topic exists already or the broker does not answer
      */
     default void createTopics(Map<String, Integer> partitionsByTopic) {
-        Topics.create(clientConfig(), partitionsByTopic, Map.of(), DEFAULT_ADMIN_TIMEOUT);
+        Topics.create(clientConfig(), partitionsByTopic, replicationFactor(), Map.of(), DEFAULT_ADMIN_TIMEOUT);
     }
 
     /**
-     * Creates topics with the same partition count (replication factor 1).
+     * Creates topics with the same partition count (the cluster's {@link #replicationFactor()}).
      *
      * @param partitions the partition count of every topic; positive
      * @param names the topic names; not null

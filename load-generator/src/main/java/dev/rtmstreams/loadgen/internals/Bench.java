@@ -162,7 +162,8 @@ final class Bench {
                     o.benchWorkload().isPublished()
                             ? List.of(rowTopics.input(), rowTopics.output())
                             : BenchCluster.allTopics(topics),
-                    o.partitions());
+                    o.partitions(),
+                    o.replicationFactor());
             String appId = "loadgen-" + mode + "-" + System.currentTimeMillis();
             long t0 = System.nanoTime();
             try (SystemUnderTest sut = SystemUnderTest.start(o, mode, bootstrap, suffix, topics, rowTopics, appId)) {
@@ -182,7 +183,7 @@ final class Bench {
                 // while the system under test is idle, rather than in a long young pause that stalls the pacer inside
                 // the window
                 System.gc();
-                CostMeter meter = new CostMeter(sut.suts(), cluster.brokerPid());
+                CostMeter meter = CostMeter.withBrokers(sut.suts(), cluster.brokerPids());
                 meter.beforeRun();
                 RunReport run = LoadRun.run(plan.spec(), plan.rate(), ms, meter, plan.firstMeasured())
                         .report();
@@ -279,7 +280,7 @@ final class Bench {
                 Duration.ofSeconds(2),
                 Duration.ofSeconds(1),
                 o.progress(),
-                Map.of(),
+                o.replicationFactor() > 1 ? Map.of("acks", "all", "enable.idempotence", "true") : Map.of(),
                 prefix,
                 AvroWire.singleObject());
     }

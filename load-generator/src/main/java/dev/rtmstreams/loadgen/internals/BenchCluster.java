@@ -4,6 +4,7 @@ import dev.rtmstreams.adattribution.workload.TopicNames;
 import dev.rtmstreams.testkit.EmbeddedKafkaCluster;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;
 import dev.rtmstreams.testkit.KafkaCluster;
+import dev.rtmstreams.testkit.KafkaClusterProcess;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -14,7 +15,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * The Kafka cluster of one mode's run: the one given ({@code --bootstrap-servers}), or a fresh broker in its own JVM
- * or in this one ({@link BenchOptions.BrokerKind}), stopped on close; and the creation of the run's topics.
+ * or in this one ({@link BenchOptions.BrokerKind}), or a fresh cluster of {@code --brokers} child-process brokers
+ * ({@link KafkaClusterProcess}), stopped on close; and the creation of the run's topics.
  */
 final class BenchCluster implements AutoCloseable {
 
@@ -22,12 +24,12 @@ final class BenchCluster implements AutoCloseable {
     private final KafkaCluster owned;
 
     private final String bootstrapServers;
-    private final Long brokerPid;
+    private final List<Long> brokerPids;
 
-    private BenchCluster(KafkaCluster owned, String bootstrapServers, Long brokerPid) {
+    private BenchCluster(KafkaCluster owned, String bootstrapServers, List<Long> brokerPids) {
         this.owned = owned;
         this.bootstrapServers = bootstrapServers;
-        this.brokerPid = brokerPid;
+        this.brokerPids = List.copyOf(brokerPids);
     }
 
     /**
@@ -38,17 +40,23 @@ final class BenchCluster implements AutoCloseable {
      */
     static BenchCluster start(BenchOptions o) {
         if (o.bootstrapServers().isPresent()) {
-            return new BenchCluster(null, o.bootstrapServers().get(), null);
+            return new BenchCluster(null, o.bootstrapServers().get(), List.of());
+        }
+        if (o.brokers() > 1) {
+            KafkaClusterProcess cluster =
+                    KafkaClusterProcess.builder().nodes(o.brokers()).build();
+            startOrClose(cluster, cluster::start);
+            return new BenchCluster(cluster, cluster.bootstrapServers(), cluster.pids());
         }
         if (o.broker() == BenchOptions.BrokerKind.CHILD_PROCESS) {
             KafkaBrokerProcess broker = EmbeddedKafkaCluster.childProcess().build();
             startOrClose(broker, broker::start);
             return new BenchCluster(
-                    broker, broker.bootstrapServers(), broker.pid().orElse(null));
+                    broker, broker.bootstrapServers(), broker.pid().stream().toList());
         }
         EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.builder().build();
         startOrClose(cluster, cluster::start);
-        return new BenchCluster(cluster, cluster.bootstrapServers(), null);
+        return new BenchCluster(cluster, cluster.bootstrapServers(), List.of());
     }
 
     private static void startOrClose(KafkaCluster cluster, Runnable start) {
@@ -65,9 +73,9 @@ final class BenchCluster implements AutoCloseable {
         return bootstrapServers;
     }
 
-    /** @return the process id of the broker started in its own JVM, else null */
-    Long brokerPid() {
-        return brokerPid;
+    /** @return the process ids of the brokers started in their own JVMs; empty for an in-process or given one */
+    List<Long> brokerPids() {
+        return brokerPids;
     }
 
     /** Stops the broker started for the run, if any. */
@@ -134,10 +142,27 @@ final class BenchCluster implements AutoCloseable {
      */
     public static void createTopics(String bootstrap, List<String> names, int partitions)
             throws InterruptedException, ExecutionException {
+        createTopics(bootstrap, names, partitions, (short) 1);
+    }
+
+    /**
+     * Creates topics with a replication factor, ignoring those that exist; from replication factor 3 on with
+     * {@code min.insync.replicas=2}.
+     *
+     * @param bootstrap the cluster
+     * @param names the topic names
+     * @param partitions partitions per topic
+     * @param replicationFactor replicas per partition
+     * @throws InterruptedException if interrupted
+     * @throws ExecutionException on a broker error other than "exists"
+     */
+    static void createTopics(String bootstrap, List<String> names, int partitions, short replicationFactor)
+            throws InterruptedException, ExecutionException {
+        Map<String, String> configs = replicationFactor >= 3 ? Map.of("min.insync.replicas", "2") : Map.of();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             for (String t : names) {
                 try {
-                    admin.createTopics(List.of(new NewTopic(t, partitions, (short) 1)))
+                    admin.createTopics(List.of(new NewTopic(t, partitions, replicationFactor).configs(configs)))
                             .all()
                             .get();
                 } catch (ExecutionException e) {

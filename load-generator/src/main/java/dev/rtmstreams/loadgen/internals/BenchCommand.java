@@ -148,6 +148,16 @@ final class BenchCommand implements Callable<Integer> {
     String broker;
 
     @Option(
+            names = "--brokers",
+            paramLabel = "N",
+            defaultValue = "1",
+            description =
+                    "Brokers of the fresh cluster of each mode: 1, or 3 and more (each a combined KRaft"
+                            + " broker+controller in its own JVM; topics and the internal topics of the service and the peers"
+                            + " with replication factor 3, min.insync.replicas=2, producers acks=all). Default: ${DEFAULT-VALUE}.")
+    int brokers;
+
+    @Option(
             names = "--app-jar",
             description = "The service's fat jar. Default: ${DEFAULT-VALUE} (relative to the " + "working directory).",
             defaultValue = "adattribution-app/target/adattribution-app.jar")
@@ -255,6 +265,7 @@ final class BenchCommand implements Callable<Integer> {
                 .modes(BenchModes.resolveModes(modes, vs, bw))
                 .bootstrapServers(bootstrapServers)
                 .broker(kind)
+                .brokers(brokers)
                 .reportDir(reportDir)
                 .appJar(appJar)
                 .appJvmOptions(appJvmOptions != null ? appJvmOptions : List.of("-Xmx1g"))

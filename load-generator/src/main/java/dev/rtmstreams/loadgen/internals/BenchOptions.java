@@ -59,6 +59,7 @@ final class BenchOptions {
     private final Path sparkDir;
     private final int rowBytes;
     private final int instances;
+    private final int brokers;
 
     private BenchOptions(Builder b, List<String> modes, int partitions) {
         this.workload = b.workload;
@@ -83,6 +84,7 @@ final class BenchOptions {
         this.sparkDir = b.sparkDir;
         this.rowBytes = b.rowBytes;
         this.instances = b.instances;
+        this.brokers = b.brokers;
     }
 
     /**
@@ -123,7 +125,8 @@ final class BenchOptions {
                 .benchWorkload(benchWorkload)
                 .examplesJar(examplesJar)
                 .sparkDir(sparkDir)
-                .rowBytes(rowBytes);
+                .rowBytes(rowBytes)
+                .brokers(brokers);
     }
 
     /**
@@ -157,6 +160,19 @@ final class BenchOptions {
     /** @return where a fresh broker runs */
     public BrokerKind broker() {
         return broker;
+    }
+
+    /**
+     * @return brokers of the fresh cluster of each mode: 1 (the default), or 3 and more (child processes, replication
+     *     factor {@link #replicationFactor()}, {@code min.insync.replicas=2})
+     */
+    public int brokers() {
+        return brokers;
+    }
+
+    /** @return the replication factor of the run's topics and the internal topics of the service and peers */
+    public short replicationFactor() {
+        return (short) Math.min(3, brokers);
     }
 
     /** @return where reports go */
@@ -284,8 +300,19 @@ final class BenchOptions {
         Path examplesJar = DEFAULT_EXAMPLES_JAR;
         Path sparkDir = SparkPeers.DEFAULT_DIR;
         int rowBytes = LatencyWorkload.DEFAULT_ROW_BYTES;
+        int brokers = 1;
 
         private Builder() {}
+
+        /**
+         * @param brokers brokers of the fresh cluster of each mode: 1 (default) or at least 3 (up to 9); more than one
+         *     needs child-process brokers and no {@link #bootstrapServers(String)}
+         * @return this builder
+         */
+        public Builder brokers(int brokers) {
+            this.brokers = brokers;
+            return this;
+        }
 
         /**
          * @param workload the workload (rate and duration of the measured run); required

@@ -42,6 +42,7 @@ final class BenchOptionsCheck {
         if (b.reportDir == null) {
             throw new IllegalArgumentException("reportDir is required");
         }
+        checkBrokers(b);
         List<String> m = modes != null ? modes : BenchModes.resolveModes(List.of(), variants, benchWorkload);
         if (benchWorkload.isPublished()) {
             if (!variants.isEmpty()) {
@@ -143,5 +144,22 @@ final class BenchOptionsCheck {
                     + " them to the default of 2 per instance: " + 2 * instances + ")");
         }
         return given;
+    }
+
+    /** A cluster of 1 or 3..9 fresh child-process brokers; two would stop at the loss of either. */
+    private static void checkBrokers(BenchOptions.Builder b) {
+        if (b.brokers != 1 && (b.brokers < 3 || b.brokers > 9)) {
+            throw new IllegalArgumentException("--brokers must be 1 or 3..9 (two brokers cannot lose one with"
+                    + " min.insync.replicas=2): " + b.brokers);
+        }
+        if (b.brokers > 1 && b.bootstrapServers != null) {
+            throw new IllegalArgumentException("--brokers " + b.brokers + " starts a fresh cluster: it cannot be used"
+                    + " with --bootstrap-servers " + b.bootstrapServers);
+        }
+        if (b.brokers > 1 && b.broker != BenchOptions.BrokerKind.CHILD_PROCESS) {
+            throw new IllegalArgumentException(
+                    "--brokers " + b.brokers + " runs each broker in its own JVM: use" + " --broker child-process, not "
+                            + b.broker.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        }
     }
 }

@@ -39,7 +39,7 @@ import java.util.Optional;
 public final class CostMeter implements LoadRun.WindowListener {
 
     private final List<Sut> suts;
-    private final Long brokerPid;
+    private final List<Long> brokerPids;
     private GcTimes gcBefore;
     private GcTimes gcAfter;
     private long startNanos;
@@ -91,8 +91,23 @@ public final class CostMeter implements LoadRun.WindowListener {
      * @param brokerPid process id of the broker, or null when it runs in this JVM or elsewhere
      */
     public CostMeter(List<Sut> suts, Long brokerPid) {
+        this(suts, brokerPid == null ? List.<Long>of() : List.of(brokerPid));
+    }
+
+    /**
+     * A meter for one measured run against a cluster of broker processes: the broker CPU is the sum of all of them.
+     *
+     * @param suts the JVMs of the system under test; empty when it runs in this JVM
+     * @param brokerPids process ids of the brokers; empty when they run in this JVM or elsewhere
+     * @return the meter
+     */
+    static CostMeter withBrokers(List<Sut> suts, List<Long> brokerPids) {
+        return new CostMeter(suts, brokerPids);
+    }
+
+    private CostMeter(List<Sut> suts, List<Long> brokerPids) {
         this.suts = List.copyOf(suts);
-        this.brokerPid = brokerPid;
+        this.brokerPids = List.copyOf(brokerPids);
         this.sutCpuStart = unknown(this.suts.size());
         this.sutCpuEnd = unknown(this.suts.size());
     }
@@ -129,7 +144,7 @@ public final class CostMeter implements LoadRun.WindowListener {
     public void windowStart() {
         startNanos = System.nanoTime();
         sutCpuStart = sutCpu();
-        brokerCpuStart = brokerPid == null ? -1 : ProcStat.cpuMillis(brokerPid).orElse(-1);
+        brokerCpuStart = brokerCpu();
         ownGcStart = ownGcMillis();
         if (gcInWindow) {
             gcBefore = sumGc(GcPauses::fromPerfData);
@@ -140,11 +155,27 @@ public final class CostMeter implements LoadRun.WindowListener {
     public void windowEnd() {
         endNanos = System.nanoTime();
         sutCpuEnd = sutCpu();
-        brokerCpuEnd = brokerPid == null ? -1 : ProcStat.cpuMillis(brokerPid).orElse(-1);
+        brokerCpuEnd = brokerCpu();
         ownGcEnd = ownGcMillis();
         if (gcInWindow) {
             gcAfter = sumGc(GcPauses::fromPerfData);
         }
+    }
+
+    /** @return the CPU of every broker process summed, -1 when there is none or one cannot be read */
+    private long brokerCpu() {
+        if (brokerPids.isEmpty()) {
+            return -1;
+        }
+        long sum = 0;
+        for (long pid : brokerPids) {
+            long cpu = ProcStat.cpuMillis(pid).orElse(-1);
+            if (cpu < 0) {
+                return -1;
+            }
+            sum += cpu;
+        }
+        return sum;
     }
 
     private long[] sutCpu() {
@@ -198,7 +229,7 @@ public final class CostMeter implements LoadRun.WindowListener {
      * @param windowMs the measured window's length; null when it was not measured
      * @param events input events sent in the measured run
      * @param sutCpuMs CPU of the system under test in the window
-     * @param brokerCpuMs CPU of the broker in the window
+     * @param brokerCpuMs CPU of the broker in the window (of all brokers summed, for a cluster)
      * @param sutCpuUsPerEvent {@code sutCpuMs} per event, in microseconds
      * @param brokerCpuUsPerEvent {@code brokerCpuMs} per event, in microseconds
      * @param gcPauseMs GC pauses of the system under test
@@ -207,7 +238,8 @@ public final class CostMeter implements LoadRun.WindowListener {
      * @param loadgenGcMs this JVM's own collection time in the window
      * @param sutPid the system under test's pid; null unless it is one JVM
      * @param sutPids the pids of a system under test of several JVMs; null (absent) otherwise
-     * @param brokerPid the broker's pid
+     * @param brokerPid the broker's pid (the first broker's, for a cluster)
+     * @param brokerPids the pids of a cluster of several brokers; null (absent) otherwise
      * @param clockTicksPerS the kernel's clock ticks per second ({@code /proc} CPU times are in ticks)
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -225,6 +257,7 @@ public final class CostMeter implements LoadRun.WindowListener {
             Long sutPid,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<Long> sutPids,
             Long brokerPid,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<Long> brokerPids,
             long clockTicksPerS) {}
 
     /**
@@ -253,7 +286,8 @@ public final class CostMeter implements LoadRun.WindowListener {
                 endNanos > startNanos ? ownGcEnd - ownGcStart : null,
                 suts.size() == 1 ? suts.get(0).pid() : null,
                 suts.size() > 1 ? suts.stream().map(Sut::pid).toList() : null,
-                brokerPid,
+                brokerPids.isEmpty() ? null : brokerPids.get(0),
+                brokerPids.size() > 1 ? brokerPids : null,
                 ProcStat.clockTicksPerSecond());
     }
 

@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * timestamp) to the echo topic, the others are read and dropped. For the attribution workload it reads
  * impressions and clicks and copies the clicks, so the broker and network load match the join's; for
  * a published latency workload it copies every row. Same latency-oriented client settings as the
- * generator (linger 1 ms, acks=1).
+ * generator (linger 1 ms, acks=1; acks=all on a replicated cluster).
  */
 public final class EchoPipeline implements AutoCloseable {
 
@@ -43,7 +44,25 @@ public final class EchoPipeline implements AutoCloseable {
      * @param groupId the consumer group
      */
     public EchoPipeline(String bootstrapServers, TopicNames topics, String groupId) {
-        this(bootstrapServers, List.of(topics.impressions(), topics.clicks()), topics.clicks(), topics.echo(), groupId);
+        this(bootstrapServers, topics, groupId, "1");
+    }
+
+    /**
+     * Starts the attribution workload's pass-through with a producer {@code acks} setting.
+     *
+     * @param bootstrapServers the cluster
+     * @param topics topic names (reads impressions and clicks, writes echo)
+     * @param groupId the consumer group
+     * @param acks the producer's {@code acks}: {@code 1} (the generator's) or {@code all} (a replicated cluster)
+     */
+    public EchoPipeline(String bootstrapServers, TopicNames topics, String groupId, String acks) {
+        this(
+                bootstrapServers,
+                List.of(topics.impressions(), topics.clicks()),
+                topics.clicks(),
+                topics.echo(),
+                groupId,
+                acks);
     }
 
     /**
@@ -58,6 +77,27 @@ public final class EchoPipeline implements AutoCloseable {
      */
     public EchoPipeline(
             String bootstrapServers, List<String> readTopics, String copyTopic, String echoTopic, String groupId) {
+        this(bootstrapServers, readTopics, copyTopic, echoTopic, groupId, "1");
+    }
+
+    /**
+     * Starts a pass-through on its own thread with a producer {@code acks} setting.
+     *
+     * @param bootstrapServers the cluster
+     * @param readTopics the topics to read
+     * @param copyTopic the one of them whose records are copied
+     * @param echoTopic where the copies go
+     * @param groupId the consumer group
+     * @param acks the producer's {@code acks}: {@code 1} (the generator's) or {@code all} (a replicated cluster)
+     * @throws IllegalArgumentException if {@code copyTopic} is not read
+     */
+    public EchoPipeline(
+            String bootstrapServers,
+            List<String> readTopics,
+            String copyTopic,
+            String echoTopic,
+            String groupId,
+            String acks) {
         if (!readTopics.contains(copyTopic)) {
             throw new IllegalArgumentException("the copied topic must be read: " + copyTopic + " not in " + readTopics);
         }
@@ -72,6 +112,7 @@ public final class EchoPipeline implements AutoCloseable {
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         Map<String, Object> p = LoadRun.latencyProducerConfig(bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, acks);
         this.thread = new Thread(() -> loop(c, p, read, copyTopic, echoTopic), "echo-pipeline");
         this.thread.setDaemon(true);
         this.thread.start();

@@ -118,6 +118,8 @@ final class KafkaStreamsPeer implements AutoCloseable {
      * @param window attribution window
      * @param grace grace period
      * @param streamThreads number of stream threads
+     * @param replicationFactor replication factor of the internal topics (changelogs, repartitions); above 1 the
+     *     producer also sends with {@code acks=all}
      * @throws IOException if the state directory cannot be created
      */
     KafkaStreamsPeer(
@@ -127,19 +129,20 @@ final class KafkaStreamsPeer implements AutoCloseable {
             TopicNames topics,
             Duration window,
             Duration grace,
-            int streamThreads)
+            int streamThreads,
+            int replicationFactor)
             throws IOException {
         Objects.requireNonNull(kind, "kind");
         this.stateDir = Files.createTempDirectory("loadgen-ksj-");
         this.streams = new KafkaStreams(
                 kind.topology(topics, window, grace),
-                properties(kind, bootstrapServers, applicationId, stateDir, streamThreads));
+                properties(kind, bootstrapServers, applicationId, stateDir, streamThreads, replicationFactor));
         this.streams.start();
     }
 
     /**
      * The Kafka Streams properties of a peer: what every peer shares (its guarantee: at-least-once, or
-     * {@code exactly_once_v2} for the {@code -eos} peers; input from the earliest offset, replication factor 1, the
+     * {@code exactly_once_v2} for the {@code -eos} peers; input from the earliest offset, replication factor 1 unless given, the
      * bench's stream-thread count), then {@link #stockProperties} or {@link #realTimeProperties}.
      *
      * @param kind which peer
@@ -151,6 +154,29 @@ final class KafkaStreamsPeer implements AutoCloseable {
      */
     static Properties properties(
             Kind kind, String bootstrapServers, String applicationId, Path stateDir, int streamThreads) {
+        return properties(kind, bootstrapServers, applicationId, stateDir, streamThreads, 1);
+    }
+
+    /**
+     * The Kafka Streams properties of a peer on a cluster whose topics have {@code replicationFactor} replicas: as
+     * {@link #properties(Kind, String, String, Path, int)}, with the internal topics at that factor and, above 1, the
+     * producer at {@code acks=all} (Kafka's default, set so that no setting of the peer's weakens it).
+     *
+     * @param kind which peer
+     * @param bootstrapServers the cluster
+     * @param applicationId the application id
+     * @param stateDir the state directory
+     * @param streamThreads number of stream threads
+     * @param replicationFactor replication factor of the internal topics; positive
+     * @return new properties
+     */
+    static Properties properties(
+            Kind kind,
+            String bootstrapServers,
+            String applicationId,
+            Path stateDir,
+            int streamThreads,
+            int replicationFactor) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -159,9 +185,12 @@ final class KafkaStreamsPeer implements AutoCloseable {
         p.put(
                 StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
                 kind.exactlyOnce ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE);
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, replicationFactor);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         p.putAll(kind.realTimeSettings ? realTimeProperties() : stockProperties());
+        if (replicationFactor > 1) {
+            p.put(StreamsConfig.producerPrefix(ProducerConfig.ACKS_CONFIG), "all");
+        }
         if (kind.exactlyOnce) {
             if (kind.realTimeSettings) {
                 // as real-time mode commits under exactly-once: short transactions, the producer lingering for one

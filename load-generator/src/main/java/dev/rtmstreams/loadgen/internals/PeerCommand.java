@@ -47,8 +47,18 @@ final class PeerCommand implements Callable<Integer> {
     @Option(names = "--stream-threads", defaultValue = "2", description = "Default: ${DEFAULT-VALUE}.")
     int streamThreads;
 
+    @Option(
+            names = "--replication-factor",
+            defaultValue = "1",
+            description = "Replicas of the cluster's topics: the Kafka Streams peers' internal topics get as many,"
+                    + " and above 1 every producer sends with acks=all. Default: ${DEFAULT-VALUE}.")
+    int replicationFactor;
+
     @Override
     public Integer call() throws Exception {
+        if (replicationFactor < 1) {
+            throw new IllegalArgumentException("--replication-factor must be positive: " + replicationFactor);
+        }
         TopicNames topics = TopicNames.DEFAULTS.withSuffix(topicSuffix);
         BenchWorkload bw = BenchWorkload.parse(benchWorkload);
         AutoCloseable pipeline;
@@ -60,12 +70,20 @@ final class PeerCommand implements Callable<Integer> {
                     bw,
                     topics,
                     LatencyWorkload.Topics.DEFAULTS.withSuffix(topicSuffix),
-                    applicationId);
+                    applicationId,
+                    replicationFactor);
             pipeline = echo;
             ready = echo.awaitReady(Duration.ofMinutes(2));
         } else if (kafkaStreams != null) {
             KafkaStreamsPeer ks = new KafkaStreamsPeer(
-                    kafkaStreams, bootstrapServers, applicationId, topics, window, watermarkDelay, streamThreads);
+                    kafkaStreams,
+                    bootstrapServers,
+                    applicationId,
+                    topics,
+                    window,
+                    watermarkDelay,
+                    streamThreads,
+                    replicationFactor);
             pipeline = ks;
             ready = ks.awaitRunning(Duration.ofMinutes(2));
         } else {

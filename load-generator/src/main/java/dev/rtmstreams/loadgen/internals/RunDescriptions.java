@@ -136,6 +136,9 @@ final class RunDescriptions {
      * @param java the Java version
      * @param benchWorkload the bench workload's name
      * @param broker {@code external <bootstrap>} or the embedded broker's kind
+     * @param brokers brokers of the fresh cluster; null (absent) for an external one
+     * @param replicationFactor replication factor of the run's topics and of the internal topics of the service and
+     *     the peers; null (absent) for an external cluster
      * @param partitions partitions per topic
      * @param instances service instances
      * @param streamThreads stream threads per instance
@@ -151,6 +154,8 @@ final class RunDescriptions {
             String java,
             String benchWorkload,
             String broker,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer brokers,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer replicationFactor,
             int partitions,
             int instances,
             int streamThreads,
@@ -241,6 +246,8 @@ final class RunDescriptions {
                 o.bootstrapServers().isPresent()
                         ? "external " + bootstrap
                         : o.broker().name().toLowerCase(Locale.ROOT),
+                o.bootstrapServers().isPresent() ? null : o.brokers(),
+                o.bootstrapServers().isPresent() ? null : (int) o.replicationFactor(),
                 o.partitions(),
                 o.instances(),
                 o.streamThreads(),

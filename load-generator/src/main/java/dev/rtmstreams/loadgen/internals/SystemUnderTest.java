@@ -146,19 +146,22 @@ final class SystemUnderTest implements AutoCloseable {
             if (!suffix.isEmpty()) {
                 args.addAll(List.of("--topic-suffix", suffix));
             }
+            if (o.replicationFactor() > 1) {
+                args.addAll(List.of("--replication-factor", Integer.toString(o.replicationFactor())));
+            }
             ChildJvm peer = ServiceProcess.startPeer(
                     mode + " peer", o.appJvmOptions(), args, o.reportDir().resolve("peer-" + mode + ".log"));
             return ready(new SystemUnderTest(mode, peer, peer.pid(), outputs), () -> {
                 peer.awaitReady(o.readyTimeout());
             });
         } else if (kafkaStreams == null) {
-            EchoPipeline echo = echo(bootstrap, o.benchWorkload(), topics, rowTopics, appId);
+            EchoPipeline echo = echo(bootstrap, o.benchWorkload(), topics, rowTopics, appId, o.replicationFactor());
             return ready(new SystemUnderTest(mode, echo, null, outputs), () -> {
                 require(echo.awaitReady(o.readyTimeout()), mode);
             });
         } else {
-            KafkaStreamsPeer ks =
-                    new KafkaStreamsPeer(kafkaStreams, bootstrap, appId, topics, window, delay, o.streamThreads());
+            KafkaStreamsPeer ks = new KafkaStreamsPeer(
+                    kafkaStreams, bootstrap, appId, topics, window, delay, o.streamThreads(), o.replicationFactor());
             return ready(new SystemUnderTest(mode, ks, null, outputs), () -> {
                 require(ks.awaitRunning(o.readyTimeout()), mode);
             });
@@ -189,6 +192,7 @@ final class SystemUnderTest implements AutoCloseable {
      * @param topics the attribution workload's topics
      * @param rowTopics the published workloads' topics
      * @param groupId the consumer group
+     * @param replicationFactor replicas of the topics: above 1 the copies are sent with {@code acks=all}
      * @return the started pass-through
      */
     static EchoPipeline echo(
@@ -196,11 +200,18 @@ final class SystemUnderTest implements AutoCloseable {
             BenchWorkload workload,
             TopicNames topics,
             LatencyWorkload.Topics rowTopics,
-            String groupId) {
+            String groupId,
+            int replicationFactor) {
+        String acks = acks(replicationFactor);
         return workload.isPublished()
                 ? new EchoPipeline(
-                        bootstrap, List.of(rowTopics.input()), rowTopics.input(), rowTopics.output(), groupId)
-                : new EchoPipeline(bootstrap, topics, groupId);
+                        bootstrap, List.of(rowTopics.input()), rowTopics.input(), rowTopics.output(), groupId, acks)
+                : new EchoPipeline(bootstrap, topics, groupId, acks);
+    }
+
+    /** @return the producers' {@code acks} on a cluster whose topics have this many replicas: 1, or all */
+    static String acks(int replicationFactor) {
+        return replicationFactor > 1 ? "all" : "1";
     }
 
     /**
@@ -220,6 +231,7 @@ final class SystemUnderTest implements AutoCloseable {
         if (mode.equals(BenchModes.REAL_TIME_EOS)) {
             args.addAll(List.of("--processing-guarantee", "exactly_once_v2"));
         }
+        args.addAll(replicationArgs(o));
         boolean one = o.instances() == 1;
         return ServiceProcess.startService(
                 "service (" + mode + (one ? "" : ", instance " + index) + ")",
@@ -237,6 +249,33 @@ final class SystemUnderTest implements AutoCloseable {
                         o.workload().watermarkDelay(),
                         o.appArgs(),
                         args));
+    }
+
+    /**
+     * The service's arguments on a replicated cluster: topics it creates with the cluster's replication factor, and a
+     * config file giving Kafka Streams' internal topics (changelogs, repartitions) that factor and its producers
+     * {@code acks=all} (Kafka's default, set so that nothing weakens it). None on a single broker.
+     *
+     * @param o the options
+     * @return the arguments; empty for replication factor 1
+     */
+    static List<String> replicationArgs(BenchOptions o) {
+        int rf = o.replicationFactor();
+        if (rf <= 1) {
+            return List.of();
+        }
+        Path file = o.reportDir().resolve("service-replication.properties");
+        try {
+            java.nio.file.Files.createDirectories(o.reportDir());
+            java.nio.file.Files.writeString(file, "kafka.replication.factor=" + rf + "\nkafka.producer.acks=all\n");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot write " + file, e);
+        }
+        return List.of(
+                "--replication-factor",
+                Integer.toString(rf),
+                "--config",
+                file.toAbsolutePath().toString());
     }
 
     private static String trigger(String mode) {

@@ -48,6 +48,8 @@ class BenchOptionsTest {
         assertThat(o.benchWorkload()).isEqualTo(BenchWorkload.ATTRIBUTION);
         assertThat(o.examplesJar()).isEqualTo(BenchOptions.DEFAULT_EXAMPLES_JAR);
         assertThat(o.rowBytes()).isEqualTo(LatencyWorkload.DEFAULT_ROW_BYTES);
+        assertThat(o.brokers()).isEqualTo(1);
+        assertThat(o.replicationFactor()).isEqualTo((short) 1);
         // the default modes follow the bench workload and the variants, like the command line's
         assertThat(minimal().variants(v).build().modes()).endsWith("real-time-new");
         assertThat(minimal().benchWorkload(BenchWorkload.STATELESS).build().modes())
@@ -150,5 +152,25 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> minimal().warmup(null))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("warmup");
+    }
+
+    @Test
+    void shouldReplicateThreeTimesWhenThreeOrMoreBrokersAndRefuseTwoOrAGivenCluster() {
+        assertThat(minimal().brokers(3).build().replicationFactor()).isEqualTo((short) 3);
+        assertThat(minimal().brokers(5).build().replicationFactor()).isEqualTo((short) 3);
+        assertThat(minimal().brokers(3).build().toBuilder().build().brokers()).isEqualTo(3);
+
+        assertThatThrownBy(() -> minimal().brokers(2).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("--brokers must be 1 or 3..9")
+                .hasMessageEndingWith(": 2");
+        assertThatThrownBy(() -> minimal().brokers(0).build()).hasMessageEndingWith(": 0");
+        assertThatThrownBy(() -> minimal().brokers(3).bootstrapServers("b:1").build())
+                .hasMessageContaining("--bootstrap-servers b:1");
+        assertThatThrownBy(() -> minimal()
+                        .brokers(3)
+                        .broker(BenchOptions.BrokerKind.IN_PROCESS)
+                        .build())
+                .hasMessageContaining("--broker child-process, not in-process");
     }
 }

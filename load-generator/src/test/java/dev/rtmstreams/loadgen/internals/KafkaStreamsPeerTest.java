@@ -133,4 +133,18 @@ class KafkaStreamsPeerTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'eos'");
     }
+
+    @Test
+    void shouldReplicateInternalTopicsAndAckAllWhenTheClusterReplicates() {
+        Properties single = properties(KafkaStreamsPeer.Kind.JOIN);
+        Properties replicated = KafkaStreamsPeer.properties(
+                KafkaStreamsPeer.Kind.JOIN, "localhost:9092", "app", Path.of("state"), 2, 3);
+
+        assertThat(single)
+                .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1)
+                .doesNotContainKey("producer.acks");
+        assertThat(replicated)
+                .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, 3)
+                .containsEntry("producer.acks", "all");
+    }
 }

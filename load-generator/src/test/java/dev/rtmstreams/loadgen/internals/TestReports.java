@@ -78,12 +78,13 @@ final class TestReports {
 
     /** @return a cost section with only the GC pauses known */
     static CostMeter.Cost gcCost(double pauseMs) {
-        return new CostMeter.Cost(null, 1000, null, null, null, null, pauseMs, null, null, null, null, null, null, 100);
+        return new CostMeter.Cost(
+                null, 1000, null, null, null, null, pauseMs, null, null, null, null, null, null, null, 100);
     }
 
     /** @return a cost section with only the SUT's CPU per event known */
     static CostMeter.Cost sutCost(double usPerEvent) {
         return new CostMeter.Cost(
-                null, 1000, null, null, usPerEvent, null, null, null, null, null, null, null, null, 100);
+                null, 1000, null, null, usPerEvent, null, null, null, null, null, null, null, null, null, 100);
     }
 }

@@ -238,6 +238,7 @@ public record ChaosReport(
      * @param pendingTimers pending-timers: timers set before the kill fired after it
      * @param wipeProbes state-wipe: expired state, watermarks and joins after a wipe and restore
      * @param groupChange scale-out, scale-in, rolling-restart, instance-kill: rebalances, latency, slot checks
+     * @param brokerFault broker-leader-kill, controller-kill, broker-pause, broker-rolling-restart: latency, restores
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Sections(
@@ -249,7 +250,30 @@ public record ChaosReport(
             @JsonProperty("straddling_matches") StraddlingMatches straddlingMatches,
             @JsonProperty("pending_timers") PendingTimers pendingTimers,
             @JsonProperty("wipe_probes") WipeProbes wipeProbes,
-            @JsonProperty("group_change") GroupChangeFigures groupChange) {}
+            @JsonProperty("group_change") GroupChangeFigures groupChange,
+            @JsonProperty("broker_fault") BrokerFaultFigures brokerFault) {}
+
+    /**
+     * Latency and restores around a broker fault (broker-leader-kill, controller-kill, broker-pause,
+     * broker-rolling-restart): the load run's per-second p99 and max before the fault and during it (from the fault until
+     * 5 s after the in-sync replicas were full again), and the changelog records the service's restore consumers read
+     * from just before the fault to the end.
+     *
+     * @param p99BeforeMs the largest per-second p99 from 5 s into the load to the fault, -1 without outputs
+     * @param p99DuringMs the largest per-second p99 during the fault, -1 without outputs
+     * @param maxBeforeMs the largest per-second max before the fault
+     * @param maxDuringMs the largest per-second max during the fault
+     * @param latencyWindowsS the two windows, in seconds of the load
+     * @param changelogRecordsRestored records the service's restore consumers read from the fault to the end (tasks
+     *     restored from changelogs), -1 when its metrics did not answer
+     */
+    public record BrokerFaultFigures(
+            @JsonProperty("p99_before_ms") double p99BeforeMs,
+            @JsonProperty("p99_during_ms") double p99DuringMs,
+            @JsonProperty("max_before_ms") double maxBeforeMs,
+            @JsonProperty("max_during_ms") double maxDuringMs,
+            @JsonProperty("latency_windows_s") String latencyWindowsS,
+            @JsonProperty("changelog_records_restored") long changelogRecordsRestored) {}
 
     /**
      * The poison records sent and what the dead-letter topic received.

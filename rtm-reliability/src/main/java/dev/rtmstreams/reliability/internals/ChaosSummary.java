@@ -55,6 +55,7 @@ final class ChaosSummary {
         printSection(out, "wipe_probes", r.sections().wipeProbes());
         printSection(out, "poison", r.sections().poison());
         printSection(out, "group_change", r.sections().groupChange());
+        printSection(out, "broker_fault", r.sections().brokerFault());
         if (r.sections().soakSummary() != null) {
             out.printf(
                     Locale.ROOT,

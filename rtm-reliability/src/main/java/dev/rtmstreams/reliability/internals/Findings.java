@@ -24,6 +24,7 @@ final class Findings {
     private ChaosReport.WipeProbes wipeProbes;
     private ChaosReport.TimersDue timersDue;
     private ChaosReport.GroupChangeFigures groupChange;
+    private ChaosReport.BrokerFaultFigures brokerFault;
 
     /**
      * Records a failure: the run's verdict becomes FAIL.
@@ -67,6 +68,10 @@ final class Findings {
         groupChange = once(groupChange, g, "group_change");
     }
 
+    void brokerFault(ChaosReport.BrokerFaultFigures b) {
+        brokerFault = once(brokerFault, b, "broker_fault");
+    }
+
     void timersDue(ChaosReport.TimersDue due) {
         timersDue = once(timersDue, due, "timers due");
     }
@@ -87,7 +92,8 @@ final class Findings {
                 straddlingMatches,
                 pendingTimers,
                 wipeProbes,
-                groupChange);
+                groupChange,
+                brokerFault);
     }
 
     private static <T> T once(T current, T value, String name) {

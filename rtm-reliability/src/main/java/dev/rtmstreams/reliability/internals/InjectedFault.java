@@ -28,7 +28,7 @@ public sealed interface InjectedFault {
     /**
      * Reads a fault back from a report's {@code fault} object, which also holds the recovery's and the timers' fields:
      * the kind of fault is told by a field only it writes ({@code fault_to_restart_ms}, {@code broker_stop_ms},
-     * {@code survivor_tasks_after}, {@code group_protocol}). The times that are not written read back as 0.
+     * {@code survivor_tasks_after}, {@code group_protocol}, {@code broker_nodes}). The times that are not written read back as 0.
      *
      * @param fault the {@code fault} object
      * @return the fault, or null when the object holds none (no {@code kind}: a scenario without a fault that strikes)
@@ -48,9 +48,11 @@ public sealed interface InjectedFault {
             type = InstanceKill.class;
         } else if (fault.has("group_protocol")) {
             type = GroupChange.class;
+        } else if (fault.has("broker_nodes")) {
+            type = BrokerFault.class;
         } else {
             throw new IllegalArgumentException("a fault of unknown kind (none of fault_to_restart_ms, broker_stop_ms,"
-                    + " survivor_tasks_after, group_protocol): " + fault);
+                    + " survivor_tasks_after, group_protocol, broker_nodes): " + fault);
         }
         return ReportJson.convert(fault, type);
     }
@@ -198,6 +200,48 @@ public sealed interface InjectedFault {
             Map<String, List<String>> out = new LinkedHashMap<>();
             m.forEach((k, v) -> out.put(k, List.copyOf(v)));
             return Collections.unmodifiableMap(out);
+        }
+    }
+
+    /**
+     * Brokers of the runner's own cluster killed, paused or restarted in turn (broker-leader-kill, controller-kill,
+     * broker-pause, broker-rolling-restart), and how the cluster got back to full in-sync replicas.
+     *
+     * @param faultNanos when the first broker was hit (not written)
+     * @param kind what was done
+     * @param atS seconds from the start of the load
+     * @param brokerNodes the node ids hit, in order
+     * @param role what the hit broker was: {@code active controller}, the leader of which partitions, or every broker
+     * @param faultToFailoverMs from the fault until the partitions it led had other leaders (or another controller was
+     *     active), -1 if not within 120 s; null (not written) for the rolling restart, whose clean stops move the
+     *     leaders before the broker exits
+     * @param brokerDownMs how long the broker was down or frozen (the longest, for the rolling restart)
+     * @param brokerStartMs how long its start took, 0 for a resumed one (the longest, for the rolling restart)
+     * @param faultToIsrFullMs from the fault until every replica of the run's and the service's topics was in sync
+     *     again (after the last broker, for the rolling restart), -1 if not within 120 s
+     * @param steps what was done, with its timing, in order
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true) // the fault object also holds the recovery's fields
+    public record BrokerFault(
+            @JsonIgnore long faultNanos,
+            @JsonProperty("kind") String kind,
+            @JsonProperty("at_s") double atS,
+            @JsonProperty("broker_nodes") List<Integer> brokerNodes,
+            @JsonProperty("role") String role,
+
+            @JsonProperty("fault_to_failover_ms") @JsonInclude(JsonInclude.Include.NON_NULL)
+            Long faultToFailoverMs,
+
+            @JsonProperty("broker_down_ms") long brokerDownMs,
+            @JsonProperty("broker_start_ms") long brokerStartMs,
+            @JsonProperty("fault_to_isr_full_ms") long faultToIsrFullMs,
+            @JsonProperty("steps") List<String> steps)
+            implements InjectedFault {
+
+        /** Copies the lists. */
+        public BrokerFault {
+            brokerNodes = List.copyOf(brokerNodes);
+            steps = List.copyOf(steps);
         }
     }
 }

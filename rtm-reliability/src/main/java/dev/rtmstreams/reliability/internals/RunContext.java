@@ -2,6 +2,7 @@ package dev.rtmstreams.reliability.internals;
 
 import dev.rtmstreams.adattribution.model.ServiceTopics;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;
+import dev.rtmstreams.testkit.KafkaClusterProcess;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -28,6 +29,7 @@ final class RunContext {
     private final KafkaConnection kafka;
     private final List<ServiceInstance> instances;
     private final KafkaBrokerProcess broker;
+    private final KafkaClusterProcess cluster;
     private final Probes probes;
     private final ProbeOutputs outputs;
     private volatile long loadStartNanos = -1;
@@ -40,7 +42,8 @@ final class RunContext {
      * @param topics the run's topics; not null
      * @param kafka the cluster, or null (tests)
      * @param instances the service instances, the one faults hit first; not empty
-     * @param broker the runner's own broker, or null on an existing cluster
+     * @param broker the runner's own single broker, or null on an existing cluster or the runner's own cluster
+     * @param cluster the runner's own cluster of several brokers, or null
      * @param probes the probe sender, or null (tests of checks that send nothing)
      * @param outputs the probe outputs; not null
      */
@@ -51,6 +54,7 @@ final class RunContext {
             KafkaConnection kafka,
             List<ServiceInstance> instances,
             KafkaBrokerProcess broker,
+            KafkaClusterProcess cluster,
             Probes probes,
             ProbeOutputs outputs) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -62,6 +66,7 @@ final class RunContext {
             throw new IllegalArgumentException("instances must not be empty");
         }
         this.broker = broker;
+        this.cluster = cluster;
         this.probes = probes;
         this.outputs = Objects.requireNonNull(outputs, "outputs");
     }
@@ -105,6 +110,22 @@ final class RunContext {
             throw new IllegalStateException("the scenario needs the runner's own broker");
         }
         return broker;
+    }
+
+    /**
+     * @return the runner's own cluster of several brokers
+     * @throws IllegalStateException without one (the settings reject that for the broker faults)
+     */
+    KafkaClusterProcess cluster() {
+        if (cluster == null) {
+            throw new IllegalStateException("the scenario needs the runner's own cluster (--brokers 3)");
+        }
+        return cluster;
+    }
+
+    /** @return the service's application id (its internal topics start with it and a dash) */
+    String applicationId() {
+        return "chaos-" + runId;
     }
 
     Probes probes() {

@@ -30,7 +30,39 @@ public enum Scenario {
     /** {@code --instances} instances, each stopped gracefully and started again with its state dir in turn. */
     ROLLING_RESTART,
     /** {@code --instances} instances; {@code kill -9} of one, the others take its tasks over. */
-    INSTANCE_KILL;
+    INSTANCE_KILL,
+    /**
+     * Three brokers or more: {@code kill -9} of the broker leading most input, output and changelog partitions of an
+     * active task, started again after {@code --downtime}.
+     */
+    BROKER_LEADER_KILL,
+    /** Three brokers or more: {@code kill -9} of the active controller, started again after {@code --downtime}. */
+    CONTROLLER_KILL,
+    /**
+     * Three brokers or more: every broker stopped cleanly and started again in turn, the in-sync replicas full again
+     * before the next.
+     */
+    BROKER_ROLLING_RESTART,
+    /**
+     * Three brokers or more: {@code SIGSTOP} of the broker leading most partitions of an active task for longer than
+     * the broker session and the clients' request timeouts, then {@code SIGCONT}.
+     */
+    BROKER_PAUSE;
+
+    /** @return whether the scenario needs the runner's own cluster of three brokers or more */
+    public boolean needsCluster() {
+        return brokerFault() != null;
+    }
+
+    private BrokerNodeFault.Kind brokerFault() {
+        return switch (this) {
+            case BROKER_LEADER_KILL -> BrokerNodeFault.Kind.LEADER_KILL;
+            case CONTROLLER_KILL -> BrokerNodeFault.Kind.CONTROLLER_KILL;
+            case BROKER_ROLLING_RESTART -> BrokerNodeFault.Kind.ROLLING_RESTART;
+            case BROKER_PAUSE -> BrokerNodeFault.Kind.PAUSE;
+            default -> null;
+        };
+    }
 
     /** @return whether the scenario changes the members of a group of {@code --instances} instances */
     public boolean changesGroup() {
@@ -82,6 +114,8 @@ public enum Scenario {
                 new Plan(
                         new GroupChangeFault(groupChange(), s.group()),
                         new GroupChangeChecker(groupChange(), s.group().staticMembership()));
+            case BROKER_LEADER_KILL, CONTROLLER_KILL, BROKER_ROLLING_RESTART, BROKER_PAUSE ->
+                new Plan(new BrokerNodeFault(brokerFault(), s.downtime()), new BrokerFaultChecker());
         };
     }
 

@@ -5,6 +5,7 @@ import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.model.ServiceTopics;
 import dev.rtmstreams.loadgen.LoadGenerator;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;
+import dev.rtmstreams.testkit.KafkaClusterProcess;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -67,6 +68,9 @@ public final class ScenarioRunner {
      * @param out where the verdict is printed
      * @param group how the instances form their group (instances of the scale scenarios, protocol, standbys, static
      *     membership, session timeout)
+     * @param brokers brokers of the runner's own cluster: 1 (a single child-JVM broker), or 3..9 (a
+     *     {@link KafkaClusterProcess}: topics and the service's internal topics with replication factor 3,
+     *     {@code min.insync.replicas=2}, every producer {@code acks=all})
      */
     public record Settings(
             Scenario scenario,
@@ -91,7 +95,8 @@ public final class ScenarioRunner {
             Optional<Path> kafkaConfig,
             KafkaClientSettings kafkaClient,
             PrintStream out,
-            GroupSettings group) {
+            GroupSettings group,
+            int brokers) {
 
         /** Validates, naming the bad option. */
         public Settings {
@@ -119,6 +124,23 @@ public final class ScenarioRunner {
                         + " --bootstrap-servers: the runner's own broker is plaintext; settings given: "
                         + kafkaClient.redacted().keySet());
             }
+            if (brokers != 1 && (brokers < 3 || brokers > 9)) {
+                throw new IllegalArgumentException("--brokers must be 1 or 3..9 (two brokers cannot lose one with"
+                        + " min.insync.replicas=2): " + brokers);
+            }
+            if (brokers > 1 && bootstrapServers.isPresent()) {
+                throw new IllegalArgumentException("--brokers " + brokers + " starts the runner's own cluster: it"
+                        + " cannot be used with --bootstrap-servers " + bootstrapServers.get());
+            }
+            if (scenario.needsCluster() && (brokers < 3 || bootstrapServers.isPresent())) {
+                throw new IllegalArgumentException("--scenario " + scenario.cliName() + " kills, stops or pauses"
+                        + " brokers of the runner's own cluster: run it with --brokers 3 (or more), not " + brokers
+                        + (bootstrapServers.isPresent() ? " and --bootstrap-servers" : ""));
+            }
+            if (brokers > 1 && scenario == Scenario.BROKER_RESTART) {
+                throw new IllegalArgumentException("--scenario broker-restart stops and starts the single broker:"
+                        + " run it with --brokers 1, not " + brokers);
+            }
             if (scenario == Scenario.INSTANCE_FAILOVER && partitions < 2) {
                 throw new IllegalArgumentException(
                         "--partitions must be at least 2 for instance-failover: " + partitions);
@@ -129,6 +151,14 @@ public final class ScenarioRunner {
             }
             appJvmOptions = List.copyOf(appJvmOptions);
             brokerJvmOptions = List.copyOf(brokerJvmOptions);
+        }
+
+        /**
+         * @return replicas of the run's topics and of the service's internal topics: {@code min(3, brokers)} on the
+         *     runner's own cluster, 1 on a given one (its defaults hold for the internal topics)
+         */
+        public int replicationFactor() {
+            return bootstrapServers.isPresent() ? 1 : Math.min(3, brokers);
         }
     }
 
@@ -161,6 +191,7 @@ public final class ScenarioRunner {
         ChaosReport.Machine machine =
                 new ChaosReport.Machine(Runtime.getRuntime().availableProcessors(), loadAverage());
         KafkaBrokerProcess broker = null;
+        KafkaClusterProcess cluster = null;
         String ownBroker = null;
         Observed observed;
         Thread hook = new Thread(this::killAll, "chaos-cleanup");
@@ -174,6 +205,16 @@ public final class ScenarioRunner {
                         Map.of(),
                         Duration.ofSeconds(30));
                 bootstrap = s.bootstrapServers().get();
+            } else if (s.brokers() > 1) {
+                KafkaClusterProcess.Builder b =
+                        KafkaClusterProcess.builder().nodes(s.brokers()).jvmOptions(s.brokerJvmOptions());
+                GroupSettings.BROKER_PROPERTIES.forEach(b::brokerProperty);
+                cluster = b.build();
+                cluster.start();
+                bootstrap = cluster.bootstrapServers();
+                ownBroker = s.brokers() + " child JVMs (KafkaClusterProcess: combined KRaft broker+controller nodes,"
+                        + " replication factor " + s.replicationFactor() + ", min.insync.replicas "
+                        + cluster.minInsyncReplicas() + ") " + bootstrap;
             } else {
                 KafkaBrokerProcess.Builder b = KafkaBrokerProcess.builder().jvmOptions(s.brokerJvmOptions());
                 GroupSettings.BROKER_PROPERTIES.forEach(b::brokerProperty);
@@ -184,11 +225,18 @@ public final class ScenarioRunner {
             }
             createTopics(bootstrap);
             configureGroup(bootstrap);
-            observed = execute(bootstrap, broker);
+            observed = execute(bootstrap, broker, cluster);
+            if (cluster != null) {
+                ReplicationCheck.check(kafka(bootstrap), topics.all(), applicationId(), s.replicationFactor())
+                        .forEach(observed.findings()::fail);
+            }
         } finally {
             killAll();
             if (broker != null) {
                 broker.close();
+            }
+            if (cluster != null) {
+                cluster.close();
             }
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -263,8 +311,10 @@ public final class ScenarioRunner {
     private void createTopics(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(kafka(bootstrap).config(Map.of()))) {
             List<NewTopic> nts = new ArrayList<>();
+            short rf = (short) s.replicationFactor();
+            Map<String, String> configs = rf >= 3 ? Map.of("min.insync.replicas", "2") : Map.of();
             for (String t : topics.all()) {
-                nts.add(new NewTopic(t, s.partitions(), (short) 1));
+                nts.add(new NewTopic(t, s.partitions(), rf).configs(configs));
             }
             for (var f : admin.createTopics(nts).values().values()) {
                 try {
@@ -316,6 +366,15 @@ public final class ScenarioRunner {
         s.group()
                 .serviceConfig()
                 .forEach((k, v) -> properties.append(k).append('=').append(v).append('\n'));
+        if (s.replicationFactor() > 1) {
+            // Kafka Streams' changelogs and repartition topics as replicated as the inputs; acks=all is the producer's
+            // default, set so that nothing weakens it
+            properties
+                    .append("kafka.replication.factor=")
+                    .append(s.replicationFactor())
+                    .append('\n');
+            properties.append("kafka.producer.acks=all\n");
+        }
         Files.writeString(config, properties);
         List<String> args = new ArrayList<>(List.of(
                 "--trigger",
@@ -381,6 +440,11 @@ public final class ScenarioRunner {
                     "--topic-prefix",
                     topicPrefix));
             s.kafkaConfig().ifPresent(file -> args.addAll(List.of("--kafka-config", file.toString())));
+            if (s.replicationFactor() > 1) {
+                // replicated inputs: an acknowledged record survives the loss of its leader, a retried one is not
+                // written twice
+                args.addAll(List.of("--client-property", "acks=all", "--client-property", "enable.idempotence=true"));
+            }
             LOG.info("load: load-generator {}", String.join(" ", args));
             thread = new Thread(() -> exitCode = LoadGenerator.execute(args.toArray(String[]::new)), "chaos-load");
         }
@@ -407,7 +471,8 @@ public final class ScenarioRunner {
      * fault's strike at {@code --fault-at} of the load; the drained load; the fault ended; the checker's check; the
      * recovery from the fault; the common check (the oracle, the service RUNNING at the end).
      */
-    private Observed execute(String bootstrap, KafkaBrokerProcess broker) throws Exception {
+    private Observed execute(String bootstrap, KafkaBrokerProcess broker, KafkaClusterProcess cluster)
+            throws Exception {
         Scenario.Plan plan = s.scenario().plan(s);
         Fault fault = plan.fault();
         Checker checker = plan.checker();
@@ -424,7 +489,8 @@ public final class ScenarioRunner {
         try (OutputMonitor monitor = new OutputMonitor(
                         kafka(bootstrap), topics.attributedClicks(), topics.logRecords(), RunContext.PROBE_PREFIX);
                 Probes probes = new Probes(kafka(bootstrap), topics)) {
-            RunContext run = new RunContext(s, runId, topics, kafka(bootstrap), started, broker, probes, monitor);
+            RunContext run =
+                    new RunContext(s, runId, topics, kafka(bootstrap), started, broker, cluster, probes, monitor);
             Load load = new Load(bootstrap);
             fault.beforeLoad(run);
             checker.beforeLoad(run);

@@ -271,4 +271,40 @@ class CheckersTest {
             }
         };
     }
+
+    @Test
+    void shouldFailTheBrokerFaultWhenTheClusterDidNotFailOverOrGetItsReplicasBack() {
+        Findings passed = new Findings();
+        BrokerFaultChecker.judge(SyntheticReports.brokerFault(3_200L, 14_500), passed);
+        Findings rolling = new Findings();
+        BrokerFaultChecker.judge(SyntheticReports.brokerFault(null, 31_000), rolling);
+        Findings noFailover = new Findings();
+        BrokerFaultChecker.judge(SyntheticReports.brokerFault(-1L, 14_500), noFailover);
+        Findings noIsr = new Findings();
+        BrokerFaultChecker.judge(SyntheticReports.brokerFault(3_200L, -1), noIsr);
+
+        assertThat(passed.failures()).isEmpty();
+        assertThat(rolling.failures())
+                .as("the rolling restart measures no failover")
+                .isEmpty();
+        assertThat(noFailover.failures()).singleElement().asString().startsWith("no failover within 120 s");
+        assertThat(noIsr.failures())
+                .singleElement()
+                .asString()
+                .startsWith("the in-sync replicas were not full again within 120 s");
+    }
+
+    @Test
+    void shouldCountOnlyTheRestoreConsumersClientLevelRecordsWhenSummingRestores() {
+        String metrics = String.join(
+                "\n",
+                "kafka_streams_consumer_fetch_manager_metrics_records_consumed_total{client_id=\"a-StreamThread-1-restore-consumer\",} 40.0",
+                "kafka_streams_consumer_fetch_manager_metrics_records_consumed_total{client_id=\"a-StreamThread-1-restore-consumer\",topic=\"x-changelog\",} 40.0",
+                "kafka_streams_consumer_fetch_manager_metrics_records_consumed_total{client_id=\"a-StreamThread-2-restore-consumer\",} 2.0",
+                "kafka_streams_consumer_fetch_manager_metrics_records_consumed_total{client_id=\"a-StreamThread-1-consumer\",} 900.0",
+                "");
+
+        assertThat(BrokerFaultChecker.restoredRecords(metrics)).isEqualTo(42);
+        assertThat(BrokerFaultChecker.restoredRecords(null)).isEqualTo(-1);
+    }
 }

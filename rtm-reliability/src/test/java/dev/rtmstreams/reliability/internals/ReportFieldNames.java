@@ -206,6 +206,43 @@ final class ReportFieldNames {
                     "group_change.latency_windows_s",
                     "group_change.slot_violations_at_end"));
 
+    /** The scenarios whose fields are {@link #brokerFault(boolean)}'s. */
+    static final Set<String> BROKER_FAULTS =
+            Set.of("broker-leader-kill", "controller-kill", "broker-pause", "broker-rolling-restart");
+
+    /**
+     * The fields between {@code fault} and {@link #FOOTER} of the broker faults.
+     *
+     * @param failover whether the fault measures its failover (all but the rolling restart)
+     * @return the dotted paths
+     */
+    static List<String> brokerFault(boolean failover) {
+        List<String> fault = new ArrayList<>(List.of(
+                "fault.kind",
+                "fault.at_s",
+                "fault.broker_nodes",
+                "fault.role",
+                "fault.fault_to_failover_ms",
+                "fault.broker_down_ms",
+                "fault.broker_start_ms",
+                "fault.fault_to_isr_full_ms",
+                "fault.steps"));
+        if (!failover) {
+            fault.remove("fault.fault_to_failover_ms");
+        }
+        return concat(
+                fault,
+                RECOVERY,
+                List.of(
+                        "broker_fault",
+                        "broker_fault.p99_before_ms",
+                        "broker_fault.p99_during_ms",
+                        "broker_fault.max_before_ms",
+                        "broker_fault.max_during_ms",
+                        "broker_fault.latency_windows_s",
+                        "broker_fault.changelog_records_restored"));
+    }
+
     private ReportFieldNames() {}
 
     /**
@@ -219,6 +256,9 @@ final class ReportFieldNames {
         List<String> header = new ArrayList<>(HEADER);
         if (!ownBroker) {
             header.remove("broker");
+        }
+        if (BROKER_FAULTS.contains(scenario)) {
+            return concat(header, brokerFault(!scenario.equals("broker-rolling-restart")), FOOTER);
         }
         return concat(header, MIDDLE.getOrDefault(scenario, GROUP_CHANGE), FOOTER);
     }

@@ -42,7 +42,8 @@ final class SyntheticReports {
                 Optional.empty(),
                 KafkaClientSettings.empty(),
                 System.out,
-                GroupSettings.DEFAULTS);
+                GroupSettings.DEFAULTS,
+                scenario.needsCluster() ? 3 : 1);
     }
 
     static LoadOracle oracle(long missing, long duplicates, long unexpected, long sendErrors) {
@@ -132,6 +133,27 @@ final class SyntheticReports {
     }
 
     /**
+     * A kill -9 of broker 2 at 21.5 s into the load, started again 1 s later.
+     *
+     * @param failoverMs from the kill until its partitions had other leaders, -1 if never, null when not measured
+     * @param isrFullMs from the kill until the in-sync replicas were full again, -1 if never
+     * @return the fault
+     */
+    static InjectedFault.BrokerFault brokerFault(Long failoverMs, long isrFullMs) {
+        return new InjectedFault.BrokerFault(
+                10_000_000_000L,
+                "kill -9 of partition leader broker 2, start again after PT1S",
+                21.5,
+                List.of(2),
+                "leader of 5 of the 9 partitions of the tasks on partition 0 (inputs, outputs, changelogs)",
+                failoverMs,
+                1_000,
+                6_300,
+                isrFullMs,
+                List.of("kill -9 of broker 2 (pid 4711)", "new leaders of its partitions after 3200 ms"));
+    }
+
+    /**
      * A load run's per-second series: 30 s, p99 100 ms (max 150 ms) but 900 ms (max 1200 ms) in seconds 21-25.
      *
      * @return the series
@@ -187,6 +209,8 @@ final class SyntheticReports {
             case INSTANCE_FAILOVER -> failover(11_123);
             case POISON, SOAK -> null;
             case SCALE_OUT, SCALE_IN, ROLLING_RESTART, INSTANCE_KILL -> groupChange(8_000, 2_600);
+            case BROKER_LEADER_KILL, CONTROLLER_KILL, BROKER_PAUSE -> brokerFault(3_200L, 14_500);
+            case BROKER_ROLLING_RESTART -> brokerFault(null, 31_000);
         };
         ProbeSet straddle = new ProbeSet(
                 List.of("probe-r-straddle-0", "probe-r-straddle-1", "probe-r-straddle-2"),
@@ -222,6 +246,9 @@ final class SyntheticReports {
                         new TreeMap<>(Map.of("service-a", 2, "service-b", 1, "service-c", 1)),
                         perSecond(),
                         new TreeMap<>(Map.of("service-a", 0L, "service-b", 0L, "service-c", 0L))));
+            case BROKER_LEADER_KILL, CONTROLLER_KILL, BROKER_PAUSE, BROKER_ROLLING_RESTART ->
+                findings.brokerFault(
+                        BrokerFaultChecker.figures((InjectedFault.BrokerFault) injected, perSecond(), 1_234));
             default -> {
                 // service-crash, broker-restart, instance-failover: no sections
             }

@@ -34,13 +34,17 @@ public final class BrokerProcessFiles {
                 && Files.exists(logDir.resolve("metadata").resolve("meta.properties"));
     }
 
-    /** Writes {@code server.properties} for a combined single node and returns its path. */
-    public static Path writeConfig(Path logDir, int port, int controllerPort, Map<String, String> overrides)
+    /**
+     * Writes {@code server.properties} for a combined broker+controller node and returns its path: the single-node
+     * defaults, then the layout's (node id, voters, replication defaults of its cluster), then {@code overrides}.
+     */
+    public static Path writeConfig(
+            Path logDir, int port, int controllerPort, NodeLayout layout, Map<String, String> overrides)
             throws IOException {
         Map<String, String> props = new LinkedHashMap<>();
         props.put("process.roles", "broker,controller");
-        props.put("node.id", "1");
-        props.put("controller.quorum.voters", "1@localhost:" + controllerPort);
+        props.put("node.id", Integer.toString(layout.nodeId()));
+        props.put("controller.quorum.voters", layout.quorumVoters());
         props.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
         props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
         props.put("controller.listener.names", "CONTROLLER");
@@ -66,6 +70,7 @@ public final class BrokerProcessFiles {
         // (default 9 s); heartbeats stay local, so a short session is safe
         props.put("broker.heartbeat.interval.ms", "500");
         props.put("broker.session.timeout.ms", "3000");
+        props.putAll(layout.defaults());
         props.putAll(overrides);
         Files.createDirectories(logDir);
         Path file = logDir.resolve("server.properties");

@@ -15,13 +15,14 @@ import org.apache.kafka.common.Uuid;
  * (listeners on fixed ports, the {@code SASL_SSL} listener and users when secured, the caller's overrides last), its
  * log configurations, the arguments of {@code BrokerMain} and the system properties naming the log configurations;
  * and the client security settings of its users. The process itself (start, stop, kill, readiness) is
- * {@code KafkaBrokerProcess}'s.
+ * {@link BrokerNode}'s.
  *
  * <p>Immutable.
  */
 public final class BrokerSetup {
 
     private final Path logDir;
+    private final NodeLayout layout;
     private final int port;
     private final int controllerPort;
     private final Map<String, String> brokerProperties;
@@ -31,6 +32,7 @@ public final class BrokerSetup {
 
     /**
      * @param logDir the broker's log directory (exists)
+     * @param layout the node's place in its cluster
      * @param port the client listener port
      * @param controllerPort the controller listener port
      * @param brokerProperties broker properties overriding the single-node defaults and the security settings
@@ -40,6 +42,7 @@ public final class BrokerSetup {
      */
     public BrokerSetup(
             Path logDir,
+            NodeLayout layout,
             int port,
             int controllerPort,
             Map<String, String> brokerProperties,
@@ -47,6 +50,7 @@ public final class BrokerSetup {
             Optional<BrokerSecurity> security,
             Optional<SelfSignedTls> tls) {
         this.logDir = logDir;
+        this.layout = layout;
         this.port = port;
         this.controllerPort = controllerPort;
         this.brokerProperties = Map.copyOf(brokerProperties);
@@ -66,12 +70,12 @@ public final class BrokerSetup {
         Map<String, String> overrides = new LinkedHashMap<>();
         security.ifPresent(s -> overrides.putAll(SaslSslConfigs.broker(s, port, controllerPort, tls.orElseThrow())));
         overrides.putAll(brokerProperties);
-        Path config = BrokerProcessFiles.writeConfig(logDir, port, controllerPort, overrides);
+        Path config = BrokerProcessFiles.writeConfig(logDir, port, controllerPort, layout, overrides);
         BrokerProcessFiles.writeLogConfigs(logDir, logLevel);
         List<String> args =
                 new ArrayList<>(List.of(Long.toString(ProcessHandle.current().pid()), config.toString()));
         if (!BrokerProcessFiles.isFormatted(logDir)) {
-            args.add(Uuid.randomUuid().toString());
+            args.add(layout.clusterId().orElseGet(() -> Uuid.randomUuid().toString()));
             security.ifPresent(s -> args.addAll(s.scramCredentials()));
         }
         return args;
@@ -83,6 +87,16 @@ public final class BrokerSetup {
                 "-Dlogback.configurationFile=" + BrokerProcessFiles.logbackConfig(logDir),
                 "-Dlog4j2.configurationFile=" + BrokerProcessFiles.log4j2Config(logDir),
                 "-Dkafka.logs.dir=" + logDir.resolve("logs"));
+    }
+
+    /** @return the broker's log directory */
+    public Path logDir() {
+        return logDir;
+    }
+
+    /** @return the node's place in its cluster */
+    public NodeLayout layout() {
+        return layout;
     }
 
     /** @return the security configuration, empty for a {@code PLAINTEXT} broker without authorizer */

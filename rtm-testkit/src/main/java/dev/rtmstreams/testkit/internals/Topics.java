@@ -25,10 +25,11 @@ public final class Topics {
 
     private Topics() {}
 
-    /** Creates topics (replication factor 1) and waits until each partition has a leader. */
+    /** Creates topics with a replication factor and waits until each partition has a leader. */
     public static void create(
             Map<String, Object> clientConfig,
             Map<String, Integer> partitionsByTopic,
+            short replicationFactor,
             Map<String, String> topicConfigs,
             Duration timeout) {
         List<NewTopic> newTopics = new ArrayList<>();
@@ -36,7 +37,7 @@ public final class Topics {
             if (partitions == null || partitions <= 0) {
                 throw new IllegalArgumentException("partitions of topic " + name + " must be positive: " + partitions);
             }
-            newTopics.add(new NewTopic(name, partitions, (short) 1).configs(topicConfigs));
+            newTopics.add(new NewTopic(name, partitions, replicationFactor).configs(topicConfigs));
         });
         if (newTopics.isEmpty()) {
             return;

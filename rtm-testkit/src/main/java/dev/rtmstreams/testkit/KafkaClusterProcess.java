@@ -1,0 +1,532 @@
+package dev.rtmstreams.testkit;
+
+import dev.rtmstreams.testkit.internals.ClusterLookups;
+import dev.rtmstreams.testkit.internals.NodeLayout;
+import dev.rtmstreams.tools.Directories;
+import dev.rtmstreams.tools.Ports;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.annotation.InterfaceStability;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A KRaft Kafka cluster of N nodes, each a {@link KafkaBrokerProcess} in its own JVM with its own log directory and
+ * ports, so that fault tests can kill ({@code kill -9}), stop, restart, pause and resume one node while clients keep
+ * working against the others.
+ *
+ * <pre>{@code
+ * try (KafkaClusterProcess cluster = KafkaClusterProcess.builder().nodes(3).build().start()) {
+ *   cluster.createTopic("orders", 3);                 // replication factor 3, min ISR 2
+ *   int leader = cluster.leaderOf(new TopicPartition("orders", 0));
+ *   cluster.node(leader).kill();                       // a new leader is elected among the other two
+ *   cluster.node(leader).start();                      // same port and data: it rejoins the ISR
+ *   cluster.awaitFullIsr(Duration.ofSeconds(30), "orders");
+ *   cluster.node(cluster.activeController()).kill();   // another voter becomes the active controller
+ * }
+ * }</pre>
+ *
+ * <p>Nodes: ids 1..N, every node {@code process.roles=broker,controller} and a voter of a static controller quorum
+ * ({@code controller.quorum.voters}) of all N. Combined nodes because of what a test machine is: three JVMs instead of
+ * six (three brokers plus three controllers) halve the idle CPU, heap and start time, and on two cores a separate
+ * controller quorum would mostly measure JVM overhead. What it costs: a killed node takes a broker and a voter down
+ * together, so "lose the active controller" also loses that node's partition leaders (as it does in a combined-mode
+ * production cluster; Kafka recommends dedicated controllers for large production clusters, not for tests). A
+ * single node ({@code nodes(1)}, the default) is exactly a {@link KafkaBrokerProcess}.
+ *
+ * <p>Defaults of a cluster of three or more nodes (the caller's {@link Builder#brokerProperty(String, Object)} wins):
+ * {@code default.replication.factor=3}, {@code min.insync.replicas=2}, {@code offsets.topic.replication.factor=3},
+ * {@code transaction.state.log.replication.factor=3}, {@code transaction.state.log.min.isr=2} (and the share
+ * coordinator's state topic alike); the topic helpers of {@link KafkaCluster} create topics with replication factor
+ * {@link #replicationFactor()} = {@code min(3, N)}. Below three nodes the factors are {@code N} and min ISR 1. Every
+ * node keeps the single broker's other defaults (broker session timeout 3 s, so a killed node is fenced and its
+ * partitions get new leaders within about 3 s).
+ *
+ * <p>{@link #bootstrapServers()} names every node, so clients bootstrap while any one of them is up.
+ *
+ * <p>Lifecycle: built, {@link #start()} (all nodes at once: a node is ready only when a majority of the quorum runs),
+ * then faults on single nodes through {@link #node(int)}, then {@link #close()} (idempotent, stops every node).
+ *
+ * <p>Thread-safety: the lookups may be called from any thread; each node's lifecycle methods run one at a time.
+ */
+@InterfaceStability.Evolving
+public final class KafkaClusterProcess implements KafkaCluster {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaClusterProcess.class);
+
+    /** The longest a lookup waits for the cluster. */
+    private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(15);
+
+    private final List<KafkaBrokerProcess> nodes;
+    private final Path baseDir;
+    private final boolean deleteBaseDirOnClose;
+    private boolean closed;
+
+    private KafkaClusterProcess(List<KafkaBrokerProcess> nodes, Path baseDir, boolean deleteBaseDirOnClose) {
+        this.nodes = List.copyOf(nodes);
+        this.baseDir = baseDir;
+        this.deleteBaseDirOnClose = deleteBaseDirOnClose;
+    }
+
+    /**
+     * Returns a builder with defaults: one node, free ports, a temporary base directory deleted on close,
+     * {@code -Xms128m -Xmx512m} per node, start timeout 120 s, stop timeout 30 s, log level WARN.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts every node at once and waits until each is registered and unfenced.
+     *
+     * @return this cluster, for chaining
+     * @throws IllegalStateException if the cluster is closed, a node runs already, or a node does not become ready
+     *     within the start timeout (every node is then stopped; the message names the node and holds its output)
+     */
+    public KafkaClusterProcess start() {
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("cluster is closed; build a new one");
+            }
+        }
+        long t0 = System.nanoTime();
+        List<Thread> threads = new ArrayList<>();
+        Map<Integer, RuntimeException> failures = new java.util.concurrent.ConcurrentHashMap<>();
+        for (KafkaBrokerProcess node : nodes) {
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            node.start();
+                        } catch (RuntimeException e) {
+                            failures.put(node.nodeId(), e);
+                        }
+                    },
+                    "kafka-cluster-start-" + node.nodeId());
+            t.start();
+            threads.add(t);
+        }
+        try {
+            for (Thread t : threads) {
+                t.join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            nodes.forEach(KafkaBrokerProcess::kill);
+            throw new IllegalStateException("interrupted while starting the cluster", e);
+        }
+        if (!failures.isEmpty()) {
+            nodes.forEach(KafkaBrokerProcess::kill);
+            Map.Entry<Integer, RuntimeException> first =
+                    failures.entrySet().iterator().next();
+            IllegalStateException e = new IllegalStateException(
+                    "broker node " + first.getKey() + " of " + nodes.size() + " did not start: "
+                            + first.getValue().getMessage(),
+                    first.getValue());
+            failures.values().stream().filter(f -> f != first.getValue()).forEach(e::addSuppressed);
+            throw e;
+        }
+        LOG.info(
+                "Kafka cluster of {} nodes ready at {} in {} ms",
+                nodes.size(),
+                bootstrapServers(),
+                (System.nanoTime() - t0) / 1_000_000);
+        return this;
+    }
+
+    /**
+     * Returns the number of nodes.
+     *
+     * @return N, at least 1
+     */
+    public int size() {
+        return nodes.size();
+    }
+
+    /**
+     * Returns a node, to kill, stop, start, pause or resume it, or to read its pid.
+     *
+     * @param nodeId 1..{@link #size()}
+     * @return the node; never null
+     * @throws IllegalArgumentException if there is no such node (the message names the id and the range)
+     */
+    public KafkaBrokerProcess node(int nodeId) {
+        if (nodeId < 1 || nodeId > nodes.size()) {
+            throw new IllegalArgumentException("no broker node " + nodeId + ": node ids are 1.." + nodes.size());
+        }
+        return nodes.get(nodeId - 1);
+    }
+
+    /**
+     * Returns every node, in node-id order.
+     *
+     * @return an immutable list; never null
+     */
+    public List<KafkaBrokerProcess> nodes() {
+        return nodes;
+    }
+
+    /**
+     * Returns the pids of the nodes that run, in node-id order (for CPU accounting).
+     *
+     * @return an immutable list; empty when none runs
+     */
+    public List<Long> pids() {
+        return nodes.stream().flatMap(n -> n.pid().stream()).toList();
+    }
+
+    /**
+     * Returns {@code localhost:<port>} of every node, comma-separated; fixed from build time on.
+     *
+     * @return the bootstrap servers; never null
+     */
+    @Override
+    public String bootstrapServers() {
+        return nodes.stream().map(KafkaBrokerProcess::bootstrapServers).collect(Collectors.joining(","));
+    }
+
+    /**
+     * Returns {@code min(3, N)}: the replication factor of the topic helpers and the cluster's default.
+     *
+     * @return the replication factor
+     */
+    @Override
+    public short replicationFactor() {
+        return (short) Math.min(3, nodes.size());
+    }
+
+    /**
+     * Returns the cluster's {@code min.insync.replicas} default: 2 from three nodes on, else 1.
+     *
+     * @return the minimum in-sync replicas
+     */
+    public int minInsyncReplicas() {
+        return nodes.size() >= 3 ? 2 : 1;
+    }
+
+    /**
+     * Returns the node that leads a partition now.
+     *
+     * @param partition an existing topic partition; not null
+     * @return the leader's node id
+     * @throws IllegalStateException if the partition has no leader, or the cluster does not answer within 15 s
+     */
+    public int leaderOf(TopicPartition partition) {
+        return lookups()
+                .leader(partition)
+                .orElseThrow(() -> new IllegalStateException("partition " + partition + " has no leader"));
+    }
+
+    /**
+     * Returns the leaders of every partition of some topics in one request.
+     *
+     * @param topics existing topics; not null
+     * @return the leader's node id per partition, in topic and partition order; partitions without a leader (their
+     *     leader was fenced and no in-sync replica is left) are left out
+     * @throws IllegalStateException if a topic does not exist, or the cluster does not answer within 15 s
+     */
+    public Map<TopicPartition, Integer> leaders(Collection<String> topics) {
+        return lookups().leaders(List.copyOf(topics));
+    }
+
+    /**
+     * Returns the in-sync replicas of a partition, as the controller last committed them.
+     *
+     * @param partition an existing topic partition; not null
+     * @return node ids, leader first where it is in sync; never null
+     * @throws IllegalStateException if the cluster does not answer within 15 s
+     */
+    public List<Integer> inSyncReplicas(TopicPartition partition) {
+        return lookups().inSyncReplicas(partition);
+    }
+
+    /**
+     * Returns the active controller: the leader of the KRaft metadata quorum ({@code describeMetadataQuorum}).
+     *
+     * @return its node id
+     * @throws IllegalStateException if the quorum has no leader, or the cluster does not answer within 15 s
+     */
+    public int activeController() {
+        return lookups().activeController();
+    }
+
+    /**
+     * Returns the node that hosts the transaction coordinator of a transactional id ({@code describeTransactions}:
+     * the leader of the id's {@code __transaction_state} partition).
+     *
+     * @param transactionalId a transactional id; not null
+     * @return its node id, or empty when the cluster knows no transaction of that id yet
+     * @throws IllegalStateException if the cluster does not answer within 15 s
+     */
+    public OptionalInt transactionCoordinator(String transactionalId) {
+        return lookups().transactionCoordinator(Objects.requireNonNull(transactionalId, "transactionalId"));
+    }
+
+    /**
+     * Waits until every partition of the topics has all its replicas in sync (e.g. after a restarted node caught up).
+     *
+     * @param timeout the longest wait; positive
+     * @param topics existing topics, internal ones such as {@code __consumer_offsets} included; not null
+     * @return how long the wait took
+     * @throws IllegalStateException if a partition is still short of in-sync replicas after the timeout (the message
+     *     names it and its replicas)
+     */
+    public Duration awaitFullIsr(Duration timeout, String... topics) {
+        return awaitFullIsr(timeout, List.of(topics));
+    }
+
+    /**
+     * Waits until every partition of the topics has all its replicas in sync.
+     *
+     * @param timeout the longest wait; positive
+     * @param topics existing topics; not null
+     * @return how long the wait took
+     * @throws IllegalStateException if a partition is still short of in-sync replicas after the timeout
+     */
+    public Duration awaitFullIsr(Duration timeout, Collection<String> topics) {
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        return lookups().awaitFullIsr(List.copyOf(topics), timeout);
+    }
+
+    private ClusterLookups lookups() {
+        return new ClusterLookups(clientConfig(), LOOKUP_TIMEOUT);
+    }
+
+    /**
+     * Stops every node and deletes the base directory when it was temporary or
+     * {@link Builder#deleteLogDirOnClose(boolean)} asked so. Nodes whose data is deleted anyway are killed; nodes whose
+     * directory is kept are stopped gracefully, all at once (one after the other, the last ones would wait for a
+     * controller quorum that is gone). Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<Thread> threads = new ArrayList<>();
+        for (KafkaBrokerProcess node : nodes) {
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            if (deleteBaseDirOnClose) {
+                                node.kill();
+                            }
+                            node.close();
+                        } catch (RuntimeException e) {
+                            LOG.warn("cannot stop broker node {}: {}", node.nodeId(), e.toString());
+                        }
+                    },
+                    "kafka-cluster-stop-" + node.nodeId());
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                nodes.forEach(KafkaBrokerProcess::kill);
+                break;
+            }
+        }
+        if (deleteBaseDirOnClose) {
+            Directories.deleteQuietly(baseDir);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaClusterProcess[" + nodes.size() + " nodes, " + bootstrapServers() + ", dir=" + baseDir + "]";
+    }
+
+    /** Builds a {@link KafkaClusterProcess}. Not thread-safe. */
+    @InterfaceStability.Evolving
+    public static final class Builder {
+        private int nodes = 1;
+        private Path logDir;
+        private Optional<Boolean> deleteLogDirOnClose = Optional.empty();
+        private final Map<String, String> brokerProperties = new LinkedHashMap<>();
+        private List<String> jvmOptions = List.of("-Xms128m", "-Xmx512m");
+        private String classpath = System.getProperty("java.class.path");
+        private String logLevel = "WARN";
+        private Duration startTimeout = Duration.ofSeconds(120);
+        private Duration stopTimeout = Duration.ofSeconds(30);
+
+        private Builder() {}
+
+        /**
+         * Sets the number of nodes. Default 1.
+         *
+         * @param nodes 1..9; three is what survives the loss of one node with {@code min.insync.replicas=2}
+         * @return this builder
+         */
+        public Builder nodes(int nodes) {
+            this.nodes = nodes;
+            return this;
+        }
+
+        /**
+         * Sets the base directory; node {@code i} keeps its data in {@code <dir>/node-<i>}. Default: a new temporary
+         * directory. A directory given here is kept on close unless {@link #deleteLogDirOnClose(boolean)} says
+         * otherwise.
+         *
+         * @param dir the directory; created if missing; not null
+         * @return this builder
+         */
+        public Builder logDir(Path dir) {
+            this.logDir = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /**
+         * Sets whether {@link KafkaClusterProcess#close()} deletes the base directory. Default: true for a temporary
+         * directory, false for one given to {@link #logDir(Path)}.
+         *
+         * @param delete whether to delete
+         * @return this builder
+         */
+        public Builder deleteLogDirOnClose(boolean delete) {
+            this.deleteLogDirOnClose = Optional.of(delete);
+            return this;
+        }
+
+        /**
+         * Adds a broker property of every node, overriding the defaults (see the class description).
+         *
+         * @param name a broker config name; not null
+         * @param value its value; not null
+         * @return this builder
+         */
+        public Builder brokerProperty(String name, Object value) {
+            brokerProperties.put(
+                    Objects.requireNonNull(name, "name"), String.valueOf(Objects.requireNonNull(value, "value")));
+            return this;
+        }
+
+        /**
+         * Replaces every node's JVM options (default {@code -Xms128m -Xmx512m}).
+         *
+         * @param options JVM options; not null
+         * @return this builder
+         */
+        public Builder jvmOptions(List<String> options) {
+            this.jvmOptions = List.copyOf(options);
+            return this;
+        }
+
+        /**
+         * Sets the nodes' classpath. Default: this JVM's {@code java.class.path}.
+         *
+         * @param classpath a classpath holding the Kafka broker jars and rtm-testkit; not null
+         * @return this builder
+         */
+        public Builder classpath(String classpath) {
+            this.classpath = Objects.requireNonNull(classpath, "classpath");
+            return this;
+        }
+
+        /**
+         * Sets the nodes' root log level. Default WARN.
+         *
+         * @param level {@code TRACE}..{@code ERROR} or {@code OFF}; not null
+         * @return this builder
+         */
+        public Builder logLevel(String level) {
+            this.logLevel = Objects.requireNonNull(level, "level");
+            return this;
+        }
+
+        /**
+         * Sets how long a node's start waits. Default 120 s.
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder startTimeout(Duration timeout) {
+            this.startTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Sets how long a node's stop waits before killing it. Default 30 s.
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder stopTimeout(Duration timeout) {
+            this.stopTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Validates the options, chooses two free ports per node (client and controller listeners, kept across
+         * restarts), creates the directories and builds a cluster that is not started yet.
+         *
+         * @return the cluster; call {@link KafkaClusterProcess#start()}
+         * @throws IllegalArgumentException if the node count, a timeout or the level is invalid (the message names
+         *     the value)
+         * @throws IllegalStateException if a directory cannot be created
+         */
+        public KafkaClusterProcess build() {
+            if (nodes < 1 || nodes > 9) {
+                throw new IllegalArgumentException("nodes must be 1..9: " + nodes);
+            }
+            Path dir;
+            try {
+                dir = logDir != null
+                        ? Files.createDirectories(logDir)
+                        : Files.createTempDirectory("rtm-kafka-cluster-");
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot create the cluster directory " + logDir + ": " + e, e);
+            }
+            boolean deleteDir = deleteLogDirOnClose.orElse(logDir == null);
+            int[] ports = Ports.freePorts(2 * nodes);
+            int[] controllerPorts = new int[nodes];
+            System.arraycopy(ports, nodes, controllerPorts, 0, nodes);
+            List<NodeLayout> layouts = nodes == 1
+                    ? List.of(NodeLayout.single(controllerPorts[0]))
+                    : NodeLayout.cluster(controllerPorts, Uuid.randomUuid().toString());
+            List<KafkaBrokerProcess> built = new ArrayList<>();
+            try {
+                for (int i = 0; i < nodes; i++) {
+                    KafkaBrokerProcess.Builder b = KafkaBrokerProcess.builder()
+                            .layout(layouts.get(i))
+                            .port(ports[i])
+                            .controllerPort(controllerPorts[i])
+                            .logDir(dir.resolve("node-" + (i + 1)))
+                            .deleteLogDirOnClose(false)
+                            .jvmOptions(jvmOptions)
+                            .classpath(classpath)
+                            .logLevel(logLevel)
+                            .startTimeout(startTimeout)
+                            .stopTimeout(stopTimeout);
+                    brokerProperties.forEach(b::brokerProperty);
+                    built.add(b.build());
+                }
+            } catch (RuntimeException e) {
+                if (deleteDir) {
+                    Directories.deleteQuietly(dir);
+                }
+                throw e;
+            }
+            return new KafkaClusterProcess(built, dir, deleteDir);
+        }
+    }
+}
