@@ -379,6 +379,7 @@ public final class IntervalJoin<K, L, R> {
         private WatermarkPolicy watermarkPolicy = WatermarkPolicy.MIN;
         private String lateRecordsTopic;
         private StoreBackend storeBackend = StoreBackend.ROCKS_DB;
+        private EvictionIndex evictionIndex = EvictionIndex.HEAP;
         private String name = "interval-join";
         private ExecutionMode executionMode;
         private Duration evictionInterval;
@@ -470,6 +471,16 @@ public final class IntervalJoin<K, L, R> {
         /** @param backend RocksDB (default) or in-memory stores; both are changelogged @return this */
         public Builder<K, L, R> storeBackend(StoreBackend backend) {
             this.storeBackend = backend;
+            return this;
+        }
+
+        /**
+         * @param index where each side's time index of buffered rows is kept: {@link EvictionIndex#HEAP} (default) or
+         *     {@link EvictionIndex#STATE_STORE} (a local store per side, for buffers too large for the heap)
+         * @return this
+         */
+        public Builder<K, L, R> evictionIndex(EvictionIndex index) {
+            this.evictionIndex = index;
             return this;
         }
 
@@ -609,6 +620,7 @@ public final class IntervalJoin<K, L, R> {
             require(joinType, "joinType");
             require(watermarkPolicy, "watermarkPolicy");
             require(storeBackend, "storeBackend");
+            require(evictionIndex, "evictionIndex");
             require(leftWatermarkDelay, "leftWatermarkDelay");
             require(rightWatermarkDelay, "rightWatermarkDelay");
             if (leftWatermarkDelay.isNegative()) {
@@ -664,6 +676,7 @@ public final class IntervalJoin<K, L, R> {
                     watermarkPolicy,
                     lateRecordsTopic,
                     storeBackend,
+                    evictionIndex,
                     executionMode,
                     evictionInterval == null ? -1L : evictionInterval.toMillis(),
                     maxEvictionsPerPass,

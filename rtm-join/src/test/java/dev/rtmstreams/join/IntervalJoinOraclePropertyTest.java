@@ -59,7 +59,8 @@ class IntervalJoinOraclePropertyTest {
             @ForAll @IntRange(min = 0, max = 40) int widthSec,
             @ForAll @IntRange(min = 0, max = 30) int leftDelaySec,
             @ForAll @IntRange(min = 0, max = 30) int rightDelaySec,
-            @ForAll @IntRange(min = 0, max = 4) int rocksDbOneInFive) {
+            @ForAll @IntRange(min = 0, max = 4) int rocksDbOneInFive,
+            @ForAll EvictionIndex evictionIndex) {
         long lower = lowerSec * 1000L;
         long upper = (lowerSec + widthSec) * 1000L;
         long leftDelay = leftDelaySec * 1000L;
@@ -77,6 +78,7 @@ class IntervalJoinOraclePropertyTest {
                 .watermarkPolicy(policy)
                 .executionMode(mode)
                 .storeBackend(backend)
+                .evictionIndex(evictionIndex)
                 .maxEvictionsPerPass(5))) {
             int id = 0;
             for (Event e : events) {

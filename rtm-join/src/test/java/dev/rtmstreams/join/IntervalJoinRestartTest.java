@@ -57,11 +57,16 @@ class IntervalJoinRestartTest {
         }
     }
 
+    /**
+     * The attribution join with its time index in local stores ({@link EvictionIndex#STATE_STORE}), so that the test
+     * can see the index rebuilt from the restored rows; the outer join's test runs on the default heap index.
+     */
     private static Topology topology() {
         return topology(
                 "",
                 b -> b.leftDistinctBy((k, v) -> v, Serdes.String())
                         .rightDistinctBy((k, v) -> v, Serdes.String())
+                        .evictionIndex(EvictionIndex.STATE_STORE)
                         .name("attribution"));
     }
 

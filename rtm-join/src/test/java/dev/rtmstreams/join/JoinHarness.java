@@ -131,6 +131,11 @@ final class JoinHarness implements AutoCloseable {
         return bufferEntries(join.rightBufferStoreName(), 0);
     }
 
+    /** @return whether the topology has a store of this name */
+    boolean hasStore(String storeName) {
+        return driver.getAllStateStores().containsKey(storeName);
+    }
+
     /** Index entries in the left side's local index store (the buffer store itself must hold none). */
     long leftIndexEntries() {
         if (bufferEntries(join.leftBufferStoreName(), 1) != 0) {

@@ -1,5 +1,6 @@
 package dev.rtmstreams.join.internals;
 
+import dev.rtmstreams.join.EvictionIndex;
 import dev.rtmstreams.join.ValueJoiner3;
 import dev.rtmstreams.processor.StoreBackend;
 import dev.rtmstreams.processor.spi.OperatorStores;
@@ -80,10 +81,13 @@ public final class IntervalJoinTopology {
                 OperatorStores.keyValue(spec.leftBufferStore(), spec.backend(), bufferChangelog, BufferRestorer::new));
         stores.add(
                 OperatorStores.keyValue(spec.rightBufferStore(), spec.backend(), bufferChangelog, BufferRestorer::new));
-        // Each side's time index, for eviction: local only. Kafka Streams' own window store needs none (it drops whole
-        // time segments); a row-level index changelogged beside each row would double the changelog writes per input.
-        stores.add(OperatorStores.keyValue(spec.leftIndexStore(), spec.backend(), false));
-        stores.add(OperatorStores.keyValue(spec.rightIndexStore(), spec.backend(), false));
+        // Each side's time index, for eviction: local only, on the heap by default (HeapTimeIndex); in a store of its
+        // own with EvictionIndex.STATE_STORE. Kafka Streams' own window store needs none (it drops whole time
+        // segments); a row-level index changelogged beside each row would double the changelog writes per input.
+        if (spec.evictionIndex() == EvictionIndex.STATE_STORE) {
+            stores.add(OperatorStores.keyValue(spec.leftIndexStore(), spec.backend(), false));
+            stores.add(OperatorStores.keyValue(spec.rightIndexStore(), spec.backend(), false));
+        }
         // Watermarks/sequence (one key, read and written per record) and the micro-batch buffer (one interval of
         // input) are small: in memory, changelogged - no RocksDB instance and no memtable flush per commit for them.
         stores.add(OperatorStores.keyValue(spec.metaStore(), StoreBackend.IN_MEMORY, true));

@@ -104,6 +104,9 @@ final class JoinCore<K, L, R, VR> {
                 shared.filters = new BufferKeyFilter[] {SideBuffer.newKeyFilter(spec), SideBuffer.newKeyFilter(spec)};
                 shared.idFilters =
                         new BufferKeyFilter[] {SideBuffer.newIdFilter(spec, true), SideBuffer.newIdFilter(spec, false)};
+                shared.timeIndexes = new TimeIndex[] {
+                    SideBuffer.newTimeIndex(spec, context, true), SideBuffer.newTimeIndex(spec, context, false)
+                };
             }
             this.sides = new SideBuffer[] {
                 new SideBuffer(true, spec, context, shared), new SideBuffer(false, spec, context, shared)

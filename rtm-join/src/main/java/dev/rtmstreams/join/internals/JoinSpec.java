@@ -1,10 +1,12 @@
 package dev.rtmstreams.join.internals;
 
+import dev.rtmstreams.join.EvictionIndex;
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.join.WatermarkPolicy;
 import dev.rtmstreams.processor.EventTimeExtractor;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.processor.StoreBackend;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serde;
 
@@ -26,6 +28,7 @@ public record JoinSpec<K, L, R>(
         WatermarkPolicy policy,
         String lateTopic,
         StoreBackend backend,
+        EvictionIndex evictionIndex,
         ExecutionMode executionMode,
         long evictionIntervalMs,
         int maxEvictionsPerPass,
@@ -53,12 +56,15 @@ public record JoinSpec<K, L, R>(
         return name + "-right-buffer";
     }
 
-    /** @return local (not changelogged) time index of the left rows, rebuilt from the buffer at task init */
+    /**
+     * @return local (not changelogged) time index of the left rows, rebuilt from the buffer at task init; a store of
+     *     the topology only with {@link EvictionIndex#STATE_STORE}
+     */
     public String leftIndexStore() {
         return name + "-left-index";
     }
 
-    /** @return local (not changelogged) time index of the right rows, rebuilt from the buffer at task init */
+    /** @return the right side's {@link #leftIndexStore} */
     public String rightIndexStore() {
         return name + "-right-index";
     }
@@ -81,15 +87,14 @@ public record JoinSpec<K, L, R>(
         return name + "-activity";
     }
 
-    /** @return all store names */
+    /** @return all store names: the index stores only with {@link EvictionIndex#STATE_STORE} */
     public List<String> storeNames() {
-        return List.of(
-                leftBufferStore(),
-                rightBufferStore(),
-                leftIndexStore(),
-                rightIndexStore(),
-                metaStore(),
-                pendingStore(),
-                activityStore());
+        List<String> names = new ArrayList<>(List.of(leftBufferStore(), rightBufferStore()));
+        if (evictionIndex == EvictionIndex.STATE_STORE) {
+            names.add(leftIndexStore());
+            names.add(rightIndexStore());
+        }
+        names.addAll(List.of(metaStore(), pendingStore(), activityStore()));
+        return List.copyOf(names);
     }
 }

@@ -1,5 +1,6 @@
 package dev.rtmstreams.join.internals;
 
+import dev.rtmstreams.join.EvictionIndex;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -85,8 +86,8 @@ public final class JoinStateQueries {
                 left,
                 right,
                 meta,
-                newest(streams, spec.leftIndexStore(), partition),
-                newest(streams, spec.rightIndexStore(), partition));
+                newest(streams, spec, true, partition),
+                newest(streams, spec, false, partition));
     }
 
     /**
@@ -135,8 +136,28 @@ public final class JoinStateQueries {
         }
     }
 
-    /** @return the newest event time in a side's time index (its first entry in descending order) */
-    private static long newest(KafkaStreams streams, String indexStore, int partition) {
+    /**
+     * @return the newest buffered event time of a side: the first entry in descending order of its time index store
+     *     ({@link dev.rtmstreams.join.EvictionIndex#STATE_STORE}); else one scan of its rows (the heap index cannot
+     *     be queried), as {@link JoinStateScan#newest} reads a copy
+     */
+    private static long newest(KafkaStreams streams, JoinSpec<?, ?, ?> spec, boolean left, int partition) {
+        if (spec.evictionIndex() != EvictionIndex.STATE_STORE) {
+            String buffer = left ? spec.leftBufferStore() : spec.rightBufferStore();
+            byte[] marker = require(query(
+                            streams, buffer, partition, KeyQuery.<Bytes, byte[]>withKey(JoinStateScan.markerKey())))
+                    .getResult();
+            return JoinStateScan.newest(
+                    require(query(
+                                    streams,
+                                    buffer,
+                                    partition,
+                                    RangeQuery.<Bytes, byte[]>withRange(
+                                            JoinStateScan.allRowsFrom(), JoinStateScan.allRowsTo())))
+                            .getResult(),
+                    JoinStateScan.markerTime(marker));
+        }
+        String indexStore = left ? spec.leftIndexStore() : spec.rightIndexStore();
         NavigableMap<Bytes, byte[]> first = new TreeMap<>();
         drain(
                 require(query(

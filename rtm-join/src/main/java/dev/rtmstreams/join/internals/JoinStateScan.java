@@ -75,17 +75,45 @@ public final class JoinStateScan {
 
     /** @return the side's eviction marker in {@code buffer}: every row at or below it is evicted; {@link #NONE} */
     public static long marker(ReadOnlyKeyValueStore<Bytes, byte[]> buffer) {
-        byte[] v = buffer.get(Codec.evictionMarkerKey());
-        return v == null ? NONE : ByteLayout.getLong(v, 0);
+        return markerTime(buffer.get(Codec.evictionMarkerKey()));
+    }
+
+    /** @return the time an eviction marker's value holds; {@link #NONE} for null (no marker) */
+    public static long markerTime(byte[] markerValue) {
+        return markerValue == null ? NONE : ByteLayout.getLong(markerValue, 0);
     }
 
     /** @return the largest event time of a row above the side's eviction marker (one scan), or {@link #NONE} */
     public static long newest(ReadOnlyKeyValueStore<Bytes, byte[]> buffer) {
+        return newest(buffer.range(Codec.rowsStart(), Codec.rowsEnd()), marker(buffer));
+    }
+
+    /**
+     * @param entries a side's buffer entries (closed here)
+     * @param marker the side's eviction marker ({@link #marker}) or {@link #NONE}
+     * @return the largest event time of a row above {@code marker}, or {@link #NONE}
+     */
+    public static long newest(KeyValueIterator<Bytes, byte[]> entries, long marker) {
         long newest = NONE;
-        for (RawRow r : rows(buffer, null)) {
-            newest = Math.max(newest, r.eventTime());
+        try (entries) {
+            while (entries.hasNext()) {
+                byte[] k = entries.next().key.get();
+                if (Codec.isRowKey(k) && Codec.bufferKeyTime(k) > marker) {
+                    newest = Math.max(newest, Codec.bufferKeyTime(k));
+                }
+            }
         }
         return newest;
+    }
+
+    /** @return the first key of a side's rows in its buffer store */
+    public static Bytes allRowsFrom() {
+        return Codec.rowsStart();
+    }
+
+    /** @return the first key after a side's rows in its buffer store */
+    public static Bytes allRowsTo() {
+        return Codec.rowsEnd();
     }
 
     /** @return the first possible row key of {@code key} */

@@ -20,6 +20,8 @@ final class JoinTaskState {
      * Set when the indexes are built.
      */
     BufferKeyFilter[] idFilters;
+    /** Per side: the time index of its rows, for eviction; set when the indexes are built. */
+    TimeIndex[] timeIndexes;
     /** Micro-batch: the inputs of both sides waiting for the next batch; set by the task's first side processor. */
     MicroBatchBuffer<MicroBatchInputs.Input> pendingInputs;
     /**

@@ -1,5 +1,6 @@
 package dev.rtmstreams.join.internals;
 
+import dev.rtmstreams.join.EvictionIndex;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.OperatorStores;
 import dev.rtmstreams.processor.spi.StoreWriteBatch;
@@ -25,7 +26,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class SideBuffer {
 
-    private static final byte[] EMPTY = new byte[0];
     private static final int REBUILD_BATCH = 1_000;
 
     private final boolean left;
@@ -41,7 +41,7 @@ final class SideBuffer {
      */
     private final KeyValueStore<Bytes, byte[]> local;
     /** Time index of the rows: not changelogged, rebuilt from the buffer by the first processor of a task. */
-    private final KeyValueStore<Bytes, byte[]> index;
+    private final TimeIndex index;
 
     private final JoinTaskState shared;
     /** Which keys the buffer may hold (shared by the task's two side processors). */
@@ -64,8 +64,7 @@ final class SideBuffer {
         this.spec = spec;
         this.buffer = context.getStateStore(left ? spec.leftBufferStore() : spec.rightBufferStore());
         this.local = OperatorStores.localWrites(buffer);
-        this.index = OperatorStores.localWrites(
-                context.getStateStore(left ? spec.leftIndexStore() : spec.rightIndexStore()));
+        this.index = shared.timeIndexes[side];
         this.shared = shared;
         this.keys = shared.filters[side];
         this.ids = shared.idFilters[side];
@@ -90,6 +89,15 @@ final class SideBuffer {
 
     static BufferKeyFilter newKeyFilter(JoinSpec<?, ?, ?> spec) {
         return new BufferKeyFilter(segmentMs(spec));
+    }
+
+    /** @return a side's time index: on the heap, or in the side's local index store */
+    static TimeIndex newTimeIndex(JoinSpec<?, ?, ?> spec, ProcessorContext<?, ?> context, boolean left) {
+        if (spec.evictionIndex() == EvictionIndex.HEAP) {
+            return new HeapTimeIndex();
+        }
+        return new StoreTimeIndex(OperatorStores.localWrites(
+                context.getStateStore(left ? spec.leftIndexStore() : spec.rightIndexStore())));
     }
 
     private static long segmentMs(JoinSpec<?, ?, ?> spec) {
@@ -159,7 +167,7 @@ final class SideBuffer {
         } else {
             buffer.put(bufferKey, bufferValue);
         }
-        index.put(Codec.indexKeyFromBufferKey(bufferKey.get()), EMPTY);
+        index.add(bufferKey.get(), eventTime);
         keys.add(keyBytes, eventTime);
         if (ids != null) {
             ids.add(idHash, eventTime);
@@ -242,23 +250,14 @@ final class SideBuffer {
             return 0;
         }
         List<Bytes> evicted = new ArrayList<>();
-        boolean more;
-        // Start at the known lower bound, not at the index start: RocksDB would otherwise skip over the tombstones of
-        // every row evicted so far on each pass.
-        Bytes from = lowest == Long.MIN_VALUE ? Codec.indexLowerBound() : Codec.indexLowerBound(lowest);
-        try (KeyValueIterator<Bytes, byte[]> it = index.range(from, Codec.indexUpperBound(maxTime))) {
-            while (evicted.size() < budget && it.hasNext()) {
-                evicted.add(it.next().key);
-            }
-            more = it.hasNext();
-        }
+        boolean more = index.poll(lowest, maxTime, budget, evicted);
         if (!evicted.isEmpty()) {
             delete(evicted, watermark, unmatched);
         }
         if (!more) {
             lowest = maxTime == Long.MAX_VALUE ? maxTime : maxTime + 1;
         } else if (!evicted.isEmpty()) {
-            lowest = Codec.indexKeyTime(evicted.get(evicted.size() - 1).get());
+            lowest = Codec.bufferKeyTime(evicted.get(evicted.size() - 1).get());
         }
         if (lowest != Long.MIN_VALUE) {
             keys.dropBefore(lowest);
@@ -273,24 +272,22 @@ final class SideBuffer {
     }
 
     /**
-     * Deletes evicted rows and their index entries. Rows at or below the watermark are deleted locally, without a
-     * changelog tombstone: the eviction marker covers them (a restore deletes them itself). Rows above it (evictable
-     * early with bounds that exclude the row's own time) are deleted through the changelog. Rows are read first only
-     * when an outer join must emit them unmatched.
+     * Deletes evicted rows (their index entries are gone already). Rows at or below the watermark are deleted locally,
+     * without a changelog tombstone: the eviction marker covers them (a restore deletes them itself). Rows above it
+     * (evictable early with bounds that exclude the row's own time) are deleted through the changelog. Rows are read
+     * first only when an outer join must emit them unmatched.
      */
-    private void delete(List<Bytes> indexKeys, long watermark, BiConsumer<byte[], byte[]> unmatched) {
-        List<KeyValue<Bytes, byte[]>> localDeletes = new ArrayList<>(indexKeys.size());
+    private void delete(List<Bytes> bufferKeys, long watermark, BiConsumer<byte[], byte[]> unmatched) {
+        List<KeyValue<Bytes, byte[]>> localDeletes = new ArrayList<>(bufferKeys.size());
         List<KeyValue<Bytes, byte[]>> loggedDeletes = null;
-        List<KeyValue<Bytes, byte[]>> indexDeletes = new ArrayList<>(indexKeys.size());
-        for (Bytes indexKey : indexKeys) {
-            Bytes bufferKey = Codec.bufferKeyFromIndexKey(indexKey.get());
+        for (Bytes bufferKey : bufferKeys) {
             if (unmatched != null) {
                 byte[] row = local.get(bufferKey);
                 if (row != null && !Codec.matched(row)) {
                     unmatched.accept(bufferKey.get(), row);
                 }
             }
-            if (Codec.indexKeyTime(indexKey.get()) <= watermark) {
+            if (Codec.bufferKeyTime(bufferKey.get()) <= watermark) {
                 localDeletes.add(KeyValue.pair(bufferKey, null));
             } else {
                 if (loggedDeletes == null) {
@@ -298,14 +295,12 @@ final class SideBuffer {
                 }
                 loggedDeletes.add(KeyValue.pair(bufferKey, null));
             }
-            indexDeletes.add(KeyValue.pair(indexKey, null));
         }
         local.putAll(localDeletes);
         if (loggedDeletes != null) {
             flushPending();
             buffer.putAll(loggedDeletes);
         }
-        index.putAll(indexDeletes);
     }
 
     /**
@@ -356,13 +351,8 @@ final class SideBuffer {
      * @param rowId the serialized id of a buffered row of a key (a side with {@code distinctBy}); ignored otherwise
      */
     void rebuild(RowId rowId) {
-        StoreWriteBatch toIndex = new StoreWriteBatch(index, REBUILD_BATCH);
-        try (KeyValueIterator<Bytes, byte[]> it = index.all()) {
-            while (it.hasNext()) {
-                toIndex.put(it.next().key, null);
-            }
-        }
-        toIndex.flush();
+        index.clear();
+        index.startBulk();
         long evictedThrough = BufferRestorer.marker(buffer);
         shared.evictedThrough[side] = evictedThrough;
         StoreWriteBatch evicted = new StoreWriteBatch(local, REBUILD_BATCH);
@@ -383,11 +373,11 @@ final class SideBuffer {
                 if (ids != null) {
                     ids.add(BufferKeyFilter.hash(keyBytes, rowId.apply(keyBytes, row.value)), eventTime);
                 }
-                toIndex.put(Codec.indexKeyFromBufferKey(rowKey), EMPTY);
+                index.add(rowKey, eventTime);
             }
         }
         evicted.flush();
-        toIndex.flush();
+        index.endBulk();
         StoreWriteBatch legacyIndex = new StoreWriteBatch(buffer, REBUILD_BATCH);
         try (KeyValueIterator<Bytes, byte[]> it =
                 buffer.range(Codec.indexLowerBound(), Codec.indexUpperBound(Long.MAX_VALUE))) {
@@ -411,21 +401,11 @@ final class SideBuffer {
 
     /** Sets the eviction hint from the oldest index entry (one seek); called at task init. */
     void initEvictionHint() {
-        long min = Long.MAX_VALUE;
-        try (KeyValueIterator<Bytes, byte[]> it =
-                index.range(Codec.indexLowerBound(), Codec.indexUpperBound(Long.MAX_VALUE))) {
-            if (it.hasNext()) {
-                min = Codec.indexKeyTime(it.next().key.get());
-            }
-        }
-        lowest = min;
+        lowest = index.oldest();
     }
 
-    /** @return the largest buffered event time (one reverse seek on the time index), or {@link Codec#NONE} */
+    /** @return the largest buffered event time (from the time index), or {@link Codec#NONE} */
     long newest() {
-        try (KeyValueIterator<Bytes, byte[]> it =
-                index.reverseRange(Codec.indexLowerBound(), Codec.indexUpperBound(Long.MAX_VALUE))) {
-            return it.hasNext() ? Codec.indexKeyTime(it.next().key.get()) : Codec.NONE;
-        }
+        return index.newest();
     }
 }

@@ -1,5 +1,6 @@
 package dev.rtmstreams.join.internals;
 
+import dev.rtmstreams.join.EvictionIndex;
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.join.WatermarkPolicy;
 import dev.rtmstreams.processor.ExecutionMode;
@@ -12,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
@@ -85,6 +87,9 @@ public class JoinPathBenchmark {
     @Param({"ROCKS_DB", "IN_MEMORY"})
     public StoreBackend backend;
 
+    @Param({"HEAP", "STATE_STORE"})
+    public EvictionIndex evictionIndex;
+
     /** The attribution window (the join's upper bound; the lower bound is 0). */
     @Param({"PT2M"})
     public String window;
@@ -130,7 +135,7 @@ public class JoinPathBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        JoinSpec<String, Row, Row> spec = spec(backend, Duration.parse(window), Duration.parse(delay));
+        JoinSpec<String, Row, Row> spec = spec(backend, evictionIndex, Duration.parse(window), Duration.parse(delay));
         stateDir = Files.createTempDirectory("join-path-bench").toFile();
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "join-path-bench");
@@ -159,7 +164,8 @@ public class JoinPathBenchmark {
      * The join as the service builds it (inner, bounds [0, window], both delays, MIN watermark, {@code distinctBy} the
      * id on both sides), on {@code backend}.
      */
-    static JoinSpec<String, Row, Row> spec(StoreBackend backend, Duration window, Duration delay) {
+    static JoinSpec<String, Row, Row> spec(
+            StoreBackend backend, EvictionIndex evictionIndex, Duration window, Duration delay) {
         return new JoinSpec<>(
                 "bench",
                 Serdes.String(),
@@ -175,6 +181,7 @@ public class JoinPathBenchmark {
                 WatermarkPolicy.MIN,
                 null,
                 backend,
+                evictionIndex,
                 ExecutionMode.REAL_TIME,
                 -1L,
                 1_000, // the builder's default maxEvictionsPerPass
@@ -187,14 +194,17 @@ public class JoinPathBenchmark {
 
     /** The stores {@code IntervalJoinTopology#build} connects to a join's processors, none changelogged. */
     static List<StoreBuilder<? extends StateStore>> stores(JoinSpec<?, ?, ?> spec) {
-        return List.of(
+        List<StoreBuilder<? extends StateStore>> stores = new ArrayList<>(List.of(
                 OperatorStores.keyValue(spec.leftBufferStore(), spec.backend(), false),
                 OperatorStores.keyValue(spec.rightBufferStore(), spec.backend(), false),
-                OperatorStores.keyValue(spec.leftIndexStore(), spec.backend(), false),
-                OperatorStores.keyValue(spec.rightIndexStore(), spec.backend(), false),
                 OperatorStores.keyValue(spec.metaStore(), StoreBackend.IN_MEMORY, false),
                 OperatorStores.keyValue(spec.pendingStore(), StoreBackend.IN_MEMORY, false),
-                OperatorStores.keyValue(spec.activityStore(), StoreBackend.IN_MEMORY, false));
+                OperatorStores.keyValue(spec.activityStore(), StoreBackend.IN_MEMORY, false)));
+        if (spec.evictionIndex() == EvictionIndex.STATE_STORE) {
+            stores.add(OperatorStores.keyValue(spec.leftIndexStore(), spec.backend(), false));
+            stores.add(OperatorStores.keyValue(spec.rightIndexStore(), spec.backend(), false));
+        }
+        return stores;
     }
 
     /** One input record: an impression, a copy of the previous one, or a click, in the workload's proportions. */
