@@ -3,6 +3,7 @@ package dev.rtmstreams.adattribution;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.model.ServiceTopics;
 import dev.rtmstreams.adattribution.model.WireFormat;
+import dev.rtmstreams.join.EvictionIndex;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.SlotCheckMode;
 import java.net.InetAddress;
@@ -53,6 +54,7 @@ public final class AppConfig {
     private final String processingGuarantee;
     private final Duration attributionWindow;
     private final Duration watermarkDelay;
+    private final EvictionIndex evictionIndex;
     private final Duration correlationWindow;
     private final int httpPort;
     private final InetAddress httpBindAddress;
@@ -80,6 +82,7 @@ public final class AppConfig {
         this.processingGuarantee = b.processingGuarantee;
         this.attributionWindow = b.attributionWindow;
         this.watermarkDelay = b.watermarkDelay;
+        this.evictionIndex = b.evictionIndex;
         this.correlationWindow = b.correlationWindow;
         this.httpPort = b.httpPort;
         this.httpBindAddress = b.resolvedHttpBindAddress;
@@ -153,6 +156,7 @@ public final class AppConfig {
         b.processingGuarantee = processingGuarantee;
         b.attributionWindow = attributionWindow;
         b.watermarkDelay = watermarkDelay;
+        b.evictionIndex = evictionIndex;
         b.correlationWindow = correlationWindow;
         b.httpPort = httpPort;
         b.httpBindAddress = httpBindAddress.getHostAddress();
@@ -253,6 +257,10 @@ public final class AppConfig {
     public Duration watermarkDelay() {
         return watermarkDelay;
     }
+    /** @return where the click attribution join keeps its time index of buffered rows; never null */
+    public EvictionIndex evictionIndex() {
+        return evictionIndex;
+    }
     /** @return how long request/ack state for a transaction lives after the key is first seen; positive */
     public Duration correlationWindow() {
         return correlationWindow;
@@ -318,6 +326,7 @@ public final class AppConfig {
         m.put("processingGuarantee", processingGuarantee);
         m.put("attributionWindow", attributionWindow);
         m.put("watermarkDelay", watermarkDelay);
+        m.put("evictionIndex", evictionIndex);
         m.put("correlationWindow", correlationWindow);
         m.put("httpPort", httpPort);
         m.put("httpBindAddress", httpBindAddress.getHostAddress());

@@ -2,6 +2,7 @@ package dev.rtmstreams.adattribution;
 
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.WireFormat;
+import dev.rtmstreams.join.EvictionIndex;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.RtmStreams;
 import dev.rtmstreams.topology.SlotCheckMode;
@@ -34,6 +35,7 @@ public final class AppConfigBuilder {
     String processingGuarantee = "at_least_once";
     Duration attributionWindow = Duration.ofMinutes(2);
     Duration watermarkDelay = Duration.ofMinutes(5);
+    EvictionIndex evictionIndex = EvictionIndex.HEAP;
     Duration correlationWindow = Duration.ofMinutes(5);
     int httpPort = 8080;
     String httpBindAddress = "0.0.0.0";
@@ -134,6 +136,11 @@ public final class AppConfigBuilder {
     /** @param v click attribution window; default PT2M */
     public AppConfigBuilder attributionWindow(Duration v) {
         this.attributionWindow = v;
+        return this;
+    }
+    /** @param v where the click attribution join keeps its time index; default {@link EvictionIndex#HEAP} */
+    public AppConfigBuilder evictionIndex(EvictionIndex v) {
+        this.evictionIndex = v;
         return this;
     }
     /** @param v watermark delay of both join sides; default PT5M */
@@ -323,6 +330,9 @@ public final class AppConfigBuilder {
             requireTransactionsFit();
         }
         requirePositive("attribution-window", attributionWindow);
+        if (evictionIndex == null) {
+            throw new IllegalArgumentException("eviction-index must be heap or state-store: null");
+        }
         if (watermarkDelay == null || watermarkDelay.isNegative()) {
             throw new IllegalArgumentException("watermark-delay must not be negative: " + watermarkDelay);
         }

@@ -81,6 +81,14 @@ class MainCommandLineTest {
     }
 
     @Test
+    void shouldExitNonZeroNamingTheEvictionIndexWhenItIsUnknown() {
+        Outcome o = run(Map.of(), "run", "--bootstrap-servers", "localhost:9092", "--eviction-index", "disk");
+
+        assertThat(o.code).isEqualTo(2);
+        assertThat(o.err).contains("--eviction-index", "disk", "heap or state-store");
+    }
+
+    @Test
     void shouldExitNonZeroNamingEnvironmentVariableWhenItsValueIsInvalid() {
         Outcome o = run(Map.of("RTM_WATERMARK_DELAY", "-PT1M"), "run", "--bootstrap-servers", "localhost:9092");
 

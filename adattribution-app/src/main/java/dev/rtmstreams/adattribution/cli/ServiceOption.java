@@ -5,6 +5,7 @@ import dev.rtmstreams.adattribution.AppConfigBuilder;
 import dev.rtmstreams.adattribution.model.AdAttributionTopics;
 import dev.rtmstreams.adattribution.model.WireFormat;
 import dev.rtmstreams.cli.Durations;
+import dev.rtmstreams.join.EvictionIndex;
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.SlotCheckMode;
 import java.nio.file.Path;
@@ -119,6 +120,13 @@ public enum ServiceOption {
             "Click attribution: watermark delay of both inputs.",
             "PT5M",
             (b, v) -> b.watermarkDelay(Durations.parse(v))),
+    EVICTION_INDEX(
+            "eviction-index",
+            "WHERE",
+            "Click attribution: where the join keeps its time index of buffered rows: heap (about 60 bytes of heap per"
+                    + " buffered row) or state-store (a local RocksDB store per side, for buffers too large for the heap).",
+            "heap",
+            (b, v) -> b.evictionIndex(parseEvictionIndex(v))),
     CORRELATION_WINDOW(
             "correlation-window",
             "DURATION",
@@ -295,6 +303,14 @@ public enum ServiceOption {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("expected an integer: '" + v + "'");
         }
+    }
+
+    static EvictionIndex parseEvictionIndex(String v) {
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "heap" -> EvictionIndex.HEAP;
+            case "state-store" -> EvictionIndex.STATE_STORE;
+            default -> throw new IllegalArgumentException("expected heap or state-store: '" + v + "'");
+        };
     }
 
     static boolean parseBoolean(String v) {

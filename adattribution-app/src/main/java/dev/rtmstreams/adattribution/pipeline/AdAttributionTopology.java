@@ -180,6 +180,7 @@ public final class AdAttributionTopology {
                         // copy meets its first copy or is late); no deduplication store and no repartition.
                         .leftDistinctBy((impressionId, imp) -> imp.value().getImpressionId(), Serdes.String())
                         .rightDistinctBy((impressionId, click) -> click.value().getClickId(), Serdes.String())
+                        .evictionIndex(config.evictionIndex())
                         .name(JOIN_NAME);
         config.lateRecordsTopic().ifPresent(join::lateRecordsTopic);
         return join.build();
