@@ -17,13 +17,14 @@ import org.apache.kafka.common.utils.Bytes;
  * lexicographic order of RocksDB and of {@link Bytes} equals numeric order ({@link
  * dev.rtmstreams.processor.spi.ByteLayout#putTime}, as in the operator store).
  *
- * <p>Each side has a changelogged buffer store of rows and a local time-index store (not changelogged, rebuilt from
- * the rows when a task starts), both range-scanned (one RocksDB instance each per side):
+ * <p>Each side has a changelogged buffer store of rows and a time index (not changelogged, rebuilt from the rows when
+ * a task starts): on the heap ({@link HeapTimeIndex}, in index-key order) or in a local store ({@link StoreTimeIndex},
+ * with {@code EvictionIndex.STATE_STORE}), both range-scanned:
  * <ul>
  *   <li>row key (buffer store): {@code [0x00][keyLen:int][key bytes][eventTime:8][seq:8]} - a range scan over one key
  *       and a time interval finds candidate matches (length prefix: no key is a prefix-collision of another);</li>
  *   <li>row value: {@code [flags:1][recordTimestamp:8][value bytes]}, flag bit 0 = matched (outer joins);</li>
- *   <li>index key (index store): {@code [0x01][eventTime:8][keyLen:int][key bytes][seq:8]}, empty value -
+ *   <li>index key (index store, and the order of the heap index): {@code [0x01][eventTime:8][keyLen:int][key bytes][seq:8]}, empty value -
  *       time-ordered, for incremental eviction; written and deleted with its row. (Buffers written before the index
  *       had its own store hold index keys too; the rebuild at task start deletes them.)</li>
  *   <li>eviction marker (buffer store, key {@code [0x02]}, changelogged): {@code [evictedThrough:8]} - every row of
