@@ -27,7 +27,8 @@ final class HeapTimeIndex implements TimeIndex {
     /** Event time covered by one segment. */
     static final long SEGMENT_MS = 1_000L;
 
-    private static final int INITIAL_BYTES = 512;
+    /** A new segment's array: small, as a slow input may put one row in a segment. */
+    private static final int INITIAL_BYTES = 64;
 
     private final long segmentMs;
     private final TreeMap<Long, Segment> segments = new TreeMap<>();
@@ -189,7 +190,7 @@ final class HeapTimeIndex implements TimeIndex {
             }
             byte[] a = arena;
             OffsetSort.sort(offsets, (x, y) -> compare(a, x, y));
-            byte[] sorted = new byte[Math.max(INITIAL_BYTES, end - start + ((end - start) >> 2))];
+            byte[] sorted = new byte[Math.max(INITIAL_BYTES, end - start)];
             int to = 0;
             for (int off : offsets) {
                 int entry = 4 + getInt(a, off);

@@ -129,6 +129,23 @@ class HeapTimeIndexTest {
     }
 
     @Test
+    void shouldHoldABufferedRowInAboutItsKeyPlusTwentyFiveBytes() {
+        HeapTimeIndex index = new HeapTimeIndex();
+        int rows = 100_000;
+        String key = "imp-0123456789abcdef"; // 20 bytes
+        for (int i = 0; i < rows; i++) {
+            long t = i / 10; // 10 000 rows per second of event time: 10 segments
+            index.add(Codec.bufferKey(key(key + (i % 10)), t, i).get(), t);
+        }
+        // 4 (length) + 1 (tag) + 4 (key length) + 21 (key) + 16 (time, seq) = 46 bytes, plus the arrays' growth slack
+        long perRow = index.retainedBytes() / rows;
+        assertThat(perRow).isBetween(46L, 70L);
+        // sorting for eviction compacts a segment to its rows
+        index.poll(Long.MIN_VALUE, 999, 1, new ArrayList<>());
+        assertThat(index.retainedBytes()).isLessThanOrEqualTo((long) rows * 70);
+    }
+
+    @Test
     void shouldForgetEverythingOnClear() {
         HeapTimeIndex index = new HeapTimeIndex();
         index.add(Codec.bufferKey(key("a"), 1, 1).get(), 1);
