@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +42,6 @@ import org.slf4j.LoggerFactory;
 public final class ChildJvm implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChildJvm.class);
-    private static final Duration POLL = Duration.ofMillis(100);
-    private static final Duration KILL_WAIT = Duration.ofSeconds(30);
 
     private final String name;
     private final JavaCommand command;
@@ -56,7 +53,7 @@ public final class ChildJvm implements AutoCloseable {
 
     private final Readiness.Probe probe;
 
-    private Process process;
+    private ChildProcess process;
 
     private ChildJvm(Builder b, String name, JavaCommand command, ChildLog log) {
         this.name = name;
@@ -104,7 +101,7 @@ public final class ChildJvm implements AutoCloseable {
             }
             pb.environment().putAll(environment);
             LOG.info("starting {}: {} (log {})", name, command.line(), log.file());
-            process = pb.start();
+            process = new ChildProcess(name, pb.start(), stopTimeout);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name + ": " + command.line(), e);
         }
@@ -122,24 +119,13 @@ public final class ChildJvm implements AutoCloseable {
      * @throws InterruptedException when interrupted
      */
     public Duration awaitReady(Duration timeout) throws InterruptedException {
-        requirePositive(timeout);
-        Process p = process();
-        long t0 = System.nanoTime();
-        long deadline = t0 + timeout.toNanos();
-        while (true) {
-            if (probe.isReady()) {
-                return Duration.ofNanos(System.nanoTime() - t0);
-            }
-            if (!p.isAlive()) {
-                throw new IllegalStateException(name + " exited with " + p.exitValue() + " before it was ready ("
-                        + readiness + "); command: " + command.line() + "; log " + log.file() + ":\n" + tail(40));
-            }
-            if (System.nanoTime() >= deadline) {
-                throw new IllegalStateException(name + " not ready (" + readiness + ") within " + timeout
-                        + "; command: " + command.line() + "; log " + log.file() + ":\n" + tail(40));
-            }
-            Thread.sleep(POLL.toMillis());
-        }
+        ChildProcess.requirePositive(timeout);
+        return process()
+                .awaitReady(
+                        readiness,
+                        probe,
+                        timeout,
+                        () -> "; command: " + command.line() + "; log " + log.file() + ":\n" + tail(40));
     }
 
     /**
@@ -150,21 +136,7 @@ public final class ChildJvm implements AutoCloseable {
      * @throws InterruptedException when interrupted (the process is then killed)
      */
     public int stop() throws InterruptedException {
-        Process p = process();
-        if (!p.isAlive()) {
-            return p.exitValue();
-        }
-        p.destroy();
-        try {
-            if (p.waitFor(stopTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                return p.exitValue();
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            throw e;
-        }
-        LOG.warn("{} (pid {}) did not stop within {} of SIGTERM; killing it", name, p.pid(), stopTimeout);
-        return kill();
+        return process().stop();
     }
 
     /**
@@ -177,11 +149,8 @@ public final class ChildJvm implements AutoCloseable {
      * @throws InterruptedException when interrupted
      */
     public OptionalInt awaitExit(Duration timeout) throws InterruptedException {
-        requirePositive(timeout);
-        Process p = process();
-        return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                ? OptionalInt.of(p.exitValue())
-                : OptionalInt.empty();
+        ChildProcess.requirePositive(timeout);
+        return process().awaitExit(timeout);
     }
 
     /**
@@ -192,14 +161,7 @@ public final class ChildJvm implements AutoCloseable {
      * @throws InterruptedException when interrupted
      */
     public int kill() throws InterruptedException {
-        Process p = process();
-        p.destroyForcibly();
-        if (!p.waitFor(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException(
-                    name + " pid " + p.pid() + " did not die within " + KILL_WAIT + " of SIGKILL");
-        }
-        LOG.info("killed {} (pid {}) with SIGKILL", name, p.pid());
-        return p.exitValue();
+        return process().kill();
     }
 
     /** @return whether the process was started and has not exited */
@@ -263,14 +225,7 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    private static void requirePositive(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be positive: " + timeout);
-        }
-    }
-
-    private synchronized Process process() {
+    private synchronized ChildProcess process() {
         if (process == null) {
             throw new IllegalStateException(name + " is not started");
         }

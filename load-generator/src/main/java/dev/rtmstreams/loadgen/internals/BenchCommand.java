@@ -1,5 +1,6 @@
 package dev.rtmstreams.loadgen.internals;
 
+import dev.rtmstreams.loadgen.internals.Commands.DrainOptions;
 import dev.rtmstreams.loadgen.internals.Commands.WorkloadOptions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -196,21 +197,14 @@ final class BenchCommand implements Callable<Integer> {
             defaultValue = "PT3M")
     Duration warmup;
 
-    @Option(
-            names = "--drain",
-            description = "After the last send, stop waiting for missing outputs once none has "
-                    + "arrived for this long (at most 10 min or 10 x drain in all). Default: ${DEFAULT-VALUE}.",
-            defaultValue = "PT30S")
-    Duration drain;
+    @Mixin
+    DrainOptions drain = new DrainOptions();
 
     @Option(
             names = "--ready-timeout",
             description = "Longest wait for a mode to start. Default: ${DEFAULT-VALUE}.",
             defaultValue = "PT120S")
     Duration readyTimeout;
-
-    @Option(names = "--no-progress", description = "Do not draw the progress bar.")
-    boolean noProgress;
 
     @Option(
             names = "--stream-threads",
@@ -272,9 +266,9 @@ final class BenchCommand implements Callable<Integer> {
                 .appArgs(appArgs)
                 .instances(instances)
                 .warmup(warmup)
-                .drain(drain)
+                .drain(drain.drain)
                 .readyTimeout(readyTimeout)
-                .progress(!noProgress)
+                .progress(!drain.noProgress)
                 .streamThreads(streamThreads)
                 .peersInChildJvm(!peersInProcess)
                 .rates(rates)

@@ -190,8 +190,8 @@ public final class Commands {
     /** Environment variable of the Schema Registry basic-auth password (the service's too); never printed. */
     static final String REGISTRY_PASSWORD_ENV = "RTM_SCHEMA_REGISTRY_PASSWORD";
 
-    /** Options of runs against a cluster. */
-    public static final class RunOptions {
+    /** How long a run waits for its last outputs, and its progress bar: shared by run, replay and bench. */
+    public static final class DrainOptions {
         @Option(
                 names = "--drain",
                 description = "After the last send, stop waiting for missing outputs once none has "
@@ -201,6 +201,12 @@ public final class Commands {
 
         @Option(names = "--no-progress", description = "Do not draw the progress bar.")
         boolean noProgress;
+    }
+
+    /** Options of runs against a cluster. */
+    public static final class RunOptions {
+        @Mixin
+        DrainOptions drain = new DrainOptions();
 
         @Option(
                 names = "--outputs",
@@ -331,10 +337,10 @@ public final class Commands {
                     window,
                     watermarkDelay,
                     speed,
-                    drain,
+                    drain.drain,
                     Duration.ofSeconds(2),
                     Duration.ofSeconds(1),
-                    !noProgress,
+                    !drain.noProgress,
                     clients,
                     idPrefix,
                     wire(System::getenv));

@@ -10,24 +10,16 @@ import dev.rtmstreams.processor.TimeMode;
 import dev.rtmstreams.processor.errors.CannotReinitializeStateOnKeyException;
 import dev.rtmstreams.processor.errors.UserFunctionException;
 import dev.rtmstreams.processor.spi.ByteLayout;
-import dev.rtmstreams.processor.spi.InputDrops;
-import dev.rtmstreams.processor.spi.MicroBatchBuffer;
-import dev.rtmstreams.processor.spi.Watermarks;
 import dev.rtmstreams.processor.spi.internals.QueryableOperatorStore;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.UUID;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.errors.TaskMigratedException;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
@@ -36,9 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The per-task engine of one operator: the processor's lifecycle and the two execution contracts (real-time and
- * micro-batch), driving the pieces that hold state: {@link KeyContext} (current key and handle phase),
- * {@link WatermarkTracker}, {@link TimerService}, {@link TtlCleaner} and {@link MicroBatchBuffer}, all on the one
+ * The per-task engine of one operator: the processor's lifecycle and the real-time contract, driving the pieces that
+ * hold state: {@link KeyContext} (current key and handle phase), {@link WatermarkTracker}, {@link TimerService},
+ * {@link Housekeeping} (timers due, TTL) and, in micro-batch mode, the {@link MicroBatchContract}, all on the one
  * operator store. Not thread-safe (a task is single-threaded).
  */
 final class OperatorRuntime<K, I, O> {
@@ -64,27 +56,14 @@ final class OperatorRuntime<K, I, O> {
     private String topic;
     private Serializer<K> keySerializer;
     private Deserializer<K> keyDeserializer;
-    private Serializer<I> valueSerializer;
-    private Deserializer<I> valueDeserializer;
 
-    private WatermarkTracker watermark;
+    WatermarkTracker watermark;
     TimerService timers;
-    private TtlCleaner ttl;
-    private MicroBatchBuffer<Layout.BufferEntry> buffer;
+    Housekeeping housekeeping;
+    /** The micro-batch contract, or null in real-time mode. */
+    private MicroBatchContract<K, I, O> microBatch;
 
     private long lastInputWallClock;
-    /**
-     * Event time, micro-batch: the watermark of the last pass that fired timers (Long.MIN_VALUE: none since start).
-     * A pass without data fires timers only when the watermark moved past it (see {@link #runMicroBatch}).
-     */
-    private long lastTimerPassWatermark = Long.MIN_VALUE;
-    /**
-     * Micro-batch, event time: the watermark the last batch ran with (Long.MIN_VALUE: none), which this batch drops
-     * late rows with, as Spark; known once a batch ran since the operator started.
-     */
-    private long previousBatchWatermark = Long.MIN_VALUE;
-
-    private boolean previousBatchWatermarkKnown;
 
     private long batchId;
     private long epochStartWallClock;
@@ -96,10 +75,8 @@ final class OperatorRuntime<K, I, O> {
 
     UUID queryId;
     UUID runId;
-    /** Late and too-far-ahead records: counted, recorded and logged as by every operator shell. */
-    private InputDrops drops;
-
-    private long droppedNullKey;
+    /** Drops null-key, late and too-far-ahead records. */
+    InputGuard input;
 
     OperatorRuntime(OperatorSpec<K, I, O> spec) {
         this.spec = spec;
@@ -119,11 +96,6 @@ final class OperatorRuntime<K, I, O> {
         config = OperatorConfig.resolve(spec, context.appConfigs());
         schemaEvolutionThreshold = RtmProcessorConfig.valueSchemaEvolutionThreshold(context.appConfigs());
         writeFormatVersion = RtmProcessorConfig.stateWriteFormatVersion(context.appConfigs());
-        if (config.executionMode() == ExecutionMode.MICRO_BATCH) {
-            Serde<I> vs = spec.valueSerde() != null ? spec.valueSerde() : (Serde<I>) context.valueSerde();
-            valueSerializer = vs.serializer();
-            valueDeserializer = vs.deserializer();
-        }
         keys = new KeyContext(store);
         watermark = new WatermarkTracker(store, config.watermarkDelayMs(), config.idleTimeoutMs());
         QueryableOperatorStore layer = QueryableOperatorStore.innermost(store);
@@ -134,8 +106,11 @@ final class OperatorRuntime<K, I, O> {
         }
         // the per-key timer index is not changelogged when the store has the innermost layer (reset in loadMeta)
         timers = new TimerService(store, layer != null ? layer : store, MAX_TIMERS_PER_PASS);
-        ttl = new TtlCleaner(keys, config.ttlCleanupBatch());
-        buffer = MicroBatchBuffer.prefixed(store, Layout.BUFFER, Layout::encodeBufferEntry, Layout::decodeBufferEntry);
+        housekeeping = new Housekeeping(this, new TtlCleaner(keys, config.ttlCleanupBatch()));
+        if (config.executionMode() == ExecutionMode.MICRO_BATCH) {
+            Serde<I> vs = spec.valueSerde() != null ? spec.valueSerde() : (Serde<I>) context.valueSerde();
+            microBatch = new MicroBatchContract<>(this, store, vs);
+        }
         long now = context.currentSystemTimeMs();
         lastInputWallClock = now;
         epochStartWallClock = now;
@@ -156,7 +131,14 @@ final class OperatorRuntime<K, I, O> {
             throw userFunctionError("init", e);
         }
         keys.state = HandleState.INITIALIZED;
-        checkAndPersistMetadata(OperatorMetadata.fingerprint(ks));
+        RestartCheck.checkAndPersist(
+                spec,
+                timeMode,
+                OperatorMetadata.fingerprint(ks),
+                handle,
+                store,
+                schemaEvolutionThreshold,
+                writeFormatVersion);
         handle.deleteRequested();
         initialized = true;
         registerMetrics(context);
@@ -170,9 +152,9 @@ final class OperatorRuntime<K, I, O> {
 
     /**
      * Loads the persisted watermark, batch id and buffer sequence and resets the per-key timer index on first use
-     * (not in init). The operator's declaration is checked and persisted in init ({@link #checkAndPersistMetadata}).
+     * (not in init). The operator's declaration is checked and persisted in init ({@link RestartCheck}).
      */
-    private void loadMeta() {
+    void loadMeta() {
         if (metaLoaded) {
             return;
         }
@@ -181,8 +163,8 @@ final class OperatorRuntime<K, I, O> {
         watermark.load();
         byte[] b = keys.store.get(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)));
         batchId = b == null ? 0 : ByteLayout.getLong(b, 0);
-        if (config.executionMode() == ExecutionMode.MICRO_BATCH) {
-            buffer.load();
+        if (microBatch != null) {
+            microBatch.load();
         }
         LOG.debug(
                 "operator {} restored watermark={}, batchId={}",
@@ -191,47 +173,13 @@ final class OperatorRuntime<K, I, O> {
                 batchId);
     }
 
-    /**
-     * Restart-time validation (Spark's operator state metadata and schema check), when the task starts: after
-     * {@code init} declared the variables and before any record, initial-state row or timer is handled (Kafka Streams
-     * restores the store before it initializes the processors). What {@code init} declared must be able to read what
-     * earlier runs stored; then the new declaration is persisted. A refused restart fails the task's initialization.
-     *
-     * @param keySerde the fingerprint of the grouping key's serde
-     */
-    private void checkAndPersistMetadata(String keySerde) {
-        OperatorMetadata now = new OperatorMetadata(
-                timeMode.name(), String.valueOf(spec.outputMode()), keySerde, handle.declared, Map.of());
-        Bytes key = Bytes.wrap(Layout.metaKey(Layout.META_OPERATOR));
-        byte[] stored = keys.store.get(key);
-        if (stored != null) {
-            OperatorMetadata.checkReadable(stored, spec.name(), spec.storeName());
-        }
-        OperatorMetadata before = stored == null ? null : OperatorMetadata.decode(stored);
-        if (before != null) {
-            Map<String, dev.rtmstreams.processor.EvolvableSerde<?>> evolvable = new java.util.HashMap<>();
-            handle.evolving.forEach((name, s) -> evolvable.put(name, s.serde()));
-            now.checkCompatibleWith(before, spec.name(), evolvable, schemaEvolutionThreshold);
-        }
-        OperatorMetadata next = now.after(before, handle.toDelete);
-        if (next.formatVersion() > writeFormatVersion) {
-            throw new dev.rtmstreams.processor.errors.StateFormatVersionNotWritableException(
-                    spec.name(), spec.storeName(), next.formatVersion(), writeFormatVersion, next.evolvableNames());
-        }
-        handle.evolving.forEach((name, s) -> s.bind(next.variables().get(name).valueSchemas()));
-        if (!next.equals(before)) {
-            keys.store.put(key, next.encode());
-        }
-    }
-
     private void registerMetrics(ProcessingContext context) {
         metrics = new OperatorMetrics(
                 context.metrics(),
                 Thread.currentThread().getName(),
                 context.taskId().toString(),
                 spec.name());
-        OperatorMetrics m = metrics;
-        drops = new InputDrops("operator " + spec.name(), () -> m.lateRecords, () -> m.futureRecords);
+        input = new InputGuard(spec.name(), watermark, config.maxEventTimeSkewMs(), metrics);
         if (timeMode == TimeMode.EVENT_TIME) {
             WatermarkTracker w = watermark;
             metrics.gauge(RtmProcessorMetrics.WATERMARK, "event-time watermark of the task in epoch ms", () -> {
@@ -273,25 +221,49 @@ final class OperatorRuntime<K, I, O> {
     void processRealTime(K key, I value, long timestamp, Headers headers) {
         loadMeta();
         if (key == null) {
-            dropNullKey();
+            input.dropNullKey();
             return;
         }
-        long now = timeContext.currentSystemTimeMs();
-        lastInputWallClock = now;
+        long now = inputArrived();
         long eventTime = 0;
         if (timeMode == TimeMode.EVENT_TIME) {
             eventTime = spec.eventTimeExtractor().extract(key, value, timestamp);
-            if (dropIfLate(eventTime) || dropIfTooFarAhead(eventTime, now)) {
+            if (input.dropIfLate(eventTime) || input.dropIfTooFarAhead(eventTime, now)) {
                 return;
             }
         }
         TimerValuesImpl tv = new TimerValuesImpl(now, watermarkForTimerValues());
-        keys.enter(keySerializer.serialize(topic, key), now);
+        handleInputRows(serializeKey(key), key, new SingleRowIterator<>(value), tv, now, timestamp, headers);
+        if (timeMode == TimeMode.EVENT_TIME) {
+            watermark.observe(eventTime);
+        }
+        housekeeping.fireDueTimers(now);
+    }
+
+    /** An input record arrived: returns the wall-clock time, which the watermark's idle timeout counts from. */
+    long inputArrived() {
+        lastInputWallClock = timeContext.currentSystemTimeMs();
+        return lastInputWallClock;
+    }
+
+    /** Event time: advances the watermark when the input has been idle for the configured timeout. */
+    void applyIdleTimeout(long now) {
+        if (timeMode == TimeMode.EVENT_TIME) {
+            watermark.applyIdleTimeout(now, lastInputWallClock);
+        }
+    }
+
+    /**
+     * One {@code handleInputRows} call for one key, its output forwarded with {@code timestamp} and {@code headers}.
+     */
+    void handleInputRows(
+            byte[] keyBytes, K key, Iterator<I> rows, TimerValuesImpl tv, long now, long timestamp, Headers headers) {
+        keys.enter(keyBytes, now);
         keys.state = HandleState.DATA_PROCESSED;
         try {
             Iterator<O> out;
             try {
-                out = processor.handleInputRows(key, new SingleRowIterator<>(value), tv);
+                out = processor.handleInputRows(key, rows, tv);
             } catch (RuntimeException e) {
                 throw userFunctionError("handleInputRows", e);
             }
@@ -299,51 +271,18 @@ final class OperatorRuntime<K, I, O> {
         } finally {
             keys.exit();
         }
-        if (timeMode == TimeMode.EVENT_TIME) {
-            watermark.observe(eventTime);
-        }
-        fireDueTimers(now);
     }
 
-    private boolean dropIfLate(long eventTime) {
-        if (!watermark.isLate(eventTime)) {
-            return false;
-        }
-        drops.late(eventTime, watermark.value());
-        return true;
+    String topic() {
+        return topic;
     }
 
-    /**
-     * Micro-batch, event time: drops a row at or below the watermark of the previous batch, the one Spark filters late
-     * rows with ({@code eventTimeWatermarkForLateEvents}; timers fire with the current one). Before the first batch
-     * since the operator started it uses the current watermark (the previous one is not persisted).
-     */
-    private boolean dropIfLateForBatch(long eventTime) {
-        if (!previousBatchWatermarkKnown) {
-            return dropIfLate(eventTime);
-        }
-        if (previousBatchWatermark == Long.MIN_VALUE || !Watermarks.isLate(eventTime, previousBatchWatermark)) {
-            return false;
-        }
-        drops.late(eventTime, previousBatchWatermark);
-        return true;
+    byte[] serializeKey(K key) {
+        return keySerializer.serialize(topic, key);
     }
 
-    /** The watermark guard ({@link RtmProcessorConfig#MAX_EVENT_TIME_SKEW_MS_CONFIG}). */
-    private boolean dropIfTooFarAhead(long eventTime, long now) {
-        if (!RtmProcessorConfig.tooFarAhead(eventTime, now, config.maxEventTimeSkewMs())) {
-            return false;
-        }
-        drops.tooFarAhead(eventTime, now, config.maxEventTimeSkewMs());
-        return true;
-    }
-
-    private void dropNullKey() {
-        droppedNullKey++;
-        metrics.nullKeyRecords.record();
-        if (droppedNullKey == 1 || droppedNullKey % 10_000 == 0) {
-            LOG.warn("operator {} dropped {} record(s) with a null grouping key", spec.name(), droppedNullKey);
-        }
+    K deserializeKey(byte[] keyBytes) {
+        return keyDeserializer.deserialize(topic, keyBytes);
     }
 
     /**
@@ -370,10 +309,8 @@ final class OperatorRuntime<K, I, O> {
 
     /**
      * Spark's {@code withStatefulProcessorErrorHandling}: an error that already has an error code passes through;
-     * any other exception from user code is wrapped as {@code TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR}.
-     */
-    /**
-     * Wraps what a user function threw, except our own errors and Kafka Streams' task-level signals: a state write
+     * any other exception from user code is wrapped as {@code TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR}. Passed
+     * through unwrapped are our own errors and Kafka Streams' task-level signals: a state write
      * inside the function may surface a {@link TaskCorruptedException} (e.g. the exactly-once producer timed out while
      * the broker was down) or a {@link TaskMigratedException}, which Kafka Streams handles by re-initializing or
      * migrating the task; wrapped, they would shut the client down instead.
@@ -394,12 +331,12 @@ final class OperatorRuntime<K, I, O> {
     @SuppressWarnings("unchecked")
     <S> void handleInitialState(K key, S initialState, long now) {
         if (key == null) {
-            dropNullKey();
+            input.dropNullKey();
             return;
         }
         loadMeta();
         StatefulProcessorWithInitialState<K, I, O, S> p = (StatefulProcessorWithInitialState<K, I, O, S>) processor;
-        byte[] keyBytes = keySerializer.serialize(topic, key);
+        byte[] keyBytes = serializeKey(key);
         Bytes seenKey = Bytes.wrap(Layout.initialStateSeenKey(keyBytes));
         if (keys.store.get(seenKey) != null) {
             throw new CannotReinitializeStateOnKeyException(String.valueOf(key));
@@ -428,18 +365,16 @@ final class OperatorRuntime<K, I, O> {
             return;
         }
         loadMeta();
-        if (timeMode == TimeMode.EVENT_TIME) {
-            watermark.applyIdleTimeout(now, lastInputWallClock);
-        }
-        fireDueTimers(now);
-        cleanupTtl(now);
+        applyIdleTimeout(now);
+        housekeeping.fireDueTimers(now);
+        housekeeping.cleanupTtl(now);
         if (now - epochStartWallClock >= config.commitIntervalMs()) {
             epochStartWallClock = now;
             incrementBatchId();
         }
     }
 
-    private void incrementBatchId() {
+    void incrementBatchId() {
         batchId++;
         keys.store.put(Bytes.wrap(Layout.metaKey(Layout.META_BATCH_ID)), ByteLayout.longValue(batchId));
     }
@@ -447,51 +382,12 @@ final class OperatorRuntime<K, I, O> {
     // ---------------------------------------------------------------- timers
 
     /**
-     * Fires the due timers of the operator's time mode: those at or below the watermark (event time; none before
-     * the first watermark) or at or below now (processing time), in time order, each once (Spark 4.2's
-     * {@code TimerStateImpl.getExpiredTimers} returns the timers whose time is at most the batch timestamp or the
-     * eviction watermark, as the differential test against Spark shows). As in Spark
-     * ({@code TransformWithStateExec#handleTimerRows}) a timer is deleted after {@code handleExpiredTimer} returned
-     * and its output was forwarded, so {@code listTimers()} inside the handler still lists it. A due timer that an
-     * earlier handler of this pass deleted does not fire. Timers registered while firing fire in the next pass.
+     * One {@code handleExpiredTimer} call for a due timer (see {@link Housekeeping#fireDueTimers}), its output
+     * forwarded; then the timer is deleted.
      */
-    private boolean watermarkMovedSinceLastTimerPass() {
-        return !watermark.has()
-                || lastTimerPassWatermark == Long.MIN_VALUE
-                || watermark.value() > lastTimerPassWatermark;
-    }
-
-    private void fireDueTimers(long now) {
-        long upTo;
-        if (timeMode == TimeMode.EVENT_TIME) {
-            if (!watermark.has()) {
-                return;
-            }
-            upTo = watermark.value();
-            lastTimerPassWatermark = upTo;
-        } else if (timeMode == TimeMode.PROCESSING_TIME) {
-            upTo = now;
-        } else {
-            return;
-        }
-        // TimerService#due takes an exclusive bound
-        List<TimerService.Timer> due = timers.due(upTo == Long.MAX_VALUE ? upTo : upTo + 1);
-        if (due.isEmpty()) {
-            return;
-        }
-        long start = System.nanoTime();
-        for (TimerService.Timer timer : due) {
-            if (timers.exists(timer.key(), timer.time())) {
-                fireTimer(timer, now);
-            }
-        }
-        timers.passDone(true);
-        metrics.timerProcessingMs.record((System.nanoTime() - start) / 1e6);
-    }
-
-    private void fireTimer(TimerService.Timer timer, long now) {
+    void fireTimer(TimerService.Timer timer, long now) {
         long t = timer.time();
-        K key = keyDeserializer.deserialize(topic, timer.key());
+        K key = deserializeKey(timer.key());
         keys.enter(timer.key(), now);
         keys.state = HandleState.TIMER_PROCESSED;
         metrics.timersFired.record();
@@ -513,141 +409,17 @@ final class OperatorRuntime<K, I, O> {
         }
     }
 
-    // ---------------------------------------------------------------- TTL
-
-    private void cleanupTtl(long now) {
-        if (!handle.anyTtl) {
-            return;
-        }
-        int removed = ttl.cleanup(now, handle.variables);
-        if (removed > 0) {
-            metrics.ttlExpiredRemoved.record(removed);
-        }
-    }
-
     // ---------------------------------------------------------------- micro-batch contract
 
     /** Micro-batch contract: appends the row, with its record timestamp and headers, to the persisted buffer. */
     void bufferRecord(K key, I value, long timestamp, Headers headers) {
-        loadMeta();
-        if (key == null) {
-            dropNullKey();
-            return;
-        }
-        lastInputWallClock = timeContext.currentSystemTimeMs();
-        buffer.append(new Layout.BufferEntry(
-                keySerializer.serialize(topic, key),
-                timestamp,
-                value == null ? null : valueSerializer.serialize(topic, value),
-                headers));
+        microBatch.append(key, value, timestamp, headers);
     }
 
-    /** The rows of one key in one batch, with the timestamp and headers its output gets. */
-    private static final class KeyRows<K, I> {
-        final byte[] keyBytes;
-        final K key;
-        final List<I> rows = new ArrayList<>();
-        long timestamp = Long.MIN_VALUE;
-        /** Headers of the key's latest (last arrived) row in this batch. */
-        Headers headers;
-
-        KeyRows(byte[] keyBytes, K key) {
-            this.keyBytes = keyBytes;
-            this.key = key;
-        }
-    }
-
-    /**
-     * Runs one micro-batch at wall-clock time {@code now}: every buffered row, grouped by key in first-arrival
-     * order, one {@code handleInputRows} call per key with its rows in arrival order; processing time and
-     * watermark are constant within the batch (the watermark computed at the end of the previous batch, as in
-     * Spark; rows at or below the watermark the previous batch ran with are late, as Spark's watermark for late
-     * events); then due timers fire (also when the batch has no data, in event time only once the watermark moved
-     * since the last batch, as Spark), the watermark advances, the batch id
-     * increments and TTL cleanup runs (also when a processing-time batch has no data). Buffered rows are deleted only after the batch ran (at-least-once).
-     */
+    /** Micro-batch contract: runs one batch at wall-clock time {@code now} ({@link MicroBatchContract#run}). */
     void runMicroBatch(long now) {
-        if (closed) {
-            return;
-        }
-        loadMeta();
-        if (timeMode == TimeMode.EVENT_TIME) {
-            watermark.applyIdleTimeout(now, lastInputWallClock);
-        }
-        if (!buffer.mayHoldEntries()) {
-            // No new data. Like Spark (TransformWithStateExec#shouldRunAnotherBatch), a no-data batch still runs in
-            // processing-time mode (timers, a new batch id) but not otherwise: the watermark moves only with data
-            // (or the idle timeout, whose due timers fire here). Either way the buffer scan is skipped, which keeps a
-            // short or as-fast-as-possible interval cheap when input pauses between loop passes. A processing-time
-            // no-data batch also evicts expired TTL state, as Spark's commit of every batch does
-            // (TransformWithStateExec: processorHandle.doTtlCleanup() before store.commit()).
-            // In event time Spark runs such a batch only when the watermark moved (shouldRunAnotherBatch:
-            // new watermark > the last batch's), so a timer a handler registered below an unchanged watermark fires
-            // with the next data or the next watermark move, not in a batch of its own.
-            if (timeMode != TimeMode.EVENT_TIME || watermarkMovedSinceLastTimerPass()) {
-                fireDueTimers(now);
-                rememberBatchWatermark();
-            }
-            if (timeMode == TimeMode.PROCESSING_TIME) {
-                incrementBatchId();
-                cleanupTtl(now);
-            }
-            return;
-        }
-        List<KeyValue<Bytes, Layout.BufferEntry>> rows = buffer.read();
-        Map<Bytes, KeyRows<K, I>> byKey = new LinkedHashMap<>();
-        long batchMaxEventTime = Long.MIN_VALUE;
-        for (KeyValue<Bytes, Layout.BufferEntry> row : rows) {
-            Layout.BufferEntry e = row.value;
-            byte[] kb = e.key();
-            I value = e.value() == null ? null : valueDeserializer.deserialize(topic, e.value());
-            KeyRows<K, I> kr = byKey.computeIfAbsent(
-                    Bytes.wrap(kb), b -> new KeyRows<>(kb, keyDeserializer.deserialize(topic, kb)));
-            if (timeMode == TimeMode.EVENT_TIME) {
-                long et = spec.eventTimeExtractor().extract(kr.key, value, e.timestamp());
-                if (dropIfLateForBatch(et) || dropIfTooFarAhead(et, now)) {
-                    continue;
-                }
-                batchMaxEventTime = Math.max(batchMaxEventTime, et);
-            }
-            kr.rows.add(value);
-            kr.timestamp = Math.max(kr.timestamp, e.timestamp());
-            kr.headers = e.headers();
-        }
-        TimerValuesImpl tv = new TimerValuesImpl(now, watermarkForTimerValues());
-        for (KeyRows<K, I> kr : byKey.values()) {
-            if (kr.rows.isEmpty()) {
-                continue;
-            }
-            keys.enter(kr.keyBytes, now);
-            keys.state = HandleState.DATA_PROCESSED;
-            try {
-                Iterator<O> out;
-                try {
-                    out = processor.handleInputRows(kr.key, kr.rows.iterator(), tv);
-                } catch (RuntimeException e) {
-                    throw userFunctionError("handleInputRows", e);
-                }
-                forwardAll("handleInputRows", out, kr.key, kr.timestamp, kr.headers);
-            } finally {
-                keys.exit();
-            }
-        }
-        fireDueTimers(now);
-        rememberBatchWatermark();
-        buffer.delete(rows);
-        if (batchMaxEventTime != Long.MIN_VALUE) {
-            watermark.observe(batchMaxEventTime);
-        }
-        incrementBatchId();
-        cleanupTtl(now);
-    }
-
-    /** After a batch ran (with or without data): the next batch drops late rows with the watermark it ran with. */
-    private void rememberBatchWatermark() {
-        if (timeMode == TimeMode.EVENT_TIME) {
-            previousBatchWatermark = watermark.has() ? watermark.value() : Long.MIN_VALUE;
-            previousBatchWatermarkKnown = true;
+        if (!closed) {
+            microBatch.run(now);
         }
     }
 
@@ -670,32 +442,6 @@ final class OperatorRuntime<K, I, O> {
             } catch (RuntimeException e) {
                 throw userFunctionError("close", e);
             }
-        }
-    }
-
-    /** Single-row iterator without a list allocation. */
-    private static final class SingleRowIterator<T> implements Iterator<T> {
-        private T row;
-        private boolean consumed;
-
-        SingleRowIterator(T row) {
-            this.row = row;
-        }
-
-        @Override
-        public boolean hasNext() {
-            return !consumed;
-        }
-
-        @Override
-        public T next() {
-            if (consumed) {
-                throw new NoSuchElementException();
-            }
-            consumed = true;
-            T r = row;
-            row = null;
-            return r;
         }
     }
 }

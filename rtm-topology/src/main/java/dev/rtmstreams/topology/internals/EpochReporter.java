@@ -322,7 +322,7 @@ final class EpochReporter implements AutoCloseable {
     /** One stream thread's closed epoch, handed from the stream thread to the progress thread. */
     record Snapshot(
             long epochId,
-            EpochRuntime.ThreadState state,
+            EpochThreadState state,
             long startMs,
             long endMs,
             Map<String, long[]> counts,

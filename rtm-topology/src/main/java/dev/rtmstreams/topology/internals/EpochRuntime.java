@@ -2,9 +2,7 @@ package dev.rtmstreams.topology.internals;
 
 import dev.rtmstreams.processor.ExecutionMode;
 import dev.rtmstreams.topology.AssignmentReport;
-import dev.rtmstreams.topology.CommitProgress;
 import dev.rtmstreams.topology.EpochProgress;
-import dev.rtmstreams.topology.LatencyStats;
 import dev.rtmstreams.topology.ProgressListener;
 import java.util.HashMap;
 import java.util.List;
@@ -20,9 +18,6 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.metrics.Gauge;
-import org.apache.kafka.common.metrics.MetricConfig;
-import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.KafkaStreams;
 
@@ -32,8 +27,9 @@ import org.apache.kafka.streams.KafkaStreams;
  * header and records its queuing latency; {@link #onSend} reads the clock once per output record and records
  * processing and end-to-end latency into wait-free HdrHistogram {@link Recorder}s; {@link #onCommit} swaps the
  * interval histograms and counters and hands the snapshot to the progress thread of its {@link EpochReporter}, which
- * reads metrics, builds the {@link EpochProgress}, logs it as JSON and calls the listeners. All per-thread state is
- * confined to its stream thread except the recorders and the published values.
+ * reads metrics, builds the {@link EpochProgress}, logs it as JSON and calls the listeners. All per-thread state
+ * ({@link EpochThreadState}) is confined to its stream thread except the recorders and the published values, which
+ * the thread's gauges ({@link EpochGauges}) read.
  */
 public final class EpochRuntime implements AutoCloseable {
 
@@ -50,14 +46,14 @@ public final class EpochRuntime implements AutoCloseable {
     private final String internalPrefix;
     private final ExecutionMode mode;
     private final Time time;
-    private final ThreadLocal<ThreadState> local = new ThreadLocal<>();
+    private final ThreadLocal<EpochThreadState> local = new ThreadLocal<>();
     private final AtomicLong epochIds = new AtomicLong();
     private final Map<String, TopicKind> topicKinds = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Metrics metrics;
+    private final EpochGauges gauges;
     private final EpochReporter reporter;
     private final long epochIntervalMs;
     private final boolean exactlyOnce;
-    private final List<ThreadState> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<EpochThreadState> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicLong mainConsumers = new AtomicLong();
     private volatile boolean leaveGroupOnClose;
 
@@ -89,7 +85,7 @@ public final class EpochRuntime implements AutoCloseable {
         this.internalPrefix = applicationId + "-";
         this.mode = mode;
         this.time = time;
-        this.metrics = new Metrics(new MetricConfig(), List.of(), time);
+        this.gauges = new EpochGauges(time);
         this.reporter = new EpochReporter(applicationId, mode, time, targetUtilization, tasksPerSlot, listeners);
     }
 
@@ -108,12 +104,12 @@ public final class EpochRuntime implements AutoCloseable {
         return reporter.recent();
     }
 
-    /** @return the latest assignment report */
     /** Makes the post-rebalance assignment check also count the whole group's slots. */
     public void groupSlots(GroupSlotsProbe probe) {
         reporter.groupSlots(probe);
     }
 
+    /** @return the latest assignment report */
     public Optional<AssignmentReport> latestAssignment() {
         return reporter.latestAssignment();
     }
@@ -146,19 +142,19 @@ public final class EpochRuntime implements AutoCloseable {
 
     /** @return the rtm metrics (latest epoch's latency percentiles and counters per thread) */
     public Map<MetricName, ? extends Metric> rtmMetrics() {
-        return metrics.metrics();
+        return gauges.metrics();
     }
 
     // ---------------------------------------------------------------- stream-thread side
 
-    private ThreadState state() {
-        ThreadState s = local.get();
+    private EpochThreadState state() {
+        EpochThreadState s = local.get();
         if (s == null) {
             Thread t = Thread.currentThread();
-            s = new ThreadState(t.getName(), time.milliseconds(), epochIntervalMs);
+            s = new EpochThreadState(t.getName(), time.milliseconds(), epochIntervalMs);
             local.set(s);
             threads.add(s);
-            registerGauges(s);
+            gauges.register(s);
         }
         return s;
     }
@@ -200,7 +196,7 @@ public final class EpochRuntime implements AutoCloseable {
     /** Called by the main consumer after every non-empty poll, on the stream thread. */
     void onPoll(ConsumerRecords<byte[], byte[]> records) {
         long now = time.milliseconds();
-        ThreadState s = state();
+        EpochThreadState s = state();
         for (TopicPartition tp : records.partitions()) {
             List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
             s.count(tp.topic(), list.size());
@@ -230,7 +226,7 @@ public final class EpochRuntime implements AutoCloseable {
             return h == null ? record : strip(record);
         }
         long now = time.milliseconds();
-        ThreadState s = state();
+        EpochThreadState s = state();
         if (h != null) {
             s.processing.recordValue(Math.max(0, now - LatencyHeader.pollTime(h)));
             long ts = LatencyHeader.sourceTimestamp(h);
@@ -268,7 +264,7 @@ public final class EpochRuntime implements AutoCloseable {
         if (epochIntervalMs == 0) {
             return;
         }
-        ThreadState s = local.get();
+        EpochThreadState s = local.get();
         if (s == null || s.commits.openCommits() == 0) {
             return;
         }
@@ -280,14 +276,14 @@ public final class EpochRuntime implements AutoCloseable {
 
     /** Called after each producer flush (Kafka Streams flushes before every commit), on the stream thread. */
     void onProducerFlush(long startNanos, long endNanos) {
-        ThreadState s = state();
+        EpochThreadState s = state();
         s.commits.preCommit(dev.rtmstreams.processor.spi.PreCommitTime.take());
         s.commits.flushed(startNanos, endNanos);
     }
 
     /** Called after the input offsets were added to the transaction (exactly-once), on the stream thread. */
     void onOffsetsSent(Map<TopicPartition, OffsetAndMetadata> offsets, long startNanos, long endNanos) {
-        ThreadState s = state();
+        EpochThreadState s = state();
         s.commits.preCommit(dev.rtmstreams.processor.spi.PreCommitTime.take());
         s.commits.offsetsSent(offsets, startNanos, endNanos);
     }
@@ -301,7 +297,7 @@ public final class EpochRuntime implements AutoCloseable {
      */
     void onCommit(Map<TopicPartition, OffsetAndMetadata> offsets, boolean transaction, long startNanos, long endNanos) {
         long now = time.milliseconds();
-        ThreadState s = state();
+        EpochThreadState s = state();
         s.commits.preCommit(dev.rtmstreams.processor.spi.PreCommitTime.take());
         s.committedVisible(now);
         EpochCommits.Closed closed = s.commits.committed(offsets, transaction, startNanos, endNanos, now);
@@ -312,12 +308,12 @@ public final class EpochRuntime implements AutoCloseable {
 
     /** Called when the transaction was aborted, on the stream thread: its output never becomes visible. */
     void onAbort() {
-        ThreadState s = state();
+        EpochThreadState s = state();
         s.commits.aborted();
         s.pendingVisible = 0;
     }
 
-    private void submit(ThreadState s, EpochCommits.Closed closed) {
+    private void submit(EpochThreadState s, EpochCommits.Closed closed) {
         EpochReporter.Snapshot snap = new EpochReporter.Snapshot(
                 epochIds.getAndIncrement(),
                 s,
@@ -340,7 +336,7 @@ public final class EpochRuntime implements AutoCloseable {
      */
     public void closeOpenEpochs() {
         long now = time.milliseconds();
-        for (ThreadState s : threads) {
+        for (EpochThreadState s : threads) {
             EpochCommits.Closed closed = s.commits.closeNow(now);
             if (closed != null) {
                 submit(s, closed);
@@ -358,153 +354,10 @@ public final class EpochRuntime implements AutoCloseable {
         reporter.scheduleAssignmentCheck();
     }
 
-    private void registerGauges(ThreadState s) {
-        Map<String, String> tags = Map.of("thread-id", s.thread);
-        String[] qs = {"p50", "p90", "p95", "p99", "max"};
-        for (int j = 0; j < qs.length; j++) {
-            int q = j;
-            for (int i = 0; i < LATENCY_METRICS.size(); i++) {
-                int metric = i;
-                String m = LATENCY_METRICS.get(i);
-                gauge(
-                        m + "-" + qs[q],
-                        m + " " + qs[q] + " of the latest checkpoint epoch",
-                        tags,
-                        (cfg, now) -> s.lastStat(metric, q));
-            }
-            gauge(
-                    COMMIT_DURATION_METRIC + "-" + qs[q],
-                    "commit duration " + qs[q] + " of the latest checkpoint epoch (microseconds)",
-                    tags,
-                    (cfg, now) -> s.lastCommitStat(q));
-        }
-        String[][] parts = {
-            {"commit-pre-commit-us", "operator stores' before-commit writes"},
-            {"commit-producer-flush-us", "producer flush"},
-            {"commit-offsets-us", "input offsets (sendOffsetsToTransaction or commitSync)"},
-            {"commit-end-txn-us", "commitTransaction (EndTxn)"}
-        };
-        for (int j = 0; j < parts.length; j++) {
-            int part = j;
-            gauge(
-                    parts[j][0],
-                    "mean per commit of the latest checkpoint epoch, microseconds: " + parts[j][1],
-                    tags,
-                    (cfg, now) -> s.lastCommitPart(part));
-        }
-        gauge("commit-total", "commits (transactions under exactly-once)", tags, (cfg, now) -> s.commitsTotal);
-        gauge("commit-aborts-total", "aborted transactions", tags, (cfg, now) -> s.abortsTotal);
-        gauge("epoch-total", "closed checkpoint epochs", tags, (cfg, now) -> s.epochs);
-        gauge("input-rows-total", "records polled, all epochs", tags, (cfg, now) -> s.inputRowsTotal);
-        metrics.addMetric(
-                metrics.metricName(
-                        "busy-fraction", METRIC_GROUP, "process+punctuate+commit ratio at the latest epoch", tags),
-                (Gauge<Double>) (cfg, now) -> s.busy);
-    }
-
-    private void gauge(String name, String description, Map<String, String> tags, Gauge<Long> value) {
-        metrics.addMetric(metrics.metricName(name, METRIC_GROUP, description, tags), value);
-    }
-
     /** Stops the progress thread after delivering what is queued (waits up to 5 s). */
     @Override
     public void close() {
         reporter.close();
-        metrics.close();
-    }
-
-    /** Per stream thread state. Counters are touched by the stream thread only; recorders are wait-free. */
-    static final class ThreadState {
-        final String thread;
-        final Recorder queuing = new Recorder(3);
-        final Recorder processing = new Recorder(3);
-        final Recorder e2e = new Recorder(3);
-        final Recorder visible = new Recorder(3);
-        final EpochCommits commits;
-        Map<String, long[]> counts = new HashMap<>();
-        /** Source timestamps of the output records sent in the open transaction (exactly-once). */
-        long[] pendingTimestamps = new long[64];
-
-        int pendingVisible;
-        volatile LatencyStats[] last = {LatencyStats.EMPTY, LatencyStats.EMPTY, LatencyStats.EMPTY, LatencyStats.EMPTY};
-        volatile CommitProgress lastCommits = CommitProgress.NONE;
-        volatile long commitsTotal;
-        volatile long abortsTotal;
-        volatile long epochs;
-        volatile long inputRowsTotal;
-        volatile double busy = -1;
-
-        ThreadState(String thread, long startMs, long epochIntervalMs) {
-            this.thread = thread;
-            this.commits = new EpochCommits(epochIntervalMs, startMs);
-        }
-
-        /** An output record caused by a source record of timestamp {@code ts} joined the open transaction. */
-        void awaitCommit(long ts) {
-            if (pendingVisible == pendingTimestamps.length) {
-                pendingTimestamps = java.util.Arrays.copyOf(pendingTimestamps, pendingVisible * 2);
-            }
-            pendingTimestamps[pendingVisible++] = ts;
-        }
-
-        /** The open transaction committed at {@code nowMs}: its output records became visible. */
-        void committedVisible(long nowMs) {
-            for (int i = 0; i < pendingVisible; i++) {
-                visible.recordValue(Math.max(0, nowMs - pendingTimestamps[i]));
-            }
-            pendingVisible = 0;
-            if (pendingTimestamps.length > 4096) {
-                pendingTimestamps = new long[64];
-            }
-        }
-
-        void count(String topic, int n) {
-            long[] c = counts.get(topic);
-            if (c == null) {
-                counts.put(topic, new long[] {n});
-            } else {
-                c[0] += n;
-            }
-        }
-
-        void published(EpochProgress p) {
-            last = new LatencyStats[] {
-                p.sourceQueuingLatencyMs(), p.processingLatencyMs(), p.e2eLatencyMs(), p.e2eVisibleLatencyMs()
-            };
-            lastCommits = p.commits();
-            commitsTotal = commitsTotal + p.commits().commits();
-            abortsTotal = abortsTotal + p.commits().aborts();
-            epochs = epochs + 1;
-            inputRowsTotal = inputRowsTotal + p.numInputRows();
-            busy = p.busyFraction();
-        }
-
-        long lastStat(int metric, int q) {
-            return pick(last[metric], q);
-        }
-
-        long lastCommitStat(int q) {
-            return pick(lastCommits.durationUs(), q);
-        }
-
-        long lastCommitPart(int part) {
-            CommitProgress c = lastCommits;
-            return switch (part) {
-                case 0 -> c.preCommitUs();
-                case 1 -> c.producerFlushUs();
-                case 2 -> c.offsetsUs();
-                default -> c.endTxnUs();
-            };
-        }
-
-        private static long pick(LatencyStats s, int q) {
-            return switch (q) {
-                case 0 -> s.p50();
-                case 1 -> s.p90();
-                case 2 -> s.p95();
-                case 3 -> s.p99();
-                default -> s.max();
-            };
-        }
+        gauges.close();
     }
 }
