@@ -137,6 +137,11 @@ public final class IntervalJoin<K, L, R> {
      * {@link Builder#rightDistinctBy}), per side (tags as {@value #LATE_RECORDS_TOTAL}).
      */
     public static final String DUPLICATE_RECORDS_TOTAL = "duplicate-records-total";
+    /**
+     * Gauge: heap bytes held by a side's time index of buffered rows, per task and side (tags as
+     * {@value #LATE_RECORDS_TOTAL}); only with {@link EvictionIndex#HEAP}, the default.
+     */
+    public static final String TIME_INDEX_BYTES = "time-index-bytes";
 
     private final JoinSpec<K, L, R> spec;
 
@@ -339,6 +344,17 @@ public final class IntervalJoin<K, L, R> {
      */
     public static long duplicateRecordsTotal(Map<MetricName, ? extends Metric> metrics, String joinName) {
         return sum(metrics, joinName, DUPLICATE_RECORDS_TOTAL);
+    }
+
+    /**
+     * Sums the {@value #TIME_INDEX_BYTES} gauge of one join over all tasks, threads and sides.
+     *
+     * @param metrics the metrics of a Kafka Streams instance
+     * @param joinName the join's name
+     * @return the heap bytes this instance's time indexes of the join hold now (0 with {@link EvictionIndex#STATE_STORE})
+     */
+    public static long timeIndexBytes(Map<MetricName, ? extends Metric> metrics, String joinName) {
+        return sum(metrics, joinName, TIME_INDEX_BYTES);
     }
 
     private static long sum(Map<MetricName, ? extends Metric> metrics, String joinName, String metric) {

@@ -103,6 +103,30 @@ class IntervalJoinTest {
 
     @ParameterizedTest
     @EnumSource(EvictionIndex.class)
+    void shouldReportTheHeapTheTimeIndexHoldsAndReleaseItOnEviction(EvictionIndex evictionIndex) {
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.evictionIndex(evictionIndex)))) {
+            assertThat(h.timeIndexBytes()).isZero();
+            h.left("imp1", "I1", t(Duration.ZERO));
+            h.right("imp1", "C1", t(ofMinutes(1)));
+            long twoRows = h.timeIndexBytes();
+            h.left("imp2", "I2", t(ofMinutes(7).plusMillis(1)));
+            h.right("imp2", "C2", t(ofMinutes(7).plusMillis(1)));
+            long fourRows = h.timeIndexBytes();
+            h.tick(ofSeconds(1)); // I1 and C1 evicted (as in the test above)
+            assertThat(h.leftRows()).isEqualTo(1);
+            long afterEviction = h.timeIndexBytes();
+            if (evictionIndex == EvictionIndex.HEAP) {
+                assertThat(twoRows).isPositive();
+                assertThat(fourRows).isGreaterThan(twoRows);
+                assertThat(afterEviction).isLessThan(fourRows);
+            } else {
+                assertThat(List.of(twoRows, fourRows, afterEviction)).containsOnly(0L);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(EvictionIndex.class)
     void shouldHoldRecordTriggeredEvictionUntilTheEvictableRowsSpanAHundredMillisecondsButNotThePunctuator(
             EvictionIndex evictionIndex) {
         // bounds [0, 0] and no watermark delay: a row is evictable once the watermark (min of both sides) passes it

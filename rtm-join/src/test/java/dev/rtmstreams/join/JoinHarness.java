@@ -161,6 +161,11 @@ final class JoinHarness implements AutoCloseable {
                 .readRecordsToList();
     }
 
+    /** @return the heap bytes of the join's time indexes ({@link IntervalJoin#timeIndexBytes}) */
+    long timeIndexBytes() {
+        return IntervalJoin.timeIndexBytes(driver.metrics(), NAME);
+    }
+
     long lateCount() {
         return IntervalJoin.lateRecordsTotal(driver.metrics(), NAME);
     }

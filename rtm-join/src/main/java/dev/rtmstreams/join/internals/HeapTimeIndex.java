@@ -37,6 +37,8 @@ final class HeapTimeIndex implements TimeIndex {
 
     private long lastAddedIndex;
     private long size;
+    /** The bytes of the segments' arrays; written by the stream thread, read by metric reporters. */
+    private volatile long retainedBytes;
 
     HeapTimeIndex() {
         this(SEGMENT_MS);
@@ -55,7 +57,7 @@ final class HeapTimeIndex implements TimeIndex {
         long index = Math.floorDiv(eventTime, segmentMs);
         Segment s = lastAdded;
         if (s == null || lastAddedIndex != index) {
-            s = segments.computeIfAbsent(index, i -> new Segment());
+            s = segments.computeIfAbsent(index, i -> new Segment(this));
             lastAdded = s;
             lastAddedIndex = index;
         }
@@ -74,6 +76,7 @@ final class HeapTimeIndex implements TimeIndex {
             taken += s.take(maxTime, max - taken, out);
             if (s.isEmpty()) {
                 it.remove();
+                retainedBytes -= s.arena.length;
                 if (s == lastAdded) {
                     lastAdded = null;
                 }
@@ -101,6 +104,7 @@ final class HeapTimeIndex implements TimeIndex {
         segments.clear();
         lastAdded = null;
         size = 0;
+        retainedBytes = 0;
     }
 
     /** @return the number of indexed rows */
@@ -108,13 +112,14 @@ final class HeapTimeIndex implements TimeIndex {
         return size;
     }
 
-    /** @return the bytes held by the segments' arrays (for sizing) */
+    /** @return the bytes held by the segments' arrays; safe to call from any thread */
     long retainedBytes() {
-        long bytes = 0;
-        for (Segment s : segments.values()) {
-            bytes += s.arena.length;
-        }
-        return bytes;
+        return retainedBytes;
+    }
+
+    /** Accounts for a segment's array growing or shrinking by {@code delta} bytes. */
+    private void resized(long delta) {
+        retainedBytes += delta; // one writer (the stream thread): no lost update
     }
 
     /**
@@ -122,15 +127,23 @@ final class HeapTimeIndex implements TimeIndex {
      * {@code [start, sortedEnd)} are in index-key order, those in {@code [sortedEnd, end)} in arrival order.
      */
     private static final class Segment {
+        private final HeapTimeIndex owner;
         private byte[] arena = new byte[INITIAL_BYTES];
         private int start;
         private int sortedEnd;
         private int end;
 
+        Segment(HeapTimeIndex owner) {
+            this.owner = owner;
+            owner.resized(INITIAL_BYTES);
+        }
+
         void append(byte[] bufferKey) {
             int need = end + 4 + bufferKey.length;
             if (need > arena.length) {
-                arena = Arrays.copyOf(arena, Math.max(need, arena.length + (arena.length >> 1)));
+                int length = Math.max(need, arena.length + (arena.length >> 1));
+                owner.resized(length - arena.length);
+                arena = Arrays.copyOf(arena, length);
             }
             putInt(arena, end, bufferKey.length);
             System.arraycopy(bufferKey, 0, arena, end + 4, bufferKey.length);
@@ -197,6 +210,7 @@ final class HeapTimeIndex implements TimeIndex {
                 System.arraycopy(a, off, sorted, to, entry);
                 to += entry;
             }
+            owner.resized(sorted.length - arena.length);
             arena = sorted;
             start = 0;
             sortedEnd = to;

@@ -53,6 +53,7 @@ final class JoinCore<K, L, R, VR> {
     private final JoinTaskState shared;
 
     private final JoinMeta meta;
+    private final JoinSensors sensors;
     private final JoinDrops<K> drops;
     private final MicroBatchInputs batchInputs;
     private final Serializer<K> keySerializer;
@@ -117,7 +118,10 @@ final class JoinCore<K, L, R, VR> {
                 shared.indexesBuilt = true;
             }
             this.meta = new JoinMeta(spec, context, shared, idleTimeoutMs, sides[0], sides[1]);
-            this.drops = new JoinDrops<>(spec, context);
+            this.sensors = new JoinSensors(spec, context);
+            sensors.gaugeTimeIndex(0, shared.timeIndexes[0]);
+            sensors.gaugeTimeIndex(1, shared.timeIndexes[1]);
+            this.drops = new JoinDrops<>(spec, context, sensors);
             this.batchInputs = new MicroBatchInputs(spec, context, shared);
         } catch (RuntimeException e) {
             // a processor whose init failed is not closed with a core: its hold is given up here
@@ -530,7 +534,7 @@ final class JoinCore<K, L, R, VR> {
         // the task's state may change without this incarnation (a recycled standby applies the changelog): once both
         // side processors closed, the next incarnation rebuilds its filters and meta from the stores
         try {
-            drops.close();
+            sensors.close();
         } finally {
             taskState.release(context);
         }

@@ -28,10 +28,10 @@ final class JoinDrops<K> {
     /** Per side: copies dropped ({@code distinctBy}); registered on the first one. */
     private final Sensor[] duplicateSensors = new Sensor[2];
 
-    JoinDrops(JoinSpec<K, ?, ?> spec, ProcessorContext<K, Object> context) {
+    JoinDrops(JoinSpec<K, ?, ?> spec, ProcessorContext<K, Object> context, JoinSensors sensors) {
         this.spec = spec;
         this.context = context;
-        this.sideSensors = new OperatorSensors[] {newSideSensors("left"), newSideSensors("right")};
+        this.sideSensors = new OperatorSensors[] {sensors.side(0), sensors.side(1)};
         this.inputs = new InputDrops[] {sideDrops(0, "left"), sideDrops(1, "right")};
     }
 
@@ -116,27 +116,5 @@ final class JoinDrops<K> {
                 "Late records dropped per second by the interval join",
                 new Rate(new WindowedCount()));
         return sensor;
-    }
-
-    /**
-     * One side's sensors, tagged {@code thread-id, task-id, rtm-join-id, side} and named
-     * {@code rtm-join.<thread>.<task>.<join>.<side>.<sensor>}; a sensor still registered under that name (by the
-     * task's other side processor) is shared, not replaced.
-     */
-    private OperatorSensors newSideSensors(String side) {
-        String thread = Thread.currentThread().getName();
-        String task = context.taskId().toString();
-        return new OperatorSensors(
-                context.metrics(),
-                String.join(".", "rtm-join", thread, task, spec.name(), side) + ".",
-                IntervalJoin.METRICS_GROUP,
-                OperatorSensors.taskTags(thread, task, IntervalJoin.JOIN_NAME_TAG, spec.name(), "side", side),
-                OperatorSensors.Registration.REUSE_EXISTING);
-    }
-
-    void close() {
-        for (OperatorSensors s : sideSensors) {
-            s.close();
-        }
     }
 }
