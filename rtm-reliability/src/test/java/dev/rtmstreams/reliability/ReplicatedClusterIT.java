@@ -27,14 +27,19 @@ class ReplicatedClusterIT {
     }
 
     @Test
-    void shouldKeepOutputsExactAndFlowingOnEveryPartitionWhenThePartitionLeaderIsKilledUnderExactlyOnce(
-            TestInfo info) throws Exception {
+    void shouldKeepOutputsExactAndFlowingOnEveryPartitionWhenThePartitionLeaderIsKilledUnderExactlyOnce(TestInfo info)
+            throws Exception {
         ChaosReport r = runOnThreeBrokers("broker-leader-kill", info, "--downtime", "PT3S");
 
         assertThat(r.fault().injected()).isInstanceOfSatisfying(InjectedFault.BrokerFault.class, kill -> {
             assertThat(kill.kind()).startsWith("kill -9 of partition leader broker");
-            assertThat(kill.faultToFailoverMs()).as("new leaders of its partitions").isNotNull().isPositive();
-            assertThat(kill.faultToIsrFullMs()).as("in-sync replicas full again").isPositive();
+            assertThat(kill.faultToFailoverMs())
+                    .as("new leaders of its partitions")
+                    .isNotNull()
+                    .isPositive();
+            assertThat(kill.faultToIsrFullMs())
+                    .as("in-sync replicas full again")
+                    .isPositive();
         });
         assertThat(r.fault().recoveryMs())
                 .as("outputs flow again on every partition after the kill")
