@@ -36,7 +36,8 @@ import picocli.CommandLine.Option;
  * {@code broker-restart}, {@code poison}, {@code instance-failover}, {@code soak}, and the group changes
  * {@code scale-out}, {@code scale-in}, {@code rolling-restart}, {@code instance-kill} (of {@code --instances}
  * instances, under the {@code --group-protocol}), and the broker faults {@code broker-leader-kill},
- * {@code controller-kill}, {@code broker-rolling-restart}, {@code broker-pause} (on {@code --brokers 3}). Each prints the verdict and figures and writes
+ * {@code controller-kill}, {@code broker-rolling-restart}, {@code broker-pause}, {@code txn-coordinator-kill},
+ * {@code broker-network-partition} (on {@code --brokers 3}). Each prints the verdict and figures and writes
  * {@code <report-dir>/chaos-<scenario>.json}.
  *
  * <p>Exit codes: 0 the scenario passed; 1 it failed (the oracle or a probe found a problem, or the
@@ -98,7 +99,11 @@ public final class Chaos {
                         + " leading most partitions of the tasks on partition 0, restart after --downtime),"
                         + " controller-kill (kill -9 of the active controller, restart), broker-rolling-restart (each"
                         + " broker stopped and started in turn, in-sync replicas full between), broker-pause (SIGSTOP"
-                        + " of that leader for at least 35 s, then SIGCONT); each reports the failover, the time to full"
+                        + " of that leader for at least 35 s, then SIGCONT), txn-coordinator-kill (kill -9 of the"
+                        + " transaction coordinator of a stream thread while it commits under --exactly-once, of the"
+                        + " group coordinator otherwise; no transaction left open), broker-network-partition (that leader"
+                        + " cut off from the network while it runs, each broker in a network namespace of its own on"
+                        + " 10.213.0.0/24; needs root); each reports the failover, the time to full"
                         + " in-sync replicas, latency before and during, and changelog records restored.",
                 "Exit codes: 0 passed, 1 failed, 2 bad options."
             })
@@ -109,7 +114,8 @@ public final class Chaos {
                 paramLabel = "NAME",
                 description = "service-crash, pending-timers, long-outage, state-wipe, broker-restart, poison,"
                         + " instance-failover, soak, scale-out, scale-in, rolling-restart, instance-kill,"
-                        + " broker-leader-kill, controller-kill, broker-rolling-restart or broker-pause.")
+                        + " broker-leader-kill, controller-kill, broker-rolling-restart, broker-pause,"
+                        + " txn-coordinator-kill or broker-network-partition.")
         String scenario;
 
         @Mixin

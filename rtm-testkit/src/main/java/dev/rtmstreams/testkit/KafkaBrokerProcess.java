@@ -51,6 +51,7 @@ import java.util.Optional;
 public final class KafkaBrokerProcess implements KafkaCluster {
 
     private final int port;
+    private final String host;
     private final Path logDir;
     private final boolean deleteLogDirOnClose;
     private final BrokerSetup setup;
@@ -64,6 +65,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
         this.logDir = logDir;
         this.deleteLogDirOnClose = builder.deleteLogDirOnClose.orElse(builder.logDir == null);
         NodeLayout layout = builder.layout != null ? builder.layout : NodeLayout.single(controllerPort);
+        this.host = layout.host();
         this.setup = new BrokerSetup(
                 logDir,
                 layout,
@@ -82,7 +84,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
                         builder.startTimeout,
                         builder.stopTimeout),
                 layout.nodeId(),
-                "localhost:" + port);
+                host + ":" + port);
     }
 
     /**
@@ -181,14 +183,15 @@ public final class KafkaBrokerProcess implements KafkaCluster {
     }
 
     /**
-     * Returns {@code localhost:<port>}. Known from build time on and unchanged across restarts, so
-     * clients can be created while the broker is down.
+     * Returns {@code localhost:<port>} (a node of a {@link KafkaClusterProcess} in its own network namespace: its
+     * address). Known from build time on and unchanged across restarts, so clients can be created while the broker is
+     * down.
      *
      * @return the bootstrap servers; never null
      */
     @Override
     public String bootstrapServers() {
-        return "localhost:" + port;
+        return host + ":" + port;
     }
 
     /**
@@ -349,7 +352,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
 
         private Builder() {}
 
-        /** Makes the broker a node of a {@link KafkaClusterProcess}: its id, the quorum, the cluster id. */
+        /** Makes the broker a node of a {@link KafkaClusterProcess}: its id, its address, the quorum, the cluster id. */
         Builder layout(NodeLayout layout) {
             this.layout = Objects.requireNonNull(layout, "layout");
             return this;

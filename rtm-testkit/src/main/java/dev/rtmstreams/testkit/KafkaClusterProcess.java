@@ -1,6 +1,7 @@
 package dev.rtmstreams.testkit;
 
 import dev.rtmstreams.testkit.internals.ClusterLookups;
+import dev.rtmstreams.testkit.internals.NetworkNamespaces;
 import dev.rtmstreams.testkit.internals.NodeLayout;
 import dev.rtmstreams.tools.Directories;
 import dev.rtmstreams.tools.Ports;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -73,12 +75,15 @@ public final class KafkaClusterProcess implements KafkaCluster {
     private final List<KafkaBrokerProcess> nodes;
     private final Path baseDir;
     private final boolean deleteBaseDirOnClose;
+    private final NetworkNamespaces network;
     private boolean closed;
 
-    private KafkaClusterProcess(List<KafkaBrokerProcess> nodes, Path baseDir, boolean deleteBaseDirOnClose) {
+    private KafkaClusterProcess(
+            List<KafkaBrokerProcess> nodes, Path baseDir, boolean deleteBaseDirOnClose, NetworkNamespaces network) {
         this.nodes = List.copyOf(nodes);
         this.baseDir = baseDir;
         this.deleteBaseDirOnClose = deleteBaseDirOnClose;
+        this.network = network;
     }
 
     /**
@@ -190,7 +195,38 @@ public final class KafkaClusterProcess implements KafkaCluster {
     }
 
     /**
-     * Returns {@code localhost:<port>} of every node, comma-separated; fixed from build time on.
+     * Cuts a node off the network while its process keeps running: its link to the bridge of the cluster's
+     * {@link Builder#networkNamespaces(String) network namespaces} goes down, so neither clients nor the other nodes
+     * reach it and it reaches none of them.
+     *
+     * @param nodeId 1..{@link #size()}
+     * @throws IllegalStateException if the cluster was built without network namespaces, or {@code ip} fails (the
+     *     message names the command and its output)
+     */
+    public void disconnect(int nodeId) {
+        requireNetwork("disconnect").disconnect(node(nodeId).nodeId());
+    }
+
+    /**
+     * Connects a {@link #disconnect(int) disconnected} node again.
+     *
+     * @param nodeId 1..{@link #size()}
+     * @throws IllegalStateException if the cluster was built without network namespaces, or {@code ip} fails
+     */
+    public void reconnect(int nodeId) {
+        requireNetwork("reconnect").reconnect(node(nodeId).nodeId());
+    }
+
+    private NetworkNamespaces requireNetwork(String what) {
+        if (network == null) {
+            throw new IllegalStateException(
+                    "cannot " + what + " a node: the cluster was built without Builder.networkNamespaces");
+        }
+        return network;
+    }
+
+    /**
+     * Returns {@code localhost:<port>} (with network namespaces {@code <address>:<port>}) of every node, comma-separated; fixed from build time on.
      *
      * @return the bootstrap servers; never null
      */
@@ -304,6 +340,27 @@ public final class KafkaClusterProcess implements KafkaCluster {
         return lookups().awaitFullIsr(List.copyOf(topics), timeout);
     }
 
+    /**
+     * Waits until a condition over the cluster holds, e.g. that a partition has a leader other than a killed node:
+     * {@code cluster.await("a new leader", Duration.ofSeconds(30), () -> cluster.leaderOf(tp) != killed)}. The
+     * condition is checked every 100 ms; one that throws (a lookup that timed out, a partition without a leader yet)
+     * counts as not holding yet.
+     *
+     * @param what what is awaited, for the message; not null
+     * @param timeout the longest wait; positive
+     * @param condition the condition; not null
+     * @return how long the wait took
+     * @throws IllegalStateException if the condition does not hold within the timeout (the message names what)
+     */
+    public Duration await(String what, Duration timeout, BooleanSupplier condition) {
+        Objects.requireNonNull(condition, "condition");
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        return ClusterLookups.await(
+                Objects.requireNonNull(what, "what"), timeout, () -> condition.getAsBoolean() ? null : "not yet");
+    }
+
     private ClusterLookups lookups() {
         return new ClusterLookups(clientConfig(), LOOKUP_TIMEOUT);
     }
@@ -346,6 +403,9 @@ public final class KafkaClusterProcess implements KafkaCluster {
                 break;
             }
         }
+        if (network != null) {
+            network.close();
+        }
         if (deleteBaseDirOnClose) {
             Directories.deleteQuietly(baseDir);
         }
@@ -368,8 +428,26 @@ public final class KafkaClusterProcess implements KafkaCluster {
         private String logLevel = "WARN";
         private Duration startTimeout = Duration.ofSeconds(120);
         private Duration stopTimeout = Duration.ofSeconds(30);
+        private String networkPrefix;
 
         private Builder() {}
+
+        /**
+         * Runs each node in a network namespace of its own, so that {@link KafkaClusterProcess#disconnect(int)} can cut
+         * it off while it keeps running: node {@code i} on address {@code <prefix>.<10+i>}, its namespace joined by a
+         * veth pair to a bridge with address {@code <prefix>.1} in this JVM's namespace, which clients reach the nodes
+         * through. The namespaces, links and bridge are made by {@link #build()} and deleted by
+         * {@link KafkaClusterProcess#close()} (or when this JVM exits). Needs root (or {@code CAP_NET_ADMIN}) and
+         * {@code ip} from iproute2. Default: none, every node on
+         * {@code localhost}.
+         *
+         * @param prefix the first three octets of a /24 used nowhere else on the machine, e.g. {@code 10.213.0}
+         * @return this builder
+         */
+        public Builder networkNamespaces(String prefix) {
+            this.networkPrefix = Objects.requireNonNull(prefix, "prefix");
+            return this;
+        }
 
         /**
          * Sets the number of nodes. Default 1.
@@ -500,11 +578,18 @@ public final class KafkaClusterProcess implements KafkaCluster {
             int[] ports = Ports.freePorts(2 * nodes);
             int[] controllerPorts = new int[nodes];
             System.arraycopy(ports, nodes, controllerPorts, 0, nodes);
-            List<NodeLayout> layouts = nodes == 1
-                    ? List.of(NodeLayout.single(controllerPorts[0]))
-                    : NodeLayout.cluster(controllerPorts, Uuid.randomUuid().toString());
+            NetworkNamespaces network = null;
             List<KafkaBrokerProcess> built = new ArrayList<>();
             try {
+                network = networkPrefix == null ? null : NetworkNamespaces.create(networkPrefix, nodes);
+                List<String> hosts = new ArrayList<>();
+                for (int i = 1; i <= nodes; i++) {
+                    hosts.add(network == null ? "localhost" : network.address(i));
+                }
+                List<NodeLayout> layouts = nodes == 1 && network == null
+                        ? List.of(NodeLayout.single(controllerPorts[0]))
+                        : NodeLayout.cluster(
+                                controllerPorts, hosts, Uuid.randomUuid().toString());
                 for (int i = 0; i < nodes; i++) {
                     KafkaBrokerProcess.Builder b = KafkaBrokerProcess.builder()
                             .layout(layouts.get(i))
@@ -517,16 +602,23 @@ public final class KafkaClusterProcess implements KafkaCluster {
                             .logLevel(logLevel)
                             .startTimeout(startTimeout)
                             .stopTimeout(stopTimeout);
+                    if (network != null) {
+                        b.javaExecutable(network.javaLauncher(
+                                i + 1, dir, Path.of(System.getProperty("java.home"), "bin", "java")));
+                    }
                     brokerProperties.forEach(b::brokerProperty);
                     built.add(b.build());
                 }
             } catch (RuntimeException e) {
+                if (network != null) {
+                    network.close();
+                }
                 if (deleteDir) {
                     Directories.deleteQuietly(dir);
                 }
                 throw e;
             }
-            return new KafkaClusterProcess(built, dir, deleteDir);
+            return new KafkaClusterProcess(built, dir, deleteDir, network);
         }
     }
 }

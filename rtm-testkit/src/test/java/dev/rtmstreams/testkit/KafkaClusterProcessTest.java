@@ -97,13 +97,11 @@ class KafkaClusterProcessTest {
                 int leader = cluster.leaderOf(p0);
                 cluster.node(leader).kill();
                 long killed = System.nanoTime();
-                await("a new leader of " + p0 + " after node " + leader + " was killed", () -> {
-                    try {
-                        return cluster.leaderOf(p0) != leader;
-                    } catch (IllegalStateException e) {
-                        return false;
-                    }
-                });
+                // leaderOf throws while p0 has no leader: the await counts that as not yet
+                cluster.await(
+                        "a new leader of " + p0 + " after node " + leader + " was killed",
+                        ELECTION,
+                        () -> cluster.leaderOf(p0) != leader);
                 LOG.info("new leader of {} after {} ms", p0, (System.nanoTime() - killed) / 1_000_000);
                 assertThat(cluster.inSyncReplicas(p0)).doesNotContain(leader).hasSize(2);
                 writer.awaitAcked(writer.acked() + 200);
@@ -131,13 +129,10 @@ class KafkaClusterProcessTest {
                 // kill -9 the active controller: another voter becomes active
                 int controller = cluster.activeController();
                 cluster.node(controller).kill();
-                await("a new active controller after node " + controller + " was killed", () -> {
-                    try {
-                        return cluster.activeController() != controller;
-                    } catch (IllegalStateException e) {
-                        return false;
-                    }
-                });
+                cluster.await(
+                        "a new active controller after node " + controller + " was killed",
+                        ELECTION,
+                        () -> cluster.activeController() != controller);
                 writer.awaitAcked(writer.acked() + 200);
             } finally {
                 writer.close();

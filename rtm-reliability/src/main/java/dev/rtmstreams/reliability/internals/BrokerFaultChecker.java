@@ -2,15 +2,17 @@ package dev.rtmstreams.reliability.internals;
 
 import dev.rtmstreams.adattribution.workload.RunReport;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * A broker fault (broker-leader-kill, controller-kill, broker-pause, broker-rolling-restart) got the cluster back: the
- * partitions the hit broker led got other leaders (or another controller became active) and the in-sync replicas were
- * full again, each within 120 s. Records the latency before and during the fault and the changelog records the
+ * A broker fault (broker-leader-kill, controller-kill, broker-pause, broker-rolling-restart, txn-coordinator-kill) got
+ * the cluster back: the partitions the hit broker led got other leaders (or another controller or coordinator became
+ * active) and the in-sync replicas were full again, each within 120 s; after txn-coordinator-kill no transaction is
+ * left open for longer than its timeout. Records the latency before and during the fault and the changelog records the
  * service restored ({@link ChaosReport.BrokerFaultFigures}); the common oracle check does the rest (nothing missing;
  * under exactly-once nothing duplicated).
  */
@@ -24,7 +26,19 @@ final class BrokerFaultChecker implements Checker {
 
     private static final String RESTORED = "kafka_streams_consumer_fetch_manager_metrics_records_consumed_total";
 
+    /** How long the transactions left open after the fault may take to be completed or aborted. */
+    static final Duration HANGING_WAIT = Duration.ofSeconds(60);
+
+    private final boolean checkTransactions;
     private long restoredBefore = -1;
+
+    /**
+     * @param checkTransactions whether no transaction may be left open for longer than its timeout after the fault
+     *     (txn-coordinator-kill)
+     */
+    BrokerFaultChecker(boolean checkTransactions) {
+        this.checkTransactions = checkTransactions;
+    }
 
     @Override
     public void beforeFault(RunContext run) {
@@ -41,8 +55,38 @@ final class BrokerFaultChecker implements Checker {
                 ? null
                 : LatencyWindows.read(Path.of(run.oracle().reportFile()));
         long restored = restoredBefore < 0 || restoredAfter < 0 ? -1 : restoredAfter - restoredBefore;
-        findings.brokerFault(figures(brokerFault, perSecond, restored));
+        Integer hanging = null;
+        if (checkTransactions) {
+            List<String> left = hangingTransactions(run);
+            hanging = left.size();
+            if (!left.isEmpty()) {
+                findings.fail("transactions open for longer than their timeout " + HANGING_WAIT.toSeconds()
+                        + " s after the end of the load: " + left);
+            }
+        }
+        findings.brokerFault(figures(brokerFault, perSecond, restored, hanging));
         judge(brokerFault, findings);
+    }
+
+    /**
+     * Waits up to {@link #HANGING_WAIT} (the coordinators abort transactions that outlived their timeout every 10 s)
+     * until no transaction of the cluster is open for longer than its timeout.
+     *
+     * @return those still open, empty when none is
+     */
+    private static List<String> hangingTransactions(RunContext run) {
+        try (ServiceTransactions txns = new ServiceTransactions(run.kafka().config(Map.of()), run.applicationId())) {
+            try {
+                run.cluster()
+                        .await(
+                                "no transaction open beyond its timeout",
+                                HANGING_WAIT,
+                                () -> txns.hanging().isEmpty());
+                return List.of();
+            } catch (IllegalStateException e) {
+                return txns.hanging();
+            }
+        }
     }
 
     /**
@@ -51,10 +95,14 @@ final class BrokerFaultChecker implements Checker {
      * @param fault what was done
      * @param perSecond the load run's per-second series, or null
      * @param restored changelog records restored from the fault to the end, -1 if unknown
+     * @param hangingTransactions transactions open beyond their timeout after the fault, null when not checked
      * @return the section
      */
     static ChaosReport.BrokerFaultFigures figures(
-            InjectedFault.BrokerFault fault, List<RunReport.Second> perSecond, long restored) {
+            InjectedFault.BrokerFault fault,
+            List<RunReport.Second> perSecond,
+            long restored,
+            Integer hangingTransactions) {
         long faultS = (long) Math.floor(fault.atS());
         long endS = fault.faultToIsrFullMs() < 0
                 ? Long.MAX_VALUE
@@ -71,7 +119,8 @@ final class BrokerFaultChecker implements Checker {
                         faultS,
                         faultS,
                         endS == Long.MAX_VALUE ? "end" : Long.toString(endS)),
-                restored);
+                restored,
+                hangingTransactions);
     }
 
     /**

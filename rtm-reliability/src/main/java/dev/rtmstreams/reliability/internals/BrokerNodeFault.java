@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,8 +20,11 @@ import org.slf4j.LoggerFactory;
  * A fault of one or every broker of the runner's own cluster ({@code --brokers 3}) at the scheduled time: {@code kill -9}
  * of the broker leading most partitions of the tasks on partition 0 (their inputs, outputs and changelogs) or of the
  * active controller, started again after the downtime; {@code SIGSTOP} of that leader for longer than the broker
- * session and the clients' request timeouts, then {@code SIGCONT}; or every broker stopped cleanly and started again in
- * turn. Each waits until the in-sync replicas of the run's topics and the service's internal topics are full again.
+ * session and the clients' request timeouts, then {@code SIGCONT}; {@code kill -9} of the coordinator of the service's
+ * commits (the transaction coordinator of a stream thread's transactional id, caught in a commit, under exactly-once;
+ * the group coordinator under at-least-once), started again after the downtime; that leader cut off from the network
+ * (its network namespace's link down) while it runs, connected again after the downtime; or every broker stopped
+ * cleanly and started again in turn. Each waits until the in-sync replicas of the run's topics and the service's internal topics are full again.
  */
 final class BrokerNodeFault implements Fault {
 
@@ -35,7 +39,17 @@ final class BrokerNodeFault implements Fault {
         /** each broker stopped cleanly and started again, the in-sync replicas full before the next. */
         ROLLING_RESTART,
         /** SIGSTOP of the broker leading most partitions of the tasks on partition 0, SIGCONT after a while. */
-        PAUSE
+        PAUSE,
+        /**
+         * kill -9 of the coordinator of the service's commits, restart after the downtime: under exactly-once the
+         * transaction coordinator of a stream thread's transactional id while it commits, else the group coordinator.
+         */
+        TXN_COORDINATOR_KILL,
+        /**
+         * The broker leading most partitions of the tasks on partition 0 cut off from the network (its network
+         * namespace's link down) while it keeps running, connected again after the downtime.
+         */
+        NETWORK_PARTITION
     }
 
     /**
@@ -44,6 +58,14 @@ final class BrokerNodeFault implements Fault {
      * requests it holds).
      */
     static final Duration PAUSE_AT_LEAST = Duration.ofSeconds(35);
+
+    /**
+     * How long the transaction coordinators are polled for a commit of the service under way before the kill falls
+     * back to an open transaction: several checkpoint intervals.
+     */
+    static final Duration COMMIT_WATCH = Duration.ofSeconds(10);
+
+    private static final String OFFSETS_TOPIC = "__consumer_offsets";
 
     /** The longest wait for new leaders, a new controller or full in-sync replicas. */
     private static final Duration WAIT = Duration.ofSeconds(120);
@@ -65,57 +87,67 @@ final class BrokerNodeFault implements Fault {
         return Optional.of(this::inject);
     }
 
+    /**
+     * The broker a single-node fault hits.
+     *
+     * @param node its node id
+     * @param role what it is to the service, for the report
+     * @param failedOver whether its role moved to another broker
+     * @param failover what {@code failedOver} waits for, for the report
+     * @param seen what was observed while choosing it, or empty
+     * @param seenNanos when it was observed, -1 if nothing was
+     */
+    private record Target(
+            int node, String role, BooleanSupplier failedOver, String failover, String seen, long seenNanos) {}
+
     private InjectedFault.BrokerFault inject(RunContext run, Runnable whileDown) throws Exception {
         KafkaClusterProcess cluster = run.cluster();
         List<String> topics = topicsOf(run, cluster);
         if (kind == Kind.ROLLING_RESTART) {
             return rollingRestart(run, cluster, topics);
         }
-        int node;
-        String role;
-        List<TopicPartition> led = List.of();
-        if (kind == Kind.CONTROLLER_KILL) {
-            node = cluster.activeController();
-            role = "active controller";
-        } else {
-            List<TopicPartition> partitions = taskPartitions(run, topics);
-            Map<TopicPartition, Integer> leaders = cluster.leaders(topicsOf(partitions));
-            Map<Integer, List<TopicPartition>> byLeader = new LinkedHashMap<>();
-            for (TopicPartition tp : partitions) {
-                Integer leader = leaders.get(tp);
-                if (leader != null) {
-                    byLeader.computeIfAbsent(leader, k -> new ArrayList<>()).add(tp);
-                }
-            }
-            Map.Entry<Integer, List<TopicPartition>> most = byLeader.entrySet().stream()
-                    .max(Map.Entry.comparingByValue((a, b) -> Integer.compare(a.size(), b.size())))
-                    .orElseThrow(() -> new IllegalStateException("the tasks on partition 0 have no partitions"));
-            node = most.getKey();
-            led = List.copyOf(most.getValue());
-            role = String.format(
-                    Locale.ROOT,
-                    "leader of %d of the %d partitions of the tasks on partition 0 (inputs, outputs, changelogs)",
-                    led.size(),
-                    partitions.size());
-        }
-        KafkaBrokerProcess broker = cluster.node(node);
-        long faultNanos = System.nanoTime();
-        double atS = run.secondsIntoLoad(faultNanos);
+        boolean commits = kind == Kind.TXN_COORDINATOR_KILL && run.settings().exactlyOnce();
+        Target target;
+        KafkaBrokerProcess broker;
+        long faultNanos;
         List<String> steps = new ArrayList<>();
-        if (kind == Kind.PAUSE) {
-            broker.pause();
-            steps.add("SIGSTOP of broker " + node + " (pid " + broker.pid().orElse(-1L) + ")");
-        } else {
+        // under exactly-once the coordinators are polled until a commit of the service is under way, and its
+        // coordinator is killed at once, before anything else (closing the admin client takes a while)
+        try (ServiceTransactions txns =
+                commits ? new ServiceTransactions(run.kafka().config(Map.of()), run.applicationId()) : null) {
+            target = switch (kind) {
+                case CONTROLLER_KILL -> controller(cluster);
+                case TXN_COORDINATOR_KILL ->
+                    commits ? transactionCoordinator(txns, cluster) : groupCoordinator(run, cluster);
+                default -> partitionLeader(run, cluster, topics);
+            };
+            broker = cluster.node(target.node());
             long pid = broker.pid().orElse(-1L);
-            broker.kill();
-            steps.add("kill -9 of broker " + node + " (pid " + pid + ")");
+            faultNanos = System.nanoTime();
+            if (kind == Kind.PAUSE) {
+                broker.pause();
+                steps.add("SIGSTOP of broker " + target.node() + " (pid " + pid + ")");
+            } else if (kind == Kind.NETWORK_PARTITION) {
+                cluster.disconnect(target.node());
+                steps.add("broker " + target.node() + " (pid " + pid + ") cut off from the network");
+            } else {
+                broker.kill();
+                steps.add("kill -9 of broker " + target.node() + " (pid " + pid + ")");
+            }
         }
-        List<TopicPartition> ledByIt = led;
-        long failoverMs = kind == Kind.CONTROLLER_KILL
-                ? waitFor(faultNanos, () -> otherThan(node, cluster::activeController))
-                : waitFor(faultNanos, () -> movedAway(node, ledByIt, cluster));
-        steps.add((kind == Kind.CONTROLLER_KILL ? "another active controller" : "new leaders of its partitions")
-                + (failoverMs < 0 ? " not within " + WAIT : " after " + failoverMs + " ms"));
+        if (target.seenNanos() >= 0) {
+            steps.add(
+                    0,
+                    String.format(
+                            Locale.ROOT,
+                            "%s, %.1f ms before the kill",
+                            target.seen(),
+                            (faultNanos - target.seenNanos()) / 1e6));
+        }
+        int node = target.node();
+        double atS = run.secondsIntoLoad(faultNanos);
+        long failoverMs = awaitSince(faultNanos, cluster, target.failover(), target.failedOver());
+        steps.add(target.failover() + (failoverMs < 0 ? " not within " + WAIT : " after " + failoverMs + " ms"));
         whileDown.run();
         Duration down =
                 kind == Kind.PAUSE ? (downtime.compareTo(PAUSE_AT_LEAST) < 0 ? PAUSE_AT_LEAST : downtime) : downtime;
@@ -126,6 +158,10 @@ final class BrokerNodeFault implements Fault {
             broker.resume();
             startMs = 0;
             steps.add("SIGCONT after " + downMs + " ms");
+        } else if (kind == Kind.NETWORK_PARTITION) {
+            cluster.reconnect(node);
+            startMs = 0;
+            steps.add("connected again after " + downMs + " ms, its process running throughout: " + broker.isRunning());
         } else {
             broker.start();
             startMs = broker.lastStartupTime().toMillis();
@@ -135,7 +171,98 @@ final class BrokerNodeFault implements Fault {
         steps.add(isrFullMs < 0 ? "in-sync replicas not full within " + WAIT : "in-sync replicas full");
         LOG.info("broker fault {}: {}", kind, steps);
         return new InjectedFault.BrokerFault(
-                faultNanos, kindText(node), atS, List.of(node), role, failoverMs, downMs, startMs, isrFullMs, steps);
+                faultNanos,
+                kindText(node),
+                atS,
+                List.of(node),
+                target.role(),
+                failoverMs,
+                downMs,
+                startMs,
+                isrFullMs,
+                steps);
+    }
+
+    private static Target controller(KafkaClusterProcess cluster) {
+        int node = cluster.activeController();
+        return new Target(
+                node,
+                "active controller",
+                () -> cluster.activeController() != node,
+                "another active controller",
+                "",
+                -1);
+    }
+
+    /** The broker leading most partitions of the tasks on partition 0. */
+    private static Target partitionLeader(RunContext run, KafkaClusterProcess cluster, List<String> topics) {
+        List<TopicPartition> partitions = taskPartitions(run, topics);
+        Map<TopicPartition, Integer> leaders = cluster.leaders(topicsOf(partitions));
+        Map<Integer, List<TopicPartition>> byLeader = new LinkedHashMap<>();
+        for (TopicPartition tp : partitions) {
+            Integer leader = leaders.get(tp);
+            if (leader != null) {
+                byLeader.computeIfAbsent(leader, k -> new ArrayList<>()).add(tp);
+            }
+        }
+        Map.Entry<Integer, List<TopicPartition>> most = byLeader.entrySet().stream()
+                .max(Map.Entry.comparingByValue((a, b) -> Integer.compare(a.size(), b.size())))
+                .orElseThrow(() -> new IllegalStateException("the tasks on partition 0 have no partitions"));
+        int node = most.getKey();
+        List<TopicPartition> led = List.copyOf(most.getValue());
+        return new Target(
+                node,
+                String.format(
+                        Locale.ROOT,
+                        "leader of %d of the %d partitions of the tasks on partition 0 (inputs, outputs, changelogs)",
+                        led.size(),
+                        partitions.size()),
+                () -> movedAway(node, led, cluster),
+                "new leaders of its partitions",
+                "",
+                -1);
+    }
+
+    /**
+     * Under exactly-once: the coordinator of one of the service's transactional ids, caught while it commits a
+     * transaction of the service ({@code PrepareCommit}) within {@link #COMMIT_WATCH}, else while one is open.
+     */
+    private static Target transactionCoordinator(ServiceTransactions txns, KafkaClusterProcess cluster) {
+        ServiceTransactions.Seen seen = txns.awaitCommit(COMMIT_WATCH.toNanos());
+        int node = seen.coordinator();
+        String id = seen.transactionalId();
+        return new Target(
+                node,
+                "transaction coordinator of " + id + " (its transaction seen in " + seen.state()
+                        + " just before the kill)",
+                () -> cluster.transactionCoordinator(id).orElse(node) != node,
+                "another coordinator of " + id,
+                String.format(
+                        Locale.ROOT,
+                        "transaction of %s seen in %s on coordinator %d after %d polls",
+                        id,
+                        seen.state(),
+                        node,
+                        seen.polls()),
+                seen.seenNanos());
+    }
+
+    /**
+     * Under at-least-once (no transactions): the coordinator of the service's group, which its offset commits go to:
+     * the leader of the group's {@code __consumer_offsets} partition, killed at the scheduled time.
+     */
+    private static Target groupCoordinator(RunContext run, KafkaClusterProcess cluster) {
+        String group = run.applicationId();
+        int partitions = cluster.leaders(List.of(OFFSETS_TOPIC)).size();
+        TopicPartition tp = new TopicPartition(OFFSETS_TOPIC, Utils.abs(group.hashCode()) % partitions);
+        int node = cluster.leaderOf(tp);
+        return new Target(
+                node,
+                "group coordinator of " + group + " (leader of " + tp + "; at-least-once: no transactions)",
+                () -> movedAway(node, List.of(tp), cluster),
+                "another group coordinator",
+                "",
+                -1);
     }
 
     private InjectedFault.BrokerFault rollingRestart(RunContext run, KafkaClusterProcess cluster, List<String> topics) {
@@ -187,6 +314,11 @@ final class BrokerNodeFault implements Fault {
             case CONTROLLER_KILL ->
                 "kill -9 of the active controller, broker " + node + ", start again after " + downtime;
             case PAUSE -> "SIGSTOP of partition leader broker " + node + ", SIGCONT after at least " + PAUSE_AT_LEAST;
+            case NETWORK_PARTITION ->
+                "partition leader broker " + node + " cut off from the network, connected again after " + downtime;
+            case TXN_COORDINATOR_KILL ->
+                "kill -9 of the coordinator of the service's commits, broker " + node + ", start again after "
+                        + downtime;
             case ROLLING_RESTART -> throw new IllegalStateException("not a single-node fault");
         };
     }
@@ -220,32 +352,20 @@ final class BrokerNodeFault implements Fault {
 
     /** Whether every one of the partitions has a leader other than the node. */
     private static boolean movedAway(int node, List<TopicPartition> partitions, KafkaClusterProcess cluster) {
-        try {
-            Map<TopicPartition, Integer> now = cluster.leaders(topicsOf(partitions));
-            return partitions.stream().allMatch(tp -> now.containsKey(tp) && now.get(tp) != node);
-        } catch (RuntimeException e) {
-            return false; // the lookup timed out
-        }
-    }
-
-    private static boolean otherThan(int node, java.util.function.IntSupplier lookup) {
-        try {
-            return lookup.getAsInt() != node;
-        } catch (RuntimeException e) {
-            return false; // no leader or controller yet, or the lookup timed out
-        }
+        Map<TopicPartition, Integer> now = cluster.leaders(topicsOf(partitions));
+        return partitions.stream().allMatch(tp -> now.containsKey(tp) && now.get(tp) != node);
     }
 
     /** @return ms from the fault until the condition held, -1 if not within {@link #WAIT} */
-    private static long waitFor(long faultNanos, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return -1;
-            }
-            Thread.sleep(100);
+    private static long awaitSince(
+            long faultNanos, KafkaClusterProcess cluster, String what, BooleanSupplier condition) {
+        try {
+            cluster.await(what, WAIT, condition);
+            return RunContext.millis(System.nanoTime() - faultNanos);
+        } catch (IllegalStateException e) {
+            LOG.warn("{}", e.getMessage());
+            return -1;
         }
-        return RunContext.millis(System.nanoTime() - faultNanos);
     }
 
     /** @return ms from the fault until every replica of the topics is in sync, -1 if not within {@link #WAIT} */

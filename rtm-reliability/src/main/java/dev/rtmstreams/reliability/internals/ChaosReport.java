@@ -238,7 +238,8 @@ public record ChaosReport(
      * @param pendingTimers pending-timers: timers set before the kill fired after it
      * @param wipeProbes state-wipe: expired state, watermarks and joins after a wipe and restore
      * @param groupChange scale-out, scale-in, rolling-restart, instance-kill: rebalances, latency, slot checks
-     * @param brokerFault broker-leader-kill, controller-kill, broker-pause, broker-rolling-restart: latency, restores
+     * @param brokerFault broker-leader-kill, controller-kill, broker-pause, broker-rolling-restart,
+     *     txn-coordinator-kill: latency, restores, transactions left open
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Sections(
@@ -266,6 +267,9 @@ public record ChaosReport(
      * @param latencyWindowsS the two windows, in seconds of the load
      * @param changelogRecordsRestored records the service's restore consumers read from the fault to the end (tasks
      *     restored from changelogs), -1 when its metrics did not answer
+     * @param hangingTransactions txn-coordinator-kill: transactions of the cluster still open (Ongoing, PrepareCommit,
+     *     PrepareAbort) for longer than their timeout after the broker was back; null (not written) for the other
+     *     broker faults
      */
     public record BrokerFaultFigures(
             @JsonProperty("p99_before_ms") double p99BeforeMs,
@@ -273,7 +277,10 @@ public record ChaosReport(
             @JsonProperty("max_before_ms") double maxBeforeMs,
             @JsonProperty("max_during_ms") double maxDuringMs,
             @JsonProperty("latency_windows_s") String latencyWindowsS,
-            @JsonProperty("changelog_records_restored") long changelogRecordsRestored) {}
+            @JsonProperty("changelog_records_restored") long changelogRecordsRestored,
+
+            @JsonProperty("hanging_transactions") @JsonInclude(JsonInclude.Include.NON_NULL)
+            Integer hangingTransactions) {}
 
     /**
      * The poison records sent and what the dead-letter topic received.

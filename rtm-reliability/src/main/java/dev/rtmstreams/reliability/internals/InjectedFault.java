@@ -205,7 +205,7 @@ public sealed interface InjectedFault {
 
     /**
      * Brokers of the runner's own cluster killed, paused or restarted in turn (broker-leader-kill, controller-kill,
-     * broker-pause, broker-rolling-restart), and how the cluster got back to full in-sync replicas.
+     * broker-pause, broker-rolling-restart, txn-coordinator-kill), and how the cluster got back to full in-sync replicas.
      *
      * @param faultNanos when the first broker was hit (not written)
      * @param kind what was done

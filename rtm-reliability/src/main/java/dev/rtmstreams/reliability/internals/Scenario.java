@@ -47,7 +47,19 @@ public enum Scenario {
      * Three brokers or more: {@code SIGSTOP} of the broker leading most partitions of an active task for longer than
      * the broker session and the clients' request timeouts, then {@code SIGCONT}.
      */
-    BROKER_PAUSE;
+    BROKER_PAUSE,
+    /**
+     * Three brokers or more: {@code kill -9} of the coordinator of the service's commits, started again after
+     * {@code --downtime}: under exactly-once the transaction coordinator of a stream thread's transactional id, at a
+     * moment it commits a transaction of the service; under at-least-once the group coordinator. No transaction may
+     * be left open beyond its timeout afterwards.
+     */
+    TXN_COORDINATOR_KILL,
+    /**
+     * Three brokers or more, each in a network namespace of its own: the broker leading most partitions of an active
+     * task cut off from the network while it keeps running (its link down), connected again after {@code --downtime}.
+     */
+    BROKER_NETWORK_PARTITION;
 
     /** @return whether the scenario needs the runner's own cluster of three brokers or more */
     public boolean needsCluster() {
@@ -60,6 +72,8 @@ public enum Scenario {
             case CONTROLLER_KILL -> BrokerNodeFault.Kind.CONTROLLER_KILL;
             case BROKER_ROLLING_RESTART -> BrokerNodeFault.Kind.ROLLING_RESTART;
             case BROKER_PAUSE -> BrokerNodeFault.Kind.PAUSE;
+            case TXN_COORDINATOR_KILL -> BrokerNodeFault.Kind.TXN_COORDINATOR_KILL;
+            case BROKER_NETWORK_PARTITION -> BrokerNodeFault.Kind.NETWORK_PARTITION;
             default -> null;
         };
     }
@@ -114,8 +128,15 @@ public enum Scenario {
                 new Plan(
                         new GroupChangeFault(groupChange(), s.group()),
                         new GroupChangeChecker(groupChange(), s.group().staticMembership()));
-            case BROKER_LEADER_KILL, CONTROLLER_KILL, BROKER_ROLLING_RESTART, BROKER_PAUSE ->
-                new Plan(new BrokerNodeFault(brokerFault(), s.downtime()), new BrokerFaultChecker());
+            case BROKER_LEADER_KILL,
+                    CONTROLLER_KILL,
+                    BROKER_ROLLING_RESTART,
+                    BROKER_PAUSE,
+                    TXN_COORDINATOR_KILL,
+                    BROKER_NETWORK_PARTITION ->
+                new Plan(
+                        new BrokerNodeFault(brokerFault(), s.downtime()),
+                        new BrokerFaultChecker(this == TXN_COORDINATOR_KILL));
         };
     }
 

@@ -40,6 +40,9 @@ public final class ScenarioRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScenarioRunner.class);
 
+    /** The /24 of the brokers' network namespaces (broker-network-partition): 10.213.0.11 and on, bridge .1. */
+    static final String NETWORK_PREFIX = "10.213.0";
+
     /**
      * How to run.
      *
@@ -209,10 +212,16 @@ public final class ScenarioRunner {
                 KafkaClusterProcess.Builder b =
                         KafkaClusterProcess.builder().nodes(s.brokers()).jvmOptions(s.brokerJvmOptions());
                 GroupSettings.BROKER_PROPERTIES.forEach(b::brokerProperty);
+                if (s.scenario() == Scenario.BROKER_NETWORK_PARTITION) {
+                    b.networkNamespaces(NETWORK_PREFIX);
+                }
                 cluster = b.build();
                 cluster.start();
                 bootstrap = cluster.bootstrapServers();
                 ownBroker = s.brokers() + " child JVMs (KafkaClusterProcess: combined KRaft broker+controller nodes,"
+                        + (s.scenario() == Scenario.BROKER_NETWORK_PARTITION
+                                ? " each in a network namespace of its own on " + NETWORK_PREFIX + ".0/24,"
+                                : "")
                         + " replication factor " + s.replicationFactor() + ", min.insync.replicas "
                         + cluster.minInsyncReplicas() + ") " + bootstrap;
             } else {

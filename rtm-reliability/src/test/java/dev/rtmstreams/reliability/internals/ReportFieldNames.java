@@ -206,17 +206,23 @@ final class ReportFieldNames {
                     "group_change.latency_windows_s",
                     "group_change.slot_violations_at_end"));
 
-    /** The scenarios whose fields are {@link #brokerFault(boolean)}'s. */
-    static final Set<String> BROKER_FAULTS =
-            Set.of("broker-leader-kill", "controller-kill", "broker-pause", "broker-rolling-restart");
+    /** The scenarios whose fields are {@link #brokerFault(boolean, boolean)}'s. */
+    static final Set<String> BROKER_FAULTS = Set.of(
+            "broker-leader-kill",
+            "controller-kill",
+            "broker-pause",
+            "broker-rolling-restart",
+            "txn-coordinator-kill",
+            "broker-network-partition");
 
     /**
      * The fields between {@code fault} and {@link #FOOTER} of the broker faults.
      *
      * @param failover whether the fault measures its failover (all but the rolling restart)
+     * @param transactions whether the open transactions are checked afterwards (txn-coordinator-kill)
      * @return the dotted paths
      */
-    static List<String> brokerFault(boolean failover) {
+    static List<String> brokerFault(boolean failover, boolean transactions) {
         List<String> fault = new ArrayList<>(List.of(
                 "fault.kind",
                 "fault.at_s",
@@ -230,17 +236,18 @@ final class ReportFieldNames {
         if (!failover) {
             fault.remove("fault.fault_to_failover_ms");
         }
-        return concat(
-                fault,
-                RECOVERY,
-                List.of(
-                        "broker_fault",
-                        "broker_fault.p99_before_ms",
-                        "broker_fault.p99_during_ms",
-                        "broker_fault.max_before_ms",
-                        "broker_fault.max_during_ms",
-                        "broker_fault.latency_windows_s",
-                        "broker_fault.changelog_records_restored"));
+        List<String> section = new ArrayList<>(List.of(
+                "broker_fault",
+                "broker_fault.p99_before_ms",
+                "broker_fault.p99_during_ms",
+                "broker_fault.max_before_ms",
+                "broker_fault.max_during_ms",
+                "broker_fault.latency_windows_s",
+                "broker_fault.changelog_records_restored"));
+        if (transactions) {
+            section.add("broker_fault.hanging_transactions");
+        }
+        return concat(fault, RECOVERY, section);
     }
 
     private ReportFieldNames() {}
@@ -258,7 +265,10 @@ final class ReportFieldNames {
             header.remove("broker");
         }
         if (BROKER_FAULTS.contains(scenario)) {
-            return concat(header, brokerFault(!scenario.equals("broker-rolling-restart")), FOOTER);
+            return concat(
+                    header,
+                    brokerFault(!scenario.equals("broker-rolling-restart"), scenario.equals("txn-coordinator-kill")),
+                    FOOTER);
         }
         return concat(header, MIDDLE.getOrDefault(scenario, GROUP_CHANGE), FOOTER);
     }

@@ -209,7 +209,8 @@ final class SyntheticReports {
             case INSTANCE_FAILOVER -> failover(11_123);
             case POISON, SOAK -> null;
             case SCALE_OUT, SCALE_IN, ROLLING_RESTART, INSTANCE_KILL -> groupChange(8_000, 2_600);
-            case BROKER_LEADER_KILL, CONTROLLER_KILL, BROKER_PAUSE -> brokerFault(3_200L, 14_500);
+            case BROKER_LEADER_KILL, CONTROLLER_KILL, BROKER_PAUSE, TXN_COORDINATOR_KILL, BROKER_NETWORK_PARTITION ->
+                brokerFault(3_200L, 14_500);
             case BROKER_ROLLING_RESTART -> brokerFault(null, 31_000);
         };
         ProbeSet straddle = new ProbeSet(
@@ -246,9 +247,17 @@ final class SyntheticReports {
                         new TreeMap<>(Map.of("service-a", 2, "service-b", 1, "service-c", 1)),
                         perSecond(),
                         new TreeMap<>(Map.of("service-a", 0L, "service-b", 0L, "service-c", 0L))));
-            case BROKER_LEADER_KILL, CONTROLLER_KILL, BROKER_PAUSE, BROKER_ROLLING_RESTART ->
-                findings.brokerFault(
-                        BrokerFaultChecker.figures((InjectedFault.BrokerFault) injected, perSecond(), 1_234));
+            case BROKER_LEADER_KILL,
+                    CONTROLLER_KILL,
+                    BROKER_PAUSE,
+                    BROKER_ROLLING_RESTART,
+                    TXN_COORDINATOR_KILL,
+                    BROKER_NETWORK_PARTITION ->
+                findings.brokerFault(BrokerFaultChecker.figures(
+                        (InjectedFault.BrokerFault) injected,
+                        perSecond(),
+                        1_234,
+                        scenario == Scenario.TXN_COORDINATOR_KILL ? 0 : null));
             default -> {
                 // service-crash, broker-restart, instance-failover: no sections
             }

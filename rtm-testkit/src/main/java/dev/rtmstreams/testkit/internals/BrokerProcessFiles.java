@@ -45,8 +45,9 @@ public final class BrokerProcessFiles {
         props.put("process.roles", "broker,controller");
         props.put("node.id", Integer.toString(layout.nodeId()));
         props.put("controller.quorum.voters", layout.quorumVoters());
-        props.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
-        props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
+        String host = layout.host();
+        props.put("listeners", "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://" + host + ":" + controllerPort);
+        props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + port);
         props.put("controller.listener.names", "CONTROLLER");
         props.put("inter.broker.listener.name", "PLAINTEXT");
         props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");

@@ -8,6 +8,7 @@ import java.util.OptionalInt;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -18,8 +19,8 @@ import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 
 /**
  * The lookups a fault test makes on a multi-node cluster, each with a short-lived {@link Admin}: the leader and the
- * in-sync replicas of a partition, the active controller, the node of a transactional id's coordinator, and the wait
- * for full in-sync replica sets.
+ * in-sync replicas of a partition, the active controller, the node of a transactional id's coordinator, and the waits
+ * (full in-sync replica sets, any condition over the lookups).
  */
 public final class ClusterLookups {
 
@@ -38,6 +39,10 @@ public final class ClusterLookups {
         this.clientConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
         this.clientConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(ms, 5_000));
         this.clientConfig.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 500);
+        // a node cut off from the network drops the connection attempt (no refusal): give up on it after 1 s, not
+        // the default 10 s, and ask another node
+        this.clientConfig.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 1_000);
+        this.clientConfig.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 2_000);
         this.timeout = timeout;
     }
 
@@ -106,27 +111,42 @@ public final class ClusterLookups {
      * @return how long it took
      */
     public Duration awaitFullIsr(List<String> topics, Duration wait) {
+        try (Admin admin = Admin.create(clientConfig)) {
+            return await("in-sync replicas full", wait, () -> {
+                List<String> lagging =
+                        shortPartitions(get(admin.describeTopics(topics).allTopicNames(), "describe topics " + topics));
+                return lagging.isEmpty() ? null : String.join("; ", lagging);
+            });
+        }
+    }
+
+    /**
+     * Polls every 100 ms until nothing is short any more. A lookup that fails (a node down, a request timed out) counts
+     * as not yet.
+     *
+     * @param what what is awaited, for the message
+     * @param wait the longest wait
+     * @param shortfall returns null once the wait is over, else what is still short
+     * @return how long it took
+     * @throws IllegalStateException naming what and the last shortfall if it is not over within the wait
+     */
+    public static Duration await(String what, Duration wait, Supplier<String> shortfall) {
         long t0 = System.nanoTime();
         long deadline = t0 + wait.toNanos();
-        List<String> lagging = List.of();
-        try (Admin admin = Admin.create(clientConfig)) {
-            while (true) {
-                try {
-                    Map<String, TopicDescription> d =
-                            get(admin.describeTopics(topics).allTopicNames(), "describe topics " + topics);
-                    lagging = shortPartitions(d);
-                    if (lagging.isEmpty()) {
-                        return Duration.ofNanos(System.nanoTime() - t0);
-                    }
-                } catch (IllegalStateException e) {
-                    lagging = List.of(e.getMessage());
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(
-                            "in-sync replicas not full within " + wait + ": " + String.join("; ", lagging));
-                }
-                sleep();
+        while (true) {
+            String missing;
+            try {
+                missing = shortfall.get();
+            } catch (RuntimeException e) {
+                missing = e.getMessage();
             }
+            if (missing == null) {
+                return Duration.ofNanos(System.nanoTime() - t0);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(what + " not within " + wait + ": " + missing);
+            }
+            sleep(what);
         }
     }
 
@@ -174,12 +194,12 @@ public final class ClusterLookups {
         }
     }
 
-    private static void sleep() {
+    private static void sleep(String what) {
         try {
             Thread.sleep(POLL_MS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for in-sync replicas", e);
+            throw new IllegalStateException("interrupted while waiting: " + what, e);
         }
     }
 }
