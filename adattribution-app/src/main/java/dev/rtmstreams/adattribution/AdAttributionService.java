@@ -5,6 +5,7 @@ import dev.rtmstreams.adattribution.model.KafkaAccessException;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.model.ServiceTopics;
 import dev.rtmstreams.adattribution.ops.HttpEndpoint;
+import dev.rtmstreams.adattribution.ops.StreamThreadFailures;
 import dev.rtmstreams.adattribution.pipeline.AdAttributionTopology;
 import dev.rtmstreams.adattribution.pipeline.AttributedClickPostgresSink;
 import dev.rtmstreams.adattribution.pipeline.DeadLetterCounter;
@@ -63,6 +64,9 @@ public final class AdAttributionService implements AutoCloseable {
     private volatile boolean cleanClose;
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicReference<String> failure = new AtomicReference<>();
+    /** Which stream thread failures get a new thread instead of stopping the service. */
+    private final StreamThreadFailures threadFailures = new StreamThreadFailures();
+
     private final ServiceProgress progress = new ServiceProgress();
     private volatile RtmStreams rtm;
     private volatile HttpEndpoint http;
@@ -153,6 +157,11 @@ public final class AdAttributionService implements AutoCloseable {
                 // retrying cannot help: stop with one line naming the principal and what it may not do
                 failure.compareAndSet(null, denied.get().getMessage());
                 LOG.error("event=kafka-access-denied error={}", denied.get().getMessage(), e);
+            } else if (threadFailures.respond(e)
+                    == StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD) {
+                // a transactional producer failure a new producer clears: the thread's tasks restart on a new thread
+                LOG.warn("event=stream-thread-replaced error={}", e.toString(), e);
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
             } else {
                 failure.compareAndSet(null, "a stream thread failed: " + e);
                 LOG.error("event=stream-thread-failed error={}", e.toString(), e);

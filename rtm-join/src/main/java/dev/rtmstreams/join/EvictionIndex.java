@@ -11,12 +11,14 @@ import org.apache.kafka.common.annotation.InterfaceStability;
 public enum EvictionIndex {
     /**
      * On the JVM heap, in per-second arrays of the rows' buffer keys (no object per row): about the key's size plus
-     * 25 bytes of heap per buffered row. The default: it spares each row a put and a delete in a local store.
+     * 25 bytes of heap per buffered row. It spares each row a put and a delete in a local store, but in three A/B runs
+     * at 10k events/s it did not lower the service's CPU beyond the runs' noise and doubled the GC pause time, so it is
+     * not the default.
      */
     HEAP,
     /**
-     * In a local (not changelogged) store per side, of the join's store backend: for buffers whose index would not fit
-     * the heap (for example a long join window at a high rate), at the cost of two store writes per row.
+     * In a local (not changelogged) store per side, of the join's store backend: two store writes per row, and no heap
+     * however large the buffer. The default.
      */
     STATE_STORE
 }

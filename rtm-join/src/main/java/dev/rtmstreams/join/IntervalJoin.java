@@ -139,7 +139,7 @@ public final class IntervalJoin<K, L, R> {
     public static final String DUPLICATE_RECORDS_TOTAL = "duplicate-records-total";
     /**
      * Gauge: heap bytes held by a side's time index of buffered rows, per task and side (tags as
-     * {@value #LATE_RECORDS_TOTAL}); only with {@link EvictionIndex#HEAP}, the default.
+     * {@value #LATE_RECORDS_TOTAL}); only with {@link EvictionIndex#HEAP}.
      */
     public static final String TIME_INDEX_BYTES = "time-index-bytes";
 
@@ -395,7 +395,7 @@ public final class IntervalJoin<K, L, R> {
         private WatermarkPolicy watermarkPolicy = WatermarkPolicy.MIN;
         private String lateRecordsTopic;
         private StoreBackend storeBackend = StoreBackend.ROCKS_DB;
-        private EvictionIndex evictionIndex = EvictionIndex.HEAP;
+        private EvictionIndex evictionIndex = EvictionIndex.STATE_STORE;
         private String name = "interval-join";
         private ExecutionMode executionMode;
         private Duration evictionInterval;
@@ -491,8 +491,8 @@ public final class IntervalJoin<K, L, R> {
         }
 
         /**
-         * @param index where each side's time index of buffered rows is kept: {@link EvictionIndex#HEAP} (default) or
-         *     {@link EvictionIndex#STATE_STORE} (a local store per side, for buffers too large for the heap)
+         * @param index where each side's time index of buffered rows is kept: {@link EvictionIndex#STATE_STORE}
+         *     (default: a local store per side) or {@link EvictionIndex#HEAP} (no store write per row, heap per row)
          * @return this
          */
         public Builder<K, L, R> evictionIndex(EvictionIndex index) {

@@ -59,7 +59,7 @@ class IntervalJoinRestartTest {
 
     /**
      * The attribution join with its time index in local stores ({@link EvictionIndex#STATE_STORE}), so that the test
-     * can see the index rebuilt from the restored rows; the outer join's test runs on the default heap index.
+     * can see the index rebuilt from the restored rows; the outer join's test runs on the heap index.
      */
     private static Topology topology() {
         return topology(
@@ -75,6 +75,7 @@ class IntervalJoinRestartTest {
         return topology(
                 "outer-",
                 b -> b.joinType(JoinType.LEFT_OUTER)
+                        .evictionIndex(EvictionIndex.HEAP)
                         .evictionInterval(Duration.ofMillis(100))
                         .name("outer"));
     }

@@ -123,9 +123,9 @@ public enum ServiceOption {
     EVICTION_INDEX(
             "eviction-index",
             "WHERE",
-            "Click attribution: where the join keeps its time index of buffered rows: heap (about 60 bytes of heap per"
-                    + " buffered row) or state-store (a local RocksDB store per side, for buffers too large for the heap).",
-            "heap",
+            "Click attribution: where the join keeps its time index of buffered rows: state-store (a local RocksDB store"
+                    + " per side) or heap (no store write per row, about 60 bytes of heap per buffered row).",
+            "state-store",
             (b, v) -> b.evictionIndex(parseEvictionIndex(v))),
     CORRELATION_WINDOW(
             "correlation-window",
