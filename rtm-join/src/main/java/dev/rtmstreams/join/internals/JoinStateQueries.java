@@ -86,8 +86,8 @@ public final class JoinStateQueries {
                 left,
                 right,
                 meta,
-                newest(streams, spec, true, partition),
-                newest(streams, spec, false, partition));
+                newest(streams, spec, true, partition, left.get(JoinStateScan.markerKey())),
+                newest(streams, spec, false, partition, right.get(JoinStateScan.markerKey())));
     }
 
     /**
@@ -140,13 +140,12 @@ public final class JoinStateQueries {
      * @return the newest buffered event time of a side: the first entry in descending order of its time index store
      *     ({@link dev.rtmstreams.join.EvictionIndex#STATE_STORE}); else one scan of its rows (the heap index cannot
      *     be queried), as {@link JoinStateScan#newest} reads a copy
+     * @param marker the side's eviction marker value, as already read for the snapshot; null for none
      */
-    private static long newest(KafkaStreams streams, JoinSpec<?, ?, ?> spec, boolean left, int partition) {
+    private static long newest(
+            KafkaStreams streams, JoinSpec<?, ?, ?> spec, boolean left, int partition, byte[] marker) {
         if (spec.evictionIndex() != EvictionIndex.STATE_STORE) {
             String buffer = left ? spec.leftBufferStore() : spec.rightBufferStore();
-            byte[] marker = require(query(
-                            streams, buffer, partition, KeyQuery.<Bytes, byte[]>withKey(JoinStateScan.markerKey())))
-                    .getResult();
             return JoinStateScan.newest(
                     require(query(
                                     streams,
