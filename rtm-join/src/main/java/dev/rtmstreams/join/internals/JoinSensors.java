@@ -1,7 +1,7 @@
 package dev.rtmstreams.join.internals;
 
-import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.join.EvictionIndex;
+import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.processor.spi.OperatorSensors;
 import dev.rtmstreams.processor.spi.TimeQueue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;

@@ -25,7 +25,8 @@ class IndexEntriesTest {
         if (heap) {
             return TimeQueue.onHeap(Codec.INDEX_ENTRIES);
         }
-        KeyValueStore<Bytes, byte[]> store = Stores.inMemoryKeyValueStore("index").get();
+        KeyValueStore<Bytes, byte[]> store =
+                Stores.inMemoryKeyValueStore("index").get();
         store.init(new MockProcessorContext<>().getStateStoreContext(), store);
         return TimeQueue.inStore(store, Codec.INDEX_ENTRIES);
     }
@@ -39,7 +40,8 @@ class IndexEntriesTest {
             byte[] k = new byte[random.nextInt(4)];
             random.nextBytes(k);
             // few times and sequences, so that many rows share a time (and some a key)
-            rows.add(Codec.bufferKey(k, random.nextLong(-2, 3), random.nextLong(-2, 3)).get());
+            rows.add(Codec.bufferKey(k, random.nextLong(-2, 3), random.nextLong(-2, 3))
+                    .get());
         }
         for (byte[] a : rows) {
             Bytes indexKey = codec.storeKey(a);

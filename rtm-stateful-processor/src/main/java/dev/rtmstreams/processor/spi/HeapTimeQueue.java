@@ -84,7 +84,8 @@ final class HeapTimeQueue implements TimeQueue {
         }
         size -= taken;
         Map.Entry<Long, Segment> first = segments.firstEntry();
-        boolean more = first != null && first.getKey() <= maxIndex && first.getValue().firstTime() <= maxTime;
+        boolean more =
+                first != null && first.getKey() <= maxIndex && first.getValue().firstTime() <= maxTime;
         long lastTime = Long.MIN_VALUE;
         if (taken > 0) {
             byte[] last = out.get(out.size() - 1).get();

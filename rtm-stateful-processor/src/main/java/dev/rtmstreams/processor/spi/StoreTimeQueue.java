@@ -77,8 +77,8 @@ final class StoreTimeQueue implements TimeQueue {
     public void clear() {
         byte tag = codec.tag();
         StoreWriteBatch deletes = new StoreWriteBatch(store, BULK_BATCH);
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(
-                Bytes.wrap(new byte[] {tag}), Bytes.wrap(TimeSection.end(tag, Long.MAX_VALUE)))) {
+        try (KeyValueIterator<Bytes, byte[]> it =
+                store.range(Bytes.wrap(new byte[] {tag}), Bytes.wrap(TimeSection.end(tag, Long.MAX_VALUE)))) {
             while (it.hasNext()) {
                 Bytes key = it.next().key;
                 if (key.get()[0] == tag) {

@@ -70,7 +70,8 @@ class HeapTimeQueueTest {
         }
 
         boolean poll(long maxTime, int max, List<Bytes> out) {
-            Iterator<Bytes> it = keys.headSet(Bytes.wrap(TimeSection.end((byte) 1, maxTime))).iterator();
+            Iterator<Bytes> it =
+                    keys.headSet(Bytes.wrap(TimeSection.end((byte) 1, maxTime))).iterator();
             int n = 0;
             while (n < max && it.hasNext()) {
                 out.add(CODEC.entry(it.next().get()));
@@ -81,11 +82,15 @@ class HeapTimeQueueTest {
         }
 
         long oldest() {
-            return keys.isEmpty() ? Long.MAX_VALUE : ByteLayout.getTime(keys.first().get(), 1);
+            return keys.isEmpty()
+                    ? Long.MAX_VALUE
+                    : ByteLayout.getTime(keys.first().get(), 1);
         }
 
         long newest() {
-            return keys.isEmpty() ? Long.MIN_VALUE : ByteLayout.getTime(keys.last().get(), 1);
+            return keys.isEmpty()
+                    ? Long.MIN_VALUE
+                    : ByteLayout.getTime(keys.last().get(), 1);
         }
     }
 
@@ -97,7 +102,8 @@ class HeapTimeQueueTest {
     }
 
     static KeyValueStore<Bytes, byte[]> store() {
-        KeyValueStore<Bytes, byte[]> store = Stores.inMemoryKeyValueStore("queue").get();
+        KeyValueStore<Bytes, byte[]> store =
+                Stores.inMemoryKeyValueStore("queue").get();
         store.init(new MockProcessorContext<>().getStateStoreContext(), store);
         return store;
     }
