@@ -24,8 +24,8 @@ public interface TimeQueue {
 
     /**
      * The caller's layout of a queue's entries. An entry is any byte array carrying its time; its store key is
-     * {@code [tag()][time, as ByteLayout#putTime][...]}, and {@link #compareSameTime} orders entries of equal time as their
-     * store keys' bytes (unsigned) order them.
+     * {@code [tag()][time, as ByteLayout#putTime][...]}, and {@link #compareSameTime} orders entries of equal time as
+     * their store keys' bytes (unsigned) order them.
      */
     @InterfaceStability.Unstable
     interface EntryCodec {
