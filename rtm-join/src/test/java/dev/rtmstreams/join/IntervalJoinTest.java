@@ -698,7 +698,7 @@ class IntervalJoinTest {
 
     /**
      * With the index in stores, each side's index holds one entry per buffered row; on the heap, the topology has no
-     * index stores (the heap index's order is pinned by HeapTimeIndexTest, its effect by the rows left here).
+     * index stores (the heap index's order is pinned by IndexEntriesTest, its effect by the rows left here).
      */
     private static void assertIndexEntries(JoinHarness h, EvictionIndex index, boolean left, long expected) {
         if (index == EvictionIndex.STATE_STORE) {

@@ -7,6 +7,7 @@ import static dev.rtmstreams.processor.spi.ByteLayout.putInt;
 import static dev.rtmstreams.processor.spi.ByteLayout.putLong;
 import static dev.rtmstreams.processor.spi.ByteLayout.putTime;
 
+import dev.rtmstreams.processor.spi.TimeQueue;
 import dev.rtmstreams.processor.spi.Watermarks;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -18,8 +19,8 @@ import org.apache.kafka.common.utils.Bytes;
  * dev.rtmstreams.processor.spi.ByteLayout#putTime}, as in the operator store).
  *
  * <p>Each side has a changelogged buffer store of rows and a time index (not changelogged, rebuilt from the rows when
- * a task starts): on the heap ({@link HeapTimeIndex}, in index-key order) or in a local store ({@link StoreTimeIndex},
- * with {@code EvictionIndex.STATE_STORE}), both range-scanned:
+ * a task starts): the operator shell's {@link TimeQueue} of the rows' buffer keys ({@link #INDEX_ENTRIES}), on the heap
+ * (in index-key order) or in a local store (with {@code EvictionIndex.STATE_STORE}, one index key per row):
  * <ul>
  *   <li>row key (buffer store): {@code [0x00][keyLen:int][key bytes][eventTime:8][seq:8]} - a range scan over one key
  *       and a time interval finds candidate matches (length prefix: no key is a prefix-collision of another);</li>
@@ -53,6 +54,13 @@ final class Codec {
     static final byte MARKER = 2;
     static final byte ROW_BATCH = 3;
     private static final Bytes EVICTION_MARKER_KEY = Bytes.wrap(new byte[] {MARKER});
+
+    /**
+     * The time index's entries: a row's buffer key, stored under its index key ({@link #indexKeyFromBufferKey}), so
+     * rows of equal time come in index-key order (key length, key bytes unsigned, sequence unsigned) on the heap as
+     * in the index store.
+     */
+    static final TimeQueue.EntryCodec INDEX_ENTRIES = new IndexEntries();
 
     private Codec() {}
 
@@ -182,5 +190,44 @@ final class Codec {
 
     static long saturatedAdd(long a, long b) {
         return Watermarks.saturatedAdd(a, b);
+    }
+
+    /** {@link #INDEX_ENTRIES}: buffer keys {@code [0x00][keyLen:4][key][time:8][seq:8]}, index keys in the store. */
+    private static final class IndexEntries implements TimeQueue.EntryCodec {
+
+        @Override
+        public byte tag() {
+            return INDEX;
+        }
+
+        @Override
+        public long time(byte[] a, int off, int len) {
+            return getTime(a, off + len - 16);
+        }
+
+        @Override
+        public int compareSameTime(byte[] a, int aOff, int aLen, byte[] b, int bOff, int bLen) {
+            int keyA = getInt(a, aOff + 1);
+            int keyB = getInt(b, bOff + 1);
+            int c = Integer.compare(keyA, keyB);
+            if (c != 0) {
+                return c;
+            }
+            c = Arrays.compareUnsigned(a, aOff + 5, aOff + 5 + keyA, b, bOff + 5, bOff + 5 + keyB);
+            if (c != 0) {
+                return c;
+            }
+            return Long.compareUnsigned(getLong(a, aOff + aLen - 8), getLong(b, bOff + bLen - 8));
+        }
+
+        @Override
+        public Bytes storeKey(byte[] entry) {
+            return indexKeyFromBufferKey(entry);
+        }
+
+        @Override
+        public Bytes entry(byte[] storeKey) {
+            return bufferKeyFromIndexKey(storeKey);
+        }
     }
 }

@@ -81,11 +81,10 @@ public final class IntervalJoinTopology {
                 OperatorStores.keyValue(spec.leftBufferStore(), spec.backend(), bufferChangelog, BufferRestorer::new));
         stores.add(
                 OperatorStores.keyValue(spec.rightBufferStore(), spec.backend(), bufferChangelog, BufferRestorer::new));
-        // Each side's time index, for eviction: local only, in a store of its own by default
-        // (EvictionIndex.STATE_STORE),
-        // on the heap with EvictionIndex.HEAP (HeapTimeIndex). Kafka Streams' own window store needs none (it drops
-        // whole time
-        // segments); a row-level index changelogged beside each row would double the changelog writes per input.
+        // Each side's time index (the shell's TimeQueue), for eviction: local only, in a store of its own by default
+        // (EvictionIndex.STATE_STORE), on the heap with EvictionIndex.HEAP. Kafka Streams' own window store needs none
+        // (it drops whole time segments); a row-level index changelogged beside each row would double the changelog
+        // writes per input.
         if (spec.evictionIndex() == EvictionIndex.STATE_STORE) {
             stores.add(OperatorStores.keyValue(spec.leftIndexStore(), spec.backend(), false));
             stores.add(OperatorStores.keyValue(spec.rightIndexStore(), spec.backend(), false));

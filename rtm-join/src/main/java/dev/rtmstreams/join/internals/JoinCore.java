@@ -3,6 +3,7 @@ package dev.rtmstreams.join.internals;
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.join.ValueJoiner3;
 import dev.rtmstreams.processor.spi.TaskShared;
+import dev.rtmstreams.processor.spi.TimeQueue;
 import dev.rtmstreams.processor.spi.Watermarks;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -105,7 +106,7 @@ final class JoinCore<K, L, R, VR> {
                 shared.filters = new BufferKeyFilter[] {SideBuffer.newKeyFilter(spec), SideBuffer.newKeyFilter(spec)};
                 shared.idFilters =
                         new BufferKeyFilter[] {SideBuffer.newIdFilter(spec, true), SideBuffer.newIdFilter(spec, false)};
-                shared.timeIndexes = new TimeIndex[] {
+                shared.timeIndexes = new TimeQueue[] {
                     SideBuffer.newTimeIndex(spec, context, true), SideBuffer.newTimeIndex(spec, context, false)
                 };
             }

@@ -1,7 +1,9 @@
 package dev.rtmstreams.join.internals;
 
+import dev.rtmstreams.join.EvictionIndex;
 import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.processor.spi.OperatorSensors;
+import dev.rtmstreams.processor.spi.TimeQueue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
 /**
@@ -14,8 +16,11 @@ final class JoinSensors {
 
     /** Per side (0 left, 1 right). */
     private final OperatorSensors[] sides;
+    /** Whether the time indexes are on the heap. */
+    private final boolean heapIndex;
 
     JoinSensors(JoinSpec<?, ?, ?> spec, ProcessorContext<?, ?> context) {
+        this.heapIndex = spec.evictionIndex() == EvictionIndex.HEAP;
         this.sides = new OperatorSensors[] {sideSensors(spec, context, "left"), sideSensors(spec, context, "right")};
     }
 
@@ -36,13 +41,13 @@ final class JoinSensors {
     }
 
     /** Registers the gauge {@value IntervalJoin#TIME_INDEX_BYTES} of a side whose time index is on the heap. */
-    void gaugeTimeIndex(int s, TimeIndex index) {
-        if (index instanceof HeapTimeIndex heap) {
+    void gaugeTimeIndex(int s, TimeQueue index) {
+        if (heapIndex) {
             sides[s].gauge(
                     "time-index-bytes",
                     IntervalJoin.TIME_INDEX_BYTES,
                     "Heap bytes held by the interval join's time index of this side's buffered rows",
-                    heap::retainedBytes);
+                    index::retainedBytes);
         }
     }
 

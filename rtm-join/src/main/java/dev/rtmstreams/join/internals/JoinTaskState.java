@@ -1,6 +1,7 @@
 package dev.rtmstreams.join.internals;
 
 import dev.rtmstreams.processor.spi.MicroBatchBuffer;
+import dev.rtmstreams.processor.spi.TimeQueue;
 
 /**
  * The in-memory join state of one task, shared by its two side processors through the shell's task-shared object
@@ -21,7 +22,7 @@ final class JoinTaskState {
      */
     BufferKeyFilter[] idFilters;
     /** Per side: the time index of its rows, for eviction; set when the indexes are built. */
-    TimeIndex[] timeIndexes;
+    TimeQueue[] timeIndexes;
     /** Micro-batch: the inputs of both sides waiting for the next batch; set by the task's first side processor. */
     MicroBatchBuffer<MicroBatchInputs.Input> pendingInputs;
     /**

@@ -4,6 +4,7 @@ import dev.rtmstreams.join.EvictionIndex;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.OperatorStores;
 import dev.rtmstreams.processor.spi.StoreWriteBatch;
+import dev.rtmstreams.processor.spi.TimeQueue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -19,8 +20,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * local time index, the key (and id) filters, and eviction. Layouts are {@link Codec}'s.
  *
  * <p>Each side's rows are inserted and evicted by exactly one processor (its own side's in real-time mode, the left
- * one for both sides in micro-batch mode), so this instance's eviction hint ({@link #lowest}) stays valid; the other
- * processor only probes. Eviction may lag (it runs every few records of the side and on a punctuator): a row that is
+ * one for both sides in micro-batch mode); the other processor only probes. The time index is the operator shell's
+ * {@link TimeQueue} (task-shared, with its lower bound of the buffered times); what is the join's own is the entries'
+ * codec ({@link Codec#INDEX_ENTRIES}), which rows are evictable, and the eviction marker. Eviction may lag (it runs every few records of the side and on a punctuator): a row that is
  * evictable can never match a non-late record of the other side, so lazy eviction never changes the output, only the
  * state size.
  */
@@ -40,16 +42,17 @@ final class SideBuffer {
      * {@link OperatorStores#localWrites} because the buffer's {@link BufferRestorer} re-derives them on restore.
      */
     private final KeyValueStore<Bytes, byte[]> local;
-    /** Time index of the rows: not changelogged, rebuilt from the buffer by the first processor of a task. */
-    private final TimeIndex index;
+    /**
+     * Time index of the rows (their buffer keys), with a lower bound of the buffered times: not changelogged, rebuilt
+     * from the buffer by the first processor of a task.
+     */
+    private final TimeQueue index;
 
     private final JoinTaskState shared;
     /** Which keys the buffer may hold (shared by the task's two side processors). */
     private final BufferKeyFilter keys;
     /** Which (key, id) pairs the buffer may hold, for a side with {@code distinctBy}; else null. */
     private final BufferKeyFilter ids;
-    /** A lower bound of the smallest buffered event time. */
-    private long lowest = Long.MIN_VALUE;
     /** The rows inserted but not yet in the changelog (shared by the task's side processors). */
     private final RowBatch pending;
     /**
@@ -92,12 +95,14 @@ final class SideBuffer {
     }
 
     /** @return a side's time index: on the heap, or in the side's local index store */
-    static TimeIndex newTimeIndex(JoinSpec<?, ?, ?> spec, ProcessorContext<?, ?> context, boolean left) {
+    static TimeQueue newTimeIndex(JoinSpec<?, ?, ?> spec, ProcessorContext<?, ?> context, boolean left) {
         if (spec.evictionIndex() == EvictionIndex.HEAP) {
-            return new HeapTimeIndex();
+            return TimeQueue.onHeap(Codec.INDEX_ENTRIES);
         }
-        return new StoreTimeIndex(OperatorStores.localWrites(
-                context.getStateStore(left ? spec.leftIndexStore() : spec.rightIndexStore())));
+        return TimeQueue.inStore(
+                OperatorStores.localWrites(
+                        context.getStateStore(left ? spec.leftIndexStore() : spec.rightIndexStore())),
+                Codec.INDEX_ENTRIES);
     }
 
     private static long segmentMs(JoinSpec<?, ?, ?> spec) {
@@ -172,9 +177,6 @@ final class SideBuffer {
         if (ids != null) {
             ids.add(idHash, eventTime);
         }
-        if (eventTime < lowest) {
-            lowest = eventTime;
-        }
     }
 
     /**
@@ -242,6 +244,7 @@ final class SideBuffer {
             return 0;
         }
         long maxTime = maxEvictableTime(watermark);
+        long lowest = index.lowerBound();
         if (lowest > maxTime) {
             return 0;
         }
@@ -250,15 +253,11 @@ final class SideBuffer {
             return 0;
         }
         List<Bytes> evicted = new ArrayList<>();
-        boolean more = index.poll(lowest, maxTime, budget, evicted);
+        index.poll(maxTime, budget, evicted); // raises the index's lower bound to where the evicted rows ended
         if (!evicted.isEmpty()) {
             delete(evicted, watermark, unmatched);
         }
-        if (!more) {
-            lowest = maxTime == Long.MAX_VALUE ? maxTime : maxTime + 1;
-        } else if (!evicted.isEmpty()) {
-            lowest = Codec.bufferKeyTime(evicted.get(evicted.size() - 1).get());
-        }
+        lowest = index.lowerBound();
         if (lowest != Long.MIN_VALUE) {
             keys.dropBefore(lowest);
             if (ids != null) {
@@ -305,7 +304,7 @@ final class SideBuffer {
 
     /**
      * Persists (changelogged, in the buffer store, before the next commit) that every row with an event time at or
-     * below {@code evictedThrough} has been evicted: {@link #lowest} is a lower bound of the buffered times, and no row at
+     * below {@code evictedThrough} has been evicted: the index's lower bound bounds the buffered times from below, and no row at
      * or below the watermark can be inserted any more (it would be late). One write per eviction pass instead of a
      * tombstone per evicted row; a restore deletes the rows the marker covers ({@link BufferRestorer},
      * {@link #rebuild}).
@@ -399,9 +398,9 @@ final class SideBuffer {
         byte[] apply(byte[] keyBytes, byte[] row);
     }
 
-    /** Sets the eviction hint from the oldest index entry (one seek); called at task init. */
+    /** Sets the index's lower bound from its oldest entry (one seek); called at task init. */
     void initEvictionHint() {
-        lowest = index.oldest();
+        index.seekLowerBound();
     }
 
     /** @return the largest buffered event time (from the time index), or {@link Codec#NONE} */

@@ -2,6 +2,7 @@ package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.errors.ImplicitKeyNotFoundException;
 import dev.rtmstreams.processor.errors.InvalidHandleStateException;
+import dev.rtmstreams.processor.spi.TimeSection;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
@@ -26,21 +27,21 @@ final class KeyContext {
     private long processingTime;
 
     /**
-     * Every TTL index entry is at this expiry or later (see {@link TtlCleaner}): lowered by {@link #indexTtl}, raised by
-     * the cleaner after a pass, so that its scan does not step over the tombstones of entries it already removed.
+     * The TTL index, in expiry order (see {@link TtlCleaner}), with a lower bound of its expiries: lowered by
+     * {@link #indexTtl}, raised by the cleaner after a pass, so that its scan does not step over the tombstones of
+     * entries it already removed.
      */
-    long ttlScanFrom = Long.MIN_VALUE;
+    final TimeSection ttl;
 
     KeyContext(KeyValueStore<Bytes, byte[]> store) {
         this.store = store;
+        this.ttl = new TimeSection(store, Layout.TTL);
     }
 
     /** Writes the TTL index entry {@code [TTL][expiry][primaryKey]} of a state value that expires at {@code expiry}. */
     void indexTtl(long expiry, byte[] primaryKey) {
         store.put(Bytes.wrap(Layout.ttlKey(expiry, primaryKey)), Layout.EMPTY);
-        if (expiry < ttlScanFrom) {
-            ttlScanFrom = expiry;
-        }
+        ttl.added(expiry);
     }
 
     /** Makes {@code keyBytes} the current grouping key, with processing time {@code processingTime}. */

@@ -162,28 +162,6 @@ final class Layout {
         return new byte[] {(byte) (tag + 1)};
     }
 
-    /** Lower bound of a section whose keys start with a time: {@code [tag][Long.MIN_VALUE]}. */
-    static byte[] timeSectionStart(byte tag) {
-        return timeSectionStart(tag, Long.MIN_VALUE);
-    }
-
-    /** Lower bound of the keys {@code [tag][t >= time][...]} of a section whose keys start with a time. */
-    static byte[] timeSectionStart(byte tag, long time) {
-        byte[] out = new byte[9];
-        out[0] = tag;
-        putTime(out, 1, time);
-        return out;
-    }
-
-    /** Inclusive upper bound covering every key {@code [tag][t <= time][...]}. */
-    static byte[] timeSectionEnd(byte tag, long time) {
-        byte[] out = new byte[9 + 8];
-        out[0] = tag;
-        putTime(out, 1, time);
-        Arrays.fill(out, 9, 17, (byte) 0xFF);
-        return out;
-    }
-
     /** @return [INITIAL_STATE_SEEN][groupingKey]: marks a key that received a row of initial state */
     static byte[] initialStateSeenKey(byte[] groupingKey) {
         byte[] out = new byte[1 + groupingKey.length];

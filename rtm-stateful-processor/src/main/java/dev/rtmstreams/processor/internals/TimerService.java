@@ -2,6 +2,7 @@ package dev.rtmstreams.processor.internals;
 
 import dev.rtmstreams.processor.spi.ByteLayout;
 import dev.rtmstreams.processor.spi.StoreWriteBatch;
+import dev.rtmstreams.processor.spi.TimeSection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,7 +16,11 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * Timers of one operator task, in processing or event time (after Flink's {@code InternalTimerService} and Spark's
  * {@code TimerStateImpl}): a time-ordered index {@code [TIMER][time][key]} for firing and a per-key index
  * {@code [TIMER/KEY][key][time]} for listing, both in the operator store. Keeps a hint of the earliest pending time
- * so that a pass with nothing due costs no store scan.
+ * so that a pass with nothing due costs no store scan. Due timers are found by the operator shell's
+ * {@link TimeSection} scan (the one the TTL cleanup and the interval join's store-backed time index use), from a
+ * lower bound of the pending times: fired timers are deleted in time order, and RocksDB would otherwise step over all
+ * their tombstones on every pass until compaction drops them (the cost of a pass grew with the number of timers fired
+ * so far).
  *
  * <p>Only the time-ordered index is changelogged: the per-key index holds the same facts, so it is written to the
  * store underneath the change-logging layer (the operator store's innermost layer), dropped once per task
@@ -39,12 +44,10 @@ final class TimerService {
     // whether keyIndex holds every pending timer (always when it is the changelogged store itself)
     private boolean keyIndexLive;
     private long nextTimerHint = Long.MIN_VALUE; // Long.MIN_VALUE: unknown, scan
-    // Every pending timer is at this time or later. The scan for due timers starts here, not at the section start:
-    // fired timers are deleted in time order, and RocksDB would otherwise step over all their tombstones on every
-    // pass until compaction drops them (the cost of a pass grew with the number of timers fired so far).
-    private long scanFrom = Long.MIN_VALUE;
-    // During a pass (from due to passDone): the lowest time still pending once every returned timer has fired
-    private long passLowest = Long.MAX_VALUE;
+    // The time-ordered index, with a lower bound of the pending times
+    private final TimeSection timers;
+    // The pass of the last due call that returned timers, until passDone: it moves the lower bound once they fired
+    private TimeSection.Pass pendingPass;
 
     /**
      * @param store the operator store (changelogged)
@@ -57,6 +60,7 @@ final class TimerService {
         this.keyIndex = keyIndex;
         this.maxPerPass = maxPerPass;
         this.keyIndexLive = keyIndex == store;
+        this.timers = new TimeSection(store, Layout.TIMER);
     }
 
     /** Registers a timer at {@code time} for {@code key}; registering it twice keeps one. */
@@ -68,12 +72,7 @@ final class TimerService {
         if (nextTimerHint != Long.MIN_VALUE && time < nextTimerHint) {
             nextTimerHint = time;
         }
-        if (time < scanFrom) {
-            scanFrom = time;
-        }
-        if (time < passLowest) {
-            passLowest = time;
-        }
+        timers.added(time);
     }
 
     /** Deletes the timer at {@code time} for {@code key}, if any. */
@@ -187,49 +186,38 @@ final class TimerService {
      *     nothing is due. The caller fires (and deletes) every returned timer, then calls {@link #passDone}.
      */
     List<Timer> due(long upTo) {
-        if (nextTimerHint != Long.MIN_VALUE && nextTimerHint >= upTo) {
+        if (upTo == Long.MIN_VALUE || (nextTimerHint != Long.MIN_VALUE && nextTimerHint >= upTo)) {
             return List.of();
         }
         List<Timer> due = new ArrayList<>();
-        long next = Long.MAX_VALUE;
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(
-                Bytes.wrap(Layout.timeSectionStart(Layout.TIMER, scanFrom)),
-                Bytes.wrap(Layout.timeSectionEnd(Layout.TIMER, Long.MAX_VALUE)))) {
-            while (it.hasNext()) {
-                byte[] k = it.next().key.get();
-                long t = Layout.timeOf(k);
-                if (t >= upTo || due.size() >= maxPerPass) {
-                    next = t;
-                    break;
-                }
-                due.add(new Timer(t, Layout.suffixOfTimeKey(k)));
-            }
-        }
+        // read on past the due timers to the next pending one: the hint of when the next pass has work
+        TimeSection.Pass pass = timers.scan(upTo - 1, true, maxPerPass, key -> {
+            byte[] k = key.get();
+            due.add(new Timer(Layout.timeOf(k), Layout.suffixOfTimeKey(k)));
+        });
         // the earliest pending time: the returned timers stay pending until fired and deleted
-        nextTimerHint = due.isEmpty() ? next : due.get(0).time();
+        nextTimerHint = due.isEmpty() ? pass.next() : due.get(0).time();
         if (due.isEmpty()) {
-            if (next != Long.MAX_VALUE) {
-                scanFrom = next;
-            }
+            timers.passed(pass);
         } else {
             // once the returned timers have fired, what stays pending is at the last returned time or later (or at
-            // the time of a timer registered meanwhile): passDone moves the scan start there
-            passLowest = due.get(due.size() - 1).time();
+            // the time of a timer registered meanwhile): passDone moves the lower bound there
+            pendingPass = pass;
         }
         return due;
     }
 
     /**
      * After firing (and deleting) every timer of a {@link #due} call: handlers may have registered timers, so rescan
-     * next time, from the last fired time (or an earlier registered one) on.
+     * next time, from where that call's scan ended (or an earlier registered time) on.
      */
     void passDone(boolean firedAny) {
         if (firedAny) {
             nextTimerHint = Long.MIN_VALUE;
-            if (passLowest != Long.MAX_VALUE) {
-                scanFrom = passLowest;
+            if (pendingPass != null) {
+                timers.passed(pendingPass);
             }
         }
-        passLowest = Long.MAX_VALUE;
+        pendingPass = null;
     }
 }

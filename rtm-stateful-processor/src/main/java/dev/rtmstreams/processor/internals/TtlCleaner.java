@@ -1,17 +1,18 @@
 package dev.rtmstreams.processor.internals;
 
+import dev.rtmstreams.processor.spi.TimeSection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Bounded incremental TTL cleanup (after Spark's TTL secondary index): walks the expiry-ordered index
  * {@code [TTL][expiry][primary key]} up to now, at most {@code batch} entries per pass, and has each state variable
  * physically remove what expired. Index entries made stale by later writes are just dropped. Expired values are
- * invisible to reads before this runs; cleanup only bounds storage.
+ * invisible to reads before this runs; cleanup only bounds storage. The scan is the operator shell's
+ * {@link TimeSection} (the one the timers and the interval join's store-backed time index use).
  */
 final class TtlCleaner {
 
@@ -20,9 +21,9 @@ final class TtlCleaner {
     private final int batch;
 
     /**
-     * @param keys the operator's key context: its store holds the index, and {@link KeyContext#ttlScanFrom} bounds the
-     *     scan from below (entries are removed in expiry order, and RocksDB would otherwise step over the tombstones
-     *     of every entry removed so far on each pass)
+     * @param keys the operator's key context: its store holds the index, and {@link KeyContext#ttl} bounds the scan
+     *     from below (entries are removed in expiry order, and RocksDB would otherwise step over the tombstones of
+     *     every entry removed so far on each pass)
      * @param batch the most index entries one pass handles
      */
     TtlCleaner(KeyContext keys, int batch) {
@@ -38,18 +39,7 @@ final class TtlCleaner {
      */
     int cleanup(long now, Map<String, StateVariable> variables) {
         List<byte[]> index = new ArrayList<>();
-        boolean complete;
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(
-                Bytes.wrap(Layout.timeSectionStart(Layout.TTL, keys.ttlScanFrom)),
-                Bytes.wrap(Layout.timeSectionEnd(Layout.TTL, now)))) {
-            while (it.hasNext() && index.size() < batch) {
-                byte[] k = it.next().key.get();
-                if (Layout.timeOf(k) <= now) {
-                    index.add(k);
-                }
-            }
-            complete = !it.hasNext();
-        }
+        TimeSection.Pass pass = keys.ttl.scan(now, false, batch, k -> index.add(k.get()));
         int removed = 0;
         for (byte[] k : index) {
             byte[] primary = Layout.suffixOfTimeKey(k);
@@ -60,11 +50,8 @@ final class TtlCleaner {
             store.delete(Bytes.wrap(k));
         }
         // what stays indexed expires after now (a complete pass) or at the last handled expiry or later; entries
-        // written meanwhile lower the bound in KeyContext#indexTtl
-        long from = complete
-                ? (now == Long.MAX_VALUE ? now : now + 1)
-                : index.isEmpty() ? keys.ttlScanFrom : Layout.timeOf(index.get(index.size() - 1));
-        keys.ttlScanFrom = Math.max(keys.ttlScanFrom, from);
+        // written meanwhile (KeyContext#indexTtl) keep the bound at or below their expiry
+        keys.ttl.passed(pass);
         return removed;
     }
 }

@@ -24,6 +24,10 @@
  *       a custom per-task store that is neither cached nor changelogged, and its builder;
  *   <li>{@link dev.rtmstreams.processor.spi.TaskShared}: one object per task shared by an operator's processors
  *       (transformWithState's runtime, the interval join's task state), dropped when the last of them closes;
+ *   <li>{@link dev.rtmstreams.processor.spi.TimeQueue} and {@link dev.rtmstreams.processor.spi.TimeSection}: the
+ *       time-ordered queue operators evict through (in a store or on the heap; the interval join's time index) and
+ *       the one bounded scan of a time-ordered store section from a tracked lower bound (that queue in a store,
+ *       transformWithState's timers and TTL index);
  *   <li>{@link dev.rtmstreams.processor.spi.StoreCopies} and {@link dev.rtmstreams.processor.spi.JsonText}: read-only
  *       store copies (a RocksDB directory, replayed entries) and the JSON values of the state readers.
  * </ul>

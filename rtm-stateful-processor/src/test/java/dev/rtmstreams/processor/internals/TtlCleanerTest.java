@@ -53,7 +53,7 @@ class TtlCleanerTest {
         keys.indexTtl(10, Layout.concat(Layout.statePrefix("v"), Layout.keySuffix(key("a"))));
         keys.indexTtl(70, Layout.concat(Layout.statePrefix("v"), Layout.keySuffix(key("b"))));
         assertThat(cleaner.cleanup(50, Map.of("v", v))).isEqualTo(1); // a; b stays
-        assertThat(keys.ttlScanFrom).isEqualTo(51);
+        assertThat(keys.ttl.lowerBound()).isEqualTo(51);
         // an entry expiring before the scan start (e.g. the wall clock stepped back): still found
         keys.indexTtl(30, Layout.concat(Layout.statePrefix("v"), Layout.keySuffix(key("c"))));
         assertThat(cleaner.cleanup(60, Map.of("v", v))).isEqualTo(1);

@@ -1,8 +1,6 @@
-package dev.rtmstreams.join.internals;
+package dev.rtmstreams.processor.spi;
 
 import static dev.rtmstreams.processor.spi.ByteLayout.getInt;
-import static dev.rtmstreams.processor.spi.ByteLayout.getLong;
-import static dev.rtmstreams.processor.spi.ByteLayout.getTime;
 import static dev.rtmstreams.processor.spi.ByteLayout.putInt;
 
 import java.util.Arrays;
@@ -13,26 +11,29 @@ import java.util.TreeMap;
 import org.apache.kafka.common.utils.Bytes;
 
 /**
- * A {@link TimeIndex} on the heap without an object per row: rows are grouped by event time into segments of
- * {@link #SEGMENT_MS}, and each segment appends its rows' buffer keys to one byte array. A segment is sorted (into
- * index-key order) only when eviction reaches it, and sorted again only if rows arrived after that; rows are removed
- * by advancing a cursor, and the array is compacted at the next sort. About {@code 4 + buffer key} bytes per row
- * (the buffer key is the user key plus 21 bytes), against a put and a delete in a RocksDB instance per row for
- * {@link StoreTimeIndex}.
+ * A {@link TimeQueue} on the heap without an object per entry: entries are grouped by time into segments of
+ * {@link #SEGMENT_MS}, and each segment appends its entries to one byte array. A segment is sorted (into store-key
+ * order: time, then {@link TimeQueue.EntryCodec#compareSameTime}) only when eviction reaches it, and sorted again only
+ * if entries arrived after that; entries are removed by advancing a cursor, and the array is compacted at the next
+ * sort. About {@code 4 + entry} bytes per entry (the interval join's entry, a buffer key, is the user key plus 21
+ * bytes), against a put and a delete in a RocksDB instance per entry for {@link StoreTimeQueue}.
  *
- * <p>Not thread-safe: a task's rows are inserted and evicted by one stream thread.
+ * <p>Not thread-safe: a task's entries are added and polled by one stream thread; {@link #retainedBytes} may be read
+ * by metric reporters.
  */
-final class HeapTimeIndex implements TimeIndex {
+final class HeapTimeQueue implements TimeQueue {
 
-    /** Event time covered by one segment. */
+    /** Time covered by one segment. */
     static final long SEGMENT_MS = 1_000L;
 
-    /** A new segment's array: small, as a slow input may put one row in a segment. */
+    /** A new segment's array: small, as a slow input may put one entry in a segment. */
     private static final int INITIAL_BYTES = 64;
 
+    private final EntryCodec codec;
     private final long segmentMs;
     private final TreeMap<Long, Segment> segments = new TreeMap<>();
-    /** The segment of the last add (rows mostly arrive in time order): saves a map lookup per row. */
+    private final TimeBound bound = new TimeBound();
+    /** The segment of the last add (entries mostly arrive in time order): saves a map lookup per entry. */
     private Segment lastAdded;
 
     private long lastAddedIndex;
@@ -40,40 +41,39 @@ final class HeapTimeIndex implements TimeIndex {
     /** The bytes of the segments' arrays; written by the stream thread, read by metric reporters. */
     private volatile long retainedBytes;
 
-    HeapTimeIndex() {
-        this(SEGMENT_MS);
-    }
-
-    /** @param segmentMs event time covered by one segment; positive */
-    HeapTimeIndex(long segmentMs) {
+    /** @param segmentMs time covered by one segment; positive */
+    HeapTimeQueue(EntryCodec codec, long segmentMs) {
         if (segmentMs <= 0) {
             throw new IllegalArgumentException("segmentMs must be positive: " + segmentMs);
         }
+        this.codec = codec;
         this.segmentMs = segmentMs;
     }
 
     @Override
-    public void add(byte[] bufferKey, long eventTime) {
-        long index = Math.floorDiv(eventTime, segmentMs);
+    public void add(byte[] entry, long time) {
+        long index = Math.floorDiv(time, segmentMs);
         Segment s = lastAdded;
         if (s == null || lastAddedIndex != index) {
             s = segments.computeIfAbsent(index, i -> new Segment(this));
             lastAdded = s;
             lastAddedIndex = index;
         }
-        s.append(bufferKey);
+        s.append(entry);
         size++;
+        bound.added(time);
     }
 
     @Override
-    public boolean poll(long from, long maxTime, int max, List<Bytes> out) {
+    public boolean poll(long maxTime, int budget, List<Bytes> out) {
+        bound.startPass();
         long maxIndex = Math.floorDiv(maxTime, segmentMs);
         int taken = 0;
         Iterator<Map.Entry<Long, Segment>> it =
                 segments.headMap(maxIndex, true).entrySet().iterator();
-        while (taken < max && it.hasNext()) {
+        while (taken < budget && it.hasNext()) {
             Segment s = it.next().getValue();
-            taken += s.take(maxTime, max - taken, out);
+            taken += s.take(maxTime, budget - taken, out);
             if (s.isEmpty()) {
                 it.remove();
                 retainedBytes -= s.arena.length;
@@ -84,7 +84,25 @@ final class HeapTimeIndex implements TimeIndex {
         }
         size -= taken;
         Map.Entry<Long, Segment> first = segments.firstEntry();
-        return first != null && first.getKey() <= maxIndex && first.getValue().firstTime() <= maxTime;
+        boolean more =
+                first != null && first.getKey() <= maxIndex && first.getValue().firstTime() <= maxTime;
+        long lastTime = Long.MIN_VALUE;
+        if (taken > 0) {
+            byte[] last = out.get(out.size() - 1).get();
+            lastTime = codec.time(last, 0, last.length);
+        }
+        bound.passed(new TimeSection.Pass(maxTime, taken, lastTime, more, Long.MAX_VALUE));
+        return more;
+    }
+
+    @Override
+    public long lowerBound() {
+        return bound.get();
+    }
+
+    @Override
+    public void seekLowerBound() {
+        bound.set(oldest());
     }
 
     @Override
@@ -96,7 +114,7 @@ final class HeapTimeIndex implements TimeIndex {
     @Override
     public long newest() {
         Map.Entry<Long, Segment> last = segments.lastEntry();
-        return last == null ? Codec.NONE : last.getValue().lastTime();
+        return last == null ? Long.MIN_VALUE : last.getValue().lastTime();
     }
 
     @Override
@@ -105,15 +123,16 @@ final class HeapTimeIndex implements TimeIndex {
         lastAdded = null;
         size = 0;
         retainedBytes = 0;
+        bound.set(Long.MIN_VALUE);
     }
 
-    /** @return the number of indexed rows */
+    /** @return the number of entries */
     long size() {
         return size;
     }
 
-    /** @return the bytes held by the segments' arrays; safe to call from any thread */
-    long retainedBytes() {
+    @Override
+    public long retainedBytes() {
         return retainedBytes;
     }
 
@@ -122,31 +141,45 @@ final class HeapTimeIndex implements TimeIndex {
         retainedBytes += delta; // one writer (the stream thread): no lost update
     }
 
+    /** @return the time of the entry at {@code off} of an arena ({@code [length:4][entry]}) */
+    private long time(byte[] arena, int off) {
+        return codec.time(arena, off + 4, getInt(arena, off));
+    }
+
+    /** Store-key order of two entries of an arena: time, then the codec's order of entries of one time. */
+    private int compare(byte[] arena, int a, int b) {
+        int c = Long.compare(time(arena, a), time(arena, b));
+        if (c != 0) {
+            return c;
+        }
+        return codec.compareSameTime(arena, a + 4, getInt(arena, a), arena, b + 4, getInt(arena, b));
+    }
+
     /**
-     * The rows of one time segment: entries {@code [length:4][buffer key]} appended to {@link #arena}. Entries in
-     * {@code [start, sortedEnd)} are in index-key order, those in {@code [sortedEnd, end)} in arrival order.
+     * The entries of one time segment: {@code [length:4][entry]} appended to {@link #arena}. Entries in
+     * {@code [start, sortedEnd)} are in store-key order, those in {@code [sortedEnd, end)} in arrival order.
      */
     private static final class Segment {
-        private final HeapTimeIndex owner;
+        private final HeapTimeQueue owner;
         private byte[] arena = new byte[INITIAL_BYTES];
         private int start;
         private int sortedEnd;
         private int end;
 
-        Segment(HeapTimeIndex owner) {
+        Segment(HeapTimeQueue owner) {
             this.owner = owner;
             owner.resized(INITIAL_BYTES);
         }
 
-        void append(byte[] bufferKey) {
-            int need = end + 4 + bufferKey.length;
+        void append(byte[] entry) {
+            int need = end + 4 + entry.length;
             if (need > arena.length) {
                 int length = Math.max(need, arena.length + (arena.length >> 1));
                 owner.resized(length - arena.length);
                 arena = Arrays.copyOf(arena, length);
             }
-            putInt(arena, end, bufferKey.length);
-            System.arraycopy(bufferKey, 0, arena, end + 4, bufferKey.length);
+            putInt(arena, end, entry.length);
+            System.arraycopy(entry, 0, arena, end + 4, entry.length);
             end = need;
         }
 
@@ -154,13 +187,13 @@ final class HeapTimeIndex implements TimeIndex {
             return start == end;
         }
 
-        /** Moves up to {@code max} rows at or below {@code maxTime} to {@code out}, in order; @return how many */
+        /** Moves up to {@code max} entries at or below {@code maxTime} to {@code out}, in order; @return how many */
         int take(long maxTime, int max, List<Bytes> out) {
             sort();
             int taken = 0;
             while (taken < max && start < end) {
                 int len = getInt(arena, start);
-                if (time(arena, start) > maxTime) {
+                if (owner.time(arena, start) > maxTime) {
                     break;
                 }
                 out.add(Bytes.wrap(Arrays.copyOfRange(arena, start + 4, start + 4 + len)));
@@ -173,7 +206,7 @@ final class HeapTimeIndex implements TimeIndex {
 
         long firstTime() {
             sort();
-            return time(arena, start);
+            return owner.time(arena, start);
         }
 
         long lastTime() {
@@ -184,10 +217,10 @@ final class HeapTimeIndex implements TimeIndex {
                 last = off;
                 off += 4 + getInt(arena, off);
             }
-            return time(arena, last);
+            return owner.time(arena, last);
         }
 
-        /** Puts the live entries in index-key order, into a new array without the removed ones. */
+        /** Puts the live entries in store-key order, into a new array without the removed ones. */
         private void sort() {
             if (sortedEnd == end) {
                 return;
@@ -202,7 +235,7 @@ final class HeapTimeIndex implements TimeIndex {
                 offsets[i++] = off;
             }
             byte[] a = arena;
-            OffsetSort.sort(offsets, (x, y) -> compare(a, x, y));
+            OffsetSort.sort(offsets, (x, y) -> owner.compare(a, x, y));
             byte[] sorted = new byte[Math.max(INITIAL_BYTES, end - start)];
             int to = 0;
             for (int off : offsets) {
@@ -216,34 +249,6 @@ final class HeapTimeIndex implements TimeIndex {
             sortedEnd = to;
             end = to;
         }
-    }
-
-    /** @return the event time of the entry at {@code off} */
-    private static long time(byte[] arena, int off) {
-        int len = getInt(arena, off);
-        return getTime(arena, off + 4 + len - 16);
-    }
-
-    /**
-     * Index-key order of two entries ({@link Codec#indexKeyFromBufferKey}: time, key length, key bytes unsigned,
-     * sequence unsigned), read from their buffer keys {@code [0x00][keyLen:4][key][time:8][seq:8]}.
-     */
-    static int compare(byte[] arena, int a, int b) {
-        int c = Long.compare(time(arena, a), time(arena, b));
-        if (c != 0) {
-            return c;
-        }
-        int keyA = getInt(arena, a + 5);
-        int keyB = getInt(arena, b + 5);
-        c = Integer.compare(keyA, keyB);
-        if (c != 0) {
-            return c;
-        }
-        c = Arrays.compareUnsigned(arena, a + 9, a + 9 + keyA, arena, b + 9, b + 9 + keyB);
-        if (c != 0) {
-            return c;
-        }
-        return Long.compareUnsigned(getLong(arena, a + 4 + 5 + keyA + 8), getLong(arena, b + 4 + 5 + keyB + 8));
     }
 
     /** A stable merge sort of int offsets by a comparator, without boxing. */
