@@ -2,6 +2,7 @@ package dev.rtmstreams.reliability.internals;
 
 import dev.rtmstreams.adattribution.model.KafkaAccessCheck;
 import dev.rtmstreams.testkit.KafkaBrokerProcess;
+import dev.rtmstreams.testkit.KafkaCluster;
 import dev.rtmstreams.testkit.KafkaClusterProcess;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -74,13 +76,7 @@ final class RunKafka implements AutoCloseable {
             if (namespaces) {
                 b.networkNamespaces(NETWORK_PREFIX);
             }
-            KafkaClusterProcess cluster = b.build();
-            try {
-                cluster.start();
-            } catch (RuntimeException e) {
-                cluster.close();
-                throw e;
-            }
+            KafkaClusterProcess cluster = started(b.build(), KafkaClusterProcess::start);
             String bootstrap = cluster.bootstrapServers();
             String ownBroker = s.brokers() + " child JVMs (KafkaClusterProcess: combined KRaft broker+controller nodes,"
                     + (namespaces ? " each in a network namespace of its own on " + NETWORK_PREFIX + ".0/24," : "")
@@ -90,15 +86,20 @@ final class RunKafka implements AutoCloseable {
         }
         KafkaBrokerProcess.Builder b = KafkaBrokerProcess.builder().jvmOptions(s.brokerJvmOptions());
         GroupSettings.BROKER_PROPERTIES.forEach(b::brokerProperty);
-        KafkaBrokerProcess broker = b.build();
-        try {
-            broker.start();
-        } catch (RuntimeException e) {
-            broker.close();
-            throw e;
-        }
+        KafkaBrokerProcess broker = started(b.build(), KafkaBrokerProcess::start);
         String bootstrap = broker.bootstrapServers();
         return new RunKafka(s, broker, null, bootstrap, "child JVM (KafkaBrokerProcess) " + bootstrap);
+    }
+
+    /** @return {@code kafka}, started; closed when it does not start */
+    private static <K extends KafkaCluster> K started(K kafka, Consumer<K> start) {
+        try {
+            start.accept(kafka);
+        } catch (RuntimeException e) {
+            kafka.close();
+            throw e;
+        }
+        return kafka;
     }
 
     /** @return the bootstrap servers of the run's clients and service */
