@@ -302,7 +302,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
 
     /**
      * Stops the broker (gracefully, killing it after the stop timeout), and deletes the log
-     * directory if it was temporary or {@link Builder#deleteLogDirOnClose(boolean)} asked so.
+     * directory if it was temporary or {@link BrokerProcessBuilder#deleteLogDirOnClose(boolean)} asked so.
      * Idempotent.
      */
     @Override

@@ -45,22 +45,22 @@ import org.slf4j.LoggerFactory;
  * production cluster; Kafka recommends dedicated controllers for large production clusters, not for tests). A
  * single node ({@code nodes(1)}, the default) is exactly a {@link KafkaBrokerProcess}.
  *
- * <p>Defaults of a cluster of three or more nodes (the caller's {@link Builder#brokerProperty(String, Object)} wins):
- * {@code default.replication.factor=3}, {@code min.insync.replicas=2}, {@code offsets.topic.replication.factor=3},
- * {@code transaction.state.log.replication.factor=3}, {@code transaction.state.log.min.isr=2} (and the share
- * coordinator's state topic alike); the topic helpers of {@link KafkaCluster} create topics with replication factor
- * {@link #replicationFactor()} = {@code min(3, N)}. Below three nodes the factors are {@code N} and min ISR 1. Every
- * node keeps the single broker's other defaults (broker session timeout 3 s, so a killed node is fenced and its
- * partitions get new leaders within about 3 s).
+ * <p>Defaults of a cluster of three or more nodes (the caller's {@link BrokerProcessBuilder#brokerProperty(String,
+ * Object)} wins): {@code default.replication.factor=3}, {@code min.insync.replicas=2}, {@code
+ * offsets.topic.replication.factor=3}, {@code transaction.state.log.replication.factor=3}, {@code
+ * transaction.state.log.min.isr=2} (and the share coordinator's state topic alike); the topic helpers of {@link
+ * KafkaCluster} create topics with replication factor {@link #replicationFactor()} = {@code min(3, N)}. Below three
+ * nodes the factors are {@code N} and min ISR 1. Every node keeps the single broker's other defaults (broker session
+ * timeout 3 s, so a killed node is fenced and its partitions get new leaders within about 3 s).
  *
  * <p>{@link #bootstrapServers()} names every node, so clients bootstrap while any one of them is up.
  *
- * <p>Network namespaces ({@link Builder#networkNamespaces(String)}, needs root or {@code CAP_NET_ADMIN} and {@code ip}):
- * each node runs in a network namespace of its own, node {@code i} on address {@code <prefix>.<10+i>}, joined by a
- * veth pair to a bridge ({@code <prefix>.1}) that this JVM's clients reach every node through; then
- * {@link #disconnect(int)} cuts one node off (clients and the other nodes no longer reach it, nor it them) while its
- * process keeps running, and {@link #reconnect(int)} joins it again. {@link #close()} deletes the namespaces, links and
- * bridge (a shutdown hook does if this JVM exits first). Without them every node listens on {@code localhost}.
+ * <p>Network namespaces ({@link Builder#networkNamespaces(String)}, needs root or {@code CAP_NET_ADMIN} and {@code
+ * ip}): each node runs in a network namespace of its own, node {@code i} on address {@code <prefix>.<10+i>}, joined by
+ * a veth pair to a bridge ({@code <prefix>.1}) that this JVM's clients reach every node through; then {@link
+ * #disconnect(int)} cuts one node off (clients and the other nodes no longer reach it, nor it them) while its process
+ * keeps running, and {@link #reconnect(int)} joins it again. {@link #close()} deletes the namespaces, links and bridge
+ * (a shutdown hook does if this JVM exits first). Without them every node listens on {@code localhost}.
  *
  * <p>Lifecycle: built, {@link #start()} (all nodes at once: a node is ready only when a majority of the quorum runs),
  * then faults on single nodes through {@link #node(int)}, then {@link #close()} (idempotent, stops every node).
@@ -334,9 +334,9 @@ public final class KafkaClusterProcess implements KafkaCluster {
 
     /**
      * Stops every node and deletes the base directory when it was temporary or
-     * {@link Builder#deleteLogDirOnClose(boolean)} asked so. Nodes whose data is deleted anyway are killed; nodes whose
-     * directory is kept are stopped gracefully, all at once (one after the other, the last ones would wait for a
-     * controller quorum that is gone). Idempotent.
+     * {@link BrokerProcessBuilder#deleteLogDirOnClose(boolean)} asked so. Nodes whose data is deleted anyway are
+     * killed; nodes whose directory is kept are stopped gracefully, all at once (one after the other, the last ones
+     * would wait for a controller quorum that is gone). Idempotent.
      */
     @Override
     public synchronized void close() {

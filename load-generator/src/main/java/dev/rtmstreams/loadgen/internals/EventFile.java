@@ -25,7 +25,8 @@ import java.util.zip.GZIPOutputStream;
 /**
  * The recorded-events file: JSON lines, gzip-compressed when the name ends in {@code .gz}. The
  * first line is the {@link Header} object ({@code "format": "rtm-loadgen-events/1"}, the recorded workload's fields as
- * a run report describes them, {@code start_time} and {@code events}, the number of events); every further line is one event in send order with
+ * a run report describes them, {@code start_time} and {@code events}, the number of events); every further line is
+ * one event in send order with
  * short keys: {@code s} seq, {@code o} send offset (µs), {@code k} kind (I, C, R, A), {@code id},
  * {@code r} ref, {@code t} event time (epoch ms), {@code u} user, {@code c} campaign, {@code a} ad,
  * {@code p} publisher, {@code b} bid micros, {@code st} status, {@code g} tag.

@@ -15,13 +15,13 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs one chaos scenario: a broker (its own child-JVM broker unless a cluster is given), the
- * service as child JVM(s) started from its fat jar, a load run of the load generator (its
- * {@code run} command, whose oracle checks every output), the scenario's {@link Fault} at a fixed point of the load,
- * its {@link Checker}, the common check, and the verdict, written as a {@link ChaosReport}. The runner only
- * orchestrates: the Kafka it works against is {@link RunKafka}'s, the service instances {@link ServiceInstances}',
- * the load {@link ChaosLoad}'s; what each scenario does and asserts is in the {@link Scenario.Plan} the scenario picks. Every run uses
- * its own topic prefix, application id and id prefix, so runs on one cluster do not see each other.
+ * Runs one chaos scenario: a broker (its own child-JVM broker unless a cluster is given), the service as child JVM(s)
+ * started from its fat jar, a load run of the load generator (its {@code run} command, whose oracle checks every
+ * output), the scenario's {@link Fault} at a fixed point of the load, its {@link Checker}, the common check, and the
+ * verdict, written as a {@link ChaosReport}. The runner only orchestrates: the Kafka it works against is
+ * {@link RunKafka}'s, the service instances {@link ServiceInstances}', the load {@link ChaosLoad}'s; what each
+ * scenario does and asserts is in the {@link Scenario.Plan} the scenario picks. Every run uses its own topic prefix,
+ * application id and id prefix, so runs on one cluster do not see each other.
  */
 public final class ScenarioRunner {
 
