@@ -158,7 +158,8 @@ public abstract class BrokerProcessBuilder<B extends BrokerProcessBuilder<B>> {
         checkPositive("startTimeout", startTimeout);
         checkPositive("stopTimeout", stopTimeout);
         if (!LOG_LEVELS.contains(logLevel.toUpperCase())) {
-            throw new IllegalArgumentException("logLevel must be one of TRACE, DEBUG, INFO, WARN, ERROR, OFF: " + logLevel);
+            throw new IllegalArgumentException(
+                    "logLevel must be one of TRACE, DEBUG, INFO, WARN, ERROR, OFF: " + logLevel);
         }
         if (classpath.isBlank()) {
             throw new IllegalArgumentException("classpath must not be blank");

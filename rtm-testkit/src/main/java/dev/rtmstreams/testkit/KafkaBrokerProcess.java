@@ -72,7 +72,8 @@ public final class KafkaBrokerProcess implements KafkaCluster {
                 builder.logLevel(),
                 Optional.ofNullable(builder.security),
                 tls);
-        this.node = new BrokerNode(setup, builder.nodeOptions(builder.javaExecutable), layout.nodeId(), host + ":" + port);
+        this.node =
+                new BrokerNode(setup, builder.nodeOptions(builder.javaExecutable), layout.nodeId(), host + ":" + port);
     }
 
     /**

@@ -47,7 +47,8 @@ final class WorkloadConfigCheck {
         if (c.maxAcksPerRequest() < 1) {
             throw new IllegalArgumentException("maxAcksPerRequest must be at least 1: " + c.maxAcksPerRequest());
         }
-        if (c.outOfOrderFraction() > 0 && c.watermarkDelay().compareTo(c.safetyMargin().plusSeconds(1)) <= 0) {
+        if (c.outOfOrderFraction() > 0
+                && c.watermarkDelay().compareTo(c.safetyMargin().plusSeconds(1)) <= 0) {
             throw new IllegalArgumentException("out-of-order events need watermarkDelay > safetyMargin + 1s: "
                     + c.watermarkDelay() + " vs " + c.safetyMargin());
         }

@@ -46,7 +46,8 @@ class EventFileTest {
     void shouldWriteTheHeaderLineWithTheFormatMarkerTheWorkloadTheStartAndTheEventCountInOrder(@TempDir Path dir)
             throws Exception {
         Path file = dir.resolve("events.jsonl");
-        EventFile.write(file, header(), WorkloadGenerator.generate(WORKLOAD, START).subList(0, 10));
+        EventFile.write(
+                file, header(), WorkloadGenerator.generate(WORKLOAD, START).subList(0, 10));
 
         JsonNode line = new ObjectMapper().readTree(Files.readAllLines(file).get(0));
 

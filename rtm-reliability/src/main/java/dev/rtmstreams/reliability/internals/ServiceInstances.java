@@ -53,11 +53,16 @@ final class ServiceInstances implements AutoCloseable {
         // No client overrides unless a group option asks for one: the real-time trigger's defaults (6 s session
         // timeout, 1.5 s heartbeat, one standby) are what a user gets, and what the failover figures measure.
         StringBuilder properties = new StringBuilder();
-        s.group().serviceConfig().forEach((k, v) -> properties.append(k).append('=').append(v).append('\n'));
+        s.group()
+                .serviceConfig()
+                .forEach((k, v) -> properties.append(k).append('=').append(v).append('\n'));
         if (s.replicationFactor() > 1) {
             // Kafka Streams' changelogs and repartition topics as replicated as the inputs; acks=all is the producer's
             // default, set so that nothing weakens it
-            properties.append("kafka.replication.factor=").append(s.replicationFactor()).append('\n');
+            properties
+                    .append("kafka.replication.factor=")
+                    .append(s.replicationFactor())
+                    .append('\n');
             properties.append("kafka.producer.acks=all\n");
         }
         Files.writeString(config, properties);

@@ -87,8 +87,7 @@ public final class NodeThreads {
      * @throws InterruptedException if this thread is interrupted while waiting (the node threads run on)
      */
     static <N> SortedMap<Integer, RuntimeException> runEach(
-            List<N> nodes, ToIntFunction<N> nodeId, String threadName, Consumer<N> action)
-            throws InterruptedException {
+            List<N> nodes, ToIntFunction<N> nodeId, String threadName, Consumer<N> action) throws InterruptedException {
         Map<Integer, RuntimeException> failures = new ConcurrentHashMap<>();
         List<Thread> threads = new ArrayList<>();
         for (N node : nodes) {
