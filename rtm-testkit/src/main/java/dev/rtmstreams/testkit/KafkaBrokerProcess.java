@@ -6,16 +6,12 @@ import dev.rtmstreams.testkit.internals.NodeLayout;
 import dev.rtmstreams.testkit.internals.SelfSignedTls;
 import dev.rtmstreams.tools.Directories;
 import dev.rtmstreams.tools.Ports;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.kafka.common.annotation.InterfaceStability;
 
 /**
  * A single-node KRaft Kafka broker ({@code process.roles=broker,controller}) running
@@ -48,6 +44,7 @@ import java.util.Optional;
  *
  * <p>Thread-safety: all lifecycle methods may be called from any thread; they run one at a time.
  */
+@InterfaceStability.Evolving
 public final class KafkaBrokerProcess implements KafkaCluster {
 
     private final int port;
@@ -63,7 +60,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
             Builder builder, Path logDir, int port, int controllerPort, Optional<SelfSignedTls> tls) {
         this.port = port;
         this.logDir = logDir;
-        this.deleteLogDirOnClose = builder.deleteLogDirOnClose.orElse(builder.logDir == null);
+        this.deleteLogDirOnClose = builder.deletesLogDirOnClose();
         NodeLayout layout = builder.layout != null ? builder.layout : NodeLayout.single(controllerPort);
         this.host = layout.host();
         this.setup = new BrokerSetup(
@@ -71,20 +68,12 @@ public final class KafkaBrokerProcess implements KafkaCluster {
                 layout,
                 port,
                 controllerPort,
-                builder.brokerProperties,
-                builder.logLevel,
+                builder.brokerProperties(),
+                builder.logLevel(),
                 Optional.ofNullable(builder.security),
                 tls);
-        this.node = new BrokerNode(
-                setup,
-                new BrokerNode.Options(
-                        builder.jvmOptions,
-                        builder.classpath,
-                        builder.javaExecutable,
-                        builder.startTimeout,
-                        builder.stopTimeout),
-                layout.nodeId(),
-                host + ":" + port);
+        this.node =
+                new BrokerNode(setup, builder.nodeOptions(builder.javaExecutable), layout.nodeId(), host + ":" + port);
     }
 
     /**
@@ -314,7 +303,7 @@ public final class KafkaBrokerProcess implements KafkaCluster {
 
     /**
      * Stops the broker (gracefully, killing it after the stop timeout), and deletes the log
-     * directory if it was temporary or {@link Builder#deleteLogDirOnClose(boolean)} asked so.
+     * directory if it was temporary or {@link BrokerProcessBuilder#deleteLogDirOnClose(boolean)} asked so.
      * Idempotent.
      */
     @Override
@@ -334,23 +323,24 @@ public final class KafkaBrokerProcess implements KafkaCluster {
         return "KafkaBrokerProcess[" + bootstrapServers() + ", logDir=" + logDir + "]";
     }
 
-    /** Builds a {@link KafkaBrokerProcess}. Not thread-safe. */
-    public static final class Builder {
+    /**
+     * Builds a {@link KafkaBrokerProcess}; the options it shares with a cluster's builder are
+     * {@link BrokerProcessBuilder}'s. Not thread-safe.
+     */
+    @InterfaceStability.Evolving
+    public static final class Builder extends BrokerProcessBuilder<Builder> {
         private int port;
         private int controllerPort;
-        private Path logDir;
-        private Optional<Boolean> deleteLogDirOnClose = Optional.empty();
-        private final Map<String, String> brokerProperties = new LinkedHashMap<>();
-        private final List<String> jvmOptions = new ArrayList<>(List.of("-Xms128m", "-Xmx512m"));
-        private String classpath = System.getProperty("java.class.path");
         private Path javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java");
-        private Duration startTimeout = Duration.ofSeconds(120);
-        private Duration stopTimeout = Duration.ofSeconds(30);
-        private String logLevel = "WARN";
         private BrokerSecurity security;
         private NodeLayout layout;
 
         private Builder() {}
+
+        @Override
+        Builder self() {
+            return this;
+        }
 
         /** Makes the broker a node of a {@link KafkaClusterProcess}: its id, its address, the quorum, the cluster id. */
         Builder layout(NodeLayout layout) {
@@ -395,69 +385,6 @@ public final class KafkaBrokerProcess implements KafkaCluster {
         }
 
         /**
-         * Sets the log directory. Default: a new temporary directory. A directory given here is kept
-         * on close unless {@link #deleteLogDirOnClose(boolean)} says otherwise. Reusing a directory
-         * that holds a formatted broker restarts that broker with its data.
-         *
-         * @param logDir the directory; created if missing; not null
-         * @return this builder
-         */
-        public Builder logDir(Path logDir) {
-            this.logDir = Objects.requireNonNull(logDir, "logDir");
-            return this;
-        }
-
-        /**
-         * Sets whether {@link KafkaBrokerProcess#close()} deletes the log directory. Default: true for
-         * a temporary directory, false for one given to {@link #logDir(Path)}.
-         *
-         * @param delete whether to delete
-         * @return this builder
-         */
-        public Builder deleteLogDirOnClose(boolean delete) {
-            this.deleteLogDirOnClose = Optional.of(delete);
-            return this;
-        }
-
-        /**
-         * Adds a broker property, overriding the single-node defaults (listeners, replication
-         * factors 1, {@code group.initial.rebalance.delay.ms=0}, {@code log.retention.ms=-1}, broker
-         * session timeout 3 s so a killed broker restarts without waiting for its old session).
-         *
-         * @param name a broker config name; not null
-         * @param value its value; not null
-         * @return this builder
-         */
-        public Builder brokerProperty(String name, Object value) {
-            brokerProperties.put(
-                    Objects.requireNonNull(name, "name"), String.valueOf(Objects.requireNonNull(value, "value")));
-            return this;
-        }
-
-        /**
-         * Replaces the child JVM's options (default {@code -Xms128m -Xmx512m}).
-         *
-         * @param options JVM options such as {@code -Xmx1g}; not null
-         * @return this builder
-         */
-        public Builder jvmOptions(List<String> options) {
-            jvmOptions.clear();
-            jvmOptions.addAll(options);
-            return this;
-        }
-
-        /**
-         * Sets the child JVM's classpath. Default: this JVM's {@code java.class.path}.
-         *
-         * @param classpath a classpath holding the Kafka broker jars and rtm-testkit; not null
-         * @return this builder
-         */
-        public Builder classpath(String classpath) {
-            this.classpath = Objects.requireNonNull(classpath, "classpath");
-            return this;
-        }
-
-        /**
          * Sets the {@code java} executable. Default: the one of the running JVM.
          *
          * @param javaExecutable path to {@code java}; not null
@@ -465,39 +392,6 @@ public final class KafkaBrokerProcess implements KafkaCluster {
          */
         public Builder javaExecutable(Path javaExecutable) {
             this.javaExecutable = Objects.requireNonNull(javaExecutable, "javaExecutable");
-            return this;
-        }
-
-        /**
-         * Sets how long {@link KafkaBrokerProcess#start()} waits for the broker. Default 120 s.
-         *
-         * @param timeout positive
-         * @return this builder
-         */
-        public Builder startTimeout(Duration timeout) {
-            this.startTimeout = Objects.requireNonNull(timeout, "timeout");
-            return this;
-        }
-
-        /**
-         * Sets how long {@link KafkaBrokerProcess#stop()} waits before killing. Default 30 s.
-         *
-         * @param timeout positive
-         * @return this builder
-         */
-        public Builder stopTimeout(Duration timeout) {
-            this.stopTimeout = Objects.requireNonNull(timeout, "timeout");
-            return this;
-        }
-
-        /**
-         * Sets the broker's root log level ({@code TRACE}..{@code ERROR}, {@code OFF}). Default WARN.
-         *
-         * @param level a logback/log4j2 level name; not null
-         * @return this builder
-         */
-        public Builder logLevel(String level) {
-            this.logLevel = Objects.requireNonNull(level, "level");
             return this;
         }
 
@@ -516,24 +410,11 @@ public final class KafkaBrokerProcess implements KafkaCluster {
             if (port != 0 && port == controllerPort) {
                 throw new IllegalArgumentException("port and controllerPort must differ: " + port);
             }
-            checkPositive("startTimeout", startTimeout);
-            checkPositive("stopTimeout", stopTimeout);
-            if (!List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF").contains(logLevel.toUpperCase())) {
-                throw new IllegalArgumentException(
-                        "logLevel must be one of TRACE, DEBUG, INFO, WARN, ERROR, OFF: " + logLevel);
-            }
-            if (classpath.isBlank()) {
-                throw new IllegalArgumentException("classpath must not be blank");
-            }
+            checkOptions();
             int[] ports = Ports.freePorts(2);
             int p = port != 0 ? port : (ports[0] == controllerPort ? ports[1] : ports[0]);
             int cp = controllerPort != 0 ? controllerPort : (ports[1] == p ? ports[0] : ports[1]);
-            Path dir;
-            try {
-                dir = logDir != null ? Files.createDirectories(logDir) : Files.createTempDirectory("rtm-kafka-proc-");
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot create log directory " + logDir + ": " + e, e);
-            }
+            Path dir = createLogDir("rtm-kafka-proc-", "log directory");
             Optional<SelfSignedTls> tls = security == null
                     ? Optional.empty()
                     : Optional.of(SelfSignedTls.generate(dir.resolve("tls"), security.certificateValidity()));
@@ -543,12 +424,6 @@ public final class KafkaBrokerProcess implements KafkaCluster {
         private static void checkPort(String name, int value) {
             if (value < 0 || value > 65535) {
                 throw new IllegalArgumentException(name + " must be 0 (any free port) or 1..65535: " + value);
-            }
-        }
-
-        private static void checkPositive(String name, Duration value) {
-            if (value.isZero() || value.isNegative()) {
-                throw new IllegalArgumentException(name + " must be positive: " + value);
             }
         }
     }

@@ -1,26 +1,22 @@
 package dev.rtmstreams.testkit;
 
 import dev.rtmstreams.testkit.internals.ClusterLookups;
+import dev.rtmstreams.testkit.internals.ClusterNetwork;
 import dev.rtmstreams.testkit.internals.NetworkNamespaces;
-import dev.rtmstreams.testkit.internals.NodeLayout;
+import dev.rtmstreams.testkit.internals.NodeThreads;
 import dev.rtmstreams.tools.Directories;
 import dev.rtmstreams.tools.Ports;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.annotation.InterfaceStability;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,15 +45,22 @@ import org.slf4j.LoggerFactory;
  * production cluster; Kafka recommends dedicated controllers for large production clusters, not for tests). A
  * single node ({@code nodes(1)}, the default) is exactly a {@link KafkaBrokerProcess}.
  *
- * <p>Defaults of a cluster of three or more nodes (the caller's {@link Builder#brokerProperty(String, Object)} wins):
- * {@code default.replication.factor=3}, {@code min.insync.replicas=2}, {@code offsets.topic.replication.factor=3},
- * {@code transaction.state.log.replication.factor=3}, {@code transaction.state.log.min.isr=2} (and the share
- * coordinator's state topic alike); the topic helpers of {@link KafkaCluster} create topics with replication factor
- * {@link #replicationFactor()} = {@code min(3, N)}. Below three nodes the factors are {@code N} and min ISR 1. Every
- * node keeps the single broker's other defaults (broker session timeout 3 s, so a killed node is fenced and its
- * partitions get new leaders within about 3 s).
+ * <p>Defaults of a cluster of three or more nodes (the caller's {@link BrokerProcessBuilder#brokerProperty(String,
+ * Object)} wins): {@code default.replication.factor=3}, {@code min.insync.replicas=2}, {@code
+ * offsets.topic.replication.factor=3}, {@code transaction.state.log.replication.factor=3}, {@code
+ * transaction.state.log.min.isr=2} (and the share coordinator's state topic alike); the topic helpers of {@link
+ * KafkaCluster} create topics with replication factor {@link #replicationFactor()} = {@code min(3, N)}. Below three
+ * nodes the factors are {@code N} and min ISR 1. Every node keeps the single broker's other defaults (broker session
+ * timeout 3 s, so a killed node is fenced and its partitions get new leaders within about 3 s).
  *
  * <p>{@link #bootstrapServers()} names every node, so clients bootstrap while any one of them is up.
+ *
+ * <p>Network namespaces ({@link Builder#networkNamespaces(String)}, needs root or {@code CAP_NET_ADMIN} and {@code
+ * ip}): each node runs in a network namespace of its own, node {@code i} on address {@code <prefix>.<10+i>}, joined by
+ * a veth pair to a bridge ({@code <prefix>.1}) that this JVM's clients reach every node through; then {@link
+ * #disconnect(int)} cuts one node off (clients and the other nodes no longer reach it, nor it them) while its process
+ * keeps running, and {@link #reconnect(int)} joins it again. {@link #close()} deletes the namespaces, links and bridge
+ * (a shutdown hook does if this JVM exits first). Without them every node listens on {@code localhost}.
  *
  * <p>Lifecycle: built, {@link #start()} (all nodes at once: a node is ready only when a majority of the quorum runs),
  * then faults on single nodes through {@link #node(int)}, then {@link #close()} (idempotent, stops every node).
@@ -75,11 +78,11 @@ public final class KafkaClusterProcess implements KafkaCluster {
     private final List<KafkaBrokerProcess> nodes;
     private final Path baseDir;
     private final boolean deleteBaseDirOnClose;
-    private final NetworkNamespaces network;
+    private final ClusterNetwork network;
     private boolean closed;
 
     private KafkaClusterProcess(
-            List<KafkaBrokerProcess> nodes, Path baseDir, boolean deleteBaseDirOnClose, NetworkNamespaces network) {
+            List<KafkaBrokerProcess> nodes, Path baseDir, boolean deleteBaseDirOnClose, ClusterNetwork network) {
         this.nodes = List.copyOf(nodes);
         this.baseDir = baseDir;
         this.deleteBaseDirOnClose = deleteBaseDirOnClose;
@@ -110,41 +113,7 @@ public final class KafkaClusterProcess implements KafkaCluster {
             }
         }
         long t0 = System.nanoTime();
-        List<Thread> threads = new ArrayList<>();
-        Map<Integer, RuntimeException> failures = new java.util.concurrent.ConcurrentHashMap<>();
-        for (KafkaBrokerProcess node : nodes) {
-            Thread t = new Thread(
-                    () -> {
-                        try {
-                            node.start();
-                        } catch (RuntimeException e) {
-                            failures.put(node.nodeId(), e);
-                        }
-                    },
-                    "kafka-cluster-start-" + node.nodeId());
-            t.start();
-            threads.add(t);
-        }
-        try {
-            for (Thread t : threads) {
-                t.join();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            nodes.forEach(KafkaBrokerProcess::kill);
-            throw new IllegalStateException("interrupted while starting the cluster", e);
-        }
-        if (!failures.isEmpty()) {
-            nodes.forEach(KafkaBrokerProcess::kill);
-            Map.Entry<Integer, RuntimeException> first =
-                    failures.entrySet().iterator().next();
-            IllegalStateException e = new IllegalStateException(
-                    "broker node " + first.getKey() + " of " + nodes.size() + " did not start: "
-                            + first.getValue().getMessage(),
-                    first.getValue());
-            failures.values().stream().filter(f -> f != first.getValue()).forEach(e::addSuppressed);
-            throw e;
-        }
+        NodeThreads.startAll(nodes, KafkaBrokerProcess::nodeId, KafkaBrokerProcess::start, KafkaBrokerProcess::kill);
         LOG.info(
                 "Kafka cluster of {} nodes ready at {} in {} ms",
                 nodes.size(),
@@ -218,11 +187,9 @@ public final class KafkaClusterProcess implements KafkaCluster {
     }
 
     private NetworkNamespaces requireNetwork(String what) {
-        if (network == null) {
-            throw new IllegalStateException(
-                    "cannot " + what + " a node: the cluster was built without Builder.networkNamespaces");
-        }
-        return network;
+        return network.namespaces()
+                .orElseThrow(() -> new IllegalStateException(
+                        "cannot " + what + " a node: the cluster was built without Builder.networkNamespaces"));
     }
 
     /**
@@ -367,9 +334,9 @@ public final class KafkaClusterProcess implements KafkaCluster {
 
     /**
      * Stops every node and deletes the base directory when it was temporary or
-     * {@link Builder#deleteLogDirOnClose(boolean)} asked so. Nodes whose data is deleted anyway are killed; nodes whose
-     * directory is kept are stopped gracefully, all at once (one after the other, the last ones would wait for a
-     * controller quorum that is gone). Idempotent.
+     * {@link BrokerProcessBuilder#deleteLogDirOnClose(boolean)} asked so. Nodes whose data is deleted anyway are
+     * killed; nodes whose directory is kept are stopped gracefully, all at once (one after the other, the last ones
+     * would wait for a controller quorum that is gone). Idempotent.
      */
     @Override
     public synchronized void close() {
@@ -377,35 +344,17 @@ public final class KafkaClusterProcess implements KafkaCluster {
             return;
         }
         closed = true;
-        List<Thread> threads = new ArrayList<>();
-        for (KafkaBrokerProcess node : nodes) {
-            Thread t = new Thread(
-                    () -> {
-                        try {
-                            if (deleteBaseDirOnClose) {
-                                node.kill();
-                            }
-                            node.close();
-                        } catch (RuntimeException e) {
-                            LOG.warn("cannot stop broker node {}: {}", node.nodeId(), e.toString());
-                        }
-                    },
-                    "kafka-cluster-stop-" + node.nodeId());
-            t.start();
-            threads.add(t);
-        }
-        for (Thread t : threads) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                nodes.forEach(KafkaBrokerProcess::kill);
-                break;
-            }
-        }
-        if (network != null) {
-            network.close();
-        }
+        NodeThreads.stopAll(
+                nodes,
+                KafkaBrokerProcess::nodeId,
+                node -> {
+                    if (deleteBaseDirOnClose) {
+                        node.kill();
+                    }
+                    node.close();
+                },
+                KafkaBrokerProcess::kill);
+        network.close();
         if (deleteBaseDirOnClose) {
             Directories.deleteQuietly(baseDir);
         }
@@ -416,21 +365,21 @@ public final class KafkaClusterProcess implements KafkaCluster {
         return "KafkaClusterProcess[" + nodes.size() + " nodes, " + bootstrapServers() + ", dir=" + baseDir + "]";
     }
 
-    /** Builds a {@link KafkaClusterProcess}. Not thread-safe. */
+    /**
+     * Builds a {@link KafkaClusterProcess}; the options it shares with a single broker's builder are
+     * {@link BrokerProcessBuilder}'s, and go to every node. Not thread-safe.
+     */
     @InterfaceStability.Evolving
-    public static final class Builder {
+    public static final class Builder extends BrokerProcessBuilder<Builder> {
         private int nodes = 1;
-        private Path logDir;
-        private Optional<Boolean> deleteLogDirOnClose = Optional.empty();
-        private final Map<String, String> brokerProperties = new LinkedHashMap<>();
-        private List<String> jvmOptions = List.of("-Xms128m", "-Xmx512m");
-        private String classpath = System.getProperty("java.class.path");
-        private String logLevel = "WARN";
-        private Duration startTimeout = Duration.ofSeconds(120);
-        private Duration stopTimeout = Duration.ofSeconds(30);
         private String networkPrefix;
 
         private Builder() {}
+
+        @Override
+        Builder self() {
+            return this;
+        }
 
         /**
          * Runs each node in a network namespace of its own, so that {@link KafkaClusterProcess#disconnect(int)} can cut
@@ -461,99 +410,6 @@ public final class KafkaClusterProcess implements KafkaCluster {
         }
 
         /**
-         * Sets the base directory; node {@code i} keeps its data in {@code <dir>/node-<i>}. Default: a new temporary
-         * directory. A directory given here is kept on close unless {@link #deleteLogDirOnClose(boolean)} says
-         * otherwise.
-         *
-         * @param dir the directory; created if missing; not null
-         * @return this builder
-         */
-        public Builder logDir(Path dir) {
-            this.logDir = Objects.requireNonNull(dir, "dir");
-            return this;
-        }
-
-        /**
-         * Sets whether {@link KafkaClusterProcess#close()} deletes the base directory. Default: true for a temporary
-         * directory, false for one given to {@link #logDir(Path)}.
-         *
-         * @param delete whether to delete
-         * @return this builder
-         */
-        public Builder deleteLogDirOnClose(boolean delete) {
-            this.deleteLogDirOnClose = Optional.of(delete);
-            return this;
-        }
-
-        /**
-         * Adds a broker property of every node, overriding the defaults (see the class description).
-         *
-         * @param name a broker config name; not null
-         * @param value its value; not null
-         * @return this builder
-         */
-        public Builder brokerProperty(String name, Object value) {
-            brokerProperties.put(
-                    Objects.requireNonNull(name, "name"), String.valueOf(Objects.requireNonNull(value, "value")));
-            return this;
-        }
-
-        /**
-         * Replaces every node's JVM options (default {@code -Xms128m -Xmx512m}).
-         *
-         * @param options JVM options; not null
-         * @return this builder
-         */
-        public Builder jvmOptions(List<String> options) {
-            this.jvmOptions = List.copyOf(options);
-            return this;
-        }
-
-        /**
-         * Sets the nodes' classpath. Default: this JVM's {@code java.class.path}.
-         *
-         * @param classpath a classpath holding the Kafka broker jars and rtm-testkit; not null
-         * @return this builder
-         */
-        public Builder classpath(String classpath) {
-            this.classpath = Objects.requireNonNull(classpath, "classpath");
-            return this;
-        }
-
-        /**
-         * Sets the nodes' root log level. Default WARN.
-         *
-         * @param level {@code TRACE}..{@code ERROR} or {@code OFF}; not null
-         * @return this builder
-         */
-        public Builder logLevel(String level) {
-            this.logLevel = Objects.requireNonNull(level, "level");
-            return this;
-        }
-
-        /**
-         * Sets how long a node's start waits. Default 120 s.
-         *
-         * @param timeout positive
-         * @return this builder
-         */
-        public Builder startTimeout(Duration timeout) {
-            this.startTimeout = Objects.requireNonNull(timeout, "timeout");
-            return this;
-        }
-
-        /**
-         * Sets how long a node's stop waits before killing it. Default 30 s.
-         *
-         * @param timeout positive
-         * @return this builder
-         */
-        public Builder stopTimeout(Duration timeout) {
-            this.stopTimeout = Objects.requireNonNull(timeout, "timeout");
-            return this;
-        }
-
-        /**
          * Validates the options, chooses two free ports per node (client and controller listeners, kept across
          * restarts), creates the directories and builds a cluster that is not started yet.
          *
@@ -566,47 +422,22 @@ public final class KafkaClusterProcess implements KafkaCluster {
             if (nodes < 1 || nodes > 9) {
                 throw new IllegalArgumentException("nodes must be 1..9: " + nodes);
             }
-            Path dir;
-            try {
-                dir = logDir != null
-                        ? Files.createDirectories(logDir)
-                        : Files.createTempDirectory("rtm-kafka-cluster-");
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot create the cluster directory " + logDir + ": " + e, e);
-            }
-            boolean deleteDir = deleteLogDirOnClose.orElse(logDir == null);
+            Path dir = createLogDir("rtm-kafka-cluster-", "the cluster directory");
+            boolean deleteDir = deletesLogDirOnClose();
             int[] ports = Ports.freePorts(2 * nodes);
             int[] controllerPorts = new int[nodes];
             System.arraycopy(ports, nodes, controllerPorts, 0, nodes);
-            NetworkNamespaces network = null;
+            ClusterNetwork network = null;
             List<KafkaBrokerProcess> built = new ArrayList<>();
             try {
-                network = networkPrefix == null ? null : NetworkNamespaces.create(networkPrefix, nodes);
-                List<String> hosts = new ArrayList<>();
-                for (int i = 1; i <= nodes; i++) {
-                    hosts.add(network == null ? "localhost" : network.address(i));
-                }
-                List<NodeLayout> layouts = nodes == 1 && network == null
-                        ? List.of(NodeLayout.single(controllerPorts[0]))
-                        : NodeLayout.cluster(
-                                controllerPorts, hosts, Uuid.randomUuid().toString());
+                network = ClusterNetwork.create(controllerPorts, networkPrefix);
                 for (int i = 0; i < nodes; i++) {
                     KafkaBrokerProcess.Builder b = KafkaBrokerProcess.builder()
-                            .layout(layouts.get(i))
+                            .layout(network.layouts().get(i))
                             .port(ports[i])
-                            .controllerPort(controllerPorts[i])
-                            .logDir(dir.resolve("node-" + (i + 1)))
-                            .deleteLogDirOnClose(false)
-                            .jvmOptions(jvmOptions)
-                            .classpath(classpath)
-                            .logLevel(logLevel)
-                            .startTimeout(startTimeout)
-                            .stopTimeout(stopTimeout);
-                    if (network != null) {
-                        b.javaExecutable(network.javaLauncher(
-                                i + 1, dir, Path.of(System.getProperty("java.home"), "bin", "java")));
-                    }
-                    brokerProperties.forEach(b::brokerProperty);
+                            .controllerPort(controllerPorts[i]);
+                    copyTo(b, dir.resolve("node-" + (i + 1)));
+                    network.javaLauncher(i + 1, dir).ifPresent(b::javaExecutable);
                     built.add(b.build());
                 }
             } catch (RuntimeException e) {

@@ -7,7 +7,8 @@ import java.util.Objects;
  * What the load generator produces: the mix of impressions, clicks, requests and acks, the
  * fractions of special events, the rate and the length of the run, and the service semantics
  * (attribution window, watermark delay) the generator keeps its special events clear of.
- * Immutable; built by {@link #builder()} and validated in {@link Builder#build()}.
+ * Immutable; built by {@link #builder()} and validated in {@link Builder#build()} (the checks are
+ * {@code WorkloadConfigCheck}'s).
  *
  * <p>Unambiguity margins: out-of-order impressions lie at most
  * {@code watermarkDelay - safetyMargin} behind the stream; late events lie at least
@@ -417,56 +418,9 @@ public final class WorkloadConfig {
          * @throws IllegalArgumentException naming the first bad option and value
          */
         public WorkloadConfig build() {
-            if (!(rate > 0) || Double.isInfinite(rate)) {
-                throw new IllegalArgumentException("rate must be positive: " + rate);
-            }
-            positive("duration", duration);
-            positive("attributionWindow", attributionWindow);
-            positive("watermarkDelay", watermarkDelay);
-            positive("safetyMargin", safetyMargin);
-            positive("partnerSendLag", partnerSendLag);
-            fraction("clicksPerImpression", clicksPerImpression);
-            fraction("requestShare", requestShare);
-            fraction("outsideWindowFraction", outsideWindowFraction);
-            fraction("edgeFraction", edgeFraction);
-            fraction("orphanFraction", orphanFraction);
-            fraction("duplicateFraction", duplicateFraction);
-            fraction("outOfOrderFraction", outOfOrderFraction);
-            fraction("lateFraction", lateFraction);
-            fraction("ackFirstFraction", ackFirstFraction);
-            if (outsideWindowFraction + edgeFraction > 1) {
-                throw new IllegalArgumentException("outsideWindowFraction + edgeFraction must be at most 1: "
-                        + outsideWindowFraction + " + " + edgeFraction);
-            }
-            if (lateWarmupClicks < 0) {
-                throw new IllegalArgumentException("lateWarmupClicks must not be negative: " + lateWarmupClicks);
-            }
-            if (lateWarmup.isNegative()) {
-                throw new IllegalArgumentException("lateWarmup must not be negative: " + lateWarmup);
-            }
-            if (maxAcksPerRequest < 1) {
-                throw new IllegalArgumentException("maxAcksPerRequest must be at least 1: " + maxAcksPerRequest);
-            }
-            if (outOfOrderFraction > 0 && watermarkDelay.compareTo(safetyMargin.plusSeconds(1)) <= 0) {
-                throw new IllegalArgumentException("out-of-order events need watermarkDelay > safetyMargin + 1s: "
-                        + watermarkDelay + " vs " + safetyMargin);
-            }
-            if (partnerSendLag.compareTo(safetyMargin) >= 0) {
-                throw new IllegalArgumentException("partnerSendLag must be below safetyMargin: " + partnerSendLag);
-            }
-            return new WorkloadConfig(this);
-        }
-
-        private static void positive(String name, Duration d) {
-            if (d == null || d.isZero() || d.isNegative()) {
-                throw new IllegalArgumentException(name + " must be positive: " + d);
-            }
-        }
-
-        private static void fraction(String name, double v) {
-            if (!(v >= 0 && v <= 1)) {
-                throw new IllegalArgumentException(name + " must be in [0, 1]: " + v);
-            }
+            WorkloadConfig config = new WorkloadConfig(this);
+            WorkloadConfigCheck.check(config);
+            return config;
         }
     }
 }

@@ -251,7 +251,7 @@ final class BenchCommand implements Callable<Integer> {
         FindMax.Settings fm =
                 findMax ? new FindMax.Settings(findMaxStart, findMaxFactor, findMaxLimit, findMaxResolution) : null;
         BenchWorkload bw = BenchWorkload.parse(benchWorkload);
-        BenchOptions.Builder builder = BenchOptions.builder();
+        BenchOptionsBuilder builder = BenchOptions.builder();
         if (partitions != null) {
             builder.partitions(partitions);
         }

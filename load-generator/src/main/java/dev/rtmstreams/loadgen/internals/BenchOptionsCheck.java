@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The checks of {@link BenchOptions.Builder#build()}: what each option must be, which modes run which bench workload,
+ * The checks of {@link BenchOptionsBuilder#build()}: what each option must be, which modes run which bench workload,
  * how many instances and partitions a run can have; and the modes and partitions a valid builder resolves to.
  */
 final class BenchOptionsCheck {
@@ -25,9 +25,9 @@ final class BenchOptionsCheck {
      *
      * @param b the builder
      * @return the modes and partitions to build with
-     * @throws IllegalArgumentException naming the bad value (see {@link BenchOptions.Builder#build()})
+     * @throws IllegalArgumentException naming the bad value (see {@link BenchOptionsBuilder#build()})
      */
-    static Checked check(BenchOptions.Builder b) {
+    static Checked check(BenchOptionsBuilder b) {
         List<String> modes = b.modes;
         Map<String, BenchModes.Variant> variants = b.variants;
         BenchWorkload benchWorkload = b.benchWorkload;
@@ -147,7 +147,7 @@ final class BenchOptionsCheck {
     }
 
     /** A cluster of 1 or 3..9 fresh child-process brokers; two would stop at the loss of either. */
-    private static void checkBrokers(BenchOptions.Builder b) {
+    private static void checkBrokers(BenchOptionsBuilder b) {
         if (b.brokers != 1 && (b.brokers < 3 || b.brokers > 9)) {
             throw new IllegalArgumentException("--brokers must be 1 or 3..9 (two brokers cannot lose one with"
                     + " min.insync.replicas=2): " + b.brokers);

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rtmstreams.adattribution.workload.Event;
 import dev.rtmstreams.adattribution.workload.EventKind;
 import dev.rtmstreams.adattribution.workload.EventTag;
+import dev.rtmstreams.tools.ReportJson;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Writer;
@@ -14,16 +16,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 /**
  * The recorded-events file: JSON lines, gzip-compressed when the name ends in {@code .gz}. The
- * first line is a header object ({@code "format": "rtm-loadgen-events/1"} plus the run's rate,
- * window, watermark delay, seed and id prefix); every further line is one event in send order with
+ * first line is the {@link Header} object ({@code "format": "rtm-loadgen-events/1"}, the recorded workload's fields as
+ * a run report describes them, {@code start_time} and {@code events}, the number of events); every further line is
+ * one event in send order with
  * short keys: {@code s} seq, {@code o} send offset (µs), {@code k} kind (I, C, R, A), {@code id},
  * {@code r} ref, {@code t} event time (epoch ms), {@code u} user, {@code c} campaign, {@code a} ad,
  * {@code p} publisher, {@code b} bid micros, {@code st} status, {@code g} tag.
@@ -38,28 +41,45 @@ public final class EventFile {
     private EventFile() {}
 
     /**
+     * The header line of a file: the format marker, then the workload's fields (snake_case, as in a run report's
+     * setting; its {@code events} is the number of events the file holds), then {@code start_time}.
+     *
+     * @param workload the workload the events were generated from
+     * @param startTime the event time of the first slot (epoch ms); empty when the file does not say
+     */
+    public record Header(RunDescriptions.AttributionWorkload workload, OptionalLong startTime) {
+
+        /** Checks the components. */
+        public Header {
+            Objects.requireNonNull(workload, "workload");
+            Objects.requireNonNull(startTime, "startTime");
+        }
+    }
+
+    /**
      * A loaded file.
      *
-     * @param header the header fields
+     * @param header the header
      * @param events the events in send order
      */
-    public record Contents(Map<String, Object> header, List<Event> events) {}
+    public record Contents(Header header, List<Event> events) {}
 
     /**
      * Writes a file.
      *
      * @param file the target; parent directories are created
-     * @param header header fields (the format marker is added)
+     * @param header the header (the format marker is added, and the number of events replaces the workload's)
      * @param events the events in send order
      * @throws IOException on write failure
      */
-    public static void write(Path file, Map<String, Object> header, List<Event> events) throws IOException {
+    public static void write(Path file, Header header, List<Event> events) throws IOException {
         if (file.toAbsolutePath().getParent() != null) {
             Files.createDirectories(file.toAbsolutePath().getParent());
         }
-        Map<String, Object> h = new LinkedHashMap<>();
+        ObjectNode h = MAPPER.createObjectNode();
         h.put("format", FORMAT);
-        h.putAll(header);
+        h.setAll(ReportJson.convert(header.workload(), ObjectNode.class));
+        header.startTime().ifPresent(t -> h.put("start_time", t));
         h.put("events", events.size());
         JsonFactory factory = MAPPER.getFactory();
         try (Writer w = new java.io.BufferedWriter(
@@ -117,7 +137,6 @@ public final class EventFile {
      * @throws IOException on read failure
      * @throws IllegalArgumentException naming the file and line if the content is not an events file
      */
-    @SuppressWarnings("unchecked")
     public static Contents read(Path file) throws IOException {
         try (BufferedReader r = new BufferedReader(
                 new java.io.InputStreamReader(
@@ -130,10 +149,7 @@ public final class EventFile {
             if (first == null) {
                 throw new IllegalArgumentException("empty events file: " + file);
             }
-            Map<String, Object> header = MAPPER.readValue(first, Map.class);
-            if (!FORMAT.equals(header.get("format"))) {
-                throw new IllegalArgumentException("not an events file (format " + header.get("format") + "): " + file);
-            }
+            Header header = header(MAPPER.readTree(first), file);
             List<Event> events = new ArrayList<>();
             String line;
             int lineNo = 1;
@@ -165,6 +181,18 @@ public final class EventFile {
             }
             return new Contents(header, events);
         }
+    }
+
+    private static Header header(JsonNode h, Path file) {
+        JsonNode format = h.get("format");
+        if (format == null || !FORMAT.equals(format.asText())) {
+            throw new IllegalArgumentException(
+                    "not an events file (format " + (format == null ? null : format.asText()) + "): " + file);
+        }
+        JsonNode start = h.get("start_time");
+        return new Header(
+                ReportJson.convert(h, RunDescriptions.AttributionWorkload.class),
+                start != null && start.isNumber() ? OptionalLong.of(start.asLong()) : OptionalLong.empty());
     }
 
     private static String text(JsonNode n, String field) {

@@ -4,12 +4,10 @@ import dev.rtmstreams.adattribution.workload.Event;
 import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import dev.rtmstreams.adattribution.workload.WorkloadGenerator;
 import dev.rtmstreams.loadgen.internals.Commands.WorkloadOptions;
-import dev.rtmstreams.tools.ReportJson;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,11 +34,10 @@ final class RecordCommand implements Callable<Integer> {
         long start = startTime != null ? startTime.toEpochMilli() : System.currentTimeMillis();
         List<Event> events = WorkloadGenerator.generate(config, start);
         // the file's header: the workload's description and the start, read back by the replay
-        @SuppressWarnings("unchecked")
-        Map<String, Object> header =
-                new LinkedHashMap<>(ReportJson.convert(RunDescriptions.workloadDescription(config), Map.class));
-        header.put("start_time", start);
-        EventFile.write(file, header, events);
+        EventFile.write(
+                file,
+                new EventFile.Header(RunDescriptions.workloadDescription(config), OptionalLong.of(start)),
+                events);
         System.out.println("wrote " + events.size() + " events to " + file.toAbsolutePath());
         return 0;
     }

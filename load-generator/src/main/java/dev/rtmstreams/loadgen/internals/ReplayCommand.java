@@ -3,12 +3,13 @@ package dev.rtmstreams.loadgen.internals;
 import dev.rtmstreams.adattribution.workload.Event;
 import dev.rtmstreams.adattribution.workload.LoadRun;
 import dev.rtmstreams.loadgen.internals.Commands.RunOptions;
-import dev.rtmstreams.tools.ReportJson;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,23 +50,23 @@ final class ReplayCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--speed must be positive: " + speed);
         }
         EventFile.Contents contents = EventFile.read(file);
-        Map<String, Object> h = contents.header();
+        RunDescriptions.AttributionWorkload recorded = contents.header().workload();
+        OptionalLong startTime = contents.header().startTime();
         List<Event> events = contents.events();
-        if (!noRebase && h.get("start_time") instanceof Number) {
-            long shift = System.currentTimeMillis() - ((Number) h.get("start_time")).longValue();
+        if (!noRebase && startTime.isPresent()) {
+            long shift = System.currentTimeMillis() - startTime.getAsLong();
             List<Event> shifted = new ArrayList<>(events.size());
             for (Event e : events) {
                 shifted.add(e.shifted(shift));
             }
             events = shifted;
         }
-        double rate = ((Number) h.getOrDefault("rate", 1000.0)).doubleValue() * speed;
-        Duration window = Duration.parse(String.valueOf(h.getOrDefault("attribution_window", "PT2M")));
-        Duration delay = Duration.parse(String.valueOf(h.getOrDefault("watermark_delay", "PT5M")));
-        String prefix = String.valueOf(h.getOrDefault("id_prefix", ""));
+        double rate = Objects.requireNonNullElse(recorded.rate(), 1000.0) * speed;
+        Duration window = Duration.parse(Objects.requireNonNullElse(recorded.attributionWindow(), "PT2M"));
+        Duration delay = Duration.parse(Objects.requireNonNullElse(recorded.watermarkDelay(), "PT5M"));
+        String prefix = Objects.requireNonNullElse(recorded.idPrefix(), "");
         Map<String, Object> clients = run.clientProperties(System::getenv);
         LoadRun.Settings s = run.settings(bootstrapServers, clients, window, delay, speed, prefix);
-        RunDescriptions.AttributionWorkload recorded = ReportJson.convert(h, RunDescriptions.AttributionWorkload.class);
         run.verifyAccess(bootstrapServers, clients);
         LoadReport report = LoadReport.of(
                 LoadRun.execute(events, rate, s),

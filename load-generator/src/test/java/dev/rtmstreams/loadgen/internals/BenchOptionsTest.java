@@ -17,7 +17,7 @@ class BenchOptionsTest {
     private static final WorkloadConfig WORKLOAD =
             WorkloadConfig.builder().rate(100).duration(Duration.ofSeconds(1)).build();
 
-    private static BenchOptions.Builder minimal() {
+    private static BenchOptionsBuilder minimal() {
         return BenchOptions.builder().workload(WORKLOAD).reportDir(Path.of("r"));
     }
 

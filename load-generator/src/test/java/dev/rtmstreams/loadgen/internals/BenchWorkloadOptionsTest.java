@@ -20,7 +20,7 @@ class BenchWorkloadOptionsTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
-    private static BenchOptions.Builder attribution(List<String> modes, Map<String, BenchModes.Variant> variants) {
+    private static BenchOptionsBuilder attribution(List<String> modes, Map<String, BenchModes.Variant> variants) {
         WorkloadConfig workload = WorkloadConfig.builder()
                 .rate(100)
                 .duration(Duration.ofSeconds(1))
@@ -33,7 +33,7 @@ class BenchWorkloadOptionsTest {
                 .variants(variants);
     }
 
-    private static BenchOptions.Builder published(BenchOptions.Builder options, BenchWorkload workload, int rowBytes) {
+    private static BenchOptionsBuilder published(BenchOptionsBuilder options, BenchWorkload workload, int rowBytes) {
         return options.benchWorkload(workload).examplesJar(Path.of("e.jar")).rowBytes(rowBytes);
     }
 

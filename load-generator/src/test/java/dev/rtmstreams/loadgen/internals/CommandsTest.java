@@ -253,6 +253,8 @@ class CommandsTest {
                 .isZero();
         EventFile.Contents contents = EventFile.read(file);
         assertThat(contents.events()).hasSize(300);
-        assertThat(contents.header()).containsEntry("seed", 5).containsEntry("rate", 100.0);
+        assertThat(contents.header().workload().seed()).isEqualTo(5L);
+        assertThat(contents.header().workload().rate()).isEqualTo(100.0);
+        assertThat(contents.header().startTime()).isPresent();
     }
 }

@@ -14,7 +14,7 @@ final class InProcessBench {
      * @param reportDir where reports go
      * @return a builder to add the modes and what else the test needs to
      */
-    static BenchOptions.Builder options(WorkloadConfig workload, Path reportDir) {
+    static BenchOptionsBuilder options(WorkloadConfig workload, Path reportDir) {
         return BenchOptions.builder()
                 .workload(workload)
                 .reportDir(reportDir)

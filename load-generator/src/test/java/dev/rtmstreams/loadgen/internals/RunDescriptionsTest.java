@@ -9,9 +9,8 @@ import dev.rtmstreams.adattribution.workload.WorkloadConfig;
 import dev.rtmstreams.tools.ReportJson;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,14 +28,11 @@ class RunDescriptionsTest {
     void shouldReadBackTheWorkloadARecordingDescribesWhenReplayingItsFile(@TempDir Path dir) throws Exception {
         RunDescriptions.AttributionWorkload described = RunDescriptions.workloadDescription(WORKLOAD);
         // what the record command writes as the events file's header, and the replay command reads back
-        @SuppressWarnings("unchecked")
-        Map<String, Object> header = new LinkedHashMap<>(ReportJson.convert(described, Map.class));
-        header.put("start_time", 1_700_000_000_000L);
         Path file = dir.resolve("events.jsonl.gz");
-        EventFile.write(file, header, List.<Event>of());
+        EventFile.write(file, new EventFile.Header(described, OptionalLong.of(1_700_000_000_000L)), List.<Event>of());
 
         RunDescriptions.AttributionWorkload replayed =
-                ReportJson.convert(EventFile.read(file).header(), RunDescriptions.AttributionWorkload.class);
+                EventFile.read(file).header().workload();
 
         assertThat(replayed)
                 .isEqualTo(new RunDescriptions.AttributionWorkload(

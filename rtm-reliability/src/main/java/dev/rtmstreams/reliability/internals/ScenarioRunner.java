@@ -1,10 +1,7 @@
 package dev.rtmstreams.reliability.internals;
 
-import dev.rtmstreams.adattribution.model.KafkaAccessCheck;
 import dev.rtmstreams.adattribution.model.KafkaClientSettings;
 import dev.rtmstreams.adattribution.model.ServiceTopics;
-import dev.rtmstreams.loadgen.LoadGenerator;
-import dev.rtmstreams.testkit.KafkaBrokerProcess;
 import dev.rtmstreams.testkit.KafkaClusterProcess;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,35 +10,20 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Runs one chaos scenario: a broker (its own child-JVM broker unless a cluster is given), the
- * service as child JVM(s) started from its fat jar, a load run of the load generator (its
- * {@code run} command, whose oracle checks every output), the scenario's {@link Fault} at a fixed point of the load,
- * its {@link Checker}, the common check, and the verdict, written as a {@link ChaosReport}. The runner only
- * orchestrates; what each scenario does and asserts is in the {@link Scenario.Plan} the scenario picks. Every run uses
- * its own topic prefix, application id and id prefix, so runs on one cluster do not see each other.
+ * Runs one chaos scenario: a broker (its own child-JVM broker unless a cluster is given), the service as child JVM(s)
+ * started from its fat jar, a load run of the load generator (its {@code run} command, whose oracle checks every
+ * output), the scenario's {@link Fault} at a fixed point of the load, its {@link Checker}, the common check, and the
+ * verdict, written as a {@link ChaosReport}. The runner only orchestrates: the Kafka it works against is
+ * {@link RunKafka}'s, the service instances {@link ServiceInstances}', the load {@link ChaosLoad}'s; what each
+ * scenario does and asserts is in the {@link Scenario.Plan} the scenario picks. Every run uses its own topic prefix,
+ * application id and id prefix, so runs on one cluster do not see each other.
  */
 public final class ScenarioRunner {
-
-    private static final Logger LOG = LoggerFactory.getLogger(ScenarioRunner.class);
-
-    /** The /24 of the brokers' network namespaces (broker-network-partition): 10.213.0.11 and on, bridge .1. */
-    static final String NETWORK_PREFIX = "10.213.0";
 
     /**
      * How to run.
@@ -166,10 +148,10 @@ public final class ScenarioRunner {
     }
 
     private final Settings s;
-    private final List<ServiceInstance> instances = new ArrayList<>();
     private final String runId;
     private final String topicPrefix;
     private final ServiceTopics topics;
+    private final ServiceInstances instances;
 
     /**
      * @param settings how to run
@@ -180,6 +162,7 @@ public final class ScenarioRunner {
         this.runId = settings.scenario().cliName() + "-" + stamp;
         this.topicPrefix = "chaos-" + stamp + ".";
         this.topics = ServiceTopics.DEFAULTS.withPrefix(topicPrefix);
+        this.instances = new ServiceInstances(settings, runId, applicationId(), topics);
     }
 
     /**
@@ -193,59 +176,23 @@ public final class ScenarioRunner {
         String startedAt = Instant.now().toString();
         ChaosReport.Machine machine =
                 new ChaosReport.Machine(Runtime.getRuntime().availableProcessors(), loadAverage());
-        KafkaBrokerProcess broker = null;
-        KafkaClusterProcess cluster = null;
-        String ownBroker = null;
+        RunKafka kafka = null;
         Observed observed;
-        Thread hook = new Thread(this::killAll, "chaos-cleanup");
+        Thread hook = new Thread(instances::close, "chaos-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            String bootstrap;
-            if (s.bootstrapServers().isPresent()) {
-                // a wrong password or a missing ACL stops the run here, naming the principal
-                KafkaAccessCheck.verify(
-                        new KafkaConnection(s.bootstrapServers().get(), s.kafkaClient()).config(Map.of()),
-                        Map.of(),
-                        Duration.ofSeconds(30));
-                bootstrap = s.bootstrapServers().get();
-            } else if (s.brokers() > 1) {
-                KafkaClusterProcess.Builder b =
-                        KafkaClusterProcess.builder().nodes(s.brokers()).jvmOptions(s.brokerJvmOptions());
-                GroupSettings.BROKER_PROPERTIES.forEach(b::brokerProperty);
-                if (s.scenario() == Scenario.BROKER_NETWORK_PARTITION) {
-                    b.networkNamespaces(NETWORK_PREFIX);
-                }
-                cluster = b.build();
-                cluster.start();
-                bootstrap = cluster.bootstrapServers();
-                ownBroker = s.brokers() + " child JVMs (KafkaClusterProcess: combined KRaft broker+controller nodes,"
-                        + (s.scenario() == Scenario.BROKER_NETWORK_PARTITION
-                                ? " each in a network namespace of its own on " + NETWORK_PREFIX + ".0/24,"
-                                : "")
-                        + " replication factor " + s.replicationFactor() + ", min.insync.replicas "
-                        + cluster.minInsyncReplicas() + ") " + bootstrap;
-            } else {
-                KafkaBrokerProcess.Builder b = KafkaBrokerProcess.builder().jvmOptions(s.brokerJvmOptions());
-                GroupSettings.BROKER_PROPERTIES.forEach(b::brokerProperty);
-                broker = b.build();
-                broker.start();
-                bootstrap = broker.bootstrapServers();
-                ownBroker = "child JVM (KafkaBrokerProcess) " + bootstrap;
-            }
-            createTopics(bootstrap);
-            configureGroup(bootstrap);
-            observed = execute(bootstrap, broker, cluster);
-            if (cluster != null) {
-                ReplicationCheck.check(kafka(bootstrap), topics.all(), applicationId(), s.replicationFactor())
+            kafka = RunKafka.start(s);
+            kafka.createTopics(topics.all());
+            kafka.configureGroup(applicationId());
+            observed = execute(kafka);
+            if (kafka.cluster() != null) {
+                ReplicationCheck.check(kafka.connection(), topics.all(), applicationId(), s.replicationFactor())
                         .forEach(observed.findings()::fail);
             }
         } finally {
-            killAll();
-            if (broker != null) {
-                broker.close();
-            }
-            if (cluster != null) {
-                cluster.close();
+            instances.close();
+            if (kafka != null) {
+                kafka.close();
             }
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -266,7 +213,7 @@ public final class ScenarioRunner {
                 topicPrefix,
                 startedAt,
                 machine,
-                ownBroker,
+                kafka.ownBroker(),
                 observed.firstStartToRunningMs(),
                 observed.fault(),
                 observed.findings().sections(),
@@ -295,16 +242,6 @@ public final class ScenarioRunner {
             boolean serviceAliveAtEnd,
             String serviceHealthAtEnd) {}
 
-    private void killAll() {
-        for (ServiceInstance i : instances) {
-            try {
-                i.close();
-            } catch (RuntimeException e) {
-                LOG.warn("cannot stop {}: {}", i.name(), e.toString());
-            }
-        }
-    }
-
     private static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).trim();
@@ -313,166 +250,8 @@ public final class ScenarioRunner {
         }
     }
 
-    private KafkaConnection kafka(String bootstrap) {
-        return new KafkaConnection(bootstrap, s.kafkaClient());
-    }
-
-    private void createTopics(String bootstrap) throws Exception {
-        try (Admin admin = Admin.create(kafka(bootstrap).config(Map.of()))) {
-            List<NewTopic> nts = new ArrayList<>();
-            short rf = (short) s.replicationFactor();
-            Map<String, String> configs = rf >= 3 ? Map.of("min.insync.replicas", "2") : Map.of();
-            for (String t : topics.all()) {
-                nts.add(new NewTopic(t, s.partitions(), rf).configs(configs));
-            }
-            for (var f : admin.createTopics(nts).values().values()) {
-                try {
-                    f.get(60, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw e;
-                    }
-                }
-            }
-        }
-    }
-
-    /**
-     * Under the streams protocol, sets the streams group's broker-side configs (standbys, session timeout, heartbeat)
-     * before any member joins: the client-side settings of the real-time trigger do not reach the broker there.
-     */
-    private void configureGroup(String bootstrap) throws Exception {
-        Map<String, String> configs = s.group().streamsGroupConfig();
-        if (configs.isEmpty()) {
-            return;
-        }
-        List<AlterConfigOp> ops = new ArrayList<>();
-        configs.forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
-        try (Admin admin = Admin.create(kafka(bootstrap).config(Map.of()))) {
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, applicationId()), ops))
-                    .all()
-                    .get(60, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(
-                    "cannot set the streams group's configs " + configs + " (the broker bounds them with"
-                            + " group.streams.min.session.timeout.ms and group.streams.min.heartbeat.interval.ms): "
-                            + e.getCause(),
-                    e);
-        }
-        LOG.info("streams group {} configured: {}", applicationId(), configs);
-    }
-
     private String applicationId() {
         return "chaos-" + runId;
-    }
-
-    private ServiceInstance newInstance(String name, String bootstrap) throws IOException {
-        Path stateDir = s.reportDir().resolve("state").resolve(runId + "-" + name);
-        Path config = s.reportDir().resolve(runId + "-service.properties");
-        // No client overrides unless a group option asks for one: the real-time trigger's defaults (6 s session
-        // timeout, 1.5 s heartbeat, one standby) are what a user gets, and what the failover figures measure.
-        StringBuilder properties = new StringBuilder();
-        s.group()
-                .serviceConfig()
-                .forEach((k, v) -> properties.append(k).append('=').append(v).append('\n'));
-        if (s.replicationFactor() > 1) {
-            // Kafka Streams' changelogs and repartition topics as replicated as the inputs; acks=all is the producer's
-            // default, set so that nothing weakens it
-            properties
-                    .append("kafka.replication.factor=")
-                    .append(s.replicationFactor())
-                    .append('\n');
-            properties.append("kafka.producer.acks=all\n");
-        }
-        Files.writeString(config, properties);
-        List<String> args = new ArrayList<>(List.of(
-                "--trigger",
-                "real-time",
-                "--checkpoint-interval",
-                s.checkpointInterval().toString(),
-                "--correlation-window",
-                s.correlationWindow().toString(),
-                "--processing-guarantee",
-                s.exactlyOnce() ? "exactly_once_v2" : "at_least_once",
-                "--num-stream-threads",
-                "2",
-                "--config",
-                config.toAbsolutePath().toString()));
-        args.addAll(topics.serviceArgs());
-        ServiceInstance i = new ServiceInstance(
-                name,
-                s.appJar(),
-                bootstrap,
-                applicationId(),
-                stateDir,
-                s.reportDir().resolve("logs"),
-                s.appJvmOptions(),
-                args,
-                environment(name));
-        instances.add(i);
-        return i;
-    }
-
-    /** @return the client settings of the run plus the instance's own {@code group.instance.id}, if static */
-    private Map<String, String> environment(String instance) {
-        Map<String, String> env = new LinkedHashMap<>(s.kafkaClient().toEnvironment());
-        env.putAll(s.group().instanceEnvironment(applicationId(), instance));
-        return env;
-    }
-
-    /** The load generator's run in a background thread; its report is read when it ends. */
-    private final class Load {
-        private final Thread thread;
-        private volatile int exitCode = -1;
-        private final Path dir = s.reportDir().resolve("load-" + s.scenario().cliName());
-
-        Load(String bootstrap) {
-            List<String> args = new ArrayList<>(List.of(
-                    "run",
-                    "--bootstrap-servers",
-                    bootstrap,
-                    "--rate",
-                    Double.toString(s.rate()),
-                    "--duration",
-                    s.duration().toString(),
-                    "--seed",
-                    Long.toString(s.seed()),
-                    "--id-prefix",
-                    runId + "-",
-                    "--report-dir",
-                    dir.toString(),
-                    "--no-progress",
-                    "--drain",
-                    s.drain().toString(),
-                    "--mode",
-                    s.scenario().cliName(),
-                    "--topic-prefix",
-                    topicPrefix));
-            s.kafkaConfig().ifPresent(file -> args.addAll(List.of("--kafka-config", file.toString())));
-            if (s.replicationFactor() > 1) {
-                // replicated inputs: an acknowledged record survives the loss of its leader, a retried one is not
-                // written twice
-                args.addAll(List.of("--client-property", "acks=all", "--client-property", "enable.idempotence=true"));
-            }
-            LOG.info("load: load-generator {}", String.join(" ", args));
-            thread = new Thread(() -> exitCode = LoadGenerator.execute(args.toArray(String[]::new)), "chaos-load");
-        }
-
-        /** @return when it started ({@link System#nanoTime()}) */
-        long start() {
-            long now = System.nanoTime();
-            thread.start();
-            return now;
-        }
-
-        LoadOracle await() throws Exception {
-            thread.join();
-            Path json = dir.resolve("report-" + s.scenario().cliName() + ".json");
-            if (!Files.isRegularFile(json)) {
-                throw new IllegalStateException("the load run wrote no report (exit code " + exitCode + "): " + json);
-            }
-            return LoadOracle.read(json);
-        }
     }
 
     /**
@@ -480,14 +259,14 @@ public final class ScenarioRunner {
      * fault's strike at {@code --fault-at} of the load; the drained load; the fault ended; the checker's check; the
      * recovery from the fault; the common check (the oracle, the service RUNNING at the end).
      */
-    private Observed execute(String bootstrap, KafkaBrokerProcess broker, KafkaClusterProcess cluster)
-            throws Exception {
+    private Observed execute(RunKafka kafka) throws Exception {
+        String bootstrap = kafka.bootstrap();
         Scenario.Plan plan = s.scenario().plan(s);
         Fault fault = plan.fault();
         Checker checker = plan.checker();
         List<ServiceInstance> started = new ArrayList<>();
         for (int i = 0; i < fault.instances(); i++) {
-            started.add(newInstance("service-" + (char) ('a' + i), bootstrap));
+            started.add(instances.newInstance("service-" + (char) ('a' + i), bootstrap));
         }
         List<ServiceInstance> first = started.subList(0, fault.startedAtFirst());
         first.forEach(ServiceInstance::start);
@@ -496,11 +275,11 @@ public final class ScenarioRunner {
             other.awaitRunning(s.readyTimeout());
         }
         try (OutputMonitor monitor = new OutputMonitor(
-                        kafka(bootstrap), topics.attributedClicks(), topics.logRecords(), RunContext.PROBE_PREFIX);
-                Probes probes = new Probes(kafka(bootstrap), topics)) {
-            RunContext run =
-                    new RunContext(s, runId, topics, kafka(bootstrap), started, broker, cluster, probes, monitor);
-            Load load = new Load(bootstrap);
+                        kafka.connection(), topics.attributedClicks(), topics.logRecords(), RunContext.PROBE_PREFIX);
+                Probes probes = new Probes(kafka.connection(), topics)) {
+            RunContext run = new RunContext(
+                    s, runId, topics, kafka.connection(), started, kafka.broker(), kafka.cluster(), probes, monitor);
+            ChaosLoad load = new ChaosLoad(s, bootstrap, runId, topicPrefix);
             fault.beforeLoad(run);
             checker.beforeLoad(run);
             run.loadStarted(load.start());
