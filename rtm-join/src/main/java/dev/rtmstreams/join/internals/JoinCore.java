@@ -186,6 +186,7 @@ final class JoinCore<K, L, R, VR> {
         // With an idle timeout, an input can become idle without any record arriving: re-evaluate the watermark.
         meta.advanceIfIdle();
         evict(left, meta.get().global(), 1);
+        side(left).writeLocal(); // the rows inserted since the last read, for interactive queries
     }
 
     private int evict(boolean left, long watermark, long minSpanMs) {
@@ -252,6 +253,8 @@ final class JoinCore<K, L, R, VR> {
         meta.advance(m);
         meta.write(m);
         evictAll(batchWatermark);
+        sides[0].writeLocal(); // the batch's rows, for interactive queries
+        sides[1].writeLocal();
         shared.lastBatchWatermark = batchWatermark;
         shared.batchRan = true;
     }

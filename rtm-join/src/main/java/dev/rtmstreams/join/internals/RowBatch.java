@@ -8,8 +8,9 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 
 /**
- * Rows of one join side written to the local buffer but not yet to its changelog: they go there together, as one
- * changelog record, before the task's next commit (or once the batch is full). A restore expands the record into the
+ * Rows of one join side not yet in its changelog: they go there together, as one changelog record, before the task's
+ * next commit (or once the batch is full). The newest of them may not be in the local store yet either
+ * ({@link #notLocal}): they are written there together, with one {@code putAll}, before the side is next read. A restore expands the record into the
  * rows ({@link BufferRestorer}). Layout (see {@link Codec}): key {@code [0x03][firstSeq:8]}, value
  * {@code [count:4]} then per row {@code [keyLen:4][row key][valueLen:4][row value]}.
  *
@@ -27,6 +28,8 @@ final class RowBatch {
     private final List<KeyValue<Bytes, byte[]>> rows = new ArrayList<>(MAX_ROWS);
     private int bytes;
     private long firstSeq;
+    /** How many of {@link #rows} (the first ones) the local store holds already. */
+    private int local;
 
     /** Adds a row. @return whether the batch is full (and should be written now) */
     boolean add(Bytes rowKey, long seq, byte[] rowValue) {
@@ -42,8 +45,28 @@ final class RowBatch {
         return rows.isEmpty();
     }
 
-    /** @return the changelog record of the rows added since the last call (the batch is empty afterwards); not empty */
+    /**
+     * @return the rows added but not yet in the local store (a view, in insertion order; empty when all are), to be
+     *     written there with one {@code putAll} and then {@linkplain #localWritten() marked}
+     */
+    List<KeyValue<Bytes, byte[]>> notLocal() {
+        return rows.subList(local, rows.size());
+    }
+
+    /** The rows {@link #notLocal} returned are in the local store now. */
+    void localWritten() {
+        local = rows.size();
+    }
+
+    /**
+     * @return the changelog record of the rows added since the last call (the batch is empty afterwards); not empty
+     * @throws IllegalStateException when some of the rows are not in the local store yet
+     */
     KeyValue<Bytes, byte[]> take() {
+        if (local != rows.size()) {
+            throw new IllegalStateException(
+                    (rows.size() - local) + " rows of the batch are not in the local store yet");
+        }
         ByteBuffer b = ByteBuffer.allocate(4 + bytes);
         b.putInt(rows.size());
         for (KeyValue<Bytes, byte[]> row : rows) {
@@ -53,6 +76,7 @@ final class RowBatch {
         KeyValue<Bytes, byte[]> record = KeyValue.pair(key(firstSeq), b.array());
         rows.clear();
         bytes = 0;
+        local = 0;
         return record;
     }
 

@@ -108,6 +108,7 @@ class BufferRestorerTest {
         RowBatch batch = new RowBatch();
         batch.add(Codec.bufferKey(key, 5, 7), 7, Codec.bufferValue((byte) 0, 5, new byte[] {1}));
         batch.add(Codec.bufferKey(key, 6, 8), 8, Codec.bufferValue((byte) 0, 6, new byte[] {2}));
+        batch.localWritten(); // the join writes the rows locally before their changelog record
         org.apache.kafka.streams.KeyValue<Bytes, byte[]> record = batch.take();
         byte[] matched = Codec.bufferValue(Codec.MATCHED, 5, new byte[] {1});
         List<ConsumerRecord<byte[], byte[]>> changelog = List.of(

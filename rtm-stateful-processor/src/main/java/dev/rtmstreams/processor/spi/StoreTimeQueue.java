@@ -96,6 +96,13 @@ final class StoreTimeQueue implements TimeQueue {
     }
 
     @Override
+    public void flushBulk() {
+        if (bulk != null && bulk.pending() > 0) {
+            bulk.flush();
+        }
+    }
+
+    @Override
     public void endBulk() {
         if (bulk != null) {
             bulk.flush();

@@ -27,7 +27,7 @@ public final class StoreWriteBatch {
 
     private final KeyValueStore<Bytes, byte[]> store;
     private final int size;
-    private List<KeyValue<Bytes, byte[]>> pending;
+    private final List<KeyValue<Bytes, byte[]>> pending;
 
     /**
      * @param store where the entries are written; not null
@@ -56,10 +56,13 @@ public final class StoreWriteBatch {
         }
     }
 
-    /** Writes the pending entries with one {@code putAll} (an empty one when none are pending). */
+    /**
+     * Writes the pending entries with one {@code putAll} (an empty one when none are pending). The list handed to
+     * {@code putAll} is reused afterwards: the store must not keep it (Kafka Streams' stores do not).
+     */
     public void flush() {
         store.putAll(pending);
-        pending = new ArrayList<>(size);
+        pending.clear();
     }
 
     /** @return how many entries are pending (added and not yet written) */

@@ -107,6 +107,12 @@ public interface TimeQueue {
     /** Ends a run of adds started by {@link #startBulk}. */
     default void endBulk() {}
 
+    /**
+     * Makes the adds of the open bulk run so far visible; the run stays open (a writer that batches its adds between
+     * reads of the queue, as the interval join does between probes). Does nothing outside a bulk run.
+     */
+    default void flushBulk() {}
+
     /** @return the heap bytes the queue holds for its entries (0 for a store-backed queue); safe from any thread */
     default long retainedBytes() {
         return 0;

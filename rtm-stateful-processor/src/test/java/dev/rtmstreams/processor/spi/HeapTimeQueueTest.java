@@ -246,6 +246,32 @@ class HeapTimeQueueTest {
     }
 
     @Test
+    void shouldWriteABulkRunsAddsToTheStoreOnEachFlushAndKeepTheRunOpen() {
+        KeyValueStore<Bytes, byte[]> store = store();
+        TimeQueue queue = TimeQueue.inStore(store, CODEC);
+        queue.seekLowerBound(); // empty: no entry is older than any time
+        queue.startBulk();
+        queue.add(entry("a", 5), 5);
+        queue.add(entry("b", 3), 3);
+        assertThat(store.approximateNumEntries()).isZero();
+        assertThat(queue.lowerBound()).isEqualTo(3); // the bound follows the adds before they are written
+        queue.flushBulk();
+        assertThat(store.approximateNumEntries()).isEqualTo(2);
+        queue.add(entry("c", 9), 9);
+        assertThat(store.approximateNumEntries()).isEqualTo(2); // the run is still open
+        queue.flushBulk();
+        queue.flushBulk(); // nothing pending: nothing written
+        assertThat(queue.newest()).isEqualTo(9);
+        queue.endBulk();
+        queue.add(entry("d", 11), 11);
+        assertThat(store.approximateNumEntries()).isEqualTo(4); // outside a run, an add is written at once
+        List<Bytes> out = new ArrayList<>();
+        queue.poll(9, 10, out);
+        assertThat(out)
+                .containsExactly(Bytes.wrap(entry("b", 3)), Bytes.wrap(entry("a", 5)), Bytes.wrap(entry("c", 9)));
+    }
+
+    @Test
     void shouldRefuseANonPositiveSegment() {
         assertThatThrownBy(() -> new HeapTimeQueue(CODEC, 0)).hasMessageContaining("segmentMs must be positive: 0");
     }
