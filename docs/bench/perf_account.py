@@ -24,7 +24,7 @@ STEPS = [
     ("join: RocksDB range scans (probe)", r"SideBuffer\.rows|RocksIterator|RocksDB\.iterator|RocksDbIterator|DBAccessor\.range"),
     ("join: key and id filter probes", r"BufferKeyFilter"),
     ("output send (sink, producer)", r"RecordCollectorImpl\.send|KafkaProducer"),
-    ("join: the match (joiner, buffered row decoded)", r"JoinCore\.emit"),
+    ("join: the match (joiner, buffered row decoded)", r"(JoinCore|JoinMatcher)\.emit"),
     ("Avro decode", r"org\.apache\.avro|AvroSerde"),
     ("Kafka metrics sensors", r"common\.metrics"),
     ("join: other (checks, watermark, meta)", r"dev\.rtmstreams\.join"),

@@ -36,7 +36,7 @@ import org.apache.kafka.common.utils.Bytes;
  *       restored): rows written locally at once and to the changelog together before the next commit
  *       ({@link RowBatch}); a restore expands it into the rows;</li>
  *   <li>meta value: {@code [leftMax:8][rightMax:8][globalWatermark:8][seqHigh:8]};</li>
- *   <li>micro-batch pending entry (written by {@code JoinCore}): key {@code [seq:8]}, value
+ *   <li>micro-batch pending entry (written by {@link MicroBatchInputs}): key {@code [seq:8]}, value
  *       {@code [side:1][recordTimestamp:8][eventTime:8][keyLen:int][key][headersLen:int][headers][value]}, the headers
  *       as {@link dev.rtmstreams.processor.spi.HeadersLayout}.</li>
  * </ul>

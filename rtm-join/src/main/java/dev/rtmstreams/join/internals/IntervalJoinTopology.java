@@ -74,8 +74,8 @@ public final class IntervalJoinTopology {
         KafkaStreamsInternals.ensureCopartitioned(l, r);
 
         Set<StoreBuilder<?>> stores = new LinkedHashSet<>();
-        // Rows are evicted without changelog tombstones (JoinCore#advanceEvictionMarker): the changelog keeps them for
-        // a bounded time instead, and a restoring or standby copy deletes them itself (BufferRestorer).
+        // Rows are evicted without changelog tombstones (SideBuffer#advanceEvictionMarker): the changelog keeps them
+        // for a bounded time instead, and a restoring or standby copy deletes them itself (BufferRestorer).
         Map<String, String> bufferChangelog = bufferChangelogConfig(spec);
         stores.add(
                 OperatorStores.keyValue(spec.leftBufferStore(), spec.backend(), bufferChangelog, BufferRestorer::new));

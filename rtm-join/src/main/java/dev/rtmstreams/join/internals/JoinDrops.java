@@ -3,6 +3,7 @@ package dev.rtmstreams.join.internals;
 import dev.rtmstreams.join.IntervalJoin;
 import dev.rtmstreams.processor.spi.InputDrops;
 import dev.rtmstreams.processor.spi.OperatorSensors;
+import dev.rtmstreams.processor.spi.Watermarks;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -41,6 +42,11 @@ final class JoinDrops<K> {
                 "interval join " + spec.name() + " (" + side + " side)",
                 () -> lateSensor(sensors),
                 () -> futureSensor(sensors));
+    }
+
+    /** Spark's rule for stateful operators ({@link Watermarks#isLate}), with {@link Codec#NONE} as "no watermark yet". */
+    static boolean isLate(long eventTime, long watermark) {
+        return watermark != Codec.NONE && Watermarks.isLate(eventTime, watermark);
     }
 
     /**

@@ -258,7 +258,7 @@ final class JoinMeta {
      * {@code upper >= -leftDelay} (a left row leaves once {@code wm > t + upper}, and {@code wm <= leftMax - leftDelay})
      * and {@code lower <= rightDelay} (a right row leaves once {@code wm > t - lower}, {@code wm <= rightMax -
      * rightDelay}). A late record ({@code t <= wm <= max - delay}) never raises a side's maximum; a copy dropped by
-     * {@code distinctBy} may, and then the change is written ({@code JoinCore}). Otherwise every change is written.
+     * {@code distinctBy} may, and then the change is written ({@code JoinMatcher}). Otherwise every change is written.
      */
     static boolean lazyAllowed(JoinSpec<?, ?, ?> spec, long idleTimeoutMs) {
         return spec.policy() == WatermarkPolicy.MIN
