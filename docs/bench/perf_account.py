@@ -20,7 +20,9 @@ STEPS = [
     ("punctuate (eviction, idle checks)", r"[Pp]unctuat"),
     ("join: row batches to the changelog", r"MeteredKeyValueStore\.put.*(RecordCollectorImpl|KafkaProducer)"),
     ("join: key and id filter adds", r"BufferKeyFilter\.add"),
-    ("join: RocksDB puts (row, time index)", r"RocksDB\.put|RocksDB_put|QueryableOperatorStore\.put|RowBatch"),
+    ("join: RocksDB puts (row, time index)",
+     r"RocksDB\.put|RocksDB_put|QueryableOperatorStore\.put|RowBatch|SideBuffer\.writeLocal|flushBulk"
+     r"|RocksDB\.write|RocksDB_write|DBImpl::Write"),
     ("join: RocksDB range scans (probe)", r"SideBuffer\.rows|RocksIterator|RocksDB\.iterator|RocksDbIterator|DBAccessor\.range"),
     ("join: key and id filter probes", r"BufferKeyFilter"),
     ("output send (sink, producer)", r"RecordCollectorImpl\.send|KafkaProducer"),
