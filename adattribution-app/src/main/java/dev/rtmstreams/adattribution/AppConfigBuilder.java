@@ -331,7 +331,7 @@ public final class AppConfigBuilder {
         }
         requirePositive("attribution-window", attributionWindow);
         if (evictionIndex == null) {
-            throw new IllegalArgumentException("eviction-index must be heap or state-store: null");
+            throw new IllegalArgumentException("eviction-index must be heap, state-store or segments: null");
         }
         if (watermarkDelay == null || watermarkDelay.isNegative()) {
             throw new IllegalArgumentException("watermark-delay must not be negative: " + watermarkDelay);

@@ -85,7 +85,7 @@ class MainCommandLineTest {
         Outcome o = run(Map.of(), "run", "--bootstrap-servers", "localhost:9092", "--eviction-index", "disk");
 
         assertThat(o.code).isEqualTo(2);
-        assertThat(o.err).contains("--eviction-index", "disk", "heap or state-store");
+        assertThat(o.err).contains("--eviction-index", "disk", "heap, state-store or segments");
     }
 
     @Test

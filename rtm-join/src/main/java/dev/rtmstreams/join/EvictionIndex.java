@@ -20,5 +20,16 @@ public enum EvictionIndex {
      * In a local (not changelogged) store per side, of the join's store backend: two store writes per row, and no heap
      * however large the buffer. The default.
      */
-    STATE_STORE
+    STATE_STORE,
+    /**
+     * No per-row index: each side's rows are keyed by time segment first (segments of half the join interval's width,
+     * at least a second), a probe reads the segments its time range overlaps, and eviction deletes a segment once the
+     * watermark has passed all of it, with one range deletion (RocksDB then drops whole files, and the buffer stores
+     * use level compaction, which rewrites little of a store whose writes go to its newest segments). A row may stay
+     * buffered up to one segment longer than with the other indexes; the output is the same. Only for
+     * {@link JoinType#INNER} joins (outer and semi joins emit each unmatched row when the watermark passes it, which
+     * needs the per-row order). Switching a join to or from it is a restart like any other: the rows are rewritten
+     * under the new layout's keys when the task starts.
+     */
+    SEGMENTS
 }

@@ -492,7 +492,9 @@ public final class IntervalJoin<K, L, R> {
 
         /**
          * @param index where each side's time index of buffered rows is kept: {@link EvictionIndex#STATE_STORE}
-         *     (default: a local store per side) or {@link EvictionIndex#HEAP} (no store write per row, heap per row)
+         *     (default: a local store per side), {@link EvictionIndex#HEAP} (no store write per row, heap per row) or
+         *     {@link EvictionIndex#SEGMENTS} (none: rows keyed by time segment, evicted a segment at a time; inner
+         *     joins only)
          * @return this
          */
         public Builder<K, L, R> evictionIndex(EvictionIndex index) {
@@ -666,6 +668,10 @@ public final class IntervalJoin<K, L, R> {
             }
             if (maxEvictionsPerPass <= 0) {
                 throw new IllegalArgumentException("maxEvictionsPerPass must be positive: " + maxEvictionsPerPass);
+            }
+            if (evictionIndex == EvictionIndex.SEGMENTS && joinType != JoinType.INNER) {
+                throw new IllegalArgumentException("evictionIndex SEGMENTS is supported for inner joins only (use"
+                        + " STATE_STORE or HEAP): joinType=" + joinType);
             }
             if (distinctRows && joinType != JoinType.INNER) {
                 throw new IllegalArgumentException(

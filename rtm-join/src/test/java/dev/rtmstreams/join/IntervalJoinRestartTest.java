@@ -47,7 +47,17 @@ class IntervalJoinRestartTest {
     @BeforeAll
     static void startBroker() {
         kafka = EmbeddedKafkaCluster.builder().build().start();
-        kafka.createTopics(1, "imps", "clicks", "attributed", "outer-imps", "outer-clicks", "outer-out");
+        kafka.createTopics(
+                1,
+                "imps",
+                "clicks",
+                "attributed",
+                "outer-imps",
+                "outer-clicks",
+                "outer-out",
+                "seg-imps",
+                "seg-clicks",
+                "seg-out");
     }
 
     @AfterAll
@@ -292,6 +302,71 @@ class IntervalJoinRestartTest {
             closeLeavingGroup(second);
             second.cleanUp();
         }
+    }
+
+    /** The attribution join on the {@code seg-} topics with the given eviction index. */
+    private static Topology segmentsTopology(EvictionIndex index) {
+        return topology("seg-", b -> b.evictionIndex(index).name("seg"));
+    }
+
+    @Test
+    void shouldKeepBufferedRowsWhenTheEvictionIndexSwitchesToAndFromSegmentsAcrossRestarts() throws Exception {
+        Path stateDir = Files.createTempDirectory("rtm-join-restart-segments");
+        String app = "join-restart-segments-test";
+        KafkaStreams first = start(stateDir, app, segmentsTopology(EvictionIndex.STATE_STORE));
+        send("seg-imps", "k1", "I1", T0 + Duration.ofMinutes(1).toMillis());
+        send("seg-imps", "k2", "I2", T0 + Duration.ofMinutes(3).toMillis());
+        await().atMost(Duration.ofSeconds(30)).until(() -> rows(first, "seg-left-buffer") == 2);
+        closeLeavingGroup(first); // local state kept: the next start finds rows of the plain layout
+
+        KafkaStreams second = start(stateDir, app, segmentsTopology(EvictionIndex.SEGMENTS));
+        try {
+            // the rows were rewritten under segmented keys at task start, and still match
+            assertThat(count(second, "seg-left-buffer", key -> key[0] == 0)).isZero();
+            assertThat(count(second, "seg-left-buffer", key -> key[0] == 4)).isEqualTo(2);
+            send("seg-clicks", "k1", "C1", T0 + Duration.ofMinutes(2).toMillis());
+            assertThat(segOutput(1)).containsExactly("I1,C1");
+            // watermark T0 + 9 min: the 1-minute segments of I1 (1 min) and I2 (3 min) end before 9 - 2 min, the upper
+            // bound: both are deleted whole; C1's (2 min) too
+            send("seg-imps", "k3", "I3", T0 + Duration.ofMinutes(14).toMillis());
+            send("seg-clicks", "k3", "C3", T0 + Duration.ofMinutes(14).toMillis());
+            assertThat(segOutput(2)).containsExactly("I1,C1", "I3,C3");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> rows(second, "seg-left-buffer") == 0
+                            && count(second, "seg-left-buffer", key -> key[0] == 4) == 1);
+        } finally {
+            closeLeavingGroup(second);
+            second.cleanUp(); // the next start restores from a changelog holding both layouts' keys
+        }
+
+        KafkaStreams third = start(stateDir, app, segmentsTopology(EvictionIndex.SEGMENTS));
+        try {
+            assertThat(count(third, "seg-left-buffer", key -> key[0] == 4)).isEqualTo(1); // I3 only
+            assertThat(count(third, "seg-left-buffer", key -> key[0] == 0)).isZero();
+            send("seg-clicks", "k3", "C3b", T0 + Duration.ofMinutes(15).toMillis());
+            assertThat(segOutput(3)).containsExactly("I1,C1", "I3,C3", "I3,C3b");
+        } finally {
+            closeLeavingGroup(third);
+        }
+
+        KafkaStreams fourth = start(stateDir, app, segmentsTopology(EvictionIndex.STATE_STORE));
+        try {
+            // back to plain row keys and a time index, rebuilt from the rewritten rows
+            assertThat(count(fourth, "seg-left-buffer", key -> key[0] == 4)).isZero();
+            assertThat(rows(fourth, "seg-left-buffer")).isEqualTo(1);
+            assertThat(entries(fourth, "seg-left-index")).isEqualTo(1);
+            send("seg-clicks", "k3", "C3c", T0 + Duration.ofMinutes(15).toMillis());
+            assertThat(segOutput(4)).containsExactly("I1,C1", "I3,C3", "I3,C3b", "I3,C3c");
+        } finally {
+            closeLeavingGroup(fourth);
+            fourth.cleanUp();
+        }
+    }
+
+    private static List<String> segOutput(int n) {
+        return TestRecords.consumeStrings(kafka, "seg-out", n, Duration.ofSeconds(60)).stream()
+                .map(ConsumerRecord::value)
+                .toList();
     }
 
     private static List<String> outerOutput(int n, Duration timeout) {

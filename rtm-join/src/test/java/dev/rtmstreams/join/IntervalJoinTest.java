@@ -76,7 +76,9 @@ class IntervalJoinTest {
     }
 
     @ParameterizedTest
-    @EnumSource(EvictionIndex.class)
+    @EnumSource(
+            value = EvictionIndex.class,
+            names = {"HEAP", "STATE_STORE"}) // row by row; SEGMENTS below
     void shouldEvictRowsOnceTheGlobalWatermarkPassesTheirBoundWhenBothSidesAdvance(EvictionIndex evictionIndex) {
         try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.evictionIndex(evictionIndex)))) {
             h.left("imp1", "I1", t(Duration.ZERO));
@@ -102,7 +104,64 @@ class IntervalJoinTest {
     }
 
     @ParameterizedTest
-    @EnumSource(EvictionIndex.class)
+    @EnumSource(StoreBackend.class)
+    void shouldEvictAWholeSegmentOnceTheWatermarkHasPassedAllOfItWithSegments(StoreBackend backend) {
+        // the seed's bounds [0, 2 min]: 1-minute segments; rows of the left side are evictable 2 min behind the
+        // watermark, of the right side at the watermark
+        try (JoinHarness h = new JoinHarness(seed(JoinType.INNER)
+                .andThen(b -> b.evictionIndex(EvictionIndex.SEGMENTS).storeBackend(backend)))) {
+            h.left("imp1", "I1", t(Duration.ZERO));
+            h.left("imp1", "I1b", t(ofSeconds(59)));
+            h.right("imp1", "C1", t(ofMinutes(1)));
+            assertThat(h.leftSegmentRows()).isEqualTo(2);
+            assertThat(h.hasStore(JoinHarness.NAME + "-left-index")).isFalse();
+
+            // watermark 2m+1ms: I1 (0) is evictable (0 + 2m < wm), but I1b (59 s) is not, and they share the segment
+            // [0, 1 min): it stays whole. C1's segment [1, 2 min) is wholly behind the watermark: deleted.
+            h.left("imp2", "I2", t(ofMinutes(7).plusMillis(1)));
+            h.right("imp2", "C2", t(ofMinutes(7).plusMillis(1)));
+            h.tick(ofSeconds(1));
+            assertThat(h.leftRows()).isEqualTo(3);
+            assertThat(h.rightRows()).isEqualTo(1);
+
+            // a click at 1m59s is late (behind the watermark), although I1's row is still buffered: no match
+            h.right("imp1", "C-late", t(ofMinutes(1).plusSeconds(59)));
+            assertThat(h.lateCount()).isEqualTo(1);
+
+            // watermark 3m+1ms: the segment [0, 1 min) ends at 59.999 s + 2 min < wm: deleted whole
+            h.left("imp3", "I3", t(ofMinutes(8).plusMillis(1)));
+            h.right("imp3", "C3", t(ofMinutes(8).plusMillis(1)));
+            h.tick(ofSeconds(1));
+            assertThat(h.leftRows()).isEqualTo(2); // I2, I3
+            assertThat(h.outValues()).containsExactly("I1,C1", "I1b,C1", "I2,C2", "I3,C3");
+        }
+    }
+
+    @Test
+    void shouldMatchRowsAcrossSegmentsInTimeOrderWithSegments() {
+        // bounds [-10 s, 10 s]: 10-second segments; a click's window spans three of them
+        Consumer<IntervalJoin.Builder<String, String, String>> cfg = b -> b.lowerBound(ofSeconds(-10))
+                .upperBound(ofSeconds(10))
+                .leftWatermarkDelay(ofMinutes(1))
+                .rightWatermarkDelay(ofMinutes(1))
+                .joinType(JoinType.INNER)
+                .evictionIndex(EvictionIndex.SEGMENTS);
+        try (JoinHarness h = new JoinHarness(cfg)) {
+            h.left("k", "A", t(ofSeconds(1)));
+            h.left("k", "B", t(ofSeconds(9)));
+            h.left("k", "C", t(ofSeconds(10)));
+            h.left("k", "D", t(ofSeconds(19)));
+            h.left("k", "E", t(ofSeconds(21)));
+            h.left("other", "X", t(ofSeconds(12)));
+            h.right("k", "R", t(ofSeconds(11))); // matches left rows in [1 s, 21 s]
+            assertThat(h.outValues()).containsExactly("A,R", "B,R", "C,R", "D,R", "E,R");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = EvictionIndex.class,
+            names = {"HEAP", "STATE_STORE"}) // row by row; SEGMENTS below
     void shouldReportTheHeapTheTimeIndexHoldsAndReleaseItOnEviction(EvictionIndex evictionIndex) {
         try (JoinHarness h = new JoinHarness(seed(JoinType.INNER).andThen(b -> b.evictionIndex(evictionIndex)))) {
             assertThat(h.timeIndexBytes()).isZero();
@@ -126,7 +185,9 @@ class IntervalJoinTest {
     }
 
     @ParameterizedTest
-    @EnumSource(EvictionIndex.class)
+    @EnumSource(
+            value = EvictionIndex.class,
+            names = {"HEAP", "STATE_STORE"}) // row by row; SEGMENTS below
     void shouldHoldRecordTriggeredEvictionUntilTheEvictableRowsSpanAHundredMillisecondsButNotThePunctuator(
             EvictionIndex evictionIndex) {
         // bounds [0, 0] and no watermark delay: a row is evictable once the watermark (min of both sides) passes it

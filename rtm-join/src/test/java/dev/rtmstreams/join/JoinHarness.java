@@ -123,12 +123,19 @@ final class JoinHarness implements AutoCloseable {
         return n;
     }
 
+    /** @return the left buffer's rows, of either layout (plain row keys, or segmented with {@code SEGMENTS}) */
     long leftRows() {
-        return bufferEntries(join.leftBufferStoreName(), 0);
+        return bufferEntries(join.leftBufferStoreName(), 0) + bufferEntries(join.leftBufferStoreName(), 4);
     }
 
+    /** @return the right buffer's rows, of either layout */
     long rightRows() {
-        return bufferEntries(join.rightBufferStoreName(), 0);
+        return bufferEntries(join.rightBufferStoreName(), 0) + bufferEntries(join.rightBufferStoreName(), 4);
+    }
+
+    /** @return the left buffer's rows keyed by time segment ({@code EvictionIndex.SEGMENTS}) */
+    long leftSegmentRows() {
+        return bufferEntries(join.leftBufferStoreName(), 4);
     }
 
     /** @return whether the topology has a store of this name */

@@ -124,7 +124,8 @@ public enum ServiceOption {
             "eviction-index",
             "WHERE",
             "Click attribution: where the join keeps its time index of buffered rows: state-store (a local RocksDB store"
-                    + " per side) or heap (no store write per row, about 60 bytes of heap per buffered row).",
+                    + " per side), heap (no store write per row, about 60 bytes of heap per buffered row) or segments"
+                    + " (no index: rows keyed by time segment, a segment deleted whole once the watermark passes it).",
             "state-store",
             (b, v) -> b.evictionIndex(parseEvictionIndex(v))),
     CORRELATION_WINDOW(
@@ -309,7 +310,8 @@ public enum ServiceOption {
         return switch (v.trim().toLowerCase(Locale.ROOT)) {
             case "heap" -> EvictionIndex.HEAP;
             case "state-store" -> EvictionIndex.STATE_STORE;
-            default -> throw new IllegalArgumentException("expected heap or state-store: '" + v + "'");
+            case "segments" -> EvictionIndex.SEGMENTS;
+            default -> throw new IllegalArgumentException("expected heap, state-store or segments: '" + v + "'");
         };
     }
 

@@ -24,6 +24,10 @@ import org.apache.kafka.common.utils.Bytes;
  * <ul>
  *   <li>row key (buffer store): {@code [0x00][keyLen:int][key bytes][eventTime:8][seq:8]} - a range scan over one key
  *       and a time interval finds candidate matches (length prefix: no key is a prefix-collision of another);</li>
+ *   <li>segmented row key (buffer store, with {@code EvictionIndex.SEGMENTS} instead of the row key):
+ *       {@code [0x04][segmentStart:8][keyLen:int][key bytes][eventTime:8][seq:8]}, where {@code segmentStart} is the
+ *       event time rounded down to a multiple of the segment length: a side's rows sorted by time segment first, so
+ *       that a segment is evicted with one range deletion and the store's files split by time (no time index);</li>
  *   <li>row value: {@code [flags:1][recordTimestamp:8][value bytes]}, flag bit 0 = matched (outer joins);</li>
  *   <li>index key (index store, and the order of the heap index): {@code [0x01][eventTime:8][keyLen:int][key bytes][seq:8]}, empty value -
  *       time-ordered, for incremental eviction; written and deleted with its row. (Buffers written before the index
@@ -53,6 +57,7 @@ final class Codec {
     static final byte INDEX = 1;
     static final byte MARKER = 2;
     static final byte ROW_BATCH = 3;
+    static final byte SEGMENT_ROW = 4;
     private static final Bytes EVICTION_MARKER_KEY = Bytes.wrap(new byte[] {MARKER});
 
     /**
@@ -75,6 +80,38 @@ final class Codec {
         return Bytes.wrap(b);
     }
 
+    /** @return {@code [0x04][flip(segmentStart)][keyLen][key][flip(eventTime)][seq]} */
+    static Bytes segmentRowKey(long segmentStart, byte[] key, long eventTime, long seq) {
+        byte[] b = new byte[9 + 4 + key.length + 16];
+        b[0] = SEGMENT_ROW;
+        putTime(b, 1, segmentStart);
+        putInt(b, 9, key.length);
+        System.arraycopy(key, 0, b, 13, key.length);
+        putTime(b, 13 + key.length, eventTime);
+        putLong(b, 21 + key.length, seq);
+        return Bytes.wrap(b);
+    }
+
+    /**
+     * @return a key sorting before every segmented row key of a segment starting at {@code segmentStart} or later, and
+     *     after every row of an earlier segment: {@code [0x04][flip(segmentStart)]}
+     */
+    static Bytes segmentBound(long segmentStart) {
+        byte[] b = new byte[9];
+        b[0] = SEGMENT_ROW;
+        putTime(b, 1, segmentStart);
+        return Bytes.wrap(b);
+    }
+
+    /** @return the segment start of a segmented row key */
+    static long segmentStart(byte[] segmentRowKey) {
+        return getTime(segmentRowKey, 1);
+    }
+
+    static boolean isSegmentRowKey(byte[] storeKey) {
+        return storeKey.length > 0 && storeKey[0] == SEGMENT_ROW;
+    }
+
     /**
      * @return the key of a side's eviction marker in its buffer store: {@code [0x02]}, sorting after every row and
      *     index key
@@ -83,17 +120,25 @@ final class Codec {
         return EVICTION_MARKER_KEY;
     }
 
+    /** @return whether a store key is a row key of either layout (plain or segmented) */
     static boolean isRowKey(byte[] storeKey) {
-        return storeKey.length > 0 && storeKey[0] == ROW;
+        return storeKey.length > 0 && (storeKey[0] == ROW || storeKey[0] == SEGMENT_ROW);
     }
 
     static long bufferKeyTime(byte[] bufferKey) {
         return getTime(bufferKey, bufferKey.length - 16);
     }
 
+    /** @return the user key of a row key of either layout */
     static byte[] bufferKeyUserKey(byte[] bufferKey) {
-        int len = getInt(bufferKey, 1);
-        return Arrays.copyOfRange(bufferKey, 5, 5 + len);
+        int at = bufferKey[0] == SEGMENT_ROW ? 9 : 1;
+        int len = getInt(bufferKey, at);
+        return Arrays.copyOfRange(bufferKey, at + 4, at + 4 + len);
+    }
+
+    /** @return the sequence number of a row key of either layout */
+    static long bufferKeySeq(byte[] bufferKey) {
+        return getLong(bufferKey, bufferKey.length - 8);
     }
 
     /** @return the index key of a row key: {@code [0x01][time][keyLen][key][seq]} */
@@ -146,9 +191,12 @@ final class Codec {
         return Bytes.wrap(new byte[] {INDEX});
     }
 
-    /** @return the first key after all row keys (rows are {@code [ROW_START, ROW_END)}) */
+    /**
+     * @return the first key after all row keys of both layouts (rows are in {@code [rowsStart, rowsEnd)}, which also
+     *     holds the eviction marker and, in buffers of the oldest layout, index keys: skip them with {@link #isRowKey})
+     */
     static Bytes rowsEnd() {
-        return Bytes.wrap(new byte[] {INDEX});
+        return Bytes.wrap(new byte[] {SEGMENT_ROW + 1});
     }
 
     /** @return a key sorting before every row key */

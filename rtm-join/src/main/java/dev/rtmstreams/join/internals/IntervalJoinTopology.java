@@ -76,15 +76,17 @@ public final class IntervalJoinTopology {
         Set<StoreBuilder<?>> stores = new LinkedHashSet<>();
         // Rows are evicted without changelog tombstones (SideBuffer#advanceEvictionMarker): the changelog keeps them
         // for a bounded time instead, and a restoring or standby copy deletes them itself (BufferRestorer).
+        // With segments (rows keyed by time segment first) the buffers use level compaction (EvictionIndex.SEGMENTS).
         Map<String, String> bufferChangelog = bufferChangelogConfig(spec);
-        stores.add(
-                OperatorStores.keyValue(spec.leftBufferStore(), spec.backend(), bufferChangelog, BufferRestorer::new));
-        stores.add(
-                OperatorStores.keyValue(spec.rightBufferStore(), spec.backend(), bufferChangelog, BufferRestorer::new));
+        boolean segments = spec.evictionIndex() == EvictionIndex.SEGMENTS;
+        stores.add(OperatorStores.keyValue(
+                spec.leftBufferStore(), spec.backend(), bufferChangelog, BufferRestorer::new, segments));
+        stores.add(OperatorStores.keyValue(
+                spec.rightBufferStore(), spec.backend(), bufferChangelog, BufferRestorer::new, segments));
         // Each side's time index (the shell's TimeQueue), for eviction: local only, in a store of its own by default
-        // (EvictionIndex.STATE_STORE), on the heap with EvictionIndex.HEAP. Kafka Streams' own window store needs none
-        // (it drops whole time segments); a row-level index changelogged beside each row would double the changelog
-        // writes per input.
+        // (EvictionIndex.STATE_STORE), on the heap with EvictionIndex.HEAP, none with EvictionIndex.SEGMENTS, which
+        // drops whole time segments as Kafka Streams' own window store does; a row-level index changelogged beside
+        // each row would double the changelog writes per input.
         if (spec.evictionIndex() == EvictionIndex.STATE_STORE) {
             stores.add(OperatorStores.keyValue(spec.leftIndexStore(), spec.backend(), false));
             stores.add(OperatorStores.keyValue(spec.rightIndexStore(), spec.backend(), false));

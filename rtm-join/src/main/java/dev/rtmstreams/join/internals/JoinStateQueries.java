@@ -69,12 +69,12 @@ public final class JoinStateQueries {
         NavigableMap<Bytes, byte[]> left = new TreeMap<>();
         NavigableMap<Bytes, byte[]> right = new TreeMap<>();
         QueryResult<KeyValueIterator<Bytes, byte[]>> leftRows =
-                query(streams, spec.leftBufferStore(), partition, rowsOf(key));
+                query(streams, spec.leftBufferStore(), partition, rowsOf(spec, key));
         if (leftRows == null) { // another instance's now
             return new Snapshot(partition, false, left, right, null, JoinStateScan.NONE, JoinStateScan.NONE);
         }
-        drain(leftRows, left, false);
-        drain(require(query(streams, spec.rightBufferStore(), partition, rowsOf(key))), right, false);
+        drainRows(leftRows, key, left);
+        drainRows(require(query(streams, spec.rightBufferStore(), partition, rowsOf(spec, key))), key, right);
         putMarker(streams, spec.leftBufferStore(), partition, left);
         putMarker(streams, spec.rightBufferStore(), partition, right);
         byte[] meta = require(query(
@@ -102,17 +102,18 @@ public final class JoinStateQueries {
             return owner.partition();
         }
         for (String store : List.of(spec.leftBufferStore(), spec.rightBufferStore())) {
-            StateQueryResult<KeyValueIterator<Bytes, byte[]>> all = streams.query(
-                    StateQueryRequest.inStore(store).withQuery(rowsOf(key)).requireActive());
+            StateQueryResult<KeyValueIterator<Bytes, byte[]>> all = streams.query(StateQueryRequest.inStore(store)
+                    .withQuery(rowsOf(spec, key))
+                    .requireActive());
             Integer found = null;
             for (Map.Entry<Integer, QueryResult<KeyValueIterator<Bytes, byte[]>>> e :
                     all.getPartitionResults().entrySet()) {
                 QueryResult<KeyValueIterator<Bytes, byte[]>> r = e.getValue();
                 if (r.isSuccess()) {
-                    try (KeyValueIterator<Bytes, byte[]> it = r.getResult()) {
-                        if (found == null && it.hasNext()) {
-                            found = e.getKey();
-                        }
+                    NavigableMap<Bytes, byte[]> rows = new TreeMap<>();
+                    drainRows(r, key, rows);
+                    if (found == null && !rows.isEmpty()) {
+                        found = e.getKey();
                     }
                 }
             }
@@ -123,8 +124,28 @@ public final class JoinStateQueries {
         return null;
     }
 
-    private static RangeQuery<Bytes, byte[]> rowsOf(byte[] key) {
-        return RangeQuery.withRange(JoinStateScan.rowsFrom(key), JoinStateScan.rowsTo(key));
+    /**
+     * @return the range holding the rows of {@code key}: one range of the key with plain row keys; with
+     *     {@link EvictionIndex#SEGMENTS} the key's rows are spread over the time segments, so every row (filtered by
+     *     {@link #drainRows})
+     */
+    private static RangeQuery<Bytes, byte[]> rowsOf(JoinSpec<?, ?, ?> spec, byte[] key) {
+        return spec.evictionIndex() == EvictionIndex.SEGMENTS
+                ? RangeQuery.withRange(JoinStateScan.allRowsFrom(), JoinStateScan.allRowsTo())
+                : RangeQuery.withRange(JoinStateScan.rowsFrom(key), JoinStateScan.rowsTo(key));
+    }
+
+    /** Drains {@code result} into {@code into}, keeping only the rows of {@code key}. */
+    private static void drainRows(
+            QueryResult<KeyValueIterator<Bytes, byte[]>> result, byte[] key, NavigableMap<Bytes, byte[]> into) {
+        try (KeyValueIterator<Bytes, byte[]> it = result.getResult()) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                if (JoinStateScan.isRowOf(kv.key.get(), key)) {
+                    into.put(kv.key, kv.value);
+                }
+            }
+        }
     }
 
     private static void putMarker(KafkaStreams streams, String store, int partition, NavigableMap<Bytes, byte[]> into) {

@@ -3,6 +3,7 @@ package dev.rtmstreams.join.internals;
 import dev.rtmstreams.processor.spi.ByteLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -53,11 +54,44 @@ public final class JoinStateScan {
     public static List<RawRow> rows(ReadOnlyKeyValueStore<Bytes, byte[]> buffer, byte[] key) {
         long marker = marker(buffer);
         List<RawRow> out = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = key == null
-                ? buffer.range(Codec.rowsStart(), Codec.rowsEnd())
-                : buffer.range(rowsFrom(key), rowsTo(key))) {
-            while (it.hasNext()) {
-                KeyValue<Bytes, byte[]> kv = it.next();
+        if (key == null) {
+            collect(buffer.range(Codec.rowsStart(), Codec.rowsEnd()), marker, out);
+            // segmented rows (EvictionIndex.SEGMENTS) come segment by segment: in key order as plain rows are
+            out.sort(Comparator.comparingInt((RawRow r) -> r.key().length)
+                    .thenComparing(RawRow::key, Arrays::compareUnsigned)
+                    .thenComparingLong(RawRow::eventTime));
+            return out;
+        }
+        collect(buffer.range(rowsFrom(key), rowsTo(key)), marker, out);
+        // segmented rows: one range per segment, found by seeking past the previous one (no segment length needed)
+        Bytes seek = Codec.segmentBound(Long.MIN_VALUE);
+        while (true) {
+            long segment;
+            try (KeyValueIterator<Bytes, byte[]> it = buffer.range(seek, Codec.rowsEnd())) {
+                byte[] k = it.hasNext() ? it.next().key.get() : null;
+                if (k == null || !Codec.isSegmentRowKey(k)) {
+                    return out;
+                }
+                segment = Codec.segmentStart(k);
+            }
+            collect(
+                    buffer.range(
+                            Codec.segmentRowKey(segment, key, Long.MIN_VALUE, 0L),
+                            Codec.segmentRowKey(segment, key, Long.MAX_VALUE, -1L)),
+                    marker,
+                    out);
+            if (segment == Long.MAX_VALUE) {
+                return out;
+            }
+            seek = Codec.segmentBound(segment + 1);
+        }
+    }
+
+    /** Adds the rows of {@code entries} above {@code marker} to {@code out}, and closes {@code entries}. */
+    private static void collect(KeyValueIterator<Bytes, byte[]> entries, long marker, List<RawRow> out) {
+        try (entries) {
+            while (entries.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = entries.next();
                 byte[] k = kv.key.get();
                 if (!Codec.isRowKey(k) || Codec.bufferKeyTime(k) <= marker) {
                     continue; // rows at or below the marker are evicted, only not yet swept
@@ -70,7 +104,15 @@ public final class JoinStateScan {
                         Codec.payload(kv.value)));
             }
         }
-        return out;
+    }
+
+    /**
+     * @param storeKey a key of a side's buffer store
+     * @param key a serialized join key
+     * @return whether {@code storeKey} is a row of {@code key}, in either layout
+     */
+    public static boolean isRowOf(byte[] storeKey, byte[] key) {
+        return Codec.isRowKey(storeKey) && Arrays.equals(Codec.bufferKeyUserKey(storeKey), key);
     }
 
     /** @return the side's eviction marker in {@code buffer}: every row at or below it is evicted; {@link #NONE} */

@@ -40,6 +40,13 @@ final class JoinTaskState {
     final long[] evictedThrough = {Codec.NONE, Codec.NONE};
     /** Per side: whether {@link #evictedThrough} moved since it was last written. */
     final boolean[] markerUnwritten = new boolean[2];
+    /**
+     * Per side, with segmented buffers ({@code EvictionIndex.SEGMENTS}): the start of the oldest time segment that may
+     * hold rows, or {@link Long#MAX_VALUE} for none.
+     */
+    final long[] oldestSegment = {Long.MAX_VALUE, Long.MAX_VALUE};
+    /** Per side, with segmented buffers: the largest buffered event time, or {@link Codec#NONE}. */
+    final long[] newest = {Codec.NONE, Codec.NONE};
     /** Per side: rows written locally but not yet to the changelog ({@link RowBatch}). */
     final RowBatch[] pending = {new RowBatch(), new RowBatch()};
 }

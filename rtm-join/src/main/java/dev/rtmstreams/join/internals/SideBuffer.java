@@ -25,6 +25,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * codec ({@link Codec#INDEX_ENTRIES}), which rows are evictable, and the eviction marker. Eviction may lag (it runs every few records of the side and on a punctuator): a row that is
  * evictable can never match a non-late record of the other side, so lazy eviction never changes the output, only the
  * state size.
+ *
+ * <p>With {@link EvictionIndex#SEGMENTS} (inner joins) the rows are keyed by time segment first
+ * ({@link Codec#segmentRowKey}) and there is no time index: a probe reads the segments its time range overlaps, and
+ * eviction deletes each segment the watermark has wholly passed with one range deletion. A row can then outlive its
+ * own eviction time by up to a segment, which changes no output (a probe's range bounds the times it matches).
  */
 final class SideBuffer {
 
@@ -47,6 +52,8 @@ final class SideBuffer {
      * from the buffer by the first processor of a task.
      */
     private final TimeQueue index;
+    /** The time segments' length with {@link EvictionIndex#SEGMENTS}; 0 for plain row keys and a time index. */
+    private final long segmentMs;
 
     private final JoinTaskState shared;
     /** Which keys the buffer may hold (shared by the task's two side processors). */
@@ -68,6 +75,7 @@ final class SideBuffer {
         this.buffer = context.getStateStore(left ? spec.leftBufferStore() : spec.rightBufferStore());
         this.local = OperatorStores.localWrites(buffer);
         this.index = shared.timeIndexes[side];
+        this.segmentMs = spec.evictionIndex() == EvictionIndex.SEGMENTS ? segmentMs(spec) : 0;
         this.shared = shared;
         this.keys = shared.filters[side];
         this.ids = shared.idFilters[side];
@@ -94,8 +102,11 @@ final class SideBuffer {
         return new BufferKeyFilter(segmentMs(spec));
     }
 
-    /** @return a side's time index: on the heap, or in the side's local index store */
+    /** @return a side's time index: on the heap, or in the side's local index store; null with segments */
     static TimeQueue newTimeIndex(JoinSpec<?, ?, ?> spec, ProcessorContext<?, ?> context, boolean left) {
+        if (spec.evictionIndex() == EvictionIndex.SEGMENTS) {
+            return null;
+        }
         if (spec.evictionIndex() == EvictionIndex.HEAP) {
             return TimeQueue.onHeap(Codec.INDEX_ENTRIES);
         }
@@ -119,7 +130,31 @@ final class SideBuffer {
     /** @return the rows of {@code keyBytes} with an event time in {@code [from, to]}, in time order */
     KeyValueIterator<Bytes, byte[]> rows(byte[] keyBytes, long from, long to) {
         writeLocal();
-        return local.range(Codec.bufferKey(keyBytes, from, 0L), Codec.bufferKey(keyBytes, to, Long.MAX_VALUE));
+        if (segmentMs == 0) {
+            return local.range(Codec.bufferKey(keyBytes, from, 0L), Codec.bufferKey(keyBytes, to, Long.MAX_VALUE));
+        }
+        long newest = shared.newest[side];
+        long first = Math.max(segmentOf(from), shared.oldestSegment[side]);
+        long last = newest == Codec.NONE ? Long.MIN_VALUE : Math.min(segmentOf(to), segmentOf(newest));
+        return new SegmentedRows(local, keyBytes, from, to, segmentMs, first, last, keys);
+    }
+
+    /** @return the start of the time segment holding {@code eventTime} */
+    private long segmentOf(long eventTime) {
+        return Math.floorDiv(eventTime, segmentMs) * segmentMs;
+    }
+
+    /** @return the row key of this side's layout */
+    private Bytes rowKey(byte[] keyBytes, long eventTime, long seq) {
+        return segmentMs == 0
+                ? Codec.bufferKey(keyBytes, eventTime, seq)
+                : Codec.segmentRowKey(segmentOf(eventTime), keyBytes, eventTime, seq);
+    }
+
+    /** Notes a buffered row's time in the segment bounds (segmented layout). */
+    private void noteSegmentRow(long eventTime) {
+        shared.oldestSegment[side] = Math.min(shared.oldestSegment[side], segmentOf(eventTime));
+        shared.newest[side] = Math.max(shared.newest[side], eventTime);
     }
 
     /**
@@ -166,8 +201,12 @@ final class SideBuffer {
      * inserted in between, instead of two RocksDB writes per row.
      */
     void insert(byte[] keyBytes, long eventTime, long seq, byte[] bufferValue, long idHash) {
-        Bytes bufferKey = Codec.bufferKey(keyBytes, eventTime, seq);
-        index.add(bufferKey.get(), eventTime);
+        Bytes bufferKey = rowKey(keyBytes, eventTime, seq);
+        if (segmentMs == 0) {
+            index.add(bufferKey.get(), eventTime);
+        } else {
+            noteSegmentRow(eventTime);
+        }
         keys.add(keyBytes, eventTime);
         if (ids != null) {
             ids.add(idHash, eventTime);
@@ -193,7 +232,9 @@ final class SideBuffer {
         if (!rows.isEmpty()) {
             local.putAll(rows);
             pending.localWritten();
-            index.flushBulk(); // the rows' index entries
+            if (index != null) {
+                index.flushBulk(); // the rows' index entries
+            }
         }
     }
 
@@ -263,6 +304,9 @@ final class SideBuffer {
             return 0;
         }
         long maxTime = maxEvictableTime(watermark);
+        if (segmentMs != 0) {
+            return evictSegments(watermark, maxTime);
+        }
         long lowest = index.lowerBound();
         if (lowest > maxTime) {
             return 0;
@@ -288,6 +332,32 @@ final class SideBuffer {
             }
         }
         return evicted.size();
+    }
+
+    /**
+     * Evicts every time segment the rows of which are all evictable (those ending at or before {@code maxTime}): one
+     * range deletion, local only (the eviction marker covers it in the changelog).
+     *
+     * @return the number of segments evicted
+     */
+    private int evictSegments(long watermark, long maxTime) {
+        long oldest = shared.oldestSegment[side];
+        if (oldest == Long.MAX_VALUE || maxTime == Long.MAX_VALUE) {
+            return 0;
+        }
+        long kept = segmentOf(maxTime + 1); // every segment before it ends at or before maxTime
+        if (kept <= oldest) {
+            return 0;
+        }
+        writeLocal(); // so that no pending row of those segments reaches the store after the deletion
+        OperatorStores.deleteRange(buffer, Codec.segmentBound(oldest), Codec.segmentBound(kept));
+        shared.oldestSegment[side] = kept;
+        keys.dropBefore(kept);
+        if (ids != null) {
+            ids.dropBefore(kept);
+        }
+        advanceEvictionMarker(Math.min(kept - 1, watermark));
+        return (int) Math.min(Integer.MAX_VALUE, (kept - oldest) / segmentMs);
     }
 
     /**
@@ -366,15 +436,20 @@ final class SideBuffer {
      * entries of rows written after its last flush before a crash: it is cleared and written anew. Rows evicted before
      * the restart without a tombstone (at or below the eviction marker) are deleted, unless the restore swept them
      * already. Index entries found in the buffer itself (the layout before the index had its own store) are deleted.
+     * With segments there is no index: the rows give the segment bounds. Rows keyed in the other layout (written
+     * before {@link EvictionIndex#SEGMENTS} was switched on or off) are rewritten under this layout's keys.
      *
      * @param rowId the serialized id of a buffered row of a key (a side with {@code distinctBy}); ignored otherwise
      */
     void rebuild(RowId rowId) {
-        index.clear();
-        index.startBulk();
+        if (index != null) {
+            index.clear();
+            index.startBulk();
+        }
         long evictedThrough = BufferRestorer.marker(buffer);
         shared.evictedThrough[side] = evictedThrough;
         StoreWriteBatch evicted = new StoreWriteBatch(local, REBUILD_BATCH);
+        List<KeyValue<Bytes, byte[]>> otherLayout = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = buffer.range(Codec.rowsStart(), Codec.rowsEnd())) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> row = it.next();
@@ -388,17 +463,31 @@ final class SideBuffer {
                     continue;
                 }
                 byte[] keyBytes = Codec.bufferKeyUserKey(rowKey);
-                keys.add(keyBytes, eventTime);
-                if (ids != null) {
-                    ids.add(BufferKeyFilter.hash(keyBytes, rowId.apply(keyBytes, row.value)), eventTime);
+                if (Codec.isSegmentRowKey(rowKey) != (segmentMs != 0)) {
+                    otherLayout.add(row); // written before the eviction index setting changed
+                    continue;
                 }
-                index.add(rowKey, eventTime);
+                addRebuilt(keyBytes, rowKey, eventTime, row.value, rowId);
             }
         }
         evicted.flush();
-        index.endBulk();
-        if (batched) {
-            index.startBulk(); // entries of new rows reach the index store with the rows (writeLocal)
+        // rows of the other layout are rewritten under this side's keys, through the changelog
+        StoreWriteBatch migrated = new StoreWriteBatch(buffer, REBUILD_BATCH);
+        for (KeyValue<Bytes, byte[]> row : otherLayout) {
+            byte[] oldKey = row.key.get();
+            byte[] keyBytes = Codec.bufferKeyUserKey(oldKey);
+            long eventTime = Codec.bufferKeyTime(oldKey);
+            Bytes key = rowKey(keyBytes, eventTime, Codec.bufferKeySeq(oldKey));
+            migrated.put(row.key, null);
+            migrated.put(key, row.value);
+            addRebuilt(keyBytes, key.get(), eventTime, row.value, rowId);
+        }
+        migrated.flush();
+        if (index != null) {
+            index.endBulk();
+            if (batched) {
+                index.startBulk(); // entries of new rows reach the index store with the rows (writeLocal)
+            }
         }
         StoreWriteBatch legacyIndex = new StoreWriteBatch(buffer, REBUILD_BATCH);
         try (KeyValueIterator<Bytes, byte[]> it =
@@ -408,6 +497,19 @@ final class SideBuffer {
             }
         }
         legacyIndex.flush();
+    }
+
+    /** Adds a buffered row found at task start to the filters, and to the time index or the segment bounds. */
+    private void addRebuilt(byte[] keyBytes, byte[] rowKey, long eventTime, byte[] row, RowId rowId) {
+        keys.add(keyBytes, eventTime);
+        if (ids != null) {
+            ids.add(BufferKeyFilter.hash(keyBytes, rowId.apply(keyBytes, row)), eventTime);
+        }
+        if (index != null) {
+            index.add(rowKey, eventTime);
+        } else {
+            noteSegmentRow(eventTime);
+        }
     }
 
     /** The serialized id of a buffered row of a side with {@code distinctBy}. */
@@ -424,12 +526,14 @@ final class SideBuffer {
     /** Sets the index's lower bound from its oldest entry (one seek); called at task init. */
     void initEvictionHint() {
         writeLocal();
-        index.seekLowerBound();
+        if (index != null) {
+            index.seekLowerBound();
+        }
     }
 
     /** @return the largest buffered event time (from the time index), or {@link Codec#NONE} */
     long newest() {
         writeLocal();
-        return index.newest();
+        return index != null ? index.newest() : shared.newest[side];
     }
 }

@@ -59,14 +59,58 @@ public final class OperatorStores {
             StoreBackend backend,
             Map<String, String> changelogConfig,
             Supplier<RestoreObserver> restoreObserver) {
+        return keyValue(name, backend, changelogConfig, restoreObserver, false);
+    }
+
+    /**
+     * As {@link #keyValue(String, StoreBackend, Map, Supplier)}, for a store whose keys begin with a time prefix that
+     * grows (rows keyed by time segment first): with {@code levelCompaction} a RocksDB store is opened with level
+     * compaction instead of Kafka Streams' default universal compaction, before the application's
+     * {@code rocksdb.config.setter} (which thus has the last word). Level compaction rewrites little of a store whose
+     * writes go to its newest key range, and drops whole files under a {@link #deleteRange}.
+     *
+     * @param levelCompaction whether a RocksDB store uses level compaction
+     * @return a builder of the store
+     */
+    public static StoreBuilder<KeyValueStore<Bytes, byte[]>> keyValue(
+            String name,
+            StoreBackend backend,
+            Map<String, String> changelogConfig,
+            Supplier<RestoreObserver> restoreObserver,
+            boolean levelCompaction) {
         Objects.requireNonNull(changelogConfig, "changelogConfig");
         Objects.requireNonNull(restoreObserver, "restoreObserver");
-        return builder(name, backend, restoreObserver).withLoggingEnabled(Map.copyOf(changelogConfig));
+        return builder(name, backend, restoreObserver, levelCompaction).withLoggingEnabled(Map.copyOf(changelogConfig));
     }
 
     private static StoreBuilder<KeyValueStore<Bytes, byte[]>> builder(
             String name, StoreBackend backend, Supplier<RestoreObserver> restoreObserver) {
-        return QueryableOperatorStore.builder(name, backend, () -> hook(restoreObserver.get()), null);
+        return builder(name, backend, restoreObserver, false);
+    }
+
+    private static StoreBuilder<KeyValueStore<Bytes, byte[]>> builder(
+            String name, StoreBackend backend, Supplier<RestoreObserver> restoreObserver, boolean levelCompaction) {
+        return QueryableOperatorStore.builder(name, backend, () -> hook(restoreObserver.get()), null, levelCompaction);
+    }
+
+    /**
+     * Deletes every key in {@code [from, to)} from the local store, skipping its changelog, with the contract of
+     * {@link #localWrites}: only what a restore re-derives (e.g. rows an eviction marker covers). On RocksDB it is one
+     * range deletion (no tombstone per key; compaction drops whole files under it), otherwise key by key.
+     *
+     * @param store a store built by {@link #keyValue}, as returned by {@code ProcessorContext#getStateStore}
+     * @param from the first key deleted; not null
+     * @param to the first key after the range (exclusive); not null
+     * @throws IllegalArgumentException when {@code store} was not built by {@link #keyValue}, or is changelogged and
+     *     was built without a {@link RestoreObserver}
+     */
+    public static void deleteRange(KeyValueStore<Bytes, byte[]> store, Bytes from, Bytes to) {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        if (!(localWrites(store) instanceof QueryableOperatorStore local)) {
+            throw new IllegalArgumentException("store " + store.name() + " was not built by OperatorStores.keyValue");
+        }
+        local.deleteRange(from, to);
     }
 
     /** The store layer's view of {@code observer} (null: none). */

@@ -1,6 +1,7 @@
 package dev.rtmstreams.processor.spi.internals;
 
 import dev.rtmstreams.processor.StoreBackend;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -11,6 +12,7 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.processor.StateRestoreCallback;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
@@ -26,8 +28,11 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.internals.ChangeLoggingKeyValueBytesStore;
+import org.apache.kafka.streams.state.internals.RocksDBStore;
 import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 import org.apache.kafka.streams.state.internals.WrappedStateStore;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
 
 /**
  * The innermost layer of an operator store: delegates everything to the RocksDB or in-memory store and answers the
@@ -56,14 +61,21 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
     private Predicate<Bytes> changelogOnly;
     /** Sees the changelog batches restored into this store; null for none. */
     private final RestoreHook restoreObserver;
+    /** Whether the wrapped RocksDB store is opened with {@link LevelCompaction}. */
+    private final boolean levelCompaction;
     /** The operator's own interactive queries; null for none. */
     private final StoreQueries queries;
     /** Reads of the wrapped store, without the write methods. */
     private final ReadOnlyKeyValueStore<Bytes, byte[]> reads;
 
-    QueryableOperatorStore(KeyValueStore<Bytes, byte[]> inner, RestoreHook restoreObserver, StoreQueries queries) {
+    QueryableOperatorStore(
+            KeyValueStore<Bytes, byte[]> inner,
+            RestoreHook restoreObserver,
+            StoreQueries queries,
+            boolean levelCompaction) {
         super(inner);
         this.restoreObserver = restoreObserver;
+        this.levelCompaction = levelCompaction;
         this.queries = queries;
         this.reads = new ReadOnlyView(inner);
     }
@@ -81,6 +93,21 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
      */
     public static StoreBuilder<KeyValueStore<Bytes, byte[]>> builder(
             String name, StoreBackend backend, Supplier<RestoreHook> restoreObserver, StoreQueries queries) {
+        return builder(name, backend, restoreObserver, queries, false);
+    }
+
+    /**
+     * As {@link #builder(String, StoreBackend, Supplier, StoreQueries)}, for a store whose keys grow with time.
+     *
+     * @param levelCompaction whether a RocksDB store is opened with {@link LevelCompaction}
+     * @return a builder of the store
+     */
+    public static StoreBuilder<KeyValueStore<Bytes, byte[]>> builder(
+            String name,
+            StoreBackend backend,
+            Supplier<RestoreHook> restoreObserver,
+            StoreQueries queries,
+            boolean levelCompaction) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(backend, "backend");
         KeyValueBytesStoreSupplier supplier = wrap(
@@ -88,7 +115,8 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
                         ? Stores.inMemoryKeyValueStore(name)
                         : Stores.persistentKeyValueStore(name),
                 restoreObserver,
-                queries);
+                queries,
+                levelCompaction);
         return Stores.keyValueStoreBuilder(supplier, Serdes.Bytes(), Serdes.ByteArray())
                 .withCachingDisabled();
     }
@@ -147,9 +175,13 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
                 ? UnaryOperator.identity()
                 : callback -> new RestoringCallback(callback, this, restoreObserver);
         if (positionForChangelog) {
-            super.init(restoreObserver == null ? context : new StoreContextView(context, false, restore), root);
+            super.init(
+                    restoreObserver == null && !levelCompaction
+                            ? context
+                            : new StoreContextView(context, false, restore, levelCompaction),
+                    root);
         } else {
-            super.init(new StoreContextView(context, true, restore), root);
+            super.init(new StoreContextView(context, true, restore, levelCompaction), root);
             tracker = new PositionTracker(context, wrapped().getPosition());
         }
     }
@@ -192,7 +224,7 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
 
     /** @return a supplier of {@code inner}'s stores wrapped in this layer */
     public static KeyValueBytesStoreSupplier wrap(KeyValueBytesStoreSupplier inner) {
-        return wrap(inner, () -> null, null);
+        return wrap(inner, () -> null, null, false);
     }
 
     /**
@@ -203,6 +235,14 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
      */
     public static KeyValueBytesStoreSupplier wrap(
             KeyValueBytesStoreSupplier inner, Supplier<RestoreHook> restoreObserver, StoreQueries queries) {
+        return wrap(inner, restoreObserver, queries, false);
+    }
+
+    private static KeyValueBytesStoreSupplier wrap(
+            KeyValueBytesStoreSupplier inner,
+            Supplier<RestoreHook> restoreObserver,
+            StoreQueries queries,
+            boolean levelCompaction) {
         return new KeyValueBytesStoreSupplier() {
             @Override
             public String name() {
@@ -211,7 +251,7 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
 
             @Override
             public KeyValueStore<Bytes, byte[]> get() {
-                return new QueryableOperatorStore(inner.get(), restoreObserver.get(), queries);
+                return new QueryableOperatorStore(inner.get(), restoreObserver.get(), queries, levelCompaction);
             }
 
             @Override
@@ -283,6 +323,37 @@ public final class QueryableOperatorStore extends WrappedStateStore<KeyValueStor
         byte[] old = wrapped().delete(key);
         written();
         return old;
+    }
+
+    /**
+     * Deletes every key in {@code [from, to)} from the wrapped store only (not through a changelog): on RocksDB one
+     * range deletion, which compaction applies to whole files; otherwise key by key.
+     *
+     * @param from the first key deleted
+     * @param to the first key after the range (exclusive)
+     */
+    public void deleteRange(Bytes from, Bytes to) {
+        KeyValueStore<Bytes, byte[]> inner = wrapped();
+        if (inner instanceof RocksDBStore rocks) {
+            try (WriteBatch batch = new WriteBatch()) {
+                batch.deleteRange(from.get(), to.get());
+                rocks.write(batch);
+            } catch (RocksDBException e) {
+                throw new ProcessorStateException("range deletion in store " + name() + " failed", e);
+            }
+        } else {
+            List<KeyValue<Bytes, byte[]>> deletes = new ArrayList<>();
+            try (KeyValueIterator<Bytes, byte[]> it = inner.range(from, to)) {
+                while (it.hasNext()) {
+                    Bytes key = it.next().key;
+                    if (!key.equals(to)) {
+                        deletes.add(KeyValue.pair(key, null));
+                    }
+                }
+            }
+            inner.putAll(deletes);
+        }
+        written();
     }
 
     @Override

@@ -16,21 +16,25 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 /**
  * The {@link StateStoreContext} an operator store passes to the store it wraps: the real context, optionally without
  * record metadata (so that the wrapped store does not track its own IQv2 position, {@link PositionTracker}) and with
- * the restore callback the wrapped store registers passed through a decorator ({@link RestoringCallback}).
+ * the restore callback the wrapped store registers passed through a decorator ({@link RestoringCallback}), and
+ * optionally with {@link LevelCompaction} as the RocksDB config setter.
  */
 final class StoreContextView implements StateStoreContext {
 
     private final StateStoreContext context;
     private final boolean hideRecordMetadata;
     private final UnaryOperator<StateRestoreCallback> restoreCallback;
+    private final boolean levelCompaction;
 
     StoreContextView(
             StateStoreContext context,
             boolean hideRecordMetadata,
-            UnaryOperator<StateRestoreCallback> restoreCallback) {
+            UnaryOperator<StateRestoreCallback> restoreCallback,
+            boolean levelCompaction) {
         this.context = context;
         this.hideRecordMetadata = hideRecordMetadata;
         this.restoreCallback = restoreCallback;
+        this.levelCompaction = levelCompaction;
     }
 
     @Override
@@ -80,7 +84,7 @@ final class StoreContextView implements StateStoreContext {
 
     @Override
     public Map<String, Object> appConfigs() {
-        return context.appConfigs();
+        return levelCompaction ? LevelCompaction.configsFor(context.appConfigs()) : context.appConfigs();
     }
 
     @Override
