@@ -35,7 +35,7 @@ public final class AppConfigBuilder {
     String processingGuarantee = "at_least_once";
     Duration attributionWindow = Duration.ofMinutes(2);
     Duration watermarkDelay = Duration.ofMinutes(5);
-    EvictionIndex evictionIndex = EvictionIndex.STATE_STORE;
+    EvictionIndex evictionIndex = EvictionIndex.SEGMENTS;
     Duration correlationWindow = Duration.ofMinutes(5);
     int httpPort = 8080;
     String httpBindAddress = "0.0.0.0";
@@ -138,7 +138,7 @@ public final class AppConfigBuilder {
         this.attributionWindow = v;
         return this;
     }
-    /** @param v where the click attribution join keeps its time index; default {@link EvictionIndex#STATE_STORE} */
+    /** @param v where the click attribution join keeps its time index; default {@link EvictionIndex#SEGMENTS} */
     public AppConfigBuilder evictionIndex(EvictionIndex v) {
         this.evictionIndex = v;
         return this;

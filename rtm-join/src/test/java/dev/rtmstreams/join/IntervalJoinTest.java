@@ -601,6 +601,22 @@ class IntervalJoinTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(EvictionIndex.class)
+    void shouldDropACopyOfABufferedIdBeforeTheFirstWatermarkWithEveryEvictionIndex(EvictionIndex index) {
+        try (JoinHarness h =
+                new JoinHarness(distinctById(ExecutionMode.REAL_TIME).andThen(b -> b.evictionIndex(index)))) {
+            h.left("a", "I1:x", t(ofSeconds(0)));
+            h.left("a", "I1:y", t(ofSeconds(5))); // no watermark yet (no right record): a copy all the same
+            h.right("a", "C1:p", t(ofSeconds(30)));
+            h.right("a", "C1:q", t(ofSeconds(40))); // copy of C1
+            h.right("a", "C2:r", t(ofSeconds(50)));
+            assertThat(h.outValues()).containsExactly("I1:x,C1:p", "I1:x,C2:r");
+            assertThat(IntervalJoin.duplicateRecordsTotal(h.driver.metrics(), JoinHarness.NAME))
+                    .isEqualTo(2);
+        }
+    }
+
     @Test
     void shouldJoinACopyWithAnotherTimeOnceItsFirstCopyHasBeenEvicted() {
         try (JoinHarness h = new JoinHarness(b -> b.lowerBound(Duration.ZERO)

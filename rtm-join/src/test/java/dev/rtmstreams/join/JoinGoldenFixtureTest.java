@@ -296,6 +296,14 @@ class JoinGoldenFixtureTest {
                         JoinGoldenFixtureTest::writeDistinct,
                         JoinGoldenFixtureTest::checkDistinct),
                 new Scenario(
+                        "inner-segments",
+                        join(JoinType.INNER).andThen(b -> b.evictionIndex(EvictionIndex.SEGMENTS)),
+                        Map.of(),
+                        Map.of(),
+                        STORES,
+                        JoinGoldenFixtureTest::writeInner,
+                        JoinGoldenFixtureTest::checkInner),
+                new Scenario(
                         "inner-micro-batch",
                         join(JoinType.INNER).andThen(b -> b.executionMode(ExecutionMode.MICRO_BATCH)),
                         NO_BATCH,

@@ -85,7 +85,7 @@ class JoinUpgradeChecksTest {
         kafka.createTopic(metaChangelog, 1, Map.of("cleanup.policy", "compact"));
         TestRecords.produce(
                 kafka,
-                List.of(new ProducerRecord<>(metaChangelog, "format".getBytes(StandardCharsets.UTF_8), version(2))),
+                List.of(new ProducerRecord<>(metaChangelog, "format".getBytes(StandardCharsets.UTF_8), version(3))),
                 new ByteArraySerializer(),
                 new ByteArraySerializer());
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -107,9 +107,9 @@ class JoinUpgradeChecksTest {
         assertThat(e.context()).containsEntry("operator", "fmtjoin");
         assertThat(e.parameters())
                 .containsEntry("storeName", "fmtjoin-meta")
-                .containsEntry("foundVersion", "2")
-                .containsEntry("maxSupportedVersion", "1")
-                .containsEntry("supportedVersions", "1");
+                .containsEntry("foundVersion", "3")
+                .containsEntry("maxSupportedVersion", "2")
+                .containsEntry("supportedVersions", "1, 2");
     }
 
     private static IntervalJoin<String, String, String> join() {

@@ -126,7 +126,7 @@ public enum ServiceOption {
             "Click attribution: where the join keeps its time index of buffered rows: state-store (a local RocksDB store"
                     + " per side), heap (no store write per row, about 60 bytes of heap per buffered row) or segments"
                     + " (no index: rows keyed by time segment, a segment deleted whole once the watermark passes it).",
-            "state-store",
+            "segments",
             (b, v) -> b.evictionIndex(parseEvictionIndex(v))),
     CORRELATION_WINDOW(
             "correlation-window",

@@ -1,5 +1,6 @@
 package dev.rtmstreams.join.internals;
 
+import dev.rtmstreams.join.EvictionIndex;
 import dev.rtmstreams.join.JoinType;
 import dev.rtmstreams.join.WatermarkPolicy;
 import dev.rtmstreams.processor.errors.StateFormatVersionTooNewException;
@@ -28,15 +29,22 @@ final class JoinMeta {
      * of a task and checked at every start. It covers every layout of the join's stores ({@link Codec}, {@link Meta},
      * {@link RowBatch}); a release that changes any of them raises {@link #FORMAT_VERSION} and keeps reading the
      * earlier versions it lists in {@link #READABLE_FORMAT_VERSIONS}. A store without the record was written before it
-     * existed, in version 1.
+     * existed, in version 1. Version 2 is version 1 with the rows keyed by time segment ({@code EvictionIndex.SEGMENTS},
+     * {@link Codec#segmentRowKey}): written only by joins that use segments, so that a release reading only version 1
+     * refuses rows it could not find.
      */
     static final Bytes FORMAT_KEY = Bytes.wrap("format".getBytes(StandardCharsets.UTF_8));
 
-    /** The join's current state format version. */
-    static final int FORMAT_VERSION = 1;
+    /** The join's newest state format version. */
+    static final int FORMAT_VERSION = 2;
 
     /** Every join state format version this release reads, oldest first. */
-    static final List<Integer> READABLE_FORMAT_VERSIONS = List.of(1);
+    static final List<Integer> READABLE_FORMAT_VERSIONS = List.of(1, 2);
+
+    /** @return the format version a join writes: 2 with segmented rows, else 1 */
+    static int formatVersionOf(JoinSpec<?, ?, ?> spec) {
+        return spec.evictionIndex() == EvictionIndex.SEGMENTS ? 2 : 1;
+    }
 
     private static final Bytes[] SIDE_KEYS = {Bytes.wrap(new byte[] {0}), Bytes.wrap(new byte[] {1})};
     private static final long SEQ_BLOCK = 4096;
@@ -97,7 +105,8 @@ final class JoinMeta {
 
     /**
      * The downgrade guard, at task start (after restoration, before any record): refuses a meta store whose format
-     * version this release does not read, and records the current version in a store that has none.
+     * version this release does not read, and records the version of the join's layout ({@link #formatVersionOf}) in
+     * a store that has none or another one (the rows are rewritten to that layout when the task starts).
      *
      * @param spec the join
      * @param store the join's meta store
@@ -106,8 +115,9 @@ final class JoinMeta {
      */
     static void checkFormatVersion(JoinSpec<?, ?, ?> spec, KeyValueStore<Bytes, byte[]> store) {
         byte[] v = store.get(FORMAT_KEY);
+        int writes = formatVersionOf(spec);
         if (v == null) {
-            store.put(FORMAT_KEY, formatVersionValue(FORMAT_VERSION));
+            store.put(FORMAT_KEY, formatVersionValue(writes));
             return;
         }
         int found = v.length >= 4 ? ByteLayout.getInt(v, 0) : -1;
@@ -118,6 +128,9 @@ final class JoinMeta {
                     found,
                     FORMAT_VERSION,
                     READABLE_FORMAT_VERSIONS.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+        }
+        if (found != writes) {
+            store.put(FORMAT_KEY, formatVersionValue(writes));
         }
     }
 

@@ -139,9 +139,14 @@ final class SideBuffer {
         return new SegmentedRows(local, keyBytes, from, to, segmentMs, first, last, keys);
     }
 
-    /** @return the start of the time segment holding {@code eventTime} */
+    /**
+     * @return the start of the time segment holding {@code eventTime}; for times in the lowest partial segment of the
+     *     {@code long} range (where the start would overflow), the lowest segment start
+     */
     private long segmentOf(long eventTime) {
-        return Math.floorDiv(eventTime, segmentMs) * segmentMs;
+        long q = Math.floorDiv(eventTime, segmentMs);
+        long lowest = Long.MIN_VALUE / segmentMs;
+        return (q < lowest ? lowest : q) * segmentMs;
     }
 
     /** @return the row key of this side's layout */

@@ -30,7 +30,7 @@ public final class ProcessorInternalHooks implements KafkaInternalHooks {
                         "processor.store-layers",
                         MODULE,
                         "operator state stores (transformWithState, joins, deduplication): their interactive"
-                                + " queries, positions and changelog-only writes",
+                                + " queries, positions, changelog-only writes and range deletions",
                         ProcessorInternalHooks::verifyStoreLayers),
                 new KafkaInternalHook(
                         "processor.batching-restore",
@@ -54,6 +54,8 @@ public final class ProcessorInternalHooks implements KafkaInternalHooks {
                         type("org.apache.kafka.streams.query.Position"),
                         type("org.apache.kafka.streams.query.PositionBound"),
                         int.class);
+        type("org.apache.kafka.streams.state.internals.RocksDBStore")
+                .getMethod("write", type("org.rocksdb.WriteBatchInterface"));
     }
 
     static void verifyBatchingRestore() throws ReflectiveOperationException {
