@@ -198,8 +198,9 @@ public final class JoinStateReader {
 
     /**
      * Reads one key's join state from a running application through interactive queries, on the active task of this
-     * instance that owns the key: range queries for the key's rows in both buffer stores, then the markers and the
-     * watermarks. With {@code application.server} set, the owner is found from Kafka Streams' metadata
+     * instance that owns the key: range queries for the key's rows in both buffer stores (with
+     * {@link EvictionIndex#SEGMENTS} a scan of every row, filtered by key: the key's rows are spread over the time
+     * segments), then the markers and the watermarks. With {@code application.server} set, the owner is found from Kafka Streams' metadata
      * ({@code KafkaStreams#queryMetadataForKey}); without it, it is the active task whose buffers hold rows of the
      * key. The queries are not one atomic snapshot: a record processed meanwhile may show in one side and not yet in
      * the other.
